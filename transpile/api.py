@@ -1,0 +1,404 @@
+"""`jit`, `make_ir` and `Lowered`: the public entry points.
+
+A call to a jitted function computes a cache key from the argument structure,
+shapes, dtypes and static values; a hit goes straight to the loaded binary, a
+miss traces, optimises, compiles (or finds the binary on disk) and records why.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import time
+import weakref
+
+import numpy as np
+
+from . import backends, dtypes, logs
+from .core import ShapedArray, Tracer, aval_of, current_trace
+from .errors import describe_function
+from .ir import IR
+from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
+from .tracing import trace_flat
+
+_PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool"}
+
+
+@dataclasses.dataclass
+class CacheInfo:
+    hits: int = 0            # calls answered from memory
+    misses: int = 0          # calls that traced
+    disk_hits: int = 0       # traces whose binary was found on disk
+    disk_misses: int = 0     # traces that ran the compiler
+    entries: int = 0         # specialisations held in memory
+
+
+class _FunctionCache:
+    """Specialisations of one Python function under one jit configuration."""
+
+    def __init__(self):
+        self.entries: dict = {}
+        self.info = CacheInfo()
+        self.last_description: dict | None = None
+
+
+_caches: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _function_cache(fun, config) -> _FunctionCache:
+    try:
+        per_fun = _caches.setdefault(fun, {})
+    except TypeError:          # not weak-referenceable: the cache lives with this jit object
+        per_fun = {}
+    return per_fun.setdefault(config, _FunctionCache())
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument handling
+
+class _Signature:
+    """Which parameters are static, and their names, resolved from the function signature."""
+
+    def __init__(self, fun, static_argnums, static_argnames):
+        try:
+            params = list(inspect.signature(fun).parameters.values())
+        except (TypeError, ValueError):
+            params = []
+        positional = [p.name for p in params
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self.var_positional = any(p.kind == p.VAR_POSITIONAL for p in params)
+        self.positional_names = positional
+        nums = set()
+        for n in _as_tuple(static_argnums):
+            if not isinstance(n, int):
+                raise TypeError(f"static_argnums must be ints, got {n!r}")
+            nums.add(n % len(positional) if n < 0 and positional else n)
+        names = set(_as_tuple(static_argnames))
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(f"static_argnames must be strings, got {name!r}")
+        # As in JAX, a static name also covers the argument when it is passed by position.
+        nums |= {positional.index(n) for n in names if n in positional}
+        names |= {positional[i] for i in nums if i < len(positional)}
+        self.static_nums, self.static_names = frozenset(nums), frozenset(names)
+
+    def arg_name(self, i: int) -> str:
+        return self.positional_names[i] if i < len(self.positional_names) else f"args[{i}]"
+
+
+def _as_tuple(x) -> tuple:
+    if x is None:
+        return ()
+    return tuple(x) if isinstance(x, (tuple, list, set, frozenset)) else (x,)
+
+
+def _leaf_key(x, name: str):
+    t = type(x)
+    if t is np.ndarray:
+        return (x.shape, x.dtype.char)
+    key = _PY_SCALAR_KEYS.get(t)
+    if key is not None:
+        return key
+    if isinstance(x, np.generic):
+        return ((), x.dtype.char)
+    if isinstance(x, Tracer):
+        return (x.shape, x.dtype.char)   # unreachable outside a trace; kept for clarity
+    raise _bad_argument(x, name)
+
+
+def _bad_argument(x, name: str) -> TypeError:
+    t = type(x).__name__
+    if hasattr(x, "__next__") or t.endswith("iterator") or inspect.isgenerator(x):
+        hint = "iterators are consumed while tracing; pass a list, a tuple or an array"
+    elif isinstance(x, (str, bytes)):
+        hint = "strings are not arrays; mark the argument static with static_argnames"
+    else:
+        hint = ("pass a NumPy array, a Python number, or a list/tuple/dict of them; mark "
+                "other values static with static_argnames")
+    return TypeError(f"Argument '{name}' of type {t} is not a valid transpile type: {hint}")
+
+
+def _check_array_leaf(x, name):
+    if type(x) is np.ndarray and x.dtype not in dtypes.SUPPORTED:
+        kind = "object or string" if x.dtype.kind in "OSUV" else str(x.dtype)
+        raise TypeError(f"Argument '{name}' is an array of dtype {x.dtype} ({kind} data), which "
+                        "transpile cannot compile; supported dtypes: "
+                        + ", ".join(map(str, dtypes.SUPPORTED)))
+
+
+def _static_key(value, name: str):
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"Static argument '{name}' has unhashable type {type(value).__name__}; "
+                        "static arguments must be hashable (use a tuple instead of a list, or "
+                        "make it a traced argument)") from None
+    return ("static", type(value), value)
+
+
+def _aval_for_leaf(x) -> ShapedArray:
+    if type(x) is int and not -2**63 <= x < 2**63:
+        raise OverflowError(f"Python int {x} is too large to convert to int64")
+    return aval_of(x)
+
+
+# ---------------------------------------------------------------------------------------------
+
+class Jitted:
+    """A function compiled on first call for each new signature (see `jit`)."""
+
+    def __init__(self, fun, static_argnums=(), static_argnames=(), backend=None):
+        if not callable(fun):
+            raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
+        self.fun = fun
+        self._sig = _Signature(fun, static_argnums, static_argnames)
+        self._backend_name = backends.resolve_name(backend)
+        config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
+        self._cache = _function_cache(fun, config)
+        functools.update_wrapper(self, fun, updated=())
+
+    # -- the hot path --------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if current_trace() is not None:    # jit inside jit: inline into the outer trace
+            return self.fun(*args, **kwargs)
+        key, leaves = self._key(args, kwargs)
+        entry = self._cache.entries.get(key)
+        if entry is None:
+            entry = self._miss(key, args, kwargs)
+        else:
+            self._cache.info.hits += 1
+        return entry(leaves)
+
+    def _key(self, args, kwargs):
+        static_nums, leaves, parts = self._sig.static_nums, [], []
+        for i, x in enumerate(args):
+            if i in static_nums:
+                parts.append(_static_key(x, self._sig.arg_name(i)))
+                continue
+            t = type(x)
+            if t is np.ndarray or t in _PY_SCALAR_KEYS:
+                leaves.append(x)
+                parts.append(_leaf_key(x, ""))
+            else:
+                parts.append(self._tree_key(x, self._sig.arg_name(i), leaves))
+        for name in sorted(kwargs):
+            x = kwargs[name]
+            if name in self._sig.static_names:
+                parts.append((name, _static_key(x, name)))
+            else:
+                parts.append((name, self._tree_key(x, name, leaves)))
+        return tuple(parts), leaves
+
+    @staticmethod
+    def _tree_key(x, name, leaves):
+        flat, treedef = tree_flatten(x)
+        for leaf in flat:
+            _check_array_leaf(leaf, name)
+        keys = tuple(_leaf_key(leaf, name) for leaf in flat)
+        leaves.extend(flat)
+        return (treedef, keys)
+
+    # -- the slow path -------------------------------------------------------------------------
+    def _miss(self, key, args, kwargs):
+        info = self._cache.info
+        info.misses += 1
+        started = time.perf_counter()
+        lowered = self._lower(args, kwargs)
+        traced = time.perf_counter()
+        executable, from_disk = lowered.compile_with_status()
+        done = time.perf_counter()
+        if from_disk:
+            info.disk_hits += 1
+        elif executable.compiled:
+            info.disk_misses += 1
+        logs.compiles(f"traced {self.__name__} in {1e3 * (traced - started):.1f} ms, "
+                      f"{'loaded from disk' if from_disk else 'compiled'} in "
+                      f"{1e3 * (done - traced):.1f} ms; reason: {self._reason(lowered)}")
+        entry = _Entry(executable, lowered.out_tree, lowered.in_avals)
+        self._cache.entries[key] = entry
+        info.entries = len(self._cache.entries)
+        self._cache.last_description = lowered.description
+        return entry
+
+    def _reason(self, lowered) -> str:
+        old, new = self._cache.last_description, lowered.description
+        if old is None:
+            return "first call"
+        changes = []
+        for name in sorted(set(old) | set(new), key=str):
+            before, after = old.get(name, "absent"), new.get(name, "absent")
+            if before != after:
+                what = "static" if str(name).startswith("static ") else "new shape/dtype for"
+                label = str(name).removeprefix("static ")
+                changes.append(f"{what} '{label}': {before} → {after}")
+        return "; ".join(changes) or "new argument structure"
+
+    def _lower(self, args, kwargs) -> "Lowered":
+        flat_args, in_tree = [], []
+        names, avals = [], []
+        description = {}
+        pos = []
+        for i, x in enumerate(args):
+            name = self._sig.arg_name(i)
+            if i in self._sig.static_nums:
+                _static_key(x, name)
+                description[f"static {name}"] = repr(x)
+                pos.append(("static", x))
+            else:
+                pos.append(self._flatten_arg(x, name, flat_args, names, avals, description))
+        kw = {}
+        for name in sorted(kwargs):
+            x = kwargs[name]
+            if name in self._sig.static_names:
+                _static_key(x, name)
+                description[f"static {name}"] = repr(x)
+                kw[name] = ("static", x)
+            else:
+                kw[name] = self._flatten_arg(x, name, flat_args, names, avals, description)
+        in_tree = (pos, kw)
+
+        def flat_fun(tracers):
+            it = iter(tracers)
+            call_args = [_rebuild(spec, it) for spec in pos]
+            call_kwargs = {k: _rebuild(spec, it) for k, spec in kw.items()}
+            out = self.fun(*call_args, **call_kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            flat_fun.out_tree = out_tree
+            return [_check_output(o, i) for i, o in enumerate(out_leaves)]
+
+        trace, ir = trace_flat(flat_fun, list(zip(avals, names)), self.fun)
+        return Lowered(ir, trace.consts, flat_fun.out_tree, avals, self.fun,
+                       self._backend_name, description, in_tree)
+
+    @staticmethod
+    def _flatten_arg(x, name, flat_args, names, avals, description):
+        flat, treedef = tree_flatten(x)
+        paths = tree_leaf_paths(x, name)
+        for leaf, path in zip(flat, paths):
+            _check_array_leaf(leaf, name)
+            if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
+                    or isinstance(leaf, np.generic)):
+                raise _bad_argument(leaf, name)
+            aval = _aval_for_leaf(leaf)
+            flat_args.append(leaf)
+            names.append(name)
+            avals.append(aval)
+            description[path] = aval.str_short() + ("~" if aval.weak_type else "")
+        return ("tree", treedef, len(flat))
+
+    # -- public helpers --------------------------------------------------------------------------
+    def lower(self, *args, **kwargs) -> "Lowered":
+        return self._lower(args, kwargs)
+
+    def cache_info(self) -> CacheInfo:
+        return dataclasses.replace(self._cache.info)
+
+    def clear_cache(self) -> None:
+        self._cache.entries.clear()
+        self._cache.info.entries = 0
+
+    def __repr__(self):
+        return f"<transpile.jit of {describe_function(self.fun)}>"
+
+    def __get__(self, obj, objtype=None):   # methods: bind like a function would
+        return self if obj is None else functools.partial(self, obj)
+
+
+def _rebuild(spec, it):
+    if spec[0] == "static":
+        return spec[1]
+    _, treedef, n = spec
+    return tree_unflatten(treedef, [next(it) for _ in range(n)])
+
+
+def _check_output(o, i):
+    if isinstance(o, (Tracer, np.ndarray, np.generic)) or type(o) in (bool, int, float):
+        return o
+    raise TypeError(f"output {i} of the jitted function has type {type(o).__name__}; a jitted "
+                    "function must return arrays, numbers, or tuples/lists/dicts of them")
+
+
+class _Entry:
+    """A compiled specialisation: marshal arguments, run, rebuild the output structure."""
+    __slots__ = ("run", "out_tree", "in_dtypes")
+
+    def __init__(self, executable, out_tree, in_avals):
+        self.run = executable
+        self.out_tree = out_tree
+        self.in_dtypes = [a.dtype for a in in_avals]
+
+    def __call__(self, leaves):
+        arrays = [_as_input(x, dt) for x, dt in zip(leaves, self.in_dtypes)]
+        return tree_unflatten(self.out_tree, self.run(arrays))
+
+
+def _as_input(x, dtype):
+    if type(x) is np.ndarray and x.dtype == dtype and x.flags.c_contiguous:
+        return x
+    return np.ascontiguousarray(x, dtype=dtype)
+
+
+@dataclasses.dataclass
+class Lowered:
+    """A traced specialisation: its IR, its generated source, and how to compile it."""
+    ir: IR
+    consts: list
+    out_tree: object
+    in_avals: list
+    fun: object
+    backend: str
+    description: dict
+    in_tree: object = None
+
+    @functools.cached_property
+    def _backend(self):
+        return backends.get(self.backend)
+
+    @functools.cached_property
+    def _prepared(self):
+        return self._backend.prepare(self.ir, self.consts, self.fun, self.signature)
+
+    @property
+    def source(self) -> str:
+        return self._prepared.source
+
+    @property
+    def signature(self) -> str:
+        return ", ".join(f"{name}: {desc}" for name, desc in self.description.items())
+
+    def compile_with_status(self):
+        return self._backend.compile(self._prepared)
+
+    def compile(self):
+        executable, _ = self.compile_with_status()
+        return executable
+
+    def as_text(self) -> str:
+        return str(self.ir)
+
+
+def jit(fun=None, *, static_argnums=(), static_argnames=(), backend=None):
+    """Compile `fun` on first call per signature, as `jax.jit`.
+
+    Usable as `jit(f)`, `@jit`, `@jit(static_argnames=...)` and
+    `@partial(jit, static_argnames=...)`.
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames, backend=backend)
+    return Jitted(fun, static_argnums, static_argnames, backend)
+
+
+def make_ir(fun, static_argnums=(), static_argnames=()):
+    """`make_ir(f)(*args)` returns the IR `jit` would compile, before optimisation."""
+    jitted = Jitted(fun, static_argnums, static_argnames, backend="interpret")
+
+    @functools.wraps(fun)
+    def ir_of(*args, **kwargs) -> IR:
+        return jitted._lower(args, kwargs).ir
+    return ir_of
+
+
+def block_until_ready(x):
+    """For parity with JAX: results are computed synchronously, so this returns `x`."""
+    return x

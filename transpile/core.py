@@ -1,0 +1,213 @@
+"""Abstract values, primitives, tracers and the trace that records them.
+
+A `Tracer` stands for an array whose shape and dtype are known but whose values
+are not. Every operation on tracers goes through `bind`, which either records an
+equation into the active `Trace` or, outside any trace, runs the primitive
+eagerly on NumPy so that un-jitted code works unchanged.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from . import dtypes
+from .errors import ConcretizationError, UnexpectedTracerError, user_location
+
+
+@dataclasses.dataclass(frozen=True)
+class ShapedArray:
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    weak_type: bool = False
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def str_short(self) -> str:
+        return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def strong(self) -> "ShapedArray":
+        return ShapedArray(self.shape, self.dtype, False)
+
+    def __repr__(self):
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.dtype}[{','.join(map(str, self.shape))}]{weak})"
+
+
+class Primitive:
+    """A named operation. Its meaning lives in the rule tables keyed by it."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+    def bind(self, *args, **params):
+        return bind(self, *args, **params)
+
+
+# ---------------------------------------------------------------------------------------------
+# Abstract values of concrete Python / NumPy objects
+
+_PY_SCALARS = (bool, int, float)
+
+
+def is_python_scalar(x) -> bool:
+    return type(x) in _PY_SCALARS
+
+
+def aval_of(x) -> ShapedArray:
+    """The abstract value of a tracer, a Python scalar (weak) or a NumPy array/scalar."""
+    if isinstance(x, Tracer):
+        return x.aval
+    if type(x) in _PY_SCALARS:
+        return ShapedArray((), dtypes.DEFAULT_FOR_PYTHON_TYPE[type(x)], type(x) is not bool)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"))
+    raise TypeError(f"{type(x).__name__} {x!r:.60} is not an array or a number")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tracers
+
+class Tracer:
+    """A value seen by traced code: shape and dtype are concrete, the values are not.
+
+    `deps` names the traced arguments this value was computed from, so that a
+    ConcretizationError can say which argument to make static.
+    """
+    __array_priority__ = 1000
+    __slots__ = ("aval", "trace", "var", "deps")
+
+    def __init__(self, aval: ShapedArray, trace, var, deps: frozenset):
+        self.aval, self.trace, self.var, self.deps = aval, trace, var, deps
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
+    size = property(lambda self: self.aval.size)
+    weak_type = property(lambda self: self.aval.weak_type)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object (a 0-d traced array)")
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"Traced<{self.aval.str_short()}>"
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        return format(repr(self), spec)
+
+    def __hash__(self):
+        raise TypeError(f"{self!r} is unhashable: traced arrays cannot be dict keys or static "
+                        "arguments")
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d traced array")
+        return (self[i] for i in range(self.shape[0]))
+
+    # Concretization: these need the values, which a tracer does not have.
+    def _concretize(self, what: str):
+        raise ConcretizationError(concretization_message(self, what))
+
+    def __bool__(self): self._concretize("bool")
+    def __int__(self): self._concretize("int")
+    def __float__(self): self._concretize("float")
+    def __complex__(self): self._concretize("complex")
+    def __index__(self): self._concretize("index")
+    def item(self, *args): self._concretize("item")
+    def tolist(self): self._concretize("tolist")
+    def __array__(self, *args, **kwargs): self._concretize("numpy.asarray")
+
+
+def concretization_message(tracer: Tracer, what: str) -> str:
+    trace = tracer.trace
+    lines = [f"Abstract tracer value encountered where a concrete value is expected: {tracer!r} "
+             f"was passed to `{what}()` at {user_location()}."]
+    fun_desc = trace.function_description if trace is not None else "the traced function"
+    names = sorted(tracer.deps)
+    if names:
+        quoted = ", ".join(f"'{n}'" for n in names)
+        plural = "s" if len(names) > 1 else ""
+        lines.append(f"This value depends on the traced argument{plural} {quoted} of {fun_desc}, "
+                     "whose value is not known while tracing.")
+        static = ", ".join(f"'{n}'" for n in names)
+        lines.append(f"Fix: if {quoted} is a Python scalar that takes few values, mark it static: "
+                     f"jit(f, static_argnames=[{static}]). To choose between array values use "
+                     "tnp.where or lax.cond; for a loop on a traced bound use lax.while_loop or "
+                     "lax.fori_loop.")
+    else:
+        lines.append(f"This value was computed while tracing {fun_desc}. Use tnp.where or "
+                     "lax.cond instead of Python control flow on traced values.")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The trace stack and bind
+
+_trace_stack: list = []
+
+
+def current_trace():
+    return _trace_stack[-1] if _trace_stack else None
+
+
+class trace_context:
+    """Make `trace` the one `bind` records into, for the duration of a with-block."""
+
+    def __init__(self, trace):
+        self.trace = trace
+
+    def __enter__(self):
+        _trace_stack.append(self.trace)
+        return self.trace
+
+    def __exit__(self, *exc):
+        _trace_stack.pop()
+        self.trace.closed = True
+
+
+def check_tracer_is_live(t: Tracer, trace) -> None:
+    if t.trace is not trace or t.trace.closed:
+        raise UnexpectedTracerError(
+            f"Encountered an unexpected tracer {t!r}: it was created while tracing "
+            f"{t.trace.function_description} and escaped that trace (stored in a global, a "
+            f"closure or an outer list). Return values from the traced function instead of "
+            f"saving them; it was used at {user_location()}.")
+
+
+def bind(prim: Primitive, *args, **params):
+    trace = current_trace()
+    if trace is None:
+        for a in args:
+            if isinstance(a, Tracer):
+                check_tracer_is_live(a, None)
+        from .rules.impl import eager_apply
+        return eager_apply(prim, args, params)
+    return trace.record(prim, args, params)
+
+
+def ensure_operand(x, what: str = "operand"):
+    """Accept tracers, numbers and NumPy arrays; convert lists/tuples; reject the rest."""
+    if isinstance(x, (Tracer, np.ndarray, np.generic)) or type(x) in _PY_SCALARS:
+        return x
+    if isinstance(x, (list, tuple)):
+        from .numpy import array
+        return array(x)
+    if isinstance(x, (bool, int, float)):  # subclasses such as IntEnum
+        return type(x).__mro__[1](x) if type(x) not in _PY_SCALARS else x
+    raise TypeError(f"{what} of type {type(x).__name__} is not an array: expected a transpile or "
+                    "NumPy array, a Python number, or a (nested) list of them")
+

@@ -1,0 +1,47 @@
+"""`transpile.numpy`: the NumPy API users write against, as `jax.numpy` is for JAX.
+
+Every function works on concrete values (it runs NumPy eagerly) and on tracers
+(it records primitives into the trace), so un-jitted code is the baseline.
+"""
+from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
+                      uint32, uint64)
+from . import _methods
+from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
+                        identity, linspace, ones, ones_like, zeros, zeros_like)
+from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, around,
+                           bitwise_and, bitwise_invert, bitwise_not, bitwise_or, bitwise_xor,
+                           ceil, clip, cos, cosh, divide, equal, exp, exp2, expm1, floor,
+                           floor_divide, greater, greater_equal, invert, isfinite, isinf, isnan,
+                           left_shift, less, less_equal, log, log1p, log2, log10, logical_and,
+                           logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
+                           negative, not_equal, positive, pow, power, reciprocal, remainder,
+                           right_shift, rint, round, sign, sin, sinh, sqrt, square, subtract,
+                           tan, tanh, true_divide, trunc, where)
+from ._linalg import dot, matmul, vdot
+from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
+from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, stack,
+                     transpose)
+from ._util import astype, broadcast_to, reshape
+
+bool = bool_
+pi = 3.141592653589793
+e = 2.718281828459045
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+
+_methods.install()
+
+
+def shape(a):
+    from ..core import aval_of
+    return aval_of(a).shape
+
+
+def ndim(a):
+    return len(shape(a))
+
+
+def size(a):
+    from math import prod as _prod
+    return _prod(shape(a))

@@ -1,0 +1,56 @@
+"""Python operators and ndarray-style methods on tracers, in terms of the tnp functions."""
+from __future__ import annotations
+
+from ..core import Tracer
+from . import _elementwise as E
+from . import _linalg, _reductions as R, _shape as S
+from ._util import astype, reshape
+
+
+def _swap(fn):
+    return lambda self, other: fn(other, self)
+
+
+_BINARY = {
+    "add": E.add, "sub": E.subtract, "mul": E.multiply, "truediv": E.divide,
+    "floordiv": E.floor_divide, "mod": E.remainder, "pow": E.power, "and": E.bitwise_and,
+    "or": E.bitwise_or, "xor": E.bitwise_xor, "lshift": E.left_shift, "rshift": E.right_shift,
+    "matmul": _linalg.matmul,
+}
+_COMPARE = {"lt": E.less, "le": E.less_equal, "gt": E.greater, "ge": E.greater_equal,
+            "eq": E.equal, "ne": E.not_equal}
+_UNARY = {"neg": E.negative, "pos": E.positive, "abs": E.absolute, "invert": E.invert}
+
+
+def _reshape_method(self, *shape, order="C"):
+    if order != "C":
+        raise ValueError("only order='C' reshapes are supported")
+    return reshape(self, shape[0] if len(shape) == 1 else shape)
+
+
+def _transpose_method(self, *axes):
+    return S.transpose(self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list))
+                       else (axes or None))
+
+
+_METHODS = {
+    "astype": astype, "reshape": _reshape_method, "transpose": _transpose_method,
+    "sum": R.sum, "prod": R.prod, "mean": R.mean, "max": R.max, "min": R.min,
+    "argmax": R.argmax, "argmin": R.argmin, "all": R.all, "any": R.any,
+    "squeeze": S.squeeze, "ravel": S.ravel, "flatten": S.ravel, "clip": E.clip,
+    "dot": _linalg.dot, "round": E.round, "__getitem__": S.getitem,
+}
+
+
+def install() -> None:
+    for name, fn in _BINARY.items():
+        setattr(Tracer, f"__{name}__", fn)
+        setattr(Tracer, f"__r{name}__", _swap(fn))
+    for name, fn in _COMPARE.items():
+        setattr(Tracer, f"__{name}__", fn)
+    for name, fn in _UNARY.items():
+        setattr(Tracer, f"__{name}__", fn)
+    for name, fn in _METHODS.items():
+        setattr(Tracer, name, fn)
+    Tracer.T = property(lambda self: S.transpose(self))
+    Tracer.__array_ufunc__ = None   # make NumPy defer to our reflected operators

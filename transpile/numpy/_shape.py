@@ -1,0 +1,164 @@
+"""Shape manipulation and static indexing."""
+from __future__ import annotations
+
+import numpy as np
+
+
+from .. import primitives as P
+from ..core import Tracer, bind
+from ._util import (normalize_axes, normalize_axis, operand, reshape,
+                    shape_of)
+
+
+def transpose(a, axes=None):
+    a = operand(a)
+    ndim = len(shape_of(a))
+    perm = tuple(range(ndim))[::-1] if axes is None else tuple(
+        normalize_axis(ax, ndim) for ax in axes)
+    if len(perm) != ndim or sorted(perm) != list(range(ndim)):
+        raise ValueError(f"axes {axes} don't match an array of dimension {ndim}")
+    if perm == tuple(range(ndim)):
+        return a
+    return bind(P.transpose, a, permutation=perm)
+
+
+def moveaxis(a, source: int, destination: int):
+    a = operand(a)
+    ndim = len(shape_of(a))
+    src, dst = normalize_axis(source, ndim), normalize_axis(destination, ndim)
+    order = [i for i in range(ndim) if i != src]
+    order.insert(dst, src)
+    return transpose(a, order)
+
+
+def squeeze(a, axis=None):
+    a = operand(a)
+    shape = shape_of(a)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(shape) if d == 1)
+    else:
+        axes = normalize_axes(axis, len(shape))
+        for ax in axes:
+            if shape[ax] != 1:
+                raise ValueError(f"cannot select an axis to squeeze out which has size not "
+                                 f"equal to one (axis {ax} of shape {shape})")
+    return reshape(a, tuple(d for i, d in enumerate(shape) if i not in axes))
+
+
+def expand_dims(a, axis):
+    a = operand(a)
+    shape = shape_of(a)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out_ndim = len(shape) + len(axes)
+    positions = sorted(normalize_axis(ax, out_ndim) for ax in axes)
+    new = list(shape)
+    for p in positions:
+        new.insert(p, 1)
+    return reshape(a, tuple(new))
+
+
+def ravel(a):
+    return reshape(a, (-1,))
+
+
+def concatenate(arrays, axis=0):
+    arrays = [operand(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    ndim = len(shape_of(arrays[0]))
+    if ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    if axis is None:
+        arrays, axis = [ravel(x) for x in arrays], 0
+    ax = normalize_axis(axis, ndim)
+    if len(arrays) == 1:
+        return arrays[0]
+    return bind(P.concatenate, *arrays, dimension=ax)
+
+
+def stack(arrays, axis=0):
+    arrays = [operand(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shapes = {shape_of(x) for x in arrays}
+    if len(shapes) != 1:
+        raise ValueError("all input arrays must have the same shape, got "
+                         + ", ".join(str(shape_of(x)) for x in arrays))
+    ndim = len(shapes.pop()) + 1
+    ax = normalize_axis(axis, ndim)
+    expanded = [expand_dims(x, ax) for x in arrays]
+    if len(expanded) == 1:
+        return expanded[0]
+    return bind(P.concatenate, *expanded, dimension=ax)
+
+
+def flip(a, axis=None):
+    a = operand(a)
+    axes = normalize_axes(axis, len(shape_of(a)))
+    return bind(P.rev, a, dimensions=axes) if axes else a
+
+
+# ---------------------------------------------------------------------------------------------
+# Static indexing of tracers: ints, slices (any step), None and Ellipsis.
+
+def getitem(x: Tracer, key):
+    key = key if isinstance(key, tuple) else (key,)
+    key = _expand_ellipsis(key, x.ndim)
+    shape = x.shape
+    reversed_axes, starts, limits, strides, out_shape = [], [], [], [], []
+    dim = 0
+    for k in key:
+        if k is None:
+            out_shape.append(1)
+            continue
+        n = shape[dim]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            if step < 0:
+                reversed_axes.append(dim)
+                start, step = n - 1 - start, -step
+            starts.append(start)
+            limits.append(start + (length - 1) * step + 1 if length else start)
+            strides.append(step)
+            out_shape.append(length)
+        else:
+            i = _static_index(k, n, dim)
+            starts.append(i)
+            limits.append(i + 1)
+            strides.append(1)
+        dim += 1
+    out = bind(P.rev, x, dimensions=tuple(reversed_axes)) if reversed_axes else x
+    if (tuple(starts), tuple(limits), tuple(strides)) != ((0,) * x.ndim, shape, (1,) * x.ndim):
+        out = bind(P.slice_p, out, start_indices=tuple(starts), limit_indices=tuple(limits),
+                   strides=tuple(strides))
+    return reshape(out, tuple(out_shape))
+
+
+def _expand_ellipsis(key, ndim):
+    n_ellipsis = sum(k is Ellipsis for k in key)
+    if n_ellipsis > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(k is not None and k is not Ellipsis for k in key)
+    if used > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {used} "
+                         "were indexed")
+    fill = (slice(None),) * (ndim - used)
+    if n_ellipsis:
+        i = next(i for i, k in enumerate(key) if k is Ellipsis)
+        return key[:i] + fill + key[i + 1:]
+    return key + fill
+
+
+def _static_index(k, n: int, dim: int) -> int:
+    if isinstance(k, (bool, np.bool_)) or isinstance(k, (list, np.ndarray)) or (
+            isinstance(k, Tracer) and k.ndim > 0):
+        raise TypeError("only integers, slices (`:`), ellipsis (`...`) and None are valid "
+                        f"indices under jit, got {type(k).__name__}; advanced (array/boolean) "
+                        "indexing has a data-dependent shape")
+    i = k.__index__()    # a traced scalar index raises ConcretizationError here
+    if not -n <= i < n:
+        raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+    return i % n
+
+

@@ -1,0 +1,152 @@
+"""Shared plumbing for the NumPy-style wrappers: operand checks, axes, broadcasting."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from .. import primitives as P
+from ..core import Tracer, aval_of, bind, current_trace, ensure_operand, is_python_scalar
+from ..errors import user_location
+
+
+def operand(x, what="operand"):
+    x = ensure_operand(x, what)
+    if isinstance(x, np.ndarray) and x.dtype not in dtypes.SUPPORTED:
+        raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
+    return x
+
+
+def shape_of(x) -> tuple[int, ...]:
+    return aval_of(x).shape
+
+
+def is_traced(*xs) -> bool:
+    return current_trace() is not None or any(isinstance(x, Tracer) for x in xs)
+
+
+def normalize_axis(axis: int, ndim: int, what="axis") -> int:
+    axis = _static_int(axis, what)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{what} {axis} is out of bounds for an array of dimension {ndim}")
+    return axis % ndim
+
+
+def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis in {tuple(axis)}")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim),)
+
+
+def _static_int(value, what: str) -> int:
+    try:
+        return int(value.__index__())
+    except AttributeError:
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}") from None
+
+
+def static_shape(shape, what="shape") -> tuple[int, ...]:
+    """A concrete shape tuple; a traced size raises ConcretizationError through __index__."""
+    if isinstance(shape, (int, np.integer)) or isinstance(shape, Tracer):
+        shape = (shape,)
+    dims = tuple(_static_int(d, what) for d in shape)
+    if any(d < 0 for d in dims):
+        raise ValueError(f"negative dimensions are not allowed in {what} {dims}")
+    return dims
+
+
+def broadcast_to(x, shape):
+    x = operand(x)
+    shape = tuple(shape)
+    old = shape_of(x)
+    if old == shape:
+        return x
+    if len(old) > len(shape) or any(o not in (1, n) for o, n in zip(old[::-1], shape[::-1])):
+        raise ValueError(f"cannot broadcast an array of shape {old} to shape {shape} "
+                         f"at {user_location()}")
+    dims = tuple(range(len(shape) - len(old), len(shape)))
+    return bind(P.broadcast_in_dim, x, shape=shape, broadcast_dimensions=dims)
+
+
+def broadcast_operands(name: str, xs):
+    shapes = [shape_of(x) for x in xs]
+    try:
+        out = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"'{name}': operands could not be broadcast together with shapes "
+                         + " ".join(str(s) for s in shapes) + f" at {user_location()}") from None
+    return [x if shape_of(x) in (out, ()) else broadcast_to(x, out) for x in xs]
+
+
+def check_python_ints_fit(name: str, xs):
+    """NumPy 2 refuses a Python int that does not fit the array's integer dtype."""
+    avals = [aval_of(x) for x in xs]
+    try:
+        loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [a.dtype for a in avals],
+                                    [a.weak_type for a in avals])
+    except dtypes.DTypeError:
+        return
+    for x, dt in zip(xs, loop):
+        if type(x) is int and dtypes.is_int(dt):
+            info = np.iinfo(dt)
+            if not info.min <= x <= info.max:
+                raise OverflowError(f"Python integer {x} out of bounds for {dt}")
+
+
+def elementwise(name: str, *xs):
+    xs = [operand(x) for x in xs]
+    if len(xs) > 1:
+        xs = broadcast_operands(name, xs)
+        check_python_ints_fit(name, xs)
+    return bind(P.get(name), *xs)
+
+
+def as_bool(x):
+    """x != 0 unless x is already boolean."""
+    x = operand(x)
+    if aval_of(x).dtype == dtypes.bool_:
+        return x
+    return elementwise("ne", x, False if is_python_scalar(x) else 0)
+
+
+def astype(x, dtype):
+    x = operand(x)
+    dt = dtypes.canonicalize(dtype)
+    aval = aval_of(x)
+    if aval.dtype == dt and not aval.weak_type:
+        return x
+    return bind(P.convert_element_type, x, new_dtype=dt, weak_type=False)
+
+
+def reshape(x, shape):
+    x = operand(x)
+    old = shape_of(x)
+    shape = list(static_shape(shape, "shape") if not _has_minus_one(shape) else
+                 [int(d) for d in shape])
+    if shape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension (-1) in a reshape")
+    if -1 in shape:
+        known = int(np.prod([d for d in shape if d != -1]))
+        size = int(np.prod(old))
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(shape)}")
+        shape[shape.index(-1)] = size // known
+    shape = tuple(shape)
+    if shape == old:
+        return x
+    return bind(P.reshape, x, new_sizes=shape)
+
+
+def _has_minus_one(shape) -> bool:
+    return isinstance(shape, (tuple, list)) and any(
+        isinstance(d, (int, np.integer)) and d == -1 for d in shape) or \
+        (isinstance(shape, (int, np.integer)) and shape == -1)
+
+
+def py_scalar_like(value, dtype):
+    """A strongly typed NumPy scalar of `dtype` (not weak, unlike a Python number)."""
+    return np.dtype(dtype).type(value)

@@ -1,0 +1,67 @@
+"""Every primitive transpile knows, by kind. Their meaning lives in the rule tables
+(`rules/abstract.py`, `rules/impl.py`, `codegen/c_ops.py`), each keyed by primitive.
+"""
+from __future__ import annotations
+
+from .core import Primitive
+
+# Elementwise primitives, with the NumPy ufunc that defines their dtype rules and values.
+UNARY_UFUNC = {
+    "neg": "negative", "abs": "absolute", "sign": "sign", "exp": "exp", "exp2": "exp2",
+    "expm1": "expm1", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
+    "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "arcsin",
+    "acos": "arccos", "atan": "arctan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+    "floor": "floor", "ceil": "ceil", "round": "rint", "trunc": "trunc", "not": "invert",
+    "is_nan": "isnan", "is_inf": "isinf", "is_finite": "isfinite", "reciprocal": "reciprocal",
+}
+BINARY_UFUNC = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "div": "true_divide",
+    "floor_div": "floor_divide", "rem": "remainder", "pow": "power", "max": "maximum",
+    "min": "minimum", "atan2": "arctan2", "eq": "equal", "ne": "not_equal", "lt": "less",
+    "le": "less_equal", "gt": "greater", "ge": "greater_equal", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "shift_left": "left_shift",
+    "shift_right": "right_shift",
+}
+ELEMENTWISE_UFUNC = {**UNARY_UFUNC, **BINARY_UFUNC}
+
+_table: dict[str, Primitive] = {}
+
+
+def _make(name: str) -> Primitive:
+    _table[name] = Primitive(name)
+    return _table[name]
+
+
+for _name in ELEMENTWISE_UFUNC:
+    _make(_name)
+
+select = _make("select")                      # select pred on_true on_false
+convert_element_type = _make("convert_element_type")   # new_dtype
+broadcast_in_dim = _make("broadcast_in_dim")  # shape, broadcast_dimensions
+reshape = _make("reshape")                    # new_sizes
+transpose = _make("transpose")                # permutation
+slice_p = _make("slice")                      # start_indices, limit_indices, strides
+rev = _make("rev")                            # dimensions
+concatenate = _make("concatenate")            # dimension
+iota = _make("iota")                          # dtype, shape, dimension
+reduce_sum = _make("reduce_sum")              # axes
+reduce_prod = _make("reduce_prod")
+reduce_max = _make("reduce_max")
+reduce_min = _make("reduce_min")
+reduce_and = _make("reduce_and")
+reduce_or = _make("reduce_or")
+argmax = _make("argmax")                      # axis, index_dtype
+argmin = _make("argmin")
+dot_general = _make("dot_general")            # (batch..., m, k) x (batch..., k, n)
+
+REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
+ARG_REDUCTIONS = {"argmax", "argmin"}
+VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
+
+
+def get(name: str) -> Primitive:
+    return _table[name]
+
+
+def all_primitives() -> dict[str, Primitive]:
+    return dict(_table)

@@ -1,0 +1,153 @@
+"""Abstract evaluation: the shape and dtype each primitive produces (one rule per primitive)."""
+from __future__ import annotations
+
+import math
+
+
+from .. import dtypes
+from ..core import ShapedArray
+from ..primitives import ARG_REDUCTIONS, ELEMENTWISE_UFUNC, REDUCTIONS
+
+abstract_rules: dict[str, callable] = {}
+
+_BOOL_RESULT = {"eq", "ne", "lt", "le", "gt", "ge", "is_nan", "is_inf", "is_finite"}
+
+
+def elementwise_shape(name: str, avals) -> tuple[int, ...]:
+    """Elementwise inputs share one shape; 0-d inputs (scalars) broadcast implicitly."""
+    shapes = {a.shape for a in avals if a.shape != ()}
+    if len(shapes) > 1:
+        raise ValueError(f"'{name}' needs operands of one shape (or 0-d), got "
+                         + " and ".join(str(a.shape) for a in avals))
+    return shapes.pop() if shapes else ()
+
+
+def elementwise_dtypes(name: str, avals):
+    """(input compute dtypes, result dtype) for an elementwise primitive, as NumPy decides."""
+    return dtypes.ufunc_loop(ELEMENTWISE_UFUNC[name], [a.dtype for a in avals],
+                             [a.weak_type for a in avals])
+
+
+def _elementwise_rule(name: str):
+    def rule(*avals):
+        shape = elementwise_shape(name, avals)
+        _, out = elementwise_dtypes(name, avals)
+        weak = name not in _BOOL_RESULT and all(a.weak_type for a in avals) \
+            and out != dtypes.bool_
+        return ShapedArray(shape, out, weak)
+    rule.__name__ = f"{name}_abstract"
+    return rule
+
+
+for _name in ELEMENTWISE_UFUNC:
+    abstract_rules[_name] = _elementwise_rule(_name)
+
+
+def select_abstract(pred, on_true, on_false):
+    if pred.dtype != dtypes.bool_:
+        raise TypeError(f"select needs a boolean predicate, got {pred.dtype}")
+    shape = elementwise_shape("select", (pred, on_true, on_false))
+    out = dtypes.result_type([on_true.dtype, on_false.dtype], [on_true.weak_type, on_false.weak_type])
+    return ShapedArray(shape, out, on_true.weak_type and on_false.weak_type)
+
+
+def convert_element_type_abstract(x, *, new_dtype, weak_type=False):
+    return ShapedArray(x.shape, dtypes.canonicalize(new_dtype), weak_type)
+
+
+def broadcast_in_dim_abstract(x, *, shape, broadcast_dimensions):
+    if len(broadcast_dimensions) != x.ndim or any(
+            x.shape[i] not in (1, shape[d]) for i, d in enumerate(broadcast_dimensions)):
+        raise ValueError(f"cannot broadcast shape {x.shape} to {shape} "
+                         f"(dimensions {broadcast_dimensions})")
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+def reshape_abstract(x, *, new_sizes):
+    if math.prod(new_sizes) != x.size:
+        raise ValueError(f"cannot reshape array of shape {x.shape} (size {x.size}) "
+                         f"into shape {tuple(new_sizes)}")
+    return ShapedArray(tuple(new_sizes), x.dtype, x.weak_type)
+
+
+def transpose_abstract(x, *, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise ValueError(f"transpose permutation {permutation} does not match shape {x.shape}")
+    return ShapedArray(tuple(x.shape[p] for p in permutation), x.dtype, x.weak_type)
+
+
+def slice_abstract(x, *, start_indices, limit_indices, strides):
+    shape = tuple(max(0, -(-(hi - lo) // st))
+                  for lo, hi, st in zip(start_indices, limit_indices, strides))
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def rev_abstract(x, *, dimensions):
+    return x
+
+
+def concatenate_abstract(*xs, dimension):
+    base = xs[0].shape
+    for x in xs[1:]:
+        if x.ndim != len(base) or any(a != b for i, (a, b) in enumerate(zip(x.shape, base))
+                                      if i != dimension):
+            raise ValueError("concatenate needs equal shapes except along axis "
+                             f"{dimension}, got " + ", ".join(str(x.shape) for x in xs))
+    out = dtypes.result_type([x.dtype for x in xs], [x.weak_type for x in xs])
+    shape = list(base)
+    shape[dimension] = sum(x.shape[dimension] for x in xs)
+    return ShapedArray(tuple(shape), out, all(x.weak_type for x in xs))
+
+
+def iota_abstract(*, dtype, shape, dimension):
+    return ShapedArray(tuple(shape), dtypes.canonicalize(dtype))
+
+
+def _reduction_rule(name):
+    def rule(x, *, axes):
+        if name in ("reduce_max", "reduce_min") and any(x.shape[a] == 0 for a in axes):
+            raise ValueError(f"zero-size array to reduction operation {name[7:]} which has "
+                             "no identity")
+        if name in ("reduce_and", "reduce_or") and x.dtype != dtypes.bool_:
+            raise TypeError(f"{name} needs a boolean operand, got {x.dtype}")
+        shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        return ShapedArray(shape, x.dtype, x.weak_type)
+    rule.__name__ = f"{name}_abstract"
+    return rule
+
+
+for _name in REDUCTIONS:
+    abstract_rules[_name] = _reduction_rule(_name)
+
+
+def _arg_reduction_rule(name):
+    def rule(x, *, axis, index_dtype):
+        if x.shape[axis] == 0:
+            raise ValueError(f"attempt to get {name} of an empty sequence")
+        shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
+        return ShapedArray(shape, dtypes.canonicalize(index_dtype))
+    return rule
+
+
+for _name in ARG_REDUCTIONS:
+    abstract_rules[_name] = _arg_reduction_rule(_name)
+
+
+def dot_general_abstract(lhs, rhs):
+    """Canonical batched matmul: (*batch, m, k) @ (*batch, k, n) -> (*batch, m, n)."""
+    if lhs.ndim != rhs.ndim or lhs.ndim < 2 or lhs.shape[:-2] != rhs.shape[:-2] \
+            or lhs.shape[-1] != rhs.shape[-2]:
+        raise ValueError(f"dot_general: shapes {lhs.shape} and {rhs.shape} are not aligned "
+                         "as (..., m, k) @ (..., k, n)")
+    out = dtypes.result_type([lhs.dtype, rhs.dtype], [lhs.weak_type, rhs.weak_type])
+    if out == dtypes.bool_:
+        raise TypeError("dot_general on booleans: convert to an integer dtype first")
+    return ShapedArray(lhs.shape[:-1] + rhs.shape[-1:], out, lhs.weak_type and rhs.weak_type)
+
+
+for _fn in (select_abstract, convert_element_type_abstract, broadcast_in_dim_abstract,
+            reshape_abstract, transpose_abstract, slice_abstract, rev_abstract,
+            concatenate_abstract, iota_abstract, dot_general_abstract):
+    abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
+
+

@@ -1,0 +1,161 @@
+"""Reference semantics: each primitive evaluated on NumPy arrays.
+
+This table is both the eager path (tnp functions called outside `jit`) and the
+`interpret` backend that the test suite uses as its reference.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from ..primitives import ELEMENTWISE_UFUNC
+from .abstract import abstract_rules, elementwise_dtypes
+
+impl_rules: dict[str, callable] = {}
+
+
+def _ufunc_rule(name: str):
+    ufunc = getattr(np, ELEMENTWISE_UFUNC[name])
+
+    def rule(avals, *args):
+        out = abstract_rules[name](*avals)
+        loop_dtypes, _ = elementwise_dtypes(name, avals)
+        # Cast to the loop dtypes first: a weakly typed value must compute at its partner's
+        # precision even when it arrives here as a float64 NumPy scalar.
+        operands = [np.asarray(a).astype(dt, copy=False) for a, dt in zip(args, loop_dtypes)]
+        with np.errstate(all="ignore"):
+            result = ufunc(*operands)
+        return np.asarray(result, dtype=out.dtype) if np.ndim(result) else out.dtype.type(result)
+    return rule
+
+
+for _name in ELEMENTWISE_UFUNC:
+    impl_rules[_name] = _ufunc_rule(_name)
+
+
+def _integer_power_rule():
+    ufunc_rule = impl_rules["pow"]
+
+    def pow_impl(avals, x, y):
+        # NumPy raises on negative integer exponents; the compiled code defines them as
+        # JAX does (1 / x**-y truncated), and so must the reference.
+        out_dtype = abstract_rules["pow"](*avals).dtype
+        if dtypes.is_int(out_dtype) and np.any(np.asarray(y) < 0):
+            return _int_pow_with_negative_exponents(out_dtype, x, y)
+        return ufunc_rule(avals, x, y)
+    return pow_impl
+
+
+def _int_pow_with_negative_exponents(out_dtype, x, y):
+    xb, yb = np.broadcast_arrays(np.asarray(x, out_dtype), np.asarray(y, out_dtype))
+    safe = np.where(yb < 0, 0, yb)
+    with np.errstate(all="ignore"):
+        positive = np.power(xb, safe)
+    neg = np.where(xb == 1, 1, np.where(xb == -1, np.where(yb % 2 == 0, 1, -1), 0))
+    return np.where(yb < 0, neg, positive).astype(out_dtype)
+
+
+impl_rules["pow"] = _integer_power_rule()
+
+
+def select_impl(avals, pred, on_true, on_false):
+    out = abstract_rules["select"](*avals)
+    return np.asarray(np.where(pred, on_true, on_false), dtype=out.dtype)
+
+
+def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):
+    with np.errstate(all="ignore"), _quiet_casts():
+        return np.asarray(x).astype(new_dtype)
+
+
+class _quiet_casts:
+    """NumPy warns on NaN/inf/out-of-range float→int casts; the reference stays silent."""
+
+    def __enter__(self):
+        import warnings
+        self._ctx = warnings.catch_warnings()
+        self._ctx.__enter__()
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+    def __exit__(self, *exc):
+        self._ctx.__exit__(*exc)
+
+
+def broadcast_in_dim_impl(avals, x, *, shape, broadcast_dimensions):
+    x = np.asarray(x)
+    expanded = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        expanded[d] = x.shape[i]
+    return np.broadcast_to(x.reshape(expanded), shape).copy()
+
+
+def reshape_impl(avals, x, *, new_sizes):
+    return np.reshape(np.asarray(x), new_sizes)
+
+
+def transpose_impl(avals, x, *, permutation):
+    return np.transpose(np.asarray(x), permutation)
+
+
+def slice_impl(avals, x, *, start_indices, limit_indices, strides):
+    return np.asarray(x)[tuple(slice(a, b, s) for a, b, s in zip(start_indices, limit_indices,
+                                                                 strides))]
+
+
+def rev_impl(avals, x, *, dimensions):
+    return np.flip(np.asarray(x), dimensions) if dimensions else np.asarray(x)
+
+
+def concatenate_impl(avals, *xs, dimension):
+    out = abstract_rules["concatenate"](*avals, dimension=dimension)
+    return np.concatenate([np.asarray(x, out.dtype) for x in xs], axis=dimension)
+
+
+def iota_impl(avals, *, dtype, shape, dimension):
+    idx = np.arange(shape[dimension], dtype=dtype)
+    view = [1] * len(shape)
+    view[dimension] = shape[dimension]
+    return np.broadcast_to(idx.reshape(view), shape).copy()
+
+
+def _reduction_impl(np_fn):
+    def rule(avals, x, *, axes):
+        x = np.asarray(x)
+        with np.errstate(all="ignore"):
+            return np.asarray(np_fn(x, axis=tuple(axes)), dtype=x.dtype)
+    return rule
+
+
+impl_rules.update({
+    "reduce_sum": _reduction_impl(np.sum), "reduce_prod": _reduction_impl(np.prod),
+    "reduce_max": _reduction_impl(np.max), "reduce_min": _reduction_impl(np.min),
+    "reduce_and": _reduction_impl(np.all), "reduce_or": _reduction_impl(np.any),
+})
+
+
+def argmax_impl(avals, x, *, axis, index_dtype):
+    return np.asarray(np.argmax(np.asarray(x), axis=axis), dtype=index_dtype)
+
+
+def argmin_impl(avals, x, *, axis, index_dtype):
+    return np.asarray(np.argmin(np.asarray(x), axis=axis), dtype=index_dtype)
+
+
+def dot_general_impl(avals, lhs, rhs):
+    out = abstract_rules["dot_general"](*avals)
+    with np.errstate(all="ignore"):
+        return np.matmul(np.asarray(lhs, out.dtype), np.asarray(rhs, out.dtype))
+
+
+for _fn in (select_impl, convert_element_type_impl, broadcast_in_dim_impl, reshape_impl,
+            transpose_impl, slice_impl, rev_impl, concatenate_impl, iota_impl, argmax_impl,
+            argmin_impl, dot_general_impl):
+    impl_rules[_fn.__name__[:-len("_impl")]] = _fn
+
+
+def eager_apply(prim, args, params):
+    """Run a primitive on concrete values (outside any trace)."""
+    avals = [aval_of(a) for a in args]
+    abstract_rules[prim.name](*avals, **params)   # the same errors as under jit
+    return impl_rules[prim.name](avals, *args, **params)

@@ -1,0 +1,182 @@
+/* transpile runtime header: scalar helpers with NumPy's semantics and no undefined behaviour.
+ *
+ * Every helper here exists because the plain C operator is either undefined for some inputs
+ * (signed overflow, division by zero, oversized shifts, out-of-range float->int casts) or
+ * rounds/propagates differently from NumPy (floor division, modulo, NaN in max/min).
+ * Integer arithmetic is done in unsigned types, where wrap-around is defined.
+ */
+#ifndef TRANSPILE_RUNTIME_H
+#define TRANSPILE_RUNTIME_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TP_INLINE static inline __attribute__((always_inline, unused))
+
+/* ---- integer floor division and modulo (Python/NumPy signs; x / 0 == 0, x % 0 == 0) ---- */
+#define TP_SIGNED_DIVMOD(tag, T, U)                                                      \
+    TP_INLINE T tp_floor_div_##tag(T a, T b) {                                                \
+        if (b == 0) return 0;                                                                 \
+        if (b == -1) return (T)(0u - (U)a); /* MIN / -1 wraps to MIN, as in NumPy */          \
+        T q = (T)(a / b);                                                                     \
+        return (T)(((a % b) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);                       \
+    }                                                                                         \
+    TP_INLINE T tp_rem_##tag(T a, T b) {                                                      \
+        if (b == 0 || b == -1) return 0;                                                      \
+        T r = (T)(a % b);                                                                     \
+        return (T)((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);                             \
+    }
+#define TP_UNSIGNED_DIVMOD(tag, T)                                                            \
+    TP_INLINE T tp_floor_div_##tag(T a, T b) { return b == 0 ? 0 : (T)(a / b); }              \
+    TP_INLINE T tp_rem_##tag(T a, T b) { return b == 0 ? 0 : (T)(a % b); }
+
+TP_SIGNED_DIVMOD(i8, int8_t, uint32_t)
+TP_SIGNED_DIVMOD(i16, int16_t, uint32_t)
+TP_SIGNED_DIVMOD(i32, int32_t, uint32_t)
+TP_SIGNED_DIVMOD(i64, int64_t, uint64_t)
+TP_UNSIGNED_DIVMOD(u8, uint8_t)
+TP_UNSIGNED_DIVMOD(u16, uint16_t)
+TP_UNSIGNED_DIVMOD(u32, uint32_t)
+TP_UNSIGNED_DIVMOD(u64, uint64_t)
+
+/* ---- float floor division and modulo: NumPy's npy_divmod ---- */
+#define TP_FLOAT_DIVMOD(tag, T, SFX)                                                          \
+    TP_INLINE T tp_rem_##tag(T a, T b) {                                                      \
+        if (b == 0) return fmod##SFX(a, b);                                                   \
+        T mod = fmod##SFX(a, b);                                                              \
+        if (mod != 0) { if ((b < 0) != (mod < 0)) mod += b; }                                 \
+        else mod = copysign##SFX((T)0, b);                                                    \
+        return mod;                                                                           \
+    }                                                                                         \
+    TP_INLINE T tp_floor_div_##tag(T a, T b) {                                                \
+        if (b == 0) return a / b;                                                             \
+        T mod = fmod##SFX(a, b);                                                              \
+        T div = (a - mod) / b;                                                                \
+        if (mod != 0 && ((b < 0) != (mod < 0))) div -= (T)1;                                  \
+        T floordiv;                                                                           \
+        if (div != 0) {                                                                       \
+            floordiv = floor##SFX(div);                                                       \
+            if (div - floordiv > (T)0.5) floordiv += (T)1;                                    \
+        } else {                                                                              \
+            floordiv = copysign##SFX((T)0, a / b);                                            \
+        }                                                                                     \
+        return floordiv;                                                                      \
+    }
+TP_FLOAT_DIVMOD(f32, float, f)
+TP_FLOAT_DIVMOD(f64, double, )
+
+/* ---- integer power by squaring, wrapping; negative exponents as in JAX ---- */
+#define TP_SIGNED_POW(tag, T, U)                                                              \
+    TP_INLINE T tp_pow_##tag(T base, T exp) {                                                 \
+        if (exp < 0) return (T)(base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0);       \
+        U result = 1, b = (U)base;                                                            \
+        for (U e = (U)exp; e != 0; e >>= 1) {                                                 \
+            if (e & 1) result *= b;                                                           \
+            b *= b;                                                                           \
+        }                                                                                     \
+        return (T)result;                                                                     \
+    }
+#define TP_UNSIGNED_POW(tag, T, U)                                                            \
+    TP_INLINE T tp_pow_##tag(T base, T exp) {                                                 \
+        U result = 1, b = (U)base;                                                            \
+        for (U e = (U)exp; e != 0; e >>= 1) {                                                 \
+            if (e & 1) result *= b;                                                           \
+            b *= b;                                                                           \
+        }                                                                                     \
+        return (T)result;                                                                     \
+    }
+TP_SIGNED_POW(i8, int8_t, uint32_t)
+TP_SIGNED_POW(i16, int16_t, uint32_t)
+TP_SIGNED_POW(i32, int32_t, uint32_t)
+TP_SIGNED_POW(i64, int64_t, uint64_t)
+TP_UNSIGNED_POW(u8, uint8_t, uint32_t)
+TP_UNSIGNED_POW(u16, uint16_t, uint32_t)
+TP_UNSIGNED_POW(u32, uint32_t, uint32_t)
+TP_UNSIGNED_POW(u64, uint64_t, uint64_t)
+
+/* ---- shifts: NumPy gives 0 (or -1 for negative >>) once the shift reaches the width ---- */
+#define TP_SIGNED_SHIFTS(tag, T, U, BITS)                                                     \
+    TP_INLINE T tp_shift_left_##tag(T a, T b) {                                               \
+        if (b < 0 || b >= BITS) return 0;                                                     \
+        return (T)((U)a << b);                                                                \
+    }                                                                                         \
+    TP_INLINE T tp_shift_right_##tag(T a, T b) {                                              \
+        if (b < 0 || b >= BITS) return (T)(a < 0 ? -1 : 0);                                   \
+        if (a < 0) return (T)~(T)((U)~(U)a >> b); /* arithmetic shift, without relying on */  \
+        return (T)((U)a >> b);                    /* implementation-defined behaviour */      \
+    }
+#define TP_UNSIGNED_SHIFTS(tag, T, U, BITS)                                                   \
+    TP_INLINE T tp_shift_left_##tag(T a, T b) { return b >= BITS ? 0 : (T)((U)a << b); }      \
+    TP_INLINE T tp_shift_right_##tag(T a, T b) { return b >= BITS ? 0 : (T)((U)a >> b); }
+TP_SIGNED_SHIFTS(i8, int8_t, uint32_t, 8)
+TP_SIGNED_SHIFTS(i16, int16_t, uint32_t, 16)
+TP_SIGNED_SHIFTS(i32, int32_t, uint32_t, 32)
+TP_SIGNED_SHIFTS(i64, int64_t, uint64_t, 64)
+TP_UNSIGNED_SHIFTS(u8, uint8_t, uint32_t, 8)
+TP_UNSIGNED_SHIFTS(u16, uint16_t, uint32_t, 16)
+TP_UNSIGNED_SHIFTS(u32, uint32_t, uint32_t, 32)
+TP_UNSIGNED_SHIFTS(u64, uint64_t, uint64_t, 64)
+
+/* ---- NaN-propagating maximum/minimum (NumPy's maximum/minimum, not fmax/fmin) ---- */
+#define TP_FLOAT_MINMAX(tag, T)                                                               \
+    TP_INLINE T tp_max_##tag(T a, T b) { return (a > b || a != a) ? a : b; }                  \
+    TP_INLINE T tp_min_##tag(T a, T b) { return (a < b || a != a) ? a : b; }                  \
+    TP_INLINE T tp_sign_##tag(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }
+TP_FLOAT_MINMAX(f32, float)
+TP_FLOAT_MINMAX(f64, double)
+
+/* ---- float -> integer casts, defined for every input ----
+ * C leaves NaN/inf/out-of-range conversions undefined. NumPy on x86-64 gets the hardware's
+ * answer: cvttsd2si yields the "integer indefinite" value (the minimum of its 32- or 64-bit
+ * destination), and narrower targets are truncated from the 32-bit result. We reproduce that. */
+TP_INLINE int32_t tp_f64_to_i32_x86(double x) {
+    return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
+}
+TP_INLINE int64_t tp_f64_to_i64_x86(double x) {
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : INT64_MIN;
+}
+TP_INLINE int8_t tp_cast_f64_i8(double x) { return (int8_t)(uint8_t)(uint32_t)tp_f64_to_i32_x86(x); }
+TP_INLINE int16_t tp_cast_f64_i16(double x) { return (int16_t)(uint16_t)(uint32_t)tp_f64_to_i32_x86(x); }
+TP_INLINE int32_t tp_cast_f64_i32(double x) { return tp_f64_to_i32_x86(x); }
+TP_INLINE int64_t tp_cast_f64_i64(double x) { return tp_f64_to_i64_x86(x); }
+TP_INLINE uint8_t tp_cast_f64_u8(double x) { return (uint8_t)(uint32_t)tp_f64_to_i32_x86(x); }
+TP_INLINE uint16_t tp_cast_f64_u16(double x) { return (uint16_t)(uint32_t)tp_f64_to_i32_x86(x); }
+TP_INLINE uint32_t tp_cast_f64_u32(double x) { return (uint32_t)(uint64_t)tp_f64_to_i64_x86(x); }
+TP_INLINE uint64_t tp_cast_f64_u64(double x) {
+    if (x >= 0.0 && x < 18446744073709551616.0) return (uint64_t)x;
+    return (uint64_t)tp_f64_to_i64_x86(x);
+}
+
+/* ---- exp for float32, branch-free so that loops calling it vectorise ----
+ * exp(x) = 2^k * exp(r) with k = round(x / ln 2) and |r| <= ln(2)/2. ln 2 is split in a
+ * 9-bit head (k * head is exact) and a tail, so r is accurate to a few ulp. exp(r) is a
+ * degree-7 Taylor polynomial (truncation error 5e-9 relative, below float resolution).
+ * 2^k is applied as two normal-range factors so that results in the subnormal range are
+ * rounded only once. Out-of-range inputs and NaN are resolved by the final selects. */
+TP_INLINE float tp_expf(float x) {
+    const float xc = x != x ? 0.0f : (x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x));
+    const float shifter = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
+    const float k = (xc * 1.44269502f + shifter) - shifter;
+    const float r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
+    float p = 1.0f / 5040.0f;
+    p = p * r + 1.0f / 720.0f;
+    p = p * r + 1.0f / 120.0f;
+    p = p * r + 1.0f / 24.0f;
+    p = p * r + 1.0f / 6.0f;
+    p = p * r + 0.5f;
+    p = p * r + 1.0f;
+    p = p * r + 1.0f;
+    const int32_t ki = (int32_t)k;          /* |k| <= 151, so the conversion is exact */
+    const int32_t k1 = ki / 2, k2 = ki - k1;
+    const uint32_t b1 = (uint32_t)(k1 + 127) << 23, b2 = (uint32_t)(k2 + 127) << 23;
+    float s1, s2;
+    memcpy(&s1, &b1, sizeof s1);
+    memcpy(&s2, &b2, sizeof s2);
+    const float result = (p * s1) * s2;
+    return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
+}
+
+#endif /* TRANSPILE_RUNTIME_H */

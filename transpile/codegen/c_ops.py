@@ -1,0 +1,219 @@
+"""C text for each scalar primitive, keyed by primitive (shared by the C and CUDA dialects).
+
+Each rule takes the rendered operands (already cast to NumPy's loop dtypes), the
+loop dtypes and the result dtype, and returns a C expression. Anything that plain
+C gets wrong or leaves undefined calls a helper from runtime/include/transpile.h.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+
+C_TYPE = {dtypes.bool_: "bool", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+          dtypes.int32: "int32_t", dtypes.int64: "int64_t", dtypes.uint8: "uint8_t",
+          dtypes.uint16: "uint16_t", dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
+          dtypes.float32: "float", dtypes.float64: "double"}
+TAG = {dtypes.bool_: "b", dtypes.int8: "i8", dtypes.int16: "i16", dtypes.int32: "i32",
+       dtypes.int64: "i64", dtypes.uint8: "u8", dtypes.uint16: "u16", dtypes.uint32: "u32",
+       dtypes.uint64: "u64", dtypes.float32: "f32", dtypes.float64: "f64"}
+
+
+def unsigned_work_type(dt: np.dtype) -> str:
+    """The unsigned type integer arithmetic on `dt` is done in (wraps, never promotes to int)."""
+    return "uint64_t" if dt.itemsize == 8 else "uint32_t"
+
+
+def _is_f32(dt) -> bool:
+    return dt == dtypes.float32
+
+
+def _libm(name: str):
+    def rule(args, loop, out):
+        return f"{name}{'f' if _is_f32(loop[0]) else ''}({args[0]})"
+    return rule
+
+
+def _wrapping(op: str):
+    def rule(args, loop, out):
+        a, b = args
+        dt = loop[0]
+        if dtypes.is_float(dt):
+            return f"({a} {op} {b})"
+        if dt == dtypes.bool_:
+            return f"({a} {'|' if op == '+' else '&'} {b})"
+        u = unsigned_work_type(dt)
+        return f"({C_TYPE[dt]})(({u}){a} {op} ({u}){b})"
+    return rule
+
+
+def _helper(name: str):
+    def rule(args, loop, out):
+        return f"tp_{name}_{TAG[loop[0]]}({', '.join(args)})"
+    return rule
+
+
+def _compare(op: str):
+    def rule(args, loop, out):
+        a, b = args
+        if loop[0] != loop[1]:      # int64 vs uint64: NumPy compares exactly
+            return _mixed_sign_compare(op, a, b, loop)
+        return f"({a} {op} {b})"
+    return rule
+
+
+def _mixed_sign_compare(op, a, b, loop):
+    # Compare as if in infinite precision: a negative signed value is below every unsigned one.
+    if loop[0] in dtypes.SIGNED:
+        return f"({a} < 0 ? (0 {op} 1) : ((uint64_t){a} {op} {b}))"
+    return f"({b} < 0 ? (1 {op} 0) : ({a} {op} (uint64_t){b}))"
+
+
+def _bitwise(op: str):
+    def rule(args, loop, out):
+        return f"({C_TYPE[out]})({args[0]} {op} {args[1]})"
+    return rule
+
+
+def _neg(args, loop, out):
+    dt = loop[0]
+    if dtypes.is_float(dt):
+        return f"(-{args[0]})"
+    return f"({C_TYPE[dt]})(0u - ({unsigned_work_type(dt)}){args[0]})"
+
+
+def _abs(args, loop, out):
+    (a,), dt = args, loop[0]
+    if dtypes.is_float(dt):
+        return f"fabs{'f' if _is_f32(dt) else ''}({a})"
+    if dt in dtypes.SIGNED:
+        u = unsigned_work_type(dt)
+        return f"({C_TYPE[dt]})({a} < 0 ? 0u - ({u}){a} : ({u}){a})"
+    return a
+
+
+def _sign(args, loop, out):
+    (a,), dt = args, loop[0]
+    if dtypes.is_float(dt):
+        return f"tp_sign_{TAG[dt]}({a})"
+    return f"({C_TYPE[dt]})(({a} > 0) - ({a} < 0))"
+
+
+def _exp(args, loop, out):
+    return f"tp_expf({args[0]})" if _is_f32(loop[0]) else f"exp({args[0]})"
+
+
+def _integral_identity(name: str):
+    libm = _libm(name)
+
+    def rule(args, loop, out):
+        return libm(args, loop, out) if dtypes.is_float(loop[0]) else args[0]
+    return rule
+
+
+def _not(args, loop, out):
+    if loop[0] == dtypes.bool_:
+        return f"(!{args[0]})"
+    return f"({C_TYPE[loop[0]]})(~{args[0]})"
+
+
+def _float_predicate(name: str, for_integers: str):
+    def rule(args, loop, out):
+        return f"{name}({args[0]})" if dtypes.is_float(loop[0]) else for_integers
+    return rule
+
+
+def _reciprocal(args, loop, out):
+    dt = loop[0]
+    if dtypes.is_float(dt):
+        return f"({'1.0f' if _is_f32(dt) else '1.0'} / {args[0]})"
+    # NumPy computes integer reciprocals through double and casts back.
+    return f"tp_cast_f64_{TAG[dt]}(1.0 / (double){args[0]})"
+
+
+def _pow(args, loop, out):
+    dt = loop[0]
+    if dtypes.is_float(dt):
+        return f"pow{'f' if _is_f32(dt) else ''}({args[0]}, {args[1]})"
+    return f"tp_pow_{TAG[dt]}({args[0]}, {args[1]})"
+
+
+def _minmax(which: str):
+    op = ">" if which == "max" else "<"
+
+    def rule(args, loop, out):
+        a, b = args
+        dt = loop[0]
+        if dtypes.is_float(dt):
+            return f"tp_{which}_{TAG[dt]}({a}, {b})"
+        if dt == dtypes.bool_:
+            return f"({a} {'|' if which == 'max' else '&'} {b})"
+        return f"({a} {op} {b} ? {a} : {b})"
+    return rule
+
+
+def _float_binary(name: str):
+    def rule(args, loop, out):
+        return f"{name}{'f' if _is_f32(loop[0]) else ''}({args[0]}, {args[1]})"
+    return rule
+
+
+def _true_divide(args, loop, out):
+    return f"({args[0]} / {args[1]})"
+
+
+OP_RULES = {
+    "add": _wrapping("+"), "sub": _wrapping("-"), "mul": _wrapping("*"), "div": _true_divide,
+    "floor_div": _helper("floor_div"), "rem": _helper("rem"), "pow": _pow,
+    "max": _minmax("max"), "min": _minmax("min"), "atan2": _float_binary("atan2"),
+    "eq": _compare("=="), "ne": _compare("!="), "lt": _compare("<"), "le": _compare("<="),
+    "gt": _compare(">"), "ge": _compare(">="), "and": _bitwise("&"), "or": _bitwise("|"),
+    "xor": _bitwise("^"), "shift_left": _helper("shift_left"),
+    "shift_right": _helper("shift_right"),
+    "neg": _neg, "abs": _abs, "sign": _sign, "exp": _exp, "exp2": _libm("exp2"),
+    "expm1": _libm("expm1"), "log": _libm("log"), "log2": _libm("log2"),
+    "log10": _libm("log10"), "log1p": _libm("log1p"), "sqrt": _libm("sqrt"),
+    "sin": _libm("sin"), "cos": _libm("cos"), "tan": _libm("tan"), "asin": _libm("asin"),
+    "acos": _libm("acos"), "atan": _libm("atan"), "sinh": _libm("sinh"),
+    "cosh": _libm("cosh"), "tanh": _libm("tanh"), "floor": _integral_identity("floor"),
+    "ceil": _integral_identity("ceil"), "round": _integral_identity("rint"),
+    "trunc": _integral_identity("trunc"), "not": _not,
+    "is_nan": _float_predicate("isnan", "false"), "is_inf": _float_predicate("isinf", "false"),
+    "is_finite": _float_predicate("isfinite", "true"), "reciprocal": _reciprocal,
+}
+
+
+def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
+    """C text converting `value` from `src` to `dst` with NumPy's (defined) results."""
+    if dst == dtypes.bool_:
+        return f"({value} != 0)"
+    if dtypes.is_float(src) and dtypes.is_int(dst):
+        return f"tp_cast_f64_{TAG[dst]}((double){value})"
+    return f"({C_TYPE[dst]}){value}"
+
+
+def render_literal(value, dt: np.dtype) -> str:
+    if dt == dtypes.bool_:
+        return "true" if value else "false"
+    if dtypes.is_float(dt):
+        return _float_literal(float(value), dt)
+    v = int(value)
+    if dt in dtypes.UNSIGNED:
+        return f"UINT64_C({v})" if v > 2**31 - 1 else f"{v}u"
+    if v == -2**63:
+        return "INT64_MIN"
+    if -2**31 < v < 2**31:
+        return str(v) if v >= 0 else f"({v})"
+    return f"INT64_C({v})" if v >= 0 else f"(INT64_C({v}))"
+
+
+def _float_literal(v: float, dt: np.dtype) -> str:
+    f32 = _is_f32(dt)
+    if np.isnan(v):
+        return "NAN" if f32 else "(double)NAN"
+    if np.isinf(v):
+        inf = "INFINITY" if f32 else "(double)INFINITY"
+        return inf if v > 0 else f"(-{inf})"
+    text = repr(float(np.float32(v))) if f32 else repr(v)
+    text += "f" if f32 else ""
+    return f"({text})" if text.startswith("-") else text

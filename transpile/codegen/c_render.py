@@ -1,0 +1,439 @@
+"""Render a Program as C with OpenMP: one static function per kernel and an entry point.
+
+The renderer walks each kernel's scalar expression once, names every non-trivial
+node as a `const` local (so shared subexpressions are computed once per
+iteration), and asks `c_ops.OP_RULES` for each operation's C text. Dialect
+differences (qualifiers, parallel pragmas) are attributes, so a CUDA renderer
+can override only those.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import os
+
+import numpy as np
+
+from .. import dtypes
+from .c_ops import C_TYPE, OP_RULES, TAG, render_cast, render_literal, unsigned_work_type
+from .kernel_ir import Affine, Expr, LoopKernel, MatmulKernel, Program, ReduceKernel
+
+INDENT = "    "
+
+
+class Lines:
+    """An indented line buffer (`with lines.block("for (...)"):` opens and closes braces)."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def add(self, text: str = "") -> None:
+        self.lines.append(INDENT * self.depth + text if text else "")
+
+    def block(self, head: str):
+        lines = self
+
+        class _Block:
+            def __enter__(self):
+                lines.add(head + " {")
+                lines.depth += 1
+
+            def __exit__(self, *exc):
+                lines.depth -= 1
+                lines.add("}")
+        return _Block()
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+# -- loop merging ----------------------------------------------------------------------------
+
+def collect_affines(expr: Expr, out: list) -> list:
+    if expr.kind == "load":
+        out.append(expr.args[1])
+    elif expr.kind == "index":
+        out.append(expr.args[0])
+    elif expr.kind in ("op",):
+        for e in expr.args[1]:
+            collect_affines(e, out)
+    elif expr.kind in ("cast", "select"):
+        for e in expr.args:
+            collect_affines(e, out)
+    return out
+
+
+def merge_groups(extents, affines, start: int, stop: int) -> list[list[int]]:
+    """Group adjacent loop dims in [start, stop) that every index treats as one flat dim."""
+    groups: list[list[int]] = []
+    for d in range(start, stop):
+        if groups and all(a.coeffs[groups[-1][-1]] == a.coeffs[d] * extents[d] for a in affines):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+class LoopSpace:
+    """Loop variables after merging: names, extents, and how to render an Affine over them."""
+
+    def __init__(self, extents, groups):
+        self.groups = groups
+        self.extents = [math.prod(extents[d] for d in g) for g in groups]
+        self.names = [f"i{k}" for k in range(len(groups))]
+
+    def render(self, a: Affine) -> str:
+        terms = []
+        for name, g in zip(self.names, self.groups):
+            c = a.coeffs[g[-1]]
+            if c:
+                terms.append(name if c == 1 else f"{c} * {name}" if c > 0 else f"({c}) * {name}")
+        if a.const or not terms:
+            terms.append(str(a.const))
+        return " + ".join(terms).replace("+ -", "- ")
+
+
+# -- expressions -----------------------------------------------------------------------------
+
+class ExprRenderer:
+    """Emits one `const T vN = ...;` per expression node, reusing equal nodes."""
+
+    def __init__(self, lines: Lines, space: LoopSpace, counter):
+        self.lines, self.space, self.counter = lines, space, counter
+        self.names: dict[Expr, str] = {}
+
+    def __call__(self, e: Expr) -> str:
+        if e.kind == "lit":
+            return render_literal(e.args[0], e.dtype)
+        if e in self.names:
+            return self.names[e]
+        text = self._text(e)
+        name = f"v{next(self.counter)}"
+        where = f"  /* {_short_source(e.source)} */" if e.source is not None else ""
+        self.lines.add(f"const {C_TYPE[e.dtype]} {name} = {text};{where}")
+        self.names[e] = name
+        return name
+
+    def _text(self, e: Expr) -> str:
+        if e.kind == "load":
+            buf, index = e.args
+            return f"{buf}[{self.space.render(index)}]"
+        if e.kind == "index":
+            return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0])})"
+        if e.kind == "cast":
+            (x,) = e.args
+            return render_cast(self(x), x.dtype, e.dtype)
+        if e.kind == "select":
+            p, t, f = (self(x) for x in e.args)
+            return f"{p} ? {t} : {f}"
+        name, operands, loop = e.args
+        rule = OP_RULES.get(name)
+        if rule is None:
+            raise NotImplementedError(f"no C rendering for primitive '{name}'")
+        return rule([self(x) for x in operands], loop, e.dtype)
+
+
+def _short_source(source) -> str:
+    return f"{os.path.basename(source.filename)}:{source.lineno}"
+
+
+def buffers_of(expr: Expr, out: set) -> set:
+    if expr.kind == "load":
+        out.add(expr.args[0])
+    elif expr.kind == "op":
+        for e in expr.args[1]:
+            buffers_of(e, out)
+    elif expr.kind in ("cast", "select"):
+        for e in expr.args:
+            buffers_of(e, out)
+    return out
+
+
+# -- reductions ------------------------------------------------------------------------------
+
+def accumulator_type(combiner: str, dt) -> str:
+    if combiner == "sum" and dtypes.is_float(dt):
+        return "double"          # float32 sums accumulate in double: at least NumPy's accuracy
+    if combiner in ("sum", "prod") and dtypes.is_int(dt):
+        return unsigned_work_type(dt)
+    return C_TYPE[dt]
+
+
+def reduction_init(combiner: str, dt) -> str:
+    if combiner in ("sum",):
+        return "0"
+    if combiner == "prod":
+        return "1"
+    if combiner == "and":
+        return "true"
+    if combiner == "or":
+        return "false"
+    big = combiner == "min"
+    if dtypes.is_float(dt):
+        return f"{'' if big else '-'}INFINITY"
+    info = np.iinfo(dt)
+    return render_literal(info.max if big else info.min, dt)
+
+
+def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
+    if combiner == "sum":
+        cast = accumulator_type(combiner, dt)
+        return f"{acc} += ({cast}){v};"
+    if combiner == "prod":
+        return f"{acc} *= ({accumulator_type(combiner, dt)}){v};"
+    if combiner == "and":
+        return f"{acc} = {acc} && {v};"
+    if combiner == "or":
+        return f"{acc} = {acc} || {v};"
+    if dtypes.is_float(dt):
+        return f"{acc} = tp_{combiner}_{TAG[dt]}({acc}, {v});"
+    op = ">" if combiner == "max" else "<"
+    return f"{acc} = {v} {op} {acc} ? {v} : {acc};"
+
+
+def omp_reduction_clause(combiner: str, dt) -> str:
+    if combiner in ("sum", "prod", "and", "or"):
+        return {"sum": "+", "prod": "*", "and": "&&", "or": "||"}[combiner]
+    if dtypes.is_float(dt):
+        return f"tp_{combiner}_{TAG[dt]}"      # declared with `omp declare reduction`
+    return combiner
+
+
+# -- the renderer ----------------------------------------------------------------------------
+
+class CRenderer:
+    """C + OpenMP. Subclasses change the dialect attributes below."""
+    kernel_qualifier = "static void"
+    entry_qualifier = ""
+    restrict = "restrict"
+    parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
+
+    def __init__(self):
+        self.declared_reductions: set[str] = set()
+
+    def render(self, program: Program, header: str) -> str:
+        kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
+        parts = [header, '#include "transpile.h"', ""]
+        parts.extend(sorted(self.declared_reductions))
+        if self.declared_reductions:
+            parts.append("")
+        parts.extend(kernels)
+        parts.append(self.render_entry(program))
+        return "\n".join(parts) + "\n"
+
+    # -- kernels ----------------------------------------------------------------------------
+    def render_kernel(self, kernel, index: int) -> str:
+        if isinstance(kernel, LoopKernel):
+            return self._loop_kernel(kernel, index)
+        if isinstance(kernel, ReduceKernel):
+            return self._reduce_kernel(kernel, index)
+        if isinstance(kernel, MatmulKernel):
+            return self._matmul_kernel(kernel, index)
+        raise NotImplementedError(type(kernel).__name__)
+
+    def kernel_signature(self, index, reads, out) -> str:
+        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
+        params.append(f"{C_TYPE[out.dtype]} *{self.restrict} {out.name}")
+        return f"{self.kernel_qualifier} kernel_{index}({', '.join(params)})"
+
+    def _reads(self, exprs, buffers_by_name):
+        names = set()
+        for e in exprs:
+            buffers_of(e, names)
+        return [buffers_by_name[n] for n in sorted(names, key=_buffer_order)]
+
+    def _loop_kernel(self, k: LoopKernel, index: int) -> str:
+        affines = collect_affines(k.value, [k.store])
+        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        lines = Lines()
+        self._kernel_header(lines, index, [k.value], k.out, k.comment)
+        lines.depth += 1
+        parallel = math.prod(k.shape) >= self.parallel_min_elements
+        self._open_loops(lines, space, 0, len(space.names), parallel)
+        value = ExprRenderer(lines, space, _counter())(k.value)
+        lines.add(f"{k.out.name}[{space.render(k.store)}] = {value};")
+        self._close_loops(lines, len(space.names))
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    def _kernel_header(self, lines, index, exprs, out, comment):
+        reads = self._reads(exprs, self._buffers)
+        lines.add(f"/* {comment} */")
+        lines.add(self.kernel_signature(index, reads, out) + " {")
+        self._kernel_args[index] = [b.name for b in reads] + [out.name]
+
+    def _open_loops(self, lines, space, start, stop, parallel, innermost_pragma="simd",
+                    reduction=""):
+        for k in range(start, stop):
+            innermost = k == stop - 1
+            pragma = None
+            if k == start and parallel and space.extents[k] > 1:
+                pragma = "parallel for simd" if innermost else "parallel for"
+            elif innermost and innermost_pragma:
+                pragma = innermost_pragma
+            if pragma:
+                lines.add(f"#pragma omp {pragma}{reduction if 'simd' in pragma else ''}")
+            lines.add(f"for (int64_t {space.names[k]} = 0; {space.names[k]} < "
+                      f"{space.extents[k]}; {space.names[k]}++) {{")
+            lines.depth += 1
+
+    @staticmethod
+    def _close_loops(lines, count):
+        for _ in range(count):
+            lines.depth -= 1
+            lines.add("}")
+
+    def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
+        n_out, n_red = len(k.out_shape), len(k.reduce_shape)
+        extents = k.out_shape + k.reduce_shape
+        store = _row_major(k.out_shape, n_out + n_red)
+        affines = collect_affines(k.body, [store])
+        groups = merge_groups(extents, affines, 0, n_out) + \
+            merge_groups(extents, affines, n_out, n_out + n_red)
+        space = LoopSpace(extents, groups)
+        n_out_loops = len(merge_groups(extents, affines, 0, n_out))
+        lines = Lines()
+        self._kernel_header(lines, index, [k.body], k.out, k.comment)
+        lines.depth += 1
+        total = math.prod(extents)
+        out_size = math.prod(k.out_shape)
+        big = total >= self.parallel_min_elements
+        self._open_loops(lines, space, 0, n_out_loops, big and out_size > 1, innermost_pragma="")
+        dt = k.body.dtype
+        if k.combiner in ("argmax", "argmin"):
+            self._arg_reduce_body(lines, space, k, n_out_loops)
+        else:
+            acc_t = accumulator_type(k.combiner, dt)
+            lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
+            clause = omp_reduction_clause(k.combiner, dt)
+            if clause.startswith("tp_"):
+                self._declare_reduction(clause, dt)
+            red = f" reduction({clause}:acc)"
+            self._open_loops(lines, space, n_out_loops, len(space.names),
+                             big and out_size == 1, reduction=red)
+            v = ExprRenderer(lines, space, _counter())(k.body)
+            lines.add(reduction_update(k.combiner, dt, "acc", v))
+            self._close_loops(lines, len(space.names) - n_out_loops)
+            lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
+        self._close_loops(lines, n_out_loops)
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    def _arg_reduce_body(self, lines, space, k, n_out_loops):
+        dt = k.body.dtype
+        store = _row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
+        better = ">" if k.combiner == "argmax" else "<"
+        lines.add(f"{C_TYPE[dt]} best = 0;")
+        lines.add("int64_t best_index = -1;")
+        self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
+        v = ExprRenderer(lines, space, _counter())(k.body)
+        position = space.names[-1]
+        nan_check = f" || ({v} != {v} && best == best)" if dtypes.is_float(dt) else ""
+        # The first NaN wins, as in NumPy; otherwise the first extreme value.
+        lines.add(f"if (best_index < 0 || {v} {better} best{nan_check}) {{ best = {v}; "
+                  f"best_index = {position}; }}")
+        self._close_loops(lines, len(space.names) - n_out_loops)
+        lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})best_index;")
+
+    def _declare_reduction(self, name: str, dt):
+        init = "-INFINITY" if "max" in name else "INFINITY"
+        t = C_TYPE[dt]
+        self.declared_reductions.add(
+            f"#pragma omp declare reduction({name} : {t} : omp_out = {name}(omp_out, omp_in)) "
+            f"initializer(omp_priv = {init})")
+
+    def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
+        lines = Lines()
+        t = C_TYPE[k.out.dtype]
+        lines.add(f"/* {k.comment}: ({k.batch} x) [{k.m}x{k.k}] @ [{k.k}x{k.n}] */")
+        lines.add(f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} "
+                  f"{k.lhs.name}, const {t} *{self.restrict} {k.rhs.name}, "
+                  f"{t} *{self.restrict} {k.out.name}) {{")
+        self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
+        lines.depth += 1
+        rows = k.batch * k.m
+        if rows * k.n * k.k >= self.parallel_min_elements and rows > 1:
+            lines.add("#pragma omp parallel for")
+        # i-k-j order: the inner loop streams a row of rhs into a row of out, and vectorises.
+        with lines.block(f"for (int64_t row = 0; row < {rows}; row++)"):
+            lines.add(f"const int64_t b = row / {k.m};")
+            lines.add(f"{t} *out_row = {k.out.name} + row * {k.n};")
+            with lines.block(f"for (int64_t j = 0; j < {k.n}; j++)"):
+                lines.add("out_row[j] = 0;")
+            with lines.block(f"for (int64_t p = 0; p < {k.k}; p++)"):
+                lines.add(f"const {t} a = {k.lhs.name}[row * {k.k} + p];")
+                lines.add(f"const {t} *rhs_row = {k.rhs.name} + (b * {k.k} + p) * {k.n};")
+                lines.add("#pragma omp simd")
+                with lines.block(f"for (int64_t j = 0; j < {k.n}; j++)"):
+                    if dtypes.is_float(k.out.dtype):
+                        lines.add("out_row[j] += a * rhs_row[j];")
+                    else:
+                        u = unsigned_work_type(k.out.dtype)
+                        lines.add(f"out_row[j] = ({t})(({u})out_row[j] + ({u})a * "
+                                  f"({u})rhs_row[j]);")
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    # -- entry point ------------------------------------------------------------------------
+    def render_entry(self, program: Program) -> str:
+        lines = Lines()
+        params = [f"void *{b.name}_ptr" for b in program.inputs + program.outputs]
+        lines.add(f"/* Entry point: inputs ({', '.join(b.name for b in program.inputs) or 'none'})"
+                  f", outputs ({', '.join(b.name for b in program.outputs) or 'none'}). "
+                  "Returns 0, or 1 if a temporary could not be allocated. */")
+        lines.add(f"{self.entry_qualifier}int {program.name}({', '.join(params) or 'void'}) {{")
+        lines.depth += 1
+        for b in program.inputs:
+            lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
+                      f"{b.name}_ptr;")
+        for b in program.outputs:
+            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
+        for b in program.temps:
+            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *)malloc("
+                      f"sizeof({C_TYPE[b.dtype]}) * {max(b.size, 1)});")
+        status = "0"
+        if program.temps:
+            check = " || ".join(f"!{b.name}" for b in program.temps)
+            lines.add("int status = 0;")
+            with lines.block(f"if ({check})"):
+                lines.add("status = 1;")
+                lines.add("goto cleanup;")
+            status = "status"
+        for i, _ in enumerate(program.kernels):
+            lines.add(f"kernel_{i}({', '.join(self._kernel_args[i])});")
+        if program.temps:
+            lines.depth -= 1
+            lines.add("cleanup:")
+            lines.depth += 1
+            for b in program.temps:
+                lines.add(f"free({b.name});")
+        lines.add(f"return {status};")
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text()
+
+    def render_program(self, program: Program, header: str) -> str:
+        self._buffers = {b.name: b for b in program.inputs + program.outputs + program.temps}
+        self._kernel_args: dict[int, list[str]] = {}
+        self.declared_reductions = set()
+        return self.render(program, header)
+
+
+def _row_major(shape, nvars) -> Affine:
+    coeffs, stride = [0] * nvars, 1
+    for d in range(len(shape) - 1, -1, -1):
+        coeffs[d] = stride
+        stride *= shape[d]
+    return Affine(tuple(coeffs), 0)
+
+
+def _buffer_order(name: str):
+    return ({"c": 0, "i": 1, "t": 2, "o": 3}[name[0]], int(name.lstrip("cinotu")))
+
+
+def _counter():
+    return itertools.count()

@@ -1,0 +1,132 @@
+"""Kernels: loop nests over scalar expressions, the backend-neutral output of lowering.
+
+Indices are affine in the loop variables (`Affine`), which is what lets view
+operations (broadcast, transpose, slice, reverse, reshape of a buffer) fuse
+into their consumers as pure index arithmetic, and lets adjacent loops merge.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Affine:
+    """sum(coeffs[d] * i_d) + const over a kernel's loop variables i_0..i_{n-1}."""
+    coeffs: tuple[int, ...]
+    const: int = 0
+
+    @staticmethod
+    def var(d: int, n: int) -> "Affine":
+        return Affine(tuple(int(k == d) for k in range(n)), 0)
+
+    @staticmethod
+    def constant(c: int, n: int) -> "Affine":
+        return Affine((0,) * n, c)
+
+    def __add__(self, other: "Affine") -> "Affine":
+        return Affine(tuple(a + b for a, b in zip(self.coeffs, other.coeffs)),
+                      self.const + other.const)
+
+    def scale(self, k: int) -> "Affine":
+        return Affine(tuple(k * c for c in self.coeffs), k * self.const)
+
+    def shift(self, c: int) -> "Affine":
+        return Affine(self.coeffs, self.const + c)
+
+
+def linearize(idx: tuple[Affine, ...], shape: tuple[int, ...], nvars: int) -> Affine:
+    """Row-major flat offset of a multi-index into a contiguous array of `shape`."""
+    flat, stride = Affine.constant(0, nvars), 1
+    for a, n in zip(reversed(idx), reversed(shape)):
+        flat = flat + a.scale(stride)
+        stride *= n
+    return flat
+
+
+@dataclasses.dataclass(frozen=True)
+class Buffer:
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    role: str           # "input", "const", "output" or "temp"
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+class Expr:
+    """A scalar expression node. `kind` is one of:
+
+    load (args: buffer name, Affine), lit (args: value), index (args: Affine),
+    op (args: primitive name, operand Exprs, operand loop dtypes), cast (args: Expr),
+    select (args: pred, on_true, on_false).
+
+    Nodes are immutable and compared structurally (that is how the renderer shares
+    equal subexpressions); the hash is computed once, because expressions are DAGs and
+    re-hashing them recursively would take time exponential in their depth.
+    `source` (the Python line) is carried along but is not part of the identity.
+    """
+    __slots__ = ("kind", "args", "dtype", "source", "_hash")
+
+    def __init__(self, kind: str, args: tuple, dtype: np.dtype, source: Any = None):
+        self.kind, self.args, self.dtype, self.source = kind, args, dtype, source
+        self._hash = hash((kind, args, dtype))
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        return self is other or (isinstance(other, Expr) and self._hash == other._hash
+                                 and self.kind == other.kind and self.dtype == other.dtype
+                                 and self.args == other.args)
+
+    def __repr__(self):
+        return f"Expr({self.kind}, {self.args!r}, {self.dtype})"
+
+
+@dataclasses.dataclass
+class LoopKernel:
+    """out[store(i)] = value(i) for every i in `shape` (one loop nest, elementwise)."""
+    shape: tuple[int, ...]
+    out: Buffer
+    store: Affine
+    value: Expr
+    comment: str = ""
+
+
+@dataclasses.dataclass
+class ReduceKernel:
+    """out[o] = combine over r of body(o, r); loop vars are out dims then reduced dims."""
+    out_shape: tuple[int, ...]
+    reduce_shape: tuple[int, ...]
+    out: Buffer
+    combiner: str        # "sum", "prod", "max", "min", "and", "or", "argmax", "argmin"
+    body: Expr
+    comment: str = ""
+
+
+@dataclasses.dataclass
+class MatmulKernel:
+    """out[b] = lhs[b] @ rhs[b] for contiguous (batch, m, k) @ (batch, k, n) buffers."""
+    lhs: Buffer
+    rhs: Buffer
+    out: Buffer
+    batch: int
+    m: int
+    k: int
+    n: int
+    comment: str = ""
+
+
+@dataclasses.dataclass
+class Program:
+    name: str
+    inputs: list[Buffer]      # constants first, then arguments, in call order
+    outputs: list[Buffer]
+    temps: list[Buffer]
+    kernels: list
+    output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", v)

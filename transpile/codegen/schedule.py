@@ -1,0 +1,55 @@
+"""Fusion decisions: which IR values get a buffer of their own.
+
+Everything else is fused: recomputed inside each loop nest that reads it. A
+value is materialised when it is an output, when its producer cannot run
+inside another loop (reductions, matmul, concatenation), when a reshape needs
+it laid out in memory, or when more than one loop nest would otherwise
+recompute a non-trivial expression.
+"""
+from __future__ import annotations
+
+from ..ir import IR, Literal, Var
+from ..primitives import ARG_REDUCTIONS, REDUCTIONS
+
+_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate"}
+_CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
+
+
+def is_trivial_reshape(old: tuple, new: tuple) -> bool:
+    """Only size-1 axes added or removed: an index remap, no memory layout needed."""
+    return [d for d in old if d != 1] == [d for d in new if d != 1]
+
+
+def materialised_vars(ir: IR) -> set[Var]:
+    producers = {eqn.outputs[0]: eqn for eqn in ir.eqns}
+    roots = {v for v in ir.outvars if isinstance(v, Var) and v in producers}
+    for eqn in ir.eqns:
+        if eqn.prim.name in _ALWAYS_MATERIALISED:
+            roots.add(eqn.outputs[0])
+        if eqn.prim.name == "dot_general":
+            roots.update(a for a in eqn.inputs if a in producers)
+        if eqn.prim.name == "reshape" and eqn.inputs[0] in producers and \
+                not is_trivial_reshape(eqn.inputs[0].aval.shape, eqn.params["new_sizes"]):
+            roots.add(eqn.inputs[0])
+    while True:
+        shared = _shared_expensive(producers, roots)
+        if not shared:
+            return roots
+        roots |= shared
+
+
+def _shared_expensive(producers, roots) -> set[Var]:
+    """Non-root values that two or more loop nests would each recompute."""
+    reached_from: dict[Var, set] = {}
+    for root in roots:
+        stack, seen = list(producers[root].inputs), set()
+        while stack:
+            atom = stack.pop()
+            if isinstance(atom, Literal) or atom in roots or atom not in producers \
+                    or atom in seen:
+                continue
+            seen.add(atom)
+            reached_from.setdefault(atom, set()).add(root)
+            stack.extend(producers[atom].inputs)
+    return {v for v, rs in reached_from.items()
+            if len(rs) > 1 and producers[v].prim.name not in _CHEAP}

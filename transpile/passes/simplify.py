@@ -1,0 +1,104 @@
+"""Simplification: constant folding, dropping no-op equations, CSE and DCE.
+
+Each pass takes an IR and returns a new one; `simplify` runs them in order and
+typechecks after each, so a buggy pass is caught where it happens.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..ir import IR, Eqn, Literal, Var
+from ..rules.impl import impl_rules
+from .typecheck import typecheck
+
+
+def _substitute(atom, env):
+    return env.get(atom, atom) if isinstance(atom, Var) else atom
+
+
+def _rebuild(ir: IR, eqns, env) -> IR:
+    return IR(ir.constvars, ir.invars, eqns, [_substitute(a, env) for a in ir.outvars])
+
+
+def fold_constants(ir: IR) -> IR:
+    """Evaluate scalar equations whose inputs are all literals (`log 2.0` → 0.693...)."""
+    env, eqns = {}, []
+    for eqn in ir.eqns:
+        inputs = [_substitute(a, env) for a in eqn.inputs]
+        out = eqn.outputs[0]
+        if out.aval.shape == () and all(isinstance(a, Literal) for a in inputs) \
+                and eqn.prim.name != "iota":
+            values = [np.asarray(a.value, dtype=a.aval.dtype) for a in inputs]
+            value = impl_rules[eqn.prim.name]([a.aval for a in inputs], *values, **eqn.params)
+            env[out] = Literal(np.asarray(value, dtype=out.aval.dtype).item(), out.aval)
+            continue
+        eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
+    return _rebuild(ir, eqns, env)
+
+
+def _is_noop(eqn: Eqn, inputs) -> bool:
+    name, (x, *_) = eqn.prim.name, inputs
+    if not isinstance(x, Var) or x.aval != eqn.outputs[0].aval:
+        return False
+    if name in ("reshape", "broadcast_in_dim", "convert_element_type"):
+        return True
+    if name == "transpose":
+        return eqn.params["permutation"] == tuple(range(x.aval.ndim))
+    return name in ("rev",) and not eqn.params["dimensions"]
+
+
+def drop_noops(ir: IR) -> IR:
+    env, eqns = {}, []
+    for eqn in ir.eqns:
+        inputs = [_substitute(a, env) for a in eqn.inputs]
+        if _is_noop(eqn, inputs):
+            env[eqn.outputs[0]] = inputs[0]
+            continue
+        eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
+    return _rebuild(ir, eqns, env)
+
+
+def _atom_key(atom):
+    if isinstance(atom, Literal):
+        value = atom.value
+        # 0.0 and -0.0 (and NaN payloads) must stay distinct: key on the exact bits.
+        bits = np.asarray(value, dtype=atom.aval.dtype).tobytes()
+        return ("lit", bits, atom.aval)
+    return ("var", id(atom))
+
+
+def _param_key(params) -> tuple:
+    return tuple(sorted((k, v) for k, v in params.items()))
+
+
+def eliminate_common_subexpressions(ir: IR) -> IR:
+    env, seen, eqns = {}, {}, []
+    for eqn in ir.eqns:
+        inputs = [_substitute(a, env) for a in eqn.inputs]
+        key = (eqn.prim.name, tuple(map(_atom_key, inputs)), _param_key(eqn.params))
+        if key in seen:
+            env[eqn.outputs[0]] = seen[key]
+            continue
+        seen[key] = eqn.outputs[0]
+        eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
+    return _rebuild(ir, eqns, env)
+
+
+def eliminate_dead_code(ir: IR) -> IR:
+    live = {a for a in ir.outvars if isinstance(a, Var)}
+    kept = []
+    for eqn in reversed(ir.eqns):
+        if eqn.outputs[0] in live:
+            kept.append(eqn)
+            live.update(a for a in eqn.inputs if isinstance(a, Var))
+    return IR(ir.constvars, ir.invars, kept[::-1], ir.outvars)
+
+
+PASSES = (fold_constants, drop_noops, eliminate_common_subexpressions, eliminate_dead_code)
+
+
+def simplify(ir: IR) -> IR:
+    typecheck(ir)
+    for run_pass in PASSES:
+        ir = typecheck(run_pass(ir))
+    return ir

@@ -51,6 +51,7 @@ class Executable:
         n_ptr = len(program.inputs) + len(program.outputs)
         self._ffi, self._lib, self._fn = load_entry(so_path, ENTRY, n_ptr)
         self.so_path = so_path
+        self.source_path = os.path.join(os.path.dirname(so_path), "module.c")
         self._consts = [np.ascontiguousarray(c) for c in prepared.consts]
         self._out_specs = [(b.shape, b.dtype) for b in program.outputs]
         self._sources = program.output_sources

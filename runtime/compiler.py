@@ -17,9 +17,11 @@ from . import INCLUDE_DIR
 # -fno-math-errno only drops errno writes from libm calls (so sqrt can be inlined);
 # -fno-trapping-math promises no FP trap handlers are installed (NumPy installs none), which
 # lets comparisons be evaluated unconditionally so branchy selects can be vectorised.
+# -Wno-type-limits: user code legitimately compares against a type's limits (`x < 0` on an
+# unsigned array is NumPy-valid and always false); every other -Wall -Wextra warning stays on.
 DEFAULT_FLAGS = ("-O3", "-march=native", "-fopenmp", "-fPIC", "-shared", "-std=c11",
                  "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off",
-                 "-Wall", "-Wextra")
+                 "-Wall", "-Wextra", "-Wno-type-limits")
 
 
 class CompileError(RuntimeError):

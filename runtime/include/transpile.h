@@ -144,9 +144,15 @@ TP_INLINE int32_t tp_cast_f64_i32(double x) { return tp_f64_to_i32_x86(x); }
 TP_INLINE int64_t tp_cast_f64_i64(double x) { return tp_f64_to_i64_x86(x); }
 TP_INLINE uint8_t tp_cast_f64_u8(double x) { return (uint8_t)(uint32_t)tp_f64_to_i32_x86(x); }
 TP_INLINE uint16_t tp_cast_f64_u16(double x) { return (uint16_t)(uint32_t)tp_f64_to_i32_x86(x); }
-TP_INLINE uint32_t tp_cast_f64_u32(double x) { return (uint32_t)(uint64_t)tp_f64_to_i64_x86(x); }
+/* Unsigned 32/64-bit targets use the usual x86 sequence: values at or above 2^(N-1) are
+ * shifted down into the signed range, converted, and the top bit put back. */
+TP_INLINE uint32_t tp_cast_f64_u32(double x) {
+    if (x >= 2147483648.0) return (uint32_t)tp_f64_to_i32_x86(x - 2147483648.0) ^ 0x80000000u;
+    return (uint32_t)tp_f64_to_i32_x86(x);
+}
 TP_INLINE uint64_t tp_cast_f64_u64(double x) {
-    if (x >= 0.0 && x < 18446744073709551616.0) return (uint64_t)x;
+    if (x >= 9223372036854775808.0)
+        return (uint64_t)tp_f64_to_i64_x86(x - 9223372036854775808.0) ^ UINT64_C(0x8000000000000000);
     return (uint64_t)tp_f64_to_i64_x86(x);
 }
 

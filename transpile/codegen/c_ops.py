@@ -96,6 +96,8 @@ def _sign(args, loop, out):
     (a,), dt = args, loop[0]
     if dtypes.is_float(dt):
         return f"tp_sign_{TAG[dt]}({a})"
+    if dt in dtypes.UNSIGNED:
+        return f"({C_TYPE[dt]})({a} > 0)"
     return f"({C_TYPE[dt]})(({a} > 0) - ({a} < 0))"
 
 
@@ -117,9 +119,9 @@ def _not(args, loop, out):
     return f"({C_TYPE[loop[0]]})(~{args[0]})"
 
 
-def _float_predicate(name: str, for_integers: str):
+def _float_predicate(name: str):
     def rule(args, loop, out):
-        return f"{name}({args[0]})" if dtypes.is_float(loop[0]) else for_integers
+        return f"{name}({args[0]})"      # integers never get here: lowering folds them
     return rule
 
 
@@ -178,8 +180,8 @@ OP_RULES = {
     "cosh": _libm("cosh"), "tanh": _libm("tanh"), "floor": _integral_identity("floor"),
     "ceil": _integral_identity("ceil"), "round": _integral_identity("rint"),
     "trunc": _integral_identity("trunc"), "not": _not,
-    "is_nan": _float_predicate("isnan", "false"), "is_inf": _float_predicate("isinf", "false"),
-    "is_finite": _float_predicate("isfinite", "true"), "reciprocal": _reciprocal,
+    "is_nan": _float_predicate("isnan"), "is_inf": _float_predicate("isinf"),
+    "is_finite": _float_predicate("isfinite"), "reciprocal": _reciprocal,
 }
 
 

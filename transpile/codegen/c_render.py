@@ -387,9 +387,13 @@ class CRenderer:
                   "Returns 0, or 1 if a temporary could not be allocated. */")
         lines.add(f"{self.entry_qualifier}int {program.name}({', '.join(params) or 'void'}) {{")
         lines.depth += 1
+        used = {name for args in self._kernel_args.values() for name in args}
         for b in program.inputs:
-            lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
-                      f"{b.name}_ptr;")
+            if b.name in used:
+                lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
+                          f"{b.name}_ptr;")
+            else:
+                lines.add(f"(void){b.name}_ptr;  /* not read: an output returns it as is */")
         for b in program.outputs:
             lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
         for b in program.temps:

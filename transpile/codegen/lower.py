@@ -24,6 +24,10 @@ _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
              "argmax": "argmax", "argmin": "argmin"}
 
 
+# Integers are never NaN or infinite: these predicates are constants on them.
+_CONSTANT_ON_INTEGERS = {"is_nan": False, "is_inf": False, "is_finite": True}
+
+
 class _Lowering:
     def __init__(self, ir: IR, name: str):
         self.ir = ir
@@ -103,6 +107,8 @@ class _Lowering:
         if name not in ELEMENTWISE_UFUNC:
             raise NotImplementedError(f"no lowering for primitive '{name}'")
         loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
+        if name in _CONSTANT_ON_INTEGERS and not np.dtype(loop[0]).kind == "f":
+            return literal_expr(_CONSTANT_ON_INTEGERS[name], out.dtype)
         cast = tuple(_cast(o, dt, src) for o, dt in zip(operands, loop))
         return Expr("op", (name, cast, tuple(loop)), out.dtype, src)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
-from ._util import as_bool, broadcast_operands, elementwise, operand
+from ._util import as_bool, astype, broadcast_operands, elementwise, operand
 
 
 def _unary(prim_name: str, public: str):
@@ -77,10 +77,18 @@ right_shift = _binary("shift_right", "right_shift")
 
 
 def positive(x):
-    return operand(x)
+    x = operand(x)
+    aval = aval_of(x)
+    dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
+    return x
 
 
 def square(x):
+    x = operand(x)
+    aval = aval_of(x)
+    # NumPy squares booleans in int8; otherwise square is x * x in x's own dtype.
+    (loop,), _ = dtypes.ufunc_loop("square", [aval.dtype], [aval.weak_type])
+    x = x if loop == aval.dtype else astype(x, loop)
     return multiply(x, x)
 
 
@@ -91,8 +99,7 @@ def round(x, decimals: int = 0):
         if decimals < 0 and dtypes.is_int(aval_of(x).dtype):
             scale = 10 ** -decimals
             return multiply(floor_divide(add(x, scale // 2), scale), scale)
-        return x if dtypes.is_int(aval_of(x).dtype) or aval_of(x).dtype == dtypes.bool_ \
-            else rint(x)
+        return x if dtypes.is_int(aval_of(x).dtype) else rint(x)
     scale = 10.0 ** decimals
     return divide(rint(multiply(x, scale)), scale)
 

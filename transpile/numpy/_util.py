@@ -82,26 +82,48 @@ def broadcast_operands(name: str, xs):
     return [x if shape_of(x) in (out, ()) else broadcast_to(x, out) for x in xs]
 
 
+_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+
 def check_python_ints_fit(name: str, xs):
-    """NumPy 2 refuses a Python int that does not fit the array's integer dtype."""
+    """NumPy 2 refuses a Python int that does not fit the array's integer dtype, except in
+    comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
+    if name in _COMPARISONS:
+        return [_exact_comparison_operand(x, xs) for x in xs]
     avals = [aval_of(x) for x in xs]
     try:
         loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [a.dtype for a in avals],
                                     [a.weak_type for a in avals])
     except dtypes.DTypeError:
-        return
+        return xs          # the primitive's own dtype rule reports this, with context
     for x, dt in zip(xs, loop):
         if type(x) is int and dtypes.is_int(dt):
             info = np.iinfo(dt)
             if not info.min <= x <= info.max:
                 raise OverflowError(f"Python integer {x} out of bounds for {dt}")
+    return xs
+
+
+def _exact_comparison_operand(x, xs):
+    """A Python int outside its partner's range becomes a strong int64/uint64 (or float64),
+    so that NumPy's promotion compares exactly in a wider type."""
+    if type(x) is not int:
+        return x
+    partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
+    if not any(dtypes.is_int(dt) and not np.iinfo(dt).min <= x <= np.iinfo(dt).max
+               for dt in partners):
+        return x
+    for dt in (np.int64, np.uint64):
+        if np.iinfo(dt).min <= x <= np.iinfo(dt).max:
+            return dt(x)
+    return float(x)
 
 
 def elementwise(name: str, *xs):
     xs = [operand(x) for x in xs]
     if len(xs) > 1:
         xs = broadcast_operands(name, xs)
-        check_python_ints_fit(name, xs)
+        xs = check_python_ints_fit(name, xs)
     return bind(P.get(name), *xs)
 
 

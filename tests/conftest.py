@@ -1,0 +1,86 @@
+"""Shared test set-up: a private disk cache, dtype lists, edge values and comparisons."""
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+if "TRANSPILE_CACHE_DIR" not in os.environ:     # never touch the user's own cache
+    os.environ["TRANSPILE_CACHE_DIR"] = tempfile.mkdtemp(prefix="transpile-test-cache-")
+
+try:
+    from hypothesis import settings
+    settings.register_profile("default", max_examples=40, deadline=None)
+    settings.register_profile("ubsan", max_examples=25, deadline=None)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+except ImportError:   # hypothesis is a test dependency; only test_differential needs it
+    pass
+
+BOOL = [np.dtype(np.bool_)]
+SIGNED = [np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)]
+UNSIGNED = [np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)]
+FLOATS = [np.dtype(np.float32), np.dtype(np.float64)]
+ALL_DTYPES = BOOL + SIGNED + UNSIGNED + FLOATS
+
+
+def edge_values(dtype, n_random=12, seed=0):
+    """Boundary values of `dtype` plus a few random ones, as a 1-D array."""
+    dtype = np.dtype(dtype)
+    rng = np.random.default_rng(seed)
+    if dtype == np.bool_:
+        return np.array([True, False, True, False])
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        vals = [0, 1, 2, 3, 7, info.max, info.max - 1, info.max // 2]
+        if dtype.kind == "i":
+            vals += [-1, -2, -3, -7, info.min, info.min + 1, info.min // 2]
+        rand = rng.integers(info.min, info.max, size=n_random, dtype=dtype, endpoint=True)
+        return np.concatenate([np.array(vals, dtype=dtype), rand])
+    info = np.finfo(dtype)
+    vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0, 0.1, -7.25, 100.0, 1e-30,
+            float(info.tiny), float(info.max), float(-info.max), np.inf, -np.inf, np.nan]
+    rand = rng.standard_normal(n_random) * 10
+    return np.concatenate([np.array(vals, dtype=dtype), rand.astype(dtype)])
+
+
+def ulp_distance(a, b):
+    """Distance in units in the last place between float arrays of one dtype (NaN==NaN: 0)."""
+    a, b = np.asarray(a), np.asarray(b)
+    itype = np.int32 if a.dtype == np.float32 else np.int64
+    ai, bi = a.view(itype).astype(np.int64), b.view(itype).astype(np.int64)
+    # Map the sign-magnitude bit patterns onto a monotonic integer line.
+    ai = np.where(ai < 0, np.iinfo(itype).min - ai, ai)
+    bi = np.where(bi < 0, np.iinfo(itype).min - bi, bi)
+    both_nan = np.isnan(a) & np.isnan(b)
+    return np.where(both_nan, 0, np.abs(ai - bi))
+
+
+def assert_same(actual, expected, max_ulp=0, rtol=None, what=""):
+    """Same dtype and shape, and values equal: bit-exact (up to NaN payload) unless a float
+    tolerance (in ulp or relative) is given. Signed zeros must match exactly when max_ulp=0."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    assert actual.dtype == expected.dtype, f"{what}: dtype {actual.dtype} != NumPy's {expected.dtype}"
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape} != {expected.shape}"
+    if actual.dtype.kind != "f":
+        np.testing.assert_array_equal(actual, expected, err_msg=what)
+        return
+    nan_a, nan_e = np.isnan(actual), np.isnan(expected)
+    np.testing.assert_array_equal(nan_a, nan_e, err_msg=f"{what}: NaN positions differ")
+    if rtol is not None:
+        np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol, err_msg=what)
+        return
+    dist = ulp_distance(actual, expected)
+    bad = dist > max_ulp
+    if bad.any():
+        i = np.flatnonzero(bad.ravel())[:5]
+        raise AssertionError(f"{what}: {bad.sum()} values differ by more than {max_ulp} ulp; "
+                             f"e.g. got {actual.ravel()[i]} expected {expected.ravel()[i]} "
+                             f"(ulp {dist.ravel()[i]})")
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(d))
+    return d

@@ -1,0 +1,54 @@
+"""Trace analysis: run each jitted function abstractly, as tracing would, and record hazards.
+
+Each jit site with a known target is a *root*: its non-static parameters start out tainted
+(they will be tracers), everything else is concrete. Statements and expressions are evaluated
+over taints (`values.py`); helpers in the same module and the bodies handed to `lax` are
+analysed at their call with the taints they receive. The result (`TraceFacts`) lists the hazards
+and every function body that runs during tracing, which the rules then report on.
+"""
+
+from __future__ import annotations
+
+from ..config import LintConfig
+from ..index import Function
+from ..jitsites import JitSites
+from ..names import Names
+from ..resolve import Resolver, all_params
+from .calls import CallMixin
+from .expressions import ExpressionMixin
+from .state import Frame, Hazard, TraceFacts
+from .statements import StatementMixin
+from .values import CONCRETE, Origin, Taint, Value
+
+__all__ = ["Hazard", "TraceFacts", "analyze"]
+
+
+class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
+    def __init__(self, names: Names, resolver: Resolver, sites: JitSites, config: LintConfig):
+        self.names = names
+        self.resolver = resolver
+        self.sites = sites
+        self.config = config
+        self.facts = TraceFacts()
+        self.def_frames: dict[Function, Frame] = {}
+        self.call_memo: dict[tuple, Value] = {}
+        self.active: set[Function] = set()
+
+    def run_root(self, root: int, function: Function, traced: list[str]) -> None:
+        env = {}
+        for name in all_params(function):
+            taint = Taint(frozenset({Origin(name, root)})) if name in traced else None
+            env[name] = Value(taint) if taint else CONCRETE
+        self.active.add(function)
+        try:
+            self.run_function(function, env, root)
+        finally:
+            self.active.discard(function)
+
+
+def analyze(names: Names, resolver: Resolver, sites: JitSites, config: LintConfig) -> TraceFacts:
+    interpreter = Interpreter(names, resolver, sites, config)
+    for site in sites.sites:
+        if site.target is not None:
+            interpreter.run_root(site.index, site.target, site.traced_params)
+    return interpreter.facts

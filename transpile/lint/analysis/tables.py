@@ -1,0 +1,90 @@
+"""What known functions do to traced values, as tables (one place to extend the analysis).
+
+Names here are unqualified members of a namespace (`builtins`, the array namespace
+`transpile.numpy`, `transpile.lax`, `numpy`, `math`): the analysis first resolves a call's
+qualified name, then looks the member up here.
+"""
+
+from __future__ import annotations
+
+# Array attributes known at trace time: branching on them is fine.
+STATIC_ATTRIBUTES = frozenset(
+    {"shape", "ndim", "dtype", "size", "itemsize", "nbytes", "weak_type", "aval", "__class__"}
+)
+
+# Builtins whose result is a concrete Python value whatever their arguments.
+CONCRETE_BUILTINS = frozenset(
+    {
+        "len", "isinstance", "issubclass", "type", "callable", "hasattr", "id", "repr", "str",
+        "format", "print", "dir", "vars", "super", "object", "getattr", "setattr", "delattr",
+    }
+)  # fmt: skip
+
+# Builtins that need a Python number or bool: they call __bool__/__int__/__float__/__index__.
+CONVERSION_BUILTINS = frozenset({"bool", "int", "float", "complex", "hex", "oct", "bin", "chr"})
+
+# Builtins that compare or truth-test their arguments in Python.
+COMPARING_BUILTINS = frozenset({"min", "max", "sorted", "any", "all"})
+
+# Builtins that iterate their argument and keep element values.
+PASS_THROUGH_BUILTINS = frozenset({"list", "tuple", "iter", "reversed"})
+
+# Methods that turn an array into Python scalars or lists.
+CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__float__", "__index__"})
+
+# Array-namespace functions that only look at shapes and dtypes.
+CONCRETE_ARRAY_FUNCTIONS = frozenset(
+    {"shape", "ndim", "size", "result_type", "dtype", "iinfo", "finfo", "issubdtype", "isdtype",
+     "can_cast", "promote_types"}
+)  # fmt: skip
+
+# Array-namespace functions whose listed arguments set the output shape: (positions, keywords).
+SHAPE_PARAMETERS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "zeros": ((0,), ("shape",)),
+    "ones": ((0,), ("shape",)),
+    "empty": ((0,), ("shape",)),
+    "full": ((0,), ("shape",)),
+    "zeros_like": ((), ("shape",)),
+    "ones_like": ((), ("shape",)),
+    "empty_like": ((), ("shape",)),
+    "full_like": ((), ("shape",)),
+    "arange": ((0, 1, 2), ("start", "stop", "step")),
+    "linspace": ((2,), ("num",)),
+    "logspace": ((2,), ("num",)),
+    "geomspace": ((2,), ("num",)),
+    "eye": ((0, 1), ("N", "M")),
+    "identity": ((0,), ("n",)),
+    "tri": ((0, 1), ("N", "M")),
+    "reshape": ((1,), ("newshape", "shape")),
+    "broadcast_to": ((1,), ("shape",)),
+    "tile": ((1,), ("reps",)),
+    "repeat": ((1,), ("repeats",)),
+    "resize": ((1,), ("new_shape",)),
+}
+
+# Array methods whose arguments set the output shape (None: every positional argument).
+SHAPE_METHODS: dict[str, tuple[tuple[int, ...] | None, tuple[str, ...]]] = {
+    "reshape": (None, ("shape", "newshape")),
+    "resize": (None, ("new_shape",)),
+    "repeat": ((0,), ("repeats",)),
+}
+
+# lax functions and the positions of the functions they trace.
+LAX_BODIES: dict[str, tuple[int, ...]] = {
+    "cond": (1, 2),
+    "switch": (1,),
+    "while_loop": (0, 1),
+    "fori_loop": (2,),
+    "scan": (0,),
+    "map": (0,),
+}
+
+# Methods that mutate their receiver (list, dict, set, deque, bytearray).
+MUTATING_METHODS = frozenset(
+    {
+        "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add",
+        "discard", "sort", "reverse", "popitem", "appendleft", "extendleft", "popleft",
+        "intersection_update", "difference_update", "symmetric_difference_update",
+        "__setitem__", "__delitem__",
+    }
+)  # fmt: skip

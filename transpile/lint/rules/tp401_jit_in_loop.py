@@ -1,0 +1,185 @@
+"""TP401: `tp.jit(lambda ...)` or `tp.jit(partial(...))` in a loop or a function body."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..model import Applicability, Fix
+from ..resolve import function_name
+from .base import Example, Rule
+
+
+class JitOfFreshFunction(Rule):
+    code = "TP401"
+    name = "jit-of-fresh-function"
+    summary = "`jit` of a new lambda/partial on every pass of a loop or every call"
+    fix = "sometimes"
+    what_it_does = """
+        Checks for `tp.jit(lambda ...)` and `tp.jit(partial(...))` inside a loop (at any
+        level, comprehensions included) or inside a function body.
+    """
+    why_bad = """
+        The jit cache is keyed on the function object. A `lambda` or `partial` expression makes
+        a new object every time it runs, so each call misses the cache and traces (and, without
+        the disk cache, compiles) again: the seeds measure this at about 10x slower. Define the
+        function once and jit it once, outside the loop. When the lambda only forwards its
+        arguments (`lambda x: f(x)`) or the partial binds nothing (`partial(f)`), the safe fix
+        jits `f` itself.
+    """
+    example = """
+        import transpile as tp
+
+        def body(i):
+            return i + 1
+
+        def run(n):
+            i = 0
+            while i < n:
+                i = tp.jit(lambda v: body(v))(i)
+            return i
+    """
+    use_instead = """
+        import transpile as tp
+
+        def body(i):
+            return i + 1
+
+        body_jit = tp.jit(body)
+
+        def run(n):
+            i = 0
+            while i < n:
+                i = body_jit(i)
+            return i
+    """
+    valid = (
+        """
+        import transpile as tp
+        from functools import partial
+
+        def body(i, k):
+            return i + k
+
+        step = tp.jit(partial(body, k=2))
+        inc = tp.jit(lambda v: v + 1)
+
+        def run(n):
+            for _ in range(n):
+                n = step(n)
+            return tp.jit(body)(n, 1)
+        """,
+    )
+    invalid = (
+        Example(
+            """
+            import transpile as tp
+            from functools import partial
+
+            def body(i):
+                return i + 1
+
+            def run(x, n):
+                i = 0
+                while i < n:
+                    i = tp.jit(partial(body))(i)
+                return x + i
+            """,
+            line=10,
+            contains=("'tp.jit(partial(...))' inside a loop",),
+            fixed="""
+            import transpile as tp
+            from functools import partial
+
+            def body(i):
+                return i + 1
+
+            def run(x, n):
+                i = 0
+                while i < n:
+                    i = tp.jit(body)(i)
+                return x + i
+            """,
+            unsafe=False,
+        ),
+        Example(
+            """
+            import transpile as tp
+
+            for k in range(3):
+                f = tp.jit(lambda x: x * k)
+            """,
+            line=4,
+            contains=("inside a loop",),
+        ),
+        Example(
+            """
+            import transpile as tp
+
+            def apply(x, scale):
+                return tp.jit(lambda v: v * scale)(x)
+            """,
+            line=4,
+            contains=("inside 'apply'", "each call of 'apply'"),
+        ),
+    )
+
+    def check(self, ctx):
+        for site in ctx.sites.sites:
+            call = site.call
+            if call is None or not (call.in_loop or call.function is not None):
+                continue
+            kind = self._fresh_kind(ctx, site.target_expr)
+            if kind is not None:
+                yield self._finding(ctx, site, kind)
+
+    @staticmethod
+    def _fresh_kind(ctx, expr) -> str | None:
+        if isinstance(expr, cst.Lambda):
+            return "lambda"
+        if isinstance(expr, cst.Call) and ctx.names.is_partial(expr.func):
+            return "partial"
+        return None
+
+    def _finding(self, ctx, site, kind: str):
+        call = site.call
+        shown = f"{ctx.code(site.jit_expr)}({kind}{' ...' if kind == 'lambda' else '(...)'})"
+        if call.in_loop:
+            where, why = "inside a loop", "each pass"
+        else:
+            outer = function_name(call.function)
+            where, why = f"inside '{outer}'", f"each call of '{outer}'"
+        message = f"'{shown}' {where} makes a new function on {why}, so every call traces and compiles again"
+        direct = _direct_function(site.target_expr, ctx)
+        if direct is not None:
+            help = f"jit '{ctx.code(direct)}' itself: the cache is keyed on the function object"
+            edit = ctx.replace_edit(site.target_expr, direct)
+            return ctx.finding(self.code, call.node, message, help, Fix(Applicability.SAFE, help, (edit,)))
+        help = "define the function once and jit it once, outside the loop or function (e.g. at module level)"
+        return ctx.finding(self.code, call.node, message, help)
+
+
+def _direct_function(expr, ctx) -> cst.BaseExpression | None:
+    """`f` for `partial(f)` and for `lambda a, b: f(a, b)`; None when that is not equivalent."""
+    if isinstance(expr, cst.Call):
+        return expr.args[0].value if len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star else None
+    if not isinstance(expr, cst.Lambda) or not isinstance(expr.body, cst.Call):
+        return None
+    params = expr.params
+    if params.posonly_params or params.kwonly_params or params.star_kwarg or not isinstance(params.star_arg, cst.MaybeSentinel):
+        return None
+    if any(param.default is not None for param in params.params):
+        return None
+    names = [param.name.value for param in params.params]
+    body = expr.body
+    passed = [arg.value.value if isinstance(arg.value, cst.Name) and not arg.keyword and not arg.star else None for arg in body.args]
+    if passed != names or not isinstance(body.func, (cst.Name, cst.Attribute)):
+        return None
+    if _mentions(body.func, set(names)):
+        return None
+    return body.func
+
+
+def _mentions(expr: cst.BaseExpression, names: set[str]) -> bool:
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return isinstance(expr, cst.Name) and expr.value in names

@@ -1,0 +1,117 @@
+"""Shared wording and fixes for the TP1xx rules (Python needs the value of a traced input).
+
+Each finding names the traced inputs the value depends on and gives one fix: when every one of
+them is a plain scalar argument, make it static (an unsafe fix that edits the jit site, shown in
+the message); when the value comes from array data, the `lax`/`tnp` construct that replaces the
+Python one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..analysis import Hazard
+from ..analysis.values import Taint
+from ..edits import static_argnames_fix
+from ..jitsites import JitSite
+from ..model import Applicability, Finding, Fix
+from ..resolve import all_params, function_name, positional_params
+
+if TYPE_CHECKING:
+    from ..engine import ModuleContext
+
+
+def quoted(names: list[str]) -> str:
+    items = [f"'{name}'" for name in names]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def subject(taint: Taint) -> str:
+    """"traced argument 'n'", "traced arguments 'n' and 'x'", "traced lax-body argument 'i'"."""
+    parts = []
+    for kind, label in (("arg", "traced argument"), ("body", "traced lax-body argument")):
+        names = sorted({o.name for o in taint.origins if o.kind == kind})
+        if names:
+            parts.append(f"{label}{'s' if len(names) > 1 else ''} {quoted(names)}")
+    return " and ".join(parts)
+
+
+def lax_name(ctx: ModuleContext, member: str) -> str:
+    return f"{ctx.names.spell_any(ctx.config.lax_namespaces, 'lax')}.{member}"
+
+
+def tnp_name(ctx: ModuleContext, member: str) -> str:
+    return f"{ctx.names.spell_any(ctx.config.array_namespaces, 'tnp')}.{member}"
+
+
+def tnp_available(ctx: ModuleContext) -> bool:
+    return any(ctx.names.spelling(ns) for ns in ctx.config.array_namespaces)
+
+
+def where_from(ctx: ModuleContext, hazard: Hazard) -> str:
+    """' (in helper 'h', from jitted 'f')' when the hazard is not in the jitted function itself."""
+    roots = {ctx.sites.sites[o.root].target for o in hazard.taint.origins}
+    if roots & hazard.functions or not roots:
+        return ""
+    helper = sorted(function_name(f) for f in hazard.functions)[0]
+    jitted = sorted(function_name(f) for f in roots if f is not None)
+    return f" (in '{helper}', called from jitted {quoted(jitted)})"
+
+
+def static_plan(ctx: ModuleContext, taint: Taint) -> dict[JitSite, list[str]] | None:
+    """Which names to make static at which jit site; None when static is not the right fix."""
+    if taint.array:
+        return None
+    plan: dict[JitSite, list[str]] = {}
+    for origin in taint.origins:
+        site = ctx.sites.sites[origin.root]
+        if origin.kind != "arg" or site.target is None:
+            return None
+        if origin.name in ctx.array_params(site.target) or origin.name not in _nameable(site):
+            return None
+        plan.setdefault(site, []).append(origin.name)
+    for site, names in plan.items():
+        order = all_params(site.target)
+        names.sort(key=order.index)
+    return plan
+
+
+def _nameable(site: JitSite) -> list[str]:
+    """Parameters static_argnames can name: not *args/**kwargs."""
+    params = site.target.params
+    return positional_params(site.target) + [p.name.value for p in params.kwonly_params]
+
+
+def static_advice(ctx: ModuleContext, plan: dict[JitSite, list[str]]) -> tuple[str, Fix | None]:
+    shown, edits, editable = [], [], True
+    for site, names in sorted(plan.items(), key=lambda item: item[0].index):
+        display, site_edits = static_argnames_fix(ctx, site, names)
+        shown.append(f"add static_argnames={names!r}: {display}")
+        if site_edits is None:
+            editable = False
+        else:
+            edits.extend(site_edits)
+    help = "; ".join(shown)
+    fix = Fix(Applicability.UNSAFE, help, tuple(edits)) if editable and edits else None
+    return help, fix
+
+
+def traced_finding(
+    ctx: ModuleContext,
+    code: str,
+    hazard: Hazard,
+    anchor: cst.CSTNode,
+    problem: str,
+    data_help: str,
+    data_fix: Fix | None = None,
+) -> Finding:
+    """`problem` reads "'if' depends on the value of"; the subject and the fix are added here."""
+    message = f"{problem} {subject(hazard.taint)}{where_from(ctx, hazard)}"
+    plan = static_plan(ctx, hazard.taint)
+    if plan:
+        help, fix = static_advice(ctx, plan)
+    else:
+        help, fix = data_help, data_fix
+    return ctx.finding(code, anchor, message, help, fix)

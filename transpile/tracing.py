@@ -53,8 +53,8 @@ class Trace:
         return Tracer(out_aval, self, out, deps)
 
     def to_ir(self, outs) -> IR:
-        return IR(list(self.constvars), list(self.invars), self.eqns,
-                  [self.to_atom(o) for o in outs])
+        outvars = [self.to_atom(o) for o in outs]    # first: may add constants
+        return IR(list(self.constvars), list(self.invars), self.eqns, outvars)
 
 
 def _source_info() -> SourceInfo | None:

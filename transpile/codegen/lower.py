@@ -74,7 +74,7 @@ class _Lowering:
         """The scalar expression for `atom` at multi-index `idx` (memoised: IRs are DAGs)."""
         if isinstance(atom, Literal):
             return literal_expr(atom.value, atom.aval.dtype)
-        key = (atom, idx)
+        key = (atom, idx, nvars)
         expr = self._memo.get(key)
         if expr is None:
             expr = self._memo[key] = self._value_at(atom, idx, nvars)
@@ -143,9 +143,11 @@ class _Lowering:
         for loop_var, dim in enumerate(order):
             idx[dim] = Affine.var(loop_var, nvars)
         body = self.value_at(x, tuple(idx), nvars)
+        combiner = _COMBINER[eqn.prim.name]
+        if x.aval.dtype == np.bool_:        # on booleans, max is "any" and min is "all"
+            combiner = {"max": "or", "min": "and"}.get(combiner, combiner)
         return ReduceKernel(tuple(x.aval.shape[d] for d in kept),
-                            tuple(x.aval.shape[d] for d in axes), buf,
-                            _COMBINER[eqn.prim.name], body, comment)
+                            tuple(x.aval.shape[d] for d in axes), buf, combiner, body, comment)
 
     def _matmul_kernel(self, eqn, buf, comment):
         lhs, rhs = (self._as_buffer(a) for a in eqn.inputs)

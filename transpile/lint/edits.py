@@ -87,16 +87,25 @@ def _paren_space(value: cst.Tuple) -> cst.BaseParenthesizableWhitespace:
 
 
 def append_item(items: Sequence, new_item, opening: cst.BaseParenthesizableWhitespace) -> list:
-    """Append to call arguments or list elements, keeping a trailing-comma layout."""
+    """Append to call arguments or list elements, keeping a trailing-comma layout.
+
+    In a one-per-line layout the new item goes on its own line, indented like the first one;
+    a comment after the old last item stays with it.
+    """
     if not items:
         return [new_item]
     last = items[-1]
-    if not isinstance(last.comma, cst.Comma):
+    comma = last.comma
+    if not isinstance(comma, cst.Comma):
         return [*items, new_item]
-    multiline = isinstance(opening, cst.ParenthesizedWhitespace)
-    between = opening if multiline else cst.SimpleWhitespace(" ")
-    spaced_last = last.with_changes(comma=last.comma.with_changes(whitespace_after=between))
-    return [*items[:-1], spaced_last, new_item.with_changes(comma=last.comma)]
+    after = comma.whitespace_after
+    if isinstance(opening, cst.ParenthesizedWhitespace) and isinstance(after, cst.ParenthesizedWhitespace):
+        kept = comma.with_changes(whitespace_after=after.with_changes(last_line=opening.last_line))
+        trailing = comma.with_changes(whitespace_after=after.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[]))
+    else:
+        kept = comma.with_changes(whitespace_after=cst.SimpleWhitespace(" "))
+        trailing = comma
+    return [*items[:-1], last.with_changes(comma=kept), new_item.with_changes(comma=trailing)]
 
 
 def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:

@@ -15,7 +15,7 @@ from functools import cached_property
 import libcst as cst
 from libcst.metadata import Access, CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
-from .analysis import TraceFacts, analyze
+from .flow import TraceFacts, analyze
 from .config import LintConfig
 from .evidence import array_like_params
 from .index import Function, build_index
@@ -90,11 +90,15 @@ class ModuleContext:
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
-    def finding(self, code: str, node: cst.CSTNode, message: str, help: str = "", fix: Fix | None = None) -> Finding:
-        where = self.position(node)
+    def finding(
+        self, code: str, node: cst.CSTNode, message: str, help: str = "", fix: Fix | None = None,
+        end: cst.CSTNode | None = None,
+    ) -> Finding:  # fmt: skip
+        """A finding at `node` (up to `end`, e.g. an `if` keyword through its condition)."""
+        start = self.position(node).start
+        stop = self.position(end if end is not None else node).end
         return Finding(
-            self.path, where.start.line, where.start.column + 1, code, message, help,
-            where.end.line, where.end.column + 1, fix,
+            self.path, start.line, start.column + 1, code, message, help, stop.line, stop.column + 1, fix,
         )  # fmt: skip
 
     def replace_edit(self, node: cst.CSTNode, replacement: cst.CSTNode | str) -> Edit:

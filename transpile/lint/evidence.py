@@ -17,6 +17,8 @@ SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "str"})
 ARRAY_ANNOTATION_WORDS = ("Array", "ndarray", "list", "List", "tuple", "Tuple", "dict", "Dict",
                           "Sequence", "Mapping", "Iterable")  # fmt: skip
 RECEIVER_NAMES = frozenset({"self", "cls"})
+# Builtins that only make sense on a sequence, so their argument is not a scalar.
+CONTAINER_BUILTINS = frozenset({"len", "enumerate", "zip", "iter", "reversed", "sorted", "list", "tuple"})
 
 
 def array_like_params(function: Function) -> frozenset[str]:
@@ -97,5 +99,6 @@ class _UseFinder(cst.CSTVisitor):
         self._note(node.iter)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
-            self._note(node.args[0].value)
+        if isinstance(node.func, cst.Name) and node.func.value in CONTAINER_BUILTINS:
+            for arg in node.args:
+                self._note(arg.value)

@@ -147,6 +147,8 @@ def astype(x, dtype):
 def reshape(x, shape):
     x = operand(x)
     old = shape_of(x)
+    if not isinstance(shape, (tuple, list)):
+        shape = (shape,)
     shape = list(static_shape(shape, "shape") if not _has_minus_one(shape) else
                  [int(d) for d in shape])
     if shape.count(-1) > 1:

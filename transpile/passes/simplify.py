@@ -37,7 +37,9 @@ def fold_constants(ir: IR) -> IR:
 
 
 def _is_noop(eqn: Eqn, inputs) -> bool:
-    name, (x, *_) = eqn.prim.name, inputs
+    if not inputs:
+        return False
+    name, x = eqn.prim.name, inputs[0]
     if not isinstance(x, Var) or x.aval != eqn.outputs[0].aval:
         return False
     if name in ("reshape", "broadcast_in_dim", "convert_element_type"):

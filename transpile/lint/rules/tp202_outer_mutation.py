@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.tables import MUTATING_METHODS
+from ..flow_tables import MUTATING_METHODS
 from .base import Example, Rule
 from .scoping import WRITES, assignment_targets, outer_kind, root_name
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..analysis import Hazard
-from ..analysis.values import Taint
+from ..flow import Hazard
+from ..flow_values import Taint
 from ..edits import static_argnames_fix
 from ..jitsites import JitSite
 from ..model import Applicability, Finding, Fix
@@ -114,4 +114,6 @@ def traced_finding(
         help, fix = static_advice(ctx, plan)
     else:
         help, fix = data_help, data_fix
-    return ctx.finding(code, anchor, message, help, fix)
+    # A compound statement is underlined from its keyword through its condition only.
+    end = getattr(anchor, "test", None) if isinstance(anchor, (cst.If, cst.While, cst.Assert)) else None
+    return ctx.finding(code, anchor, message, help, fix, end=end)

@@ -58,7 +58,8 @@ class Value:
             return self.elem
         if self.items:
             return join_all(self.items)
-        return Value(self.taint)
+        # Rows of an array or leaves of a list/tuple argument: array data either way.
+        return Value(self.taint.as_array())
 
     def item(self, position: int) -> Value:
         if self.items is not None and -len(self.items) <= position < len(self.items):

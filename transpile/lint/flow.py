@@ -9,16 +9,16 @@ and every function body that runs during tracing, which the rules then report on
 
 from __future__ import annotations
 
-from ..config import LintConfig
-from ..index import Function
-from ..jitsites import JitSites
-from ..names import Names
-from ..resolve import Resolver, all_params
-from .calls import CallMixin
-from .expressions import ExpressionMixin
-from .state import Frame, Hazard, TraceFacts
-from .statements import StatementMixin
-from .values import CONCRETE, Origin, Taint, Value
+from .config import LintConfig
+from .index import Function
+from .jitsites import JitSites
+from .names import Names
+from .resolve import Resolver, all_params
+from .flow_calls import CallMixin
+from .flow_expressions import ExpressionMixin
+from .flow_state import Frame, Hazard, TraceFacts
+from .flow_statements import StatementMixin
+from .flow_values import CONCRETE, Origin, Taint, Value
 
 __all__ = ["Hazard", "TraceFacts", "analyze"]
 

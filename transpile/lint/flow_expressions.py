@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .state import Frame
-from .tables import STATIC_ATTRIBUTES
-from .values import CONCRETE, Taint, Value, join, of, taint_of, tuple_of
+from .flow_state import Frame
+from .flow_tables import STATIC_ATTRIBUTES
+from .flow_values import CONCRETE, Taint, Value, join, of, taint_of, tuple_of
 
 LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis,
@@ -80,7 +80,9 @@ class ExpressionMixin:
         return CONCRETE  # the reported bound must become static; do not cascade
 
     def _binary(self, node: cst.BinaryOperation, frame: Frame) -> Value:
-        return of(self.eval(node.left, frame).taint | self.eval(node.right, frame).taint)
+        taint = self.eval(node.left, frame).taint | self.eval(node.right, frame).taint
+        # `@` only exists for arrays: its result is array data, not a scalar argument.
+        return of(taint.as_array() if isinstance(node.operator, cst.MatrixMultiply) else taint)
 
     def _unary(self, node: cst.UnaryOperation, frame: Frame) -> Value:
         operand = self.eval(node.expression, frame)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..index import Function
-from ..resolve import positional_params
-from .state import Frame
-from .tables import (
+from .index import Function
+from .resolve import positional_params
+from .flow_state import Frame
+from .flow_tables import (
     COMPARING_BUILTINS,
     CONCRETE_ARRAY_FUNCTIONS,
     CONCRETE_BUILTINS,
@@ -24,7 +24,7 @@ from .tables import (
     SHAPE_METHODS,
     SHAPE_PARAMETERS,
 )
-from .values import CONCRETE, Origin, Taint, Value, join, of, taint_of, tuple_of
+from .flow_values import CONCRETE, Origin, Taint, Value, join, of, taint_of, tuple_of
 
 Args = list[tuple[cst.Arg, Value]]
 
@@ -99,13 +99,12 @@ class CallMixin:
 
     def _trace_lax_bodies(self, member: str, args: Args, frame: Frame) -> None:
         positions = LAX_BODIES.get(member, ())
-        operands = _args_taint(args)
         for position in positions:
             if position >= len(args):
                 continue
             arg, value = args[position]
             for body in self._functions_in(arg.value, value, frame):
-                env = {name: self._body_param(name, frame, operands) for name in positional_params(body)}
+                env = {name: self._body_param(name, frame) for name in positional_params(body)}
                 self.call_function(body, env, frame)
 
     def _functions_in(self, expr: cst.BaseExpression, value: Value, frame: Frame) -> list[Function]:
@@ -120,8 +119,9 @@ class CallMixin:
         return [resolved[0]] if resolved else []
 
     @staticmethod
-    def _body_param(name: str, frame: Frame, operands: Taint) -> Value:
-        return Value(Taint(frozenset({Origin(name, frame.root, "body")}), True) | operands)
+    def _body_param(name: str, frame: Frame) -> Value:
+        # Named after the body's own parameter: that is what the user sees at the hazard.
+        return Value(Taint(frozenset({Origin(name, frame.root, "body")}), True))
 
     # -- functions defined in this module ----------------------------------------------------
     def _user_call(self, node: cst.Call, args: Args, frame: Frame) -> Value | None:

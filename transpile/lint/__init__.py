@@ -1,0 +1,31 @@
+"""`transpile lint`: find concretization hazards in jitted code statically, with libcst.
+
+Library use:
+
+    from transpile.lint import LintConfig, lint_source
+    for finding in lint_source(source, "model.py", LintConfig()):
+        print(finding.code, finding.line, finding.text)
+
+The command line is `transpile.lint.cli.main(argv)`; the rules live in `transpile.lint.rules`,
+one module per rule. Nothing here imports the rest of `transpile` (no numpy needed).
+"""
+
+from .config import LintConfig, find_config, load_config
+from .engine import lint_source
+from .fixer import fix_source
+from .model import Applicability, Edit, Finding, Fix
+from .rules import ALL_RULES, RULES_BY_CODE
+
+__all__ = [
+    "ALL_RULES",
+    "Applicability",
+    "Edit",
+    "Finding",
+    "Fix",
+    "LintConfig",
+    "RULES_BY_CODE",
+    "find_config",
+    "fix_source",
+    "lint_source",
+    "load_config",
+]

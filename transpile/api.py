@@ -6,6 +6,7 @@ miss traces, optimises, compiles (or finds the binary on disk) and records why.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import inspect
@@ -155,7 +156,8 @@ class Jitted:
         self._backend_name = backends.resolve_name(backend)
         config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
         self._cache = _function_cache(fun, config)
-        functools.update_wrapper(self, fun, updated=())
+        with contextlib.suppress(AttributeError):    # partial objects have no __name__
+            functools.update_wrapper(self, fun, updated=())
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -211,7 +213,7 @@ class Jitted:
             info.disk_hits += 1
         elif executable.compiled:
             info.disk_misses += 1
-        logs.compiles(f"traced {self.__name__} in {1e3 * (traced - started):.1f} ms, "
+        logs.compiles(f"traced {describe_function(self.fun)} in {1e3 * (traced - started):.1f} ms, "
                       f"{'loaded from disk' if from_disk else 'compiled'} in "
                       f"{1e3 * (done - traced):.1f} ms; reason: {self._reason(lowered)}")
         entry = _Entry(executable, lowered.out_tree, lowered.in_avals)

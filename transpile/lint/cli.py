@@ -114,10 +114,11 @@ def _configure(args: argparse.Namespace, paths: list[str]) -> LintConfig:
         start = Path(args.stdin_filename or paths[0]) if paths[0] == "-" else Path(paths[0])
         config = load_config(find_config(start if start.exists() else Path.cwd()))
     changes: dict = {}
-    if args.select is not None:
-        changes["select"] = args.select
-    changes["select"] = changes.get("select", config.select) + tuple(args.extend_select)
-    changes["ignore"] = config.ignore + tuple(args.ignore)
+    # As in ruff, a --select on the command line starts the selection afresh: the config's
+    # select and ignore lists no longer apply (per-file-ignores still do).
+    select, ignore = (args.select, ()) if args.select is not None else (config.select, config.ignore)
+    changes["select"] = select + tuple(args.extend_select)
+    changes["ignore"] = ignore + tuple(args.ignore)
     if args.max_unroll is not None:
         if args.max_unroll < 0:
             raise ConfigError("--max-unroll must be non-negative")

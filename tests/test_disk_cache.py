@@ -361,3 +361,42 @@ def test_missing_manifest_warns(script, cache):
     second = run_script(script, cache)
     assert any("RuntimeWarning" in w and ("corrupt" in w or "truncated" in w)
                for w in second["warnings"]), second["warnings"]
+
+
+# -- dropping a specialisation ------------------------------------------------------------
+
+UNLOAD_SCRIPT = '''
+import gc, time
+import numpy as np
+import transpile as tp, transpile.numpy as tnp
+
+def f(x):
+    return tnp.where(x > 0, x, tnp.exp(x) - 1.0)
+
+x = np.linspace(-1, 1, 1 << 20, dtype=np.float32)   # large enough for an OpenMP parallel loop
+jf = tp.jit(f)
+jf(x)
+del jf, f                       # the function and its memory-cache entries go away
+gc.collect()
+time.sleep(0.2)
+print("survived", flush=True)
+'''
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "runtime/loader.py load_entry: cffi's ffi.dlopen library is dlclose()d when the "
+    "Executable is garbage-collected; module.so is the only user of libgomp, so libgomp.so.1 "
+    "is unmapped while its OpenMP worker threads still run in it: SIGSEGV (deterministic with "
+    "OMP_WAIT_POLICY=active, intermittent at interpreter exit otherwise)"))
+def test_dropping_a_parallel_specialisation_does_not_crash(tmp_path, cache):
+    # With fewer CPUs than threads libgomp caps its spinning, and the idle worker sleeps in
+    # the kernel instead of running in the unmapped code: the crash is then only intermittent.
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs two CPUs to make the OpenMP worker spin")
+    path = tmp_path / "unload.py"
+    path.write_text(UNLOAD_SCRIPT)
+    env = dict(_env(cache), OMP_NUM_THREADS="2", OMP_WAIT_POLICY="active")
+    proc = subprocess.run([sys.executable, str(path)], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr[-2000:]}"
+    assert "survived" in proc.stdout

@@ -337,7 +337,8 @@ class _Entry:
 def _as_input(x, dtype):
     if type(x) is np.ndarray and x.dtype == dtype and x.flags.c_contiguous:
         return x
-    return np.ascontiguousarray(x, dtype=dtype)
+    # np.array, not np.ascontiguousarray: the latter turns 0-d values into shape (1,).
+    return np.array(x, dtype=dtype, order="C")
 
 
 @dataclasses.dataclass

@@ -120,7 +120,7 @@ def _bad_argument(x, name: str) -> TypeError:
 
 
 def _check_array_leaf(x, name):
-    if type(x) is np.ndarray and x.dtype not in dtypes.SUPPORTED:
+    if type(x) is np.ndarray and x.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
         kind = "object or string" if x.dtype.kind in "OSUV" else str(x.dtype)
         raise TypeError(f"Argument '{name}' is an array of dtype {x.dtype} ({kind} data), which "
                         "transpile cannot compile; supported dtypes: "

@@ -42,6 +42,8 @@ def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
         dt = np.dtype(dtype)
     except TypeError as err:
         raise DTypeError(f"{what} {dtype!r} is not a dtype: {err}") from None
+    if not dt.isnative:          # byte-swapped data is converted on the way in
+        dt = dt.newbyteorder("=")
     if dt not in SUPPORTED:
         raise DTypeError(
             f"{what} {dt} is not supported by transpile; supported dtypes are "

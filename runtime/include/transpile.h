@@ -185,4 +185,50 @@ TP_INLINE float tp_expf(float x) {
     return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
 }
 
+/* ---- batched matrix product: out[b] = lhs[b] @ rhs[b], (m x k) @ (k x n), row-major ----
+ * Four output rows are computed together so each row of rhs is read once per four rows, and
+ * columns are tiled so those four partial rows stay in L1 while k is walked. The inner loop
+ * over columns vectorises. Sums over k are accumulated in order (as a naive loop would); the
+ * integer version accumulates in the unsigned type W so overflow wraps as in NumPy. */
+#define TP_MATMUL(tag, T, W)                                                                  \
+    TP_INLINE void tp_matmul_rows_##tag(const T *restrict a, const T *restrict b,             \
+                                        T *restrict out, int64_t rows, int64_t k, int64_t n, \
+                                        int64_t j0, int64_t jn) {                             \
+        for (int64_t r = 0; r < rows; r++)                                                    \
+            for (int64_t j = 0; j < jn; j++) out[r * n + j0 + j] = 0;                          \
+        for (int64_t p = 0; p < k; p++) {                                                     \
+            const T *restrict brow = b + p * n + j0;                                          \
+            for (int64_t r = 0; r < rows; r++) {                                              \
+                const W ar = (W)a[r * k + p];                                                 \
+                T *restrict orow = out + r * n + j0;                                          \
+                _Pragma("omp simd")                                                           \
+                for (int64_t j = 0; j < jn; j++) orow[j] = (T)((W)orow[j] + ar * (W)brow[j]); \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    static void __attribute__((unused)) tp_matmul_##tag(                                      \
+            const T *restrict lhs, const T *restrict rhs, T *restrict out, int64_t batch,     \
+            int64_t m, int64_t k, int64_t n) {                                                \
+        const int64_t row_blocks = (m + 3) / 4, col_tile = 512;                               \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(batch * m * n * k > 65536)")\
+        for (int64_t bi = 0; bi < batch; bi++)                                                \
+            for (int64_t rb = 0; rb < row_blocks; rb++) {                                     \
+                const int64_t r0 = rb * 4, rows = m - r0 < 4 ? m - r0 : 4;                    \
+                for (int64_t j0 = 0; j0 < n; j0 += col_tile)                                  \
+                    tp_matmul_rows_##tag(lhs + (bi * m + r0) * k, rhs + bi * k * n,           \
+                                         out + (bi * m + r0) * n, rows, k, n, j0,             \
+                                         n - j0 < col_tile ? n - j0 : col_tile);              \
+            }                                                                                 \
+    }
+TP_MATMUL(f32, float, float)
+TP_MATMUL(f64, double, double)
+TP_MATMUL(i8, int8_t, uint32_t)
+TP_MATMUL(i16, int16_t, uint32_t)
+TP_MATMUL(i32, int32_t, uint32_t)
+TP_MATMUL(i64, int64_t, uint64_t)
+TP_MATMUL(u8, uint8_t, uint32_t)
+TP_MATMUL(u16, uint16_t, uint32_t)
+TP_MATMUL(u32, uint32_t, uint32_t)
+TP_MATMUL(u64, uint64_t, uint64_t)
+
 #endif /* TRANSPILE_RUNTIME_H */

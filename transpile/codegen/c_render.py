@@ -346,37 +346,15 @@ class CRenderer:
             f"initializer(omp_priv = {init})")
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        lines = Lines()
         t = C_TYPE[k.out.dtype]
-        lines.add(f"/* {k.comment}: ({k.batch} x) [{k.m}x{k.k}] @ [{k.k}x{k.n}] */")
-        lines.add(f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} "
-                  f"{k.lhs.name}, const {t} *{self.restrict} {k.rhs.name}, "
-                  f"{t} *{self.restrict} {k.out.name}) {{")
         self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
-        lines.depth += 1
-        rows = k.batch * k.m
-        if rows * k.n * k.k >= self.parallel_min_elements and rows > 1:
-            lines.add("#pragma omp parallel for")
-        # i-k-j order: the inner loop streams a row of rhs into a row of out, and vectorises.
-        with lines.block(f"for (int64_t row = 0; row < {rows}; row++)"):
-            lines.add(f"const int64_t b = row / {k.m};")
-            lines.add(f"{t} *out_row = {k.out.name} + row * {k.n};")
-            with lines.block(f"for (int64_t j = 0; j < {k.n}; j++)"):
-                lines.add("out_row[j] = 0;")
-            with lines.block(f"for (int64_t p = 0; p < {k.k}; p++)"):
-                lines.add(f"const {t} a = {k.lhs.name}[row * {k.k} + p];")
-                lines.add(f"const {t} *rhs_row = {k.rhs.name} + (b * {k.k} + p) * {k.n};")
-                lines.add("#pragma omp simd")
-                with lines.block(f"for (int64_t j = 0; j < {k.n}; j++)"):
-                    if dtypes.is_float(k.out.dtype):
-                        lines.add("out_row[j] += a * rhs_row[j];")
-                    else:
-                        u = unsigned_work_type(k.out.dtype)
-                        lines.add(f"out_row[j] = ({t})(({u})out_row[j] + ({u})a * "
-                                  f"({u})rhs_row[j]);")
-        lines.depth -= 1
-        lines.add("}")
-        return lines.text() + "\n"
+        return "\n".join([
+            f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]) */",
+            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} {k.lhs.name}, "
+            f"const {t} *{self.restrict} {k.rhs.name}, {t} *{self.restrict} {k.out.name}) {{",
+            f"{INDENT}tp_matmul_{TAG[k.out.dtype]}({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
+            f"{k.batch}, {k.m}, {k.k}, {k.n});",
+            "}", ""])
 
     # -- entry point ------------------------------------------------------------------------
     def render_entry(self, program: Program) -> str:

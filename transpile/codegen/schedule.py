@@ -31,11 +31,14 @@ def materialised_vars(ir: IR) -> set[Var]:
         if eqn.prim.name == "reshape" and eqn.inputs[0] in producers and \
                 not is_trivial_reshape(eqn.inputs[0].aval.shape, eqn.params["new_sizes"]):
             roots.add(eqn.inputs[0])
+    order = {eqn.outputs[0]: i for i, eqn in enumerate(ir.eqns)}
     while True:
         shared = _shared_expensive(producers, roots)
         if not shared:
             return roots
-        roots |= shared
+        # Materialise the latest shared value only: its own inputs may then stop being shared
+        # (in softmax, buffering exp(x - m) makes x - m private to one loop again).
+        roots.add(max(shared, key=order.__getitem__))
 
 
 def _shared_expensive(producers, roots) -> set[Var]:

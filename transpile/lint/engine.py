@@ -130,7 +130,10 @@ def lint_source(source: str, path: str, config: LintConfig, rules: Iterable[Rule
 
 
 def _may_jit(source: str, config: LintConfig) -> bool:
-    return any(root in source for root in config.module_roots)
+    """Cheap text test: jitting needs the package imported and `jit` spelled somewhere (an
+    import or an attribute); modules that fail it only get a syntax check."""
+    leaves = {name.rsplit(".", 1)[-1] for name in config.jit_functions}
+    return any(root in source for root in config.module_roots) and any(leaf in source for leaf in leaves)
 
 
 def _syntax_only(source: str, path: str) -> list[Finding]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from .fastwalk import FastWalker
 from .index import Function
 
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "str"})
@@ -24,7 +25,7 @@ CONTAINER_BUILTINS = frozenset({"len", "enumerate", "zip", "iter", "reversed", "
 def array_like_params(function: Function) -> frozenset[str]:
     scalar, array = _signature_evidence(function)
     finder = _UseFinder({p for p in _param_names(function) if p not in RECEIVER_NAMES})
-    function.body.visit(finder)
+    finder.walk(function.body)
     return frozenset((array | finder.array_like) - scalar)
 
 
@@ -77,7 +78,7 @@ def _is_scalar_literal(default: cst.BaseExpression | None) -> bool:
     return isinstance(default, cst.Name) and default.value in ("True", "False")
 
 
-class _UseFinder(cst.CSTVisitor):
+class _UseFinder(FastWalker):
     def __init__(self, params: set[str]):
         self.params = params
         self.array_like: set[str] = set()
@@ -86,19 +87,19 @@ class _UseFinder(cst.CSTVisitor):
         if isinstance(node, cst.Name) and node.value in self.params:
             self.array_like.add(node.value)
 
-    def visit_Subscript(self, node: cst.Subscript) -> None:
+    def enter_Subscript(self, node: cst.Subscript) -> None:
         self._note(node.value)
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
+    def enter_Attribute(self, node: cst.Attribute) -> None:
         self._note(node.value)
 
-    def visit_For(self, node: cst.For) -> None:
+    def enter_For(self, node: cst.For) -> None:
         self._note(node.iter)
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
+    def enter_CompFor(self, node: cst.CompFor) -> None:
         self._note(node.iter)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def enter_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Name) and node.func.value in CONTAINER_BUILTINS:
             for arg in node.args:
                 self._note(arg.value)

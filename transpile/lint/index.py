@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from .fastwalk import FastWalker
+
 Function = cst.FunctionDef | cst.Lambda
 
 
@@ -32,10 +34,10 @@ class ModuleIndex:
     value_of: dict[cst.Name, cst.BaseExpression] = field(default_factory=dict)  # `name = value`
 
 
-class _Indexer(cst.CSTVisitor):
+class _Indexer(FastWalker):
     def __init__(self) -> None:
         self.index = ModuleIndex()
-        # The innermost enclosing def/lambda/class, and how many loops we are inside.
+        # The enclosing defs/lambdas/classes, and how many loops we are inside per def.
         self._owners: list[cst.CSTNode] = []
         self._loops: list[int] = [0]
 
@@ -45,7 +47,7 @@ class _Indexer(cst.CSTVisitor):
                 return owner
         return None
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.index.functions.append(node)
         if self._owners and isinstance(self._owners[-1], cst.ClassDef):
             owner = self._owners[-1]
@@ -55,70 +57,58 @@ class _Indexer(cst.CSTVisitor):
         if parent is not None:
             self.index.parent_function[node] = parent
         self._owners.append(node)
-        self._loops.append(0)  # a loop outside a def does not re-run code inside it per call
+        self._loops.append(0)  # a loop around a def does not re-run its body per pass
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._owners.pop()
         self._loops.pop()
 
-    def visit_Lambda(self, node: cst.Lambda) -> None:
+    def enter_Lambda(self, node: cst.Lambda) -> None:
         parent = self._function()
         if parent is not None:
             self.index.parent_function[node] = parent
         self._owners.append(node)
 
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+    def leave_Lambda(self, node: cst.Lambda) -> None:
         self._owners.pop()
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+    def enter_ClassDef(self, node: cst.ClassDef) -> None:
         self.index.methods.setdefault(node, {})
         self._owners.append(node)
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self._owners.pop()
 
-    def visit_For_body(self, node: cst.For) -> None:
+    def _looping(self, *parts) -> bool:
+        """Walk `parts` as code that runs once per pass of a loop."""
+        self._loops[-1] += 1
+        for part in parts:
+            if part is not None:
+                self.walk(part)
+        self._loops[-1] -= 1
+        return False
+
+    def enter_For(self, node: cst.For) -> bool:
+        self.walk(node.target)
+        self.walk(node.iter)
+        return self._looping(node.body, node.orelse)
+
+    def enter_While(self, node: cst.While) -> bool:
+        return self._looping(node.test, node.body, node.orelse)
+
+    def _comprehension(self, node) -> None:
         self._loops[-1] += 1
 
-    def leave_For_body(self, node: cst.For) -> None:
+    def _comprehension_done(self, node) -> None:
         self._loops[-1] -= 1
 
-    def visit_While_body(self, node: cst.While) -> None:
-        self._loops[-1] += 1
+    enter_ListComp = enter_SetComp = enter_DictComp = enter_GeneratorExp = _comprehension
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _comprehension_done
 
-    def leave_While_body(self, node: cst.While) -> None:
-        self._loops[-1] -= 1
-
-    # The element of a comprehension is visited before its `for` clause, so count the loop
-    # from the comprehension node itself.
-    def visit_ListComp(self, node: cst.ListComp) -> None:
-        self._loops[-1] += 1
-
-    def leave_ListComp(self, original_node: cst.ListComp) -> None:
-        self._loops[-1] -= 1
-
-    def visit_SetComp(self, node: cst.SetComp) -> None:
-        self._loops[-1] += 1
-
-    def leave_SetComp(self, original_node: cst.SetComp) -> None:
-        self._loops[-1] -= 1
-
-    def visit_DictComp(self, node: cst.DictComp) -> None:
-        self._loops[-1] += 1
-
-    def leave_DictComp(self, original_node: cst.DictComp) -> None:
-        self._loops[-1] -= 1
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
-        self._loops[-1] += 1
-
-    def leave_GeneratorExp(self, original_node: cst.GeneratorExp) -> None:
-        self._loops[-1] -= 1
-
-    def visit_Call(self, node: cst.Call) -> None:
+    def enter_Call(self, node: cst.Call) -> None:
         self.index.calls.append(CallSite(node, self._loops[-1] > 0, self._function()))
 
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def enter_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             target = node.targets[0].target
             self.index.value_of[target] = node.value
@@ -128,5 +118,5 @@ class _Indexer(cst.CSTVisitor):
 
 def build_index(module: cst.Module) -> ModuleIndex:
     indexer = _Indexer()
-    module.visit(indexer)
+    indexer.walk(module)
     return indexer.index

@@ -12,6 +12,7 @@ from collections import defaultdict
 
 import libcst as cst
 
+from .fastwalk import child_nodes
 from .index import Function
 
 COLLECTED = (
@@ -20,13 +21,16 @@ COLLECTED = (
 )  # fmt: skip
 
 
+NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+
 class TracedCode:
     def __init__(self, functions: list[Function]):
         self._nodes: dict[type, list[tuple[cst.CSTNode, Function]]] = defaultdict(list)
         # How many statements share the block of each simple statement line (for deletions).
         self.block_sizes: dict[cst.SimpleStatementLine, int] = {}
         for function in functions:
-            function.body.visit(_Collector(self, function))
+            _Collector(self, function).walk(function.body)
 
     def of(self, *types: type) -> list[tuple[cst.CSTNode, Function]]:
         found: list[tuple[cst.CSTNode, Function]] = []
@@ -35,18 +39,19 @@ class TracedCode:
         return found
 
 
-class _Collector(cst.CSTVisitor):
+class _Collector:
     def __init__(self, code: TracedCode, function: Function):
         self.code = code
         self.function = function
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return False
+    def walk(self, node: cst.CSTNode) -> None:
+        if isinstance(node, NESTED):
+            return
         if isinstance(node, COLLECTED):
             self.code._nodes[type(node)].append((node, self.function))
         if isinstance(node, cst.IndentedBlock):
             for statement in node.body:
                 if isinstance(statement, cst.SimpleStatementLine):
                     self.code.block_sizes[statement] = len(node.body)
-        return True
+        for child in child_nodes(node):
+            self.walk(child)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..fastwalk import FastWalker
 from ..jitsites import literal_int
 from .base import Example, Rule
 from .traced import lax_name
@@ -105,7 +106,7 @@ class LargeUnroll(Rule):
         limit = ctx.config.max_unroll
         for function in ctx.facts.traced:
             finder = _LoopFinder(ctx, limit)
-            function.body.visit(finder)
+            finder.walk(function.body)
             for node, counts in finder.found:
                 yield self._finding(ctx, node, counts, limit)
 
@@ -119,7 +120,7 @@ class LargeUnroll(Rule):
         return ctx.finding(self.code, node, message, help)
 
 
-class _LoopFinder(cst.CSTVisitor):
+class _LoopFinder(FastWalker):
     """Tracks the static trip counts of enclosing loops; reports the loop that crosses the limit."""
 
     def __init__(self, ctx, limit: int):
@@ -128,21 +129,22 @@ class _LoopFinder(cst.CSTVisitor):
         self.counts: list[int] = []
         self.found: list[tuple[cst.CSTNode, list[int]]] = []
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return False  # nested code runs (and is listed) on its own, if at all
-        return super().on_visit(node)
+    # Nested code runs (and is listed) on its own, if at all.
+    def _skip(self, node) -> bool:
+        return False
 
-    def visit_For(self, node: cst.For) -> None:
+    enter_FunctionDef = enter_Lambda = enter_ClassDef = _skip
+
+    def enter_For(self, node: cst.For) -> None:
         self._enter(node, node.iter)
 
-    def leave_For(self, original_node: cst.For) -> None:
+    def leave_For(self, node: cst.For) -> None:
         self.counts.pop()
 
-    def visit_CompFor(self, node: cst.CompFor) -> None:
+    def enter_CompFor(self, node: cst.CompFor) -> None:
         self._enter(node, node.iter)
 
-    def leave_CompFor(self, original_node: cst.CompFor) -> None:
+    def leave_CompFor(self, node: cst.CompFor) -> None:
         self.counts.pop()
 
     def _enter(self, node: cst.CSTNode, iterable: cst.BaseExpression) -> None:

@@ -60,8 +60,10 @@ class DiskCache:
     def lookup(self, key: str) -> str | None:
         """The path of a verified binary for `key`, or None (a corrupt entry is removed)."""
         p = self.paths(key)
-        if not os.path.exists(p["manifest"]):
+        if not os.path.isdir(self.entry_dir(key)):
             return None
+        # Entries are published whole (manifest included) by one rename, so an entry
+        # directory without a valid manifest is damaged, never half-written.
         try:
             with open(p["manifest"]) as f:
                 expected = json.load(f)["so_sha256"]

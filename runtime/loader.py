@@ -8,6 +8,13 @@ class LoadError(RuntimeError):
     pass
 
 
+# Loaded libraries are never closed. cffi would dlclose one when its last reference dies, and
+# if it was the only user of libgomp, that unmaps the code OpenMP's idle worker threads are
+# still running: a crash. Binaries are small and one per specialisation, so keeping them is
+# cheap (JAX and Numba also keep compiled code for the life of the process).
+_keep_alive: list = []
+
+
 def load_entry(so_path: str, entry: str, n_pointers: int):
     """The C function `int entry(void *, ...)` from `so_path`, callable from Python."""
     ffi = cffi.FFI()
@@ -21,4 +28,5 @@ def load_entry(so_path: str, entry: str, n_pointers: int):
             hint = (" The cache directory may be on a filesystem mounted noexec; set "
                     "TRANSPILE_CACHE_DIR to a directory that allows executing code.")
         raise LoadError(f"could not load compiled module {so_path}: {err}.{hint}") from err
+    _keep_alive.append((ffi, lib))
     return ffi, lib, getattr(lib, entry)

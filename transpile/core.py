@@ -144,8 +144,9 @@ def concretization_message(tracer: Tracer, what: str) -> str:
         lines.append(f"This value depends on the traced argument{plural} {quoted} of {fun_desc}, "
                      "whose value is not known while tracing.")
         static = ", ".join(f"'{n}'" for n in names)
+        fun_name = getattr(trace, "function_name", "f")
         lines.append(f"Fix: if {quoted} is a Python scalar that takes few values, mark it static: "
-                     f"jit(f, static_argnames=[{static}]). To choose between array values use "
+                     f"jit({fun_name}, static_argnames=[{static}]). To choose between array values use "
                      "tnp.where or lax.cond; for a loop on a traced bound use lax.while_loop or "
                      "lax.fori_loop.")
     else:

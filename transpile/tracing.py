@@ -12,8 +12,9 @@ from .rules.abstract import abstract_rules
 class Trace:
     """Records the equations bound while one function is traced."""
 
-    def __init__(self, function_description: str):
+    def __init__(self, function_description: str, function_name: str = "f"):
         self.function_description = function_description
+        self.function_name = function_name
         self.eqns: list[Eqn] = []
         self.invars: list[Var] = []
         self.constvars: list[Var] = []
@@ -69,7 +70,10 @@ def trace_flat(fun, avals_and_names, function_for_messages=None):
 
     `fun` takes the flat list of tracers and returns a flat list of outputs.
     """
-    trace = Trace(describe_function(function_for_messages or fun))
+    named = function_for_messages or fun
+    name = getattr(named, "__name__", None) or getattr(getattr(named, "func", None),
+                                                          "__name__", "f")
+    trace = Trace(describe_function(named), name if name.isidentifier() else "f")
     with trace_context(trace):
         tracers = [trace.new_argument(aval, name) for aval, name in avals_and_names]
         outs = fun(tracers)

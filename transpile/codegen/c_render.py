@@ -314,7 +314,8 @@ class CRenderer:
             self._open_loops(lines, space, n_out_loops, len(space.names),
                              big and out_size == 1, reduction=red)
             v = ExprRenderer(lines, space, _counter())(k.body)
-            lines.add(reduction_update(k.combiner, dt, "acc", v))
+            where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
+            lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
         self._close_loops(lines, n_out_loops)

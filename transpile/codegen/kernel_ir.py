@@ -107,6 +107,7 @@ class ReduceKernel:
     combiner: str        # "sum", "prod", "max", "min", "and", "or", "argmax", "argmin"
     body: Expr
     comment: str = ""
+    source: Any = None   # the Python line of the reduction
 
 
 @dataclasses.dataclass

@@ -9,6 +9,7 @@ and inputs become loads.
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
@@ -116,7 +117,8 @@ class _Lowering:
     def emit_kernel(self, var: Var):
         eqn, buf = self.producers[var], self.buffers[var]
         name = eqn.prim.name
-        comment = f"{var.aval.str_short()} = {name}"
+        where = f" at {_short(eqn.source)}" if eqn.source else ""
+        comment = f"{var.aval.str_short()} = {name}{where}"
         if name in REDUCTIONS or name in ARG_REDUCTIONS:
             self.kernels.append(self._reduce_kernel(eqn, buf, comment))
         elif name == "dot_general":
@@ -147,7 +149,8 @@ class _Lowering:
         if x.aval.dtype == np.bool_:        # on booleans, max is "any" and min is "all"
             combiner = {"max": "or", "min": "and"}.get(combiner, combiner)
         return ReduceKernel(tuple(x.aval.shape[d] for d in kept),
-                            tuple(x.aval.shape[d] for d in axes), buf, combiner, body, comment)
+                            tuple(x.aval.shape[d] for d in axes), buf, combiner, body, comment,
+                            eqn.source)
 
     def _matmul_kernel(self, eqn, buf, comment):
         lhs, rhs = (self._as_buffer(a) for a in eqn.inputs)
@@ -183,6 +186,10 @@ def _cast(e: Expr, dtype, source, force=False) -> Expr:
     if e.kind == "lit":
         return literal_expr(e.args[0], dtype)   # weak literals take their partner's dtype
     return Expr("cast", (e,), dtype, source)
+
+
+def _short(source) -> str:
+    return f"{os.path.basename(source.filename)}:{source.lineno}"
 
 
 def literal_expr(value, dtype) -> Expr:

@@ -12,11 +12,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from .config import ConfigError, LintConfig, find_config, load_config, validate_selectors
+from .fixer import unified_diff
 from .reporters import FORMATS, MACHINE_FORMATS, statistics, summary
 from .rules import ALL_RULES, KNOWN_CODES, find_rule
 from .runner import FileResult, Job, process_source, read_source, run, write_fixed
 from .walk import Walker
-from .fixer import unified_diff
 
 USAGE_ERROR = 2
 

@@ -15,9 +15,9 @@ from functools import cached_property
 import libcst as cst
 from libcst.metadata import Access, CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
-from .flow import TraceFacts, analyze
 from .config import LintConfig
 from .evidence import array_like_params
+from .flow import TraceFacts, analyze
 from .index import Function, build_index
 from .jitsites import find_jit_sites
 from .model import Edit, Finding, Fix

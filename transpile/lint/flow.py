@@ -1,24 +1,25 @@
 """Trace analysis: run each jitted function abstractly, as tracing would, and record hazards.
 
 Each jit site with a known target is a *root*: its non-static parameters start out tainted
-(they will be tracers), everything else is concrete. Statements and expressions are evaluated
-over taints (`values.py`); helpers in the same module and the bodies handed to `lax` are
-analysed at their call with the taints they receive. The result (`TraceFacts`) lists the hazards
-and every function body that runs during tracing, which the rules then report on.
+(they will be tracers), everything else is concrete. Statements (`flow_statements.py`),
+expressions (`flow_expressions.py`) and calls (`flow_calls.py`) are evaluated over taints
+(`flow_values.py`); helpers in the same module and the bodies handed to `lax` are analysed at
+their call with the taints they receive. The result (`TraceFacts`) lists the hazards and every
+function body that runs during tracing, which the rules then report on.
 """
 
 from __future__ import annotations
 
 from .config import LintConfig
-from .index import Function
-from .jitsites import JitSites
-from .names import Names
-from .resolve import Resolver, all_params
 from .flow_calls import CallMixin
 from .flow_expressions import ExpressionMixin
 from .flow_state import Frame, Hazard, TraceFacts
 from .flow_statements import StatementMixin
 from .flow_values import CONCRETE, Origin, Taint, Value
+from .index import Function
+from .jitsites import JitSites
+from .names import Names
+from .resolve import Resolver, all_params
 
 __all__ = ["Hazard", "TraceFacts", "analyze"]
 
@@ -30,15 +31,14 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
         self.sites = sites
         self.config = config
         self.facts = TraceFacts()
-        self.def_frames: dict[Function, Frame] = {}
+        self.def_frames: dict[Function, Frame] = {}  # where each local def/lambda was made
         self.call_memo: dict[tuple, Value] = {}
-        self.active: set[Function] = set()
+        self.active: set[Function] = set()  # functions being analysed (recursion guard)
 
     def run_root(self, root: int, function: Function, traced: list[str]) -> None:
         env = {}
         for name in all_params(function):
-            taint = Taint(frozenset({Origin(name, root)})) if name in traced else None
-            env[name] = Value(taint) if taint else CONCRETE
+            env[name] = Value(Taint(frozenset({Origin(name, root)}))) if name in traced else CONCRETE
         self.active.add(function)
         try:
             self.run_function(function, env, root)

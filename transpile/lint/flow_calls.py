@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .index import Function
-from .resolve import positional_params
 from .flow_state import Frame
 from .flow_tables import (
     COMPARING_BUILTINS,
@@ -25,6 +23,8 @@ from .flow_tables import (
     SHAPE_PARAMETERS,
 )
 from .flow_values import CONCRETE, Origin, Taint, Value, join, of, taint_of, tuple_of
+from .index import Function
+from .resolve import positional_params
 
 Args = list[tuple[cst.Arg, Value]]
 

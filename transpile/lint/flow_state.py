@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .index import Function
 from .flow_values import CONCRETE, Taint, Value, join
+from .index import Function
 
 
 @dataclass

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .index import Function
 from .flow_state import Frame, merge_envs
 from .flow_values import CONCRETE, Value, join, of
+from .index import Function
 
 # Loops re-run their body until no variable's taint grows; taints only grow, so this ends,
 # and in practice two or three passes suffice.

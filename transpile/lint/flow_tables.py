@@ -16,7 +16,7 @@ STATIC_ATTRIBUTES = frozenset(
 CONCRETE_BUILTINS = frozenset(
     {
         "len", "isinstance", "issubclass", "type", "callable", "hasattr", "id", "repr", "str",
-        "format", "print", "dir", "vars", "super", "object", "getattr", "setattr", "delattr",
+        "format", "print", "dir", "vars", "super", "object", "setattr", "delattr",
     }
 )  # fmt: skip
 

@@ -33,7 +33,7 @@ ALL_RULES: tuple[Rule, ...] = (
     LargeUnroll(),
 )
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
-KNOWN_CODES: set[str] = set(RULES_BY_CODE) | {"E999"}
+KNOWN_CODES: set[str] = set(RULES_BY_CODE) | {"E999", "E902"}  # syntax error, unreadable file
 
 
 def enabled_rules(config, path: str | None = None) -> list[Rule]:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ..edits import static_argnames_fix
 from ..flow import Hazard
 from ..flow_values import Taint
-from ..edits import static_argnames_fix
 from ..jitsites import JitSite
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params

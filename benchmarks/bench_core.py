@@ -22,11 +22,9 @@ Method
   The interpreter start-up and `import numpy` are not counted. Repeated, median reported.
 * The whole run uses a temporary TRANSPILE_CACHE_DIR (removed at exit), so it never reads or
   writes your own cache.
-* This script and its fresh-process children leave with `os._exit` once their output is
-  flushed. At interpreter teardown cffi dlclose()s each compiled module; when the last one
-  goes, libgomp is unmapped while its idle OpenMP worker threads may still be spinning in it,
-  which now and then ends the process with SIGSEGV after all the work is done (a transpile
-  runtime bug; nothing measured here depends on teardown).
+* The fresh processes run with bytecode caching allowed (PYTHONDONTWRITEBYTECODE unset):
+  an installed package has its .pyc files, and without them the measurement would mostly be
+  CPython compiling transpile's own source. The untimed warm-up run writes them.
 """
 from __future__ import annotations
 
@@ -315,8 +313,6 @@ FRESH_PROCESS = textwrap.dedent("""
     print(json.dumps({"import_ms": 1e3 * (t1 - t0), "first_call_ms": 1e3 * (t3 - t2),
                       "disk_hits": info.disk_hits, "disk_misses": info.disk_misses}),
           flush=True)
-    import os
-    os._exit(0)   # skip interpreter teardown (see the note in bench_core.py)
 """)
 
 
@@ -325,6 +321,7 @@ def fresh_process_runs(cfg, cache_dir: str) -> list[dict]:
     """Runs of FRESH_PROCESS sharing `cache_dir`; a first, untimed run warms the disk cache."""
     env = dict(os.environ, TRANSPILE_CACHE_DIR=cache_dir)
     env.pop("TRANSPILE_LOG", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)     # see the module docstring
     runs = []
     for _ in range(cfg.fresh_repeats + 1):
         proc = subprocess.run([sys.executable, "-c", FRESH_PROCESS], env=env,
@@ -405,7 +402,8 @@ def print_environment(cfg) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     print(f"median of {cfg.repeats} interleaved samples of ~{cfg.sample_seconds * 1e3:g} ms "
           f"each; all implementations in one process; load average {load:.2f}"
-          + ("  (WARNING: the machine is busy; timings will be noisy)"
+          + ("\nWARNING: the machine is busy; timings will be noisy (OpenMP kernels, whose "
+             "threads wait for each other, suffer most)"
              if load > 0.5 * (os.cpu_count() or 1) else "") + "\n")
 
 
@@ -444,6 +442,3 @@ def main(argv=None) -> None:
 
 if __name__ == "__main__":
     main()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)    # skip interpreter teardown (see the module docstring)

@@ -16,7 +16,7 @@ from ..ir import IR
 from ..passes.simplify import simplify
 from ..runtime.compiler import CCompiler
 from ..runtime.disk_cache import DiskCache, cache_key
-from ..runtime.loader import load_entry
+from ..runtime.loader import from_buffer, load_entry
 from . import interpret
 
 ENTRY = "tp_entry"
@@ -49,7 +49,7 @@ class Executable:
     def __init__(self, prepared: Prepared, so_path: str):
         program = prepared.program
         n_ptr = len(program.inputs) + len(program.outputs)
-        self._ffi, self._lib, self._fn = load_entry(so_path, ENTRY, n_ptr)
+        self._fn = load_entry(so_path, ENTRY, n_ptr)
         self.so_path = so_path
         self.source_path = os.path.join(os.path.dirname(so_path), "module.c")
         self._consts = [np.ascontiguousarray(c) for c in prepared.consts]
@@ -58,7 +58,6 @@ class Executable:
         self._in_dtypes = [b.dtype for b in program.inputs]
 
     def __call__(self, arrays):
-        from_buffer = self._ffi.from_buffer
         outs = [np.empty(shape, dtype) for shape, dtype in self._out_specs]
         inputs = self._consts + arrays if self._consts else arrays
         status = self._fn(*[from_buffer(a) for a in inputs], *[from_buffer(o) for o in outs])

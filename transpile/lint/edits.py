@@ -46,7 +46,7 @@ def static_argnames_fix(ctx: ModuleContext, site: JitSite, names: list[str]) -> 
 
 
 def _display(ctx: ModuleContext, site: JitSite, new: cst.CSTNode) -> str:
-    """The edited decorator or `jit(...)` call, on one line (the options call is the whole)."""
+    """The edited decorator or `jit(...)` call, as one line for the message."""
     text = " ".join(ctx.code(new).split())
     return f"@{text}" if site.decorator_of is not None else text
 
@@ -77,8 +77,8 @@ def _merge_names(value: cst.BaseExpression, names: list[str]) -> cst.BaseExpress
     elements = list(value.elements)
     for name in names:
         elements = append_item(elements, cst.Element(_string(name, quote)), opening)
-    if isinstance(value, cst.Tuple) and len(elements) == 1:
-        return value  # unreachable in practice: we only ever add names
+    if isinstance(value, cst.Tuple) and len(elements) == 1 and not isinstance(elements[0].comma, cst.Comma):
+        elements[0] = elements[0].with_changes(comma=cst.Comma())  # ('n',), not ('n')
     return value.with_changes(elements=elements)
 
 

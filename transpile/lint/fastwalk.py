@@ -34,15 +34,27 @@ def _fields(kind: type) -> tuple[str, ...]:
     return names
 
 
+def _is_node(kind: type) -> bool:
+    # isinstance against libcst's abstract CSTNode is slow; types are few, so cache per type.
+    answer = _NODE_TYPES.get(kind)
+    if answer is None:
+        answer = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
+    return answer
+
+
+_NODE_TYPES: dict[type, bool] = {}
+
+
 def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     for name in _FIELDS.get(type(node)) or _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (list, tuple)):
+        kind = type(value)
+        if kind is list or kind is tuple:
             for item in value:
-                if isinstance(item, cst.CSTNode):
+                if _is_node(type(item)):
                     yield item
+        elif _is_node(kind):
+            yield value
 
 
 class FastWalker:

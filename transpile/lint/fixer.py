@@ -22,8 +22,14 @@ MAX_ROUNDS = 10
 class FixResult:
     source: str
     findings: list[Finding]  # what remains after fixing
-    applied: int = 0
+    applied: int = 0  # fixes applied
     warnings: list[str] = field(default_factory=list)
+    initial: int = 0  # findings before fixing
+
+    @property
+    def fixed(self) -> int:
+        """Findings that went away (one fix can settle several)."""
+        return max(0, self.initial - len(self.findings))
 
 
 def applicable(finding: Finding, unsafe: bool) -> bool:
@@ -33,7 +39,7 @@ def applicable(finding: Finding, unsafe: bool) -> bool:
 
 def fix_source(source: str, path: str, config: LintConfig, unsafe: bool) -> FixResult:
     findings = lint_source(source, path, config)
-    result = FixResult(source, findings)
+    result = FixResult(source, findings, initial=len(findings))
     for _ in range(MAX_ROUNDS):
         fixes = [f.fix for f in result.findings if applicable(f, unsafe)]
         if not fixes:

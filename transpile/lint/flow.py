@@ -10,6 +10,8 @@ function body that runs during tracing, which the rules then report on.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from .config import LintConfig
 from .flow_calls import CallMixin
 from .flow_expressions import ExpressionMixin
@@ -37,13 +39,21 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
 
     def run_root(self, root: int, function: Function, traced: list[str]) -> None:
         env = {}
+        star = _star_params(function)
         for name in all_params(function):
-            env[name] = Value(Taint(frozenset({Origin(name, root)}))) if name in traced else CONCRETE
+            taint = Taint(frozenset({Origin(name, root)})) if name in traced else Taint()
+            env[name] = Value(taint, container=name in star) if taint or name in star else CONCRETE
         self.active.add(function)
         try:
             self.run_function(function, env, root)
         finally:
             self.active.discard(function)
+
+
+def _star_params(function: Function) -> set[str]:
+    """`*args` and `**kwargs`: a tuple and a dict of traced values, not traced values."""
+    params = function.params
+    return {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
 
 
 def analyze(names: Names, resolver: Resolver, sites: JitSites, config: LintConfig) -> TraceFacts:

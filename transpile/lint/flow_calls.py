@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .flow_expressions import truth_taint
 from .flow_state import Frame
 from .flow_tables import (
     COMPARING_BUILTINS,
@@ -22,7 +23,7 @@ from .flow_tables import (
     SHAPE_METHODS,
     SHAPE_PARAMETERS,
 )
-from .flow_values import CONCRETE, Origin, Taint, Value, join, of, taint_of, tuple_of
+from .flow_values import CONCRETE, Origin, Taint, Value, container_of, join, of, taint_of, tuple_of
 from .index import Function
 from .resolve import positional_params
 
@@ -45,6 +46,8 @@ class CallMixin:
             return None
         taint = _args_taint(args)
         if name in CONVERSION_BUILTINS or name in COMPARING_BUILTINS:
+            if name == "bool":
+                taint = taint_of(Value(truth_taint(value)) for _, value in args)
             self.hazard("convert", node, taint, frame, f"{name}()")
             return CONCRETE
         if name == "range":
@@ -244,7 +247,8 @@ def bind_params(function: Function, bound: Bound) -> dict[str, Value]:
         extra = bound.positional[len(names) :]
         if bound.spread is not None:
             extra.append(bound.spread)
-        env[params.star_arg.name.value] = Value(taint_of(extra), None if bound.spread else tuple(extra))
+        items = None if bound.spread else tuple(extra)
+        env[params.star_arg.name.value] = Value(taint_of(extra), items, container=True)
     for param in params.kwonly_params:
         env[param.name.value] = bound.keywords.get(param.name.value, bound.kwspread or CONCRETE)
     if params.star_kwarg is not None:
@@ -252,7 +256,7 @@ def bind_params(function: Function, bound: Bound) -> dict[str, Value]:
         rest = [value for name, value in bound.keywords.items() if name not in known]
         if bound.kwspread is not None:
             rest.append(bound.kwspread)
-        env[params.star_kwarg.name.value] = of(taint_of(rest))
+        env[params.star_kwarg.name.value] = container_of(taint_of(rest))
     return env
 
 

@@ -10,7 +10,7 @@ import libcst as cst
 
 from .flow_state import Frame
 from .flow_tables import STATIC_ATTRIBUTES
-from .flow_values import CONCRETE, Taint, Value, join, of, taint_of, tuple_of
+from .flow_values import CONCRETE, Taint, Value, container_of, join, of, taint_of, tuple_of
 
 LITERALS = (
     cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis,
@@ -45,7 +45,7 @@ class ExpressionMixin:
             return self.eval_test(node.expression, frame)
         if isinstance(node, cst.Comparison):
             return self._comparison(node, frame, in_test=True).taint
-        return self.eval(node, frame).taint
+        return truth_taint(self.eval(node, frame))
 
     def hazard(self, kind: str, node: cst.CSTNode, taint: Taint, frame: Frame, detail: str = "") -> None:
         self.facts.add_hazard(kind, node, taint, detail, frame.function)
@@ -87,7 +87,7 @@ class ExpressionMixin:
     def _unary(self, node: cst.UnaryOperation, frame: Frame) -> Value:
         operand = self.eval(node.expression, frame)
         if isinstance(node.operator, cst.Not):
-            self.hazard("not", node, operand.taint, frame)
+            self.hazard("not", node, truth_taint(operand), frame)
             return CONCRETE
         return of(operand.taint)
 
@@ -95,7 +95,7 @@ class ExpressionMixin:
         # `a and b` truth-tests `a` and returns one of them; `b` is only tested by an enclosing
         # test, which reports it there.
         left = self.eval(node.left, frame)
-        self.hazard(BOOL_OPS[type(node.operator)], node, left.taint, frame)
+        self.hazard(BOOL_OPS[type(node.operator)], node, truth_taint(left), frame)
         right = self.eval(node.right, frame)
         return join(left, right)
 
@@ -133,10 +133,10 @@ class ExpressionMixin:
                 starred = True
                 value = value.element()
             values.append(value)
-        return of(taint_of(values)) if starred else tuple_of(values)
+        return container_of(taint_of(values)) if starred else tuple_of(values)
 
     def _set(self, node: cst.Set, frame: Frame) -> Value:
-        return of(taint_of(self.eval(element.value, frame) for element in node.elements))
+        return container_of(taint_of(self.eval(element.value, frame) for element in node.elements))
 
     def _dict(self, node: cst.Dict, frame: Frame) -> Value:
         taint = Taint()
@@ -144,14 +144,14 @@ class ExpressionMixin:
             if isinstance(element, cst.DictElement):
                 taint = taint | self.eval(element.key, frame).taint
             taint = taint | self.eval(element.value, frame).taint
-        return of(taint)
+        return container_of(taint)
 
     def _comprehension(self, node, frame: Frame) -> Value:
         inner = Frame(frame.root, frame.function, parent=frame)
         self._comp_for(node.for_in, frame, inner)
         if isinstance(node, cst.DictComp):
-            return of(self.eval(node.key, inner).taint | self.eval(node.value, inner).taint)
-        return of(self.eval(node.elt, inner).taint)
+            return container_of(self.eval(node.key, inner).taint | self.eval(node.value, inner).taint)
+        return container_of(self.eval(node.elt, inner).taint)
 
     def _comp_for(self, comp: cst.CompFor, outer: Frame, inner: Frame) -> None:
         iterable = self.eval(comp.iter, outer)
@@ -194,6 +194,11 @@ class ExpressionMixin:
         cst.FormattedString: _fstring,
         cst.Call: lambda self, node, frame: self.eval_call(node, frame),
     }
+
+
+def truth_taint(value: Value) -> Taint:
+    """What `bool(value)` depends on: nothing for a Python container (its length decides)."""
+    return Taint() if value.container else value.taint
 
 
 def _link_taint(operator: cst.BaseCompOp, left: Taint, right: Taint) -> Taint:

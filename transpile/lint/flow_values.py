@@ -51,6 +51,9 @@ class Value:
     items: tuple[Value, ...] | None = None  # elements of a tuple/list of known length
     elem: Value | None = None  # what iterating yields, when that differs from `taint`
     function: cst.FunctionDef | cst.Lambda | None = None  # a local def or lambda
+    # A Python tuple/list/dict/generator holding the traced values: its truth value and length
+    # are concrete even though its elements are not.
+    container: bool = False
 
     def element(self) -> Value:
         """The value a `for` loop binds when iterating over this one."""
@@ -82,7 +85,7 @@ def join(a: Value, b: Value) -> Value:
         items = tuple(join(x, y) for x, y in zip(a.items, b.items))
     elem = join(a.element(), b.element()) if (a.elem or b.elem) else None
     function = a.function if a.function is b.function else None
-    return Value(a.taint | b.taint, items, elem, function)
+    return Value(a.taint | b.taint, items, elem, function, a.container and b.container)
 
 
 def join_all(values) -> Value:
@@ -100,4 +103,8 @@ def taint_of(values) -> Taint:
 
 
 def tuple_of(values: list[Value]) -> Value:
-    return Value(taint_of(values), tuple(values))
+    return Value(taint_of(values), tuple(values), container=True)
+
+
+def container_of(taint: Taint) -> Value:
+    return Value(taint, container=True)

@@ -143,13 +143,15 @@ def _uri(path: str) -> str:
 
 def summary(findings: list[Finding], unsafe: bool, fixed: int = 0) -> str:
     """The closing lines of the text formats, on the model of ruff's."""
-    if not findings:
-        return f"Fixed {fixed} error{_s(fixed)}; all checks passed!\n" if fixed else "All checks passed!\n"
     count = len(findings)
-    head = f"Found {count + fixed} error{_s(count + fixed)} ({fixed} fixed, {count} remaining).\n" if fixed else f"Found {count} error{_s(count)}.\n"
+    if fixed:
+        lines = [f"Found {count + fixed} error{_s(count + fixed)} ({fixed} fixed, {count} remaining).\n"]
+    elif findings:
+        lines = [f"Found {count} error{_s(count)}.\n"]
+    else:
+        return "All checks passed!\n"
     safe = sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.SAFE)
     hidden = sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE)
-    lines = [head]
     if safe or (unsafe and hidden):
         lines.append(f"[*] {safe + (hidden if unsafe else 0)} fixable with the `--fix` option.\n")
     if hidden and not unsafe:

@@ -43,12 +43,14 @@ class Resolver:
         found: list[Function] = []
         for assignment in scope[name.value]:
             node = getattr(assignment, "node", None)
+            value = self.index.value_of.get(node) if isinstance(node, cst.Name) else None
             if isinstance(node, cst.FunctionDef):
                 found.append(node)
-            elif isinstance(node, cst.Name) and isinstance(self.index.value_of.get(node), cst.Lambda):
-                found.append(self.index.value_of[node])
-            else:
+            elif isinstance(value, cst.Lambda):
+                found.append(value)
+            elif not isinstance(value, cst.Call):
                 return None  # rebound to something we cannot see through
+            # `f = tp.jit(f)` (or another wrapper call) keeps `f` meaning the def.
         return found[0] if len(found) == 1 else None
 
     def method(self, attribute: cst.Attribute, caller: Function | None) -> cst.FunctionDef | None:

@@ -25,7 +25,7 @@ class FileResult:
     source: str = ""
     findings: list[Finding] = field(default_factory=list)
     fixed: str | None = None  # the new text, when fixing changed it
-    applied: int = 0
+    applied: int = 0  # findings settled by fixes
     encoding: str = "utf-8"
     warnings: list[str] = field(default_factory=list)
 
@@ -55,7 +55,7 @@ def process_source(path: str, source: str, job: Job) -> FileResult:
     if job.fix:
         fixed = fix_source(source, path, job.config, job.unsafe)
         result.findings = fixed.findings
-        result.applied = fixed.applied
+        result.applied = fixed.fixed
         result.warnings = fixed.warnings
         result.fixed = fixed.source if fixed.source != source else None
     else:

@@ -29,7 +29,7 @@ def quoted(names: list[str]) -> str:
 
 
 def subject(taint: Taint) -> str:
-    """"traced argument 'n'", "traced arguments 'n' and 'x'", "traced lax-body argument 'i'"."""
+    """Who the value depends on: traced argument 'n', traced arguments 'n' and 'x', ..."""
     parts = []
     for kind, label in (("arg", "traced argument"), ("body", "traced lax-body argument")):
         names = sorted({o.name for o in taint.origins if o.kind == kind})
@@ -51,7 +51,7 @@ def tnp_available(ctx: ModuleContext) -> bool:
 
 
 def where_from(ctx: ModuleContext, hazard: Hazard) -> str:
-    """' (in helper 'h', from jitted 'f')' when the hazard is not in the jitted function itself."""
+    """The suffix " (in 'h', called from jitted 'f')" for a hazard inside a helper."""
     roots = {ctx.sites.sites[o.root].target for o in hazard.taint.origins}
     if roots & hazard.functions or not roots:
         return ""

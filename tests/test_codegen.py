@@ -1,0 +1,43 @@
+"""The shape of the generated C: fusion, parallel pragmas, line comments, no fast-math."""
+import re
+
+import numpy as np
+
+import transpile as tp
+import transpile.numpy as tnp
+
+
+def softmax(x):
+    e = tnp.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_softmax_buffers_only_what_two_loops_share():
+    source = tp.jit(softmax).lower(np.ones((1000, 1000), np.float32)).source
+    # max, exp(x - max), sum, divide: x - max is fused into exp's loop, not buffered.
+    assert source.count("static void kernel_") == 4
+    assert source.count("malloc(") == 3
+
+
+def test_small_loops_stay_serial_and_large_ones_are_parallel():
+    small = tp.jit(lambda a: a * 2 + 1).lower(np.ones(100, np.float32)).source
+    large = tp.jit(lambda a: a * 2 + 1).lower(np.ones(1_000_000, np.float32)).source
+    assert "omp parallel" not in small
+    assert "#pragma omp parallel for simd" in large
+
+
+def test_broadcasts_and_transposes_are_index_arithmetic_not_copies():
+    source = tp.jit(lambda a, b: a.T + b[:, None]).lower(np.ones((3, 4)), np.ones(4)).source
+    assert source.count("for (") == 2 and "malloc" not in source
+    assert re.search(r"in0\[i1 \* 4 \+ i0\]|in0\[4 \* i1 \+ i0\]", source)
+
+
+def test_every_statement_names_its_python_line_and_no_fast_math():
+    lowered = tp.jit(softmax).lower(np.ones((8, 8), np.float32))
+    statements = [line for line in lowered.source.splitlines()
+                  if re.match(r"\s+const \w+ v\d+ = .*\(", line) and "[" not in line]
+    assert statements and all("test_codegen.py:" in line for line in statements)
+    compiled = lowered.compile()
+    with open(compiled.source_path) as f:
+        kept = f.read()
+    assert "fast-math" not in kept and "-ffp-contract=off" in kept

@@ -5,14 +5,35 @@
     @tp.jit
     def selu(x, alpha=1.67, lambda_=1.05):
         return lambda_ * tnp.where(x > 0, x, alpha * tnp.exp(x) - alpha)
+
+The public names are loaded on first use, so `transpile lint` starts without importing
+NumPy or the compiler.
 """
-from . import lax, numpy
-from .api import CacheInfo, Jitted, Lowered, block_until_ready, jit, make_ir
-from .core import ShapedArray, Tracer
-from .errors import ConcretizationError, UnexpectedTracerError
-from .ir import IR
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = ["jit", "make_ir", "block_until_ready", "ConcretizationError", "UnexpectedTracerError",
-           "Jitted", "Lowered", "CacheInfo", "IR", "ShapedArray", "Tracer", "lax", "numpy"]
+_LAZY = {
+    "jit": "api", "make_ir": "api", "block_until_ready": "api", "Jitted": "api",
+    "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
+    "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
+}
+_SUBMODULES = ("lax", "numpy")
+
+__all__ = sorted(_LAZY) + list(_SUBMODULES)
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'transpile' has no attribute {name!r}")
+    importlib.import_module(f"{__name__}.numpy")   # installs the operators on tracers
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

@@ -221,3 +221,24 @@ def test_syntax_error_is_reported():
     found = findings("import transpile as tp\n\ndef f(:\n    pass\n")
     assert [f.code for f in found] == ["E999"]
     assert findings("def f(:\n")[0].code == "E999"
+
+
+def test_rebinding_the_name_to_its_jitted_self():
+    source = HEADER + "def g(x, n):\n    while n:\n        n -= 1\n    return x\n\ng = tp.jit(g)\ng(1.0, [2])\n"
+    assert codes(source) == [("TP101", 6)]
+    static = source.replace("tp.jit(g)", "tp.jit(g, static_argnames=['n'])")
+    assert codes(static) == [("TP402", 11)]
+
+
+def test_python_containers_have_concrete_truth_values():
+    source = HEADER + (
+        "@tp.jit\n"
+        "def f(x, *rest, **opts):\n"
+        "    pair = (x, x)\n"
+        "    if rest or opts or pair or not [x]:\n"
+        "        x = x + rest[0]\n"
+        "    if opts['w'] > 0:\n"
+        "        x = -x\n"
+        "    return x\n"
+    )
+    assert codes(source) == [("TP101", 10)]

@@ -174,7 +174,7 @@ def test_noqa(tree, capsys):
 def test_fix_applies_safe_fixes_only(tree, capsys):
     root = tree({"u.py": UNHASHABLE, "bad.py": BAD})
     status, out, _ = run(["u.py", "--fix"], capsys)
-    assert status == 0 and "Fixed 1 error" in out
+    assert status == 0 and "Found 1 error (1 fixed, 0 remaining)." in out
     assert "scale_jit(2.0, (3, 4))" in (root / "u.py").read_text()
     status, _, _ = run(["bad.py", "--fix"], capsys)
     assert status == 1 and (root / "bad.py").read_text() == BAD  # only unsafe fixes there
@@ -245,3 +245,28 @@ def test_python_dash_m_transpile_lint(tmp_path):
     assert {item["code"] for item in json.loads(done.stdout)} == {"TP101", "TP201"}
     clean = subprocess.run([*command[:4], "--explain", "TP101"], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert clean.returncode == 0 and "traced-control-flow" in clean.stdout
+
+
+def test_linter_needs_neither_numpy_nor_the_core(tmp_path):
+    """The linter is importable as a namespace package, without transpile/__init__.py's imports."""
+    (tmp_path / "bad.py").write_text(BAD)
+    script = (
+        "import sys, types\n"
+        f"package = types.ModuleType('transpile'); package.__path__ = [{str(REPO / 'transpile')!r}]\n"
+        "sys.modules['transpile'] = package\n"
+        "from transpile.lint.cli import main\n"
+        "status = main(['bad.py', '--jobs', '2', '--quiet'])\n"
+        "assert not {'numpy', 'cffi', 'transpile.core', 'transpile.api'} & set(sys.modules), sorted(sys.modules)\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "bad.py:7:5: TP101" in done.stdout
+
+
+def test_parallel_workers_give_the_same_report(tree, capsys):
+    tree({f"m{i}.py": (BAD if i % 2 else CLEAN) for i in range(6)})
+    serial = run([".", "--format", "json", "--jobs", "1"], capsys)
+    parallel = run([".", "--format", "json", "--jobs", "2"], capsys)
+    assert serial == parallel and serial[0] == 1
+    assert len(json.loads(serial[1])) == 6

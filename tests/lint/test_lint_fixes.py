@@ -53,8 +53,12 @@ def fixed(source: str, unsafe: bool = True) -> str:
             "import transpile as tp\n\n" + BODY + "\nf_jit = tp.jit(f)  # the fast one\n",
             "import transpile as tp\n\n" + BODY + "\nf_jit = tp.jit(f, static_argnames=['n'])  # the fast one\n",
         ),
+        (
+            "import transpile as tp\n\n@tp.jit(static_argnames=())\n" + BODY,
+            "import transpile as tp\n\n@tp.jit(static_argnames=('n',))\n" + BODY,
+        ),
     ],
-    ids=["bare", "functools", "partial-alias", "string", "tuple", "argnums", "call"],
+    ids=["bare", "functools", "partial-alias", "string", "tuple", "argnums", "call", "empty-tuple"],
 )
 def test_static_argnames_edit_in_each_form(before, after):
     assert fixed(before) == after

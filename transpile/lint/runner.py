@@ -3,6 +3,7 @@ tree is large enough for that to pay for the workers' start-up."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import tokenize
 from concurrent.futures import ProcessPoolExecutor
@@ -79,11 +80,21 @@ def _process(args: tuple[str, Job]) -> FileResult:
 
 def run(paths: list[str], job: Job, jobs: int | None = None) -> list[FileResult]:
     workers = jobs if jobs is not None else _default_workers(len(paths))
-    if workers <= 1 or len(paths) < 2:
+    context = _fork_context()
+    if workers <= 1 or len(paths) < 2 or context is None:
         return [process_file(path, job) for path in paths]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         chunk = max(1, len(paths) // (workers * 8))
         return list(pool.map(_process, [(path, job) for path in paths], chunksize=chunk))
+
+
+def _fork_context():
+    """Workers are forked: a spawned worker would re-run `python -m transpile`'s __main__
+    (which has no main guard), and forking skips re-importing libcst. Where fork does not
+    exist, files are linted in this process."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return multiprocessing.get_context("fork")
 
 
 def _default_workers(count: int) -> int:

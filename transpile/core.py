@@ -85,10 +85,11 @@ class Tracer:
     ConcretizationError can say which argument to make static.
     """
     __array_priority__ = 1000
-    __slots__ = ("aval", "trace", "var", "deps")
+    __slots__ = ("aval", "trace", "var", "deps", "source")
 
-    def __init__(self, aval: ShapedArray, trace, var, deps: frozenset):
+    def __init__(self, aval: ShapedArray, trace, var, deps: frozenset, source: str = ""):
         self.aval, self.trace, self.var, self.deps = aval, trace, var, deps
+        self.source = source          # where it was created, for leaked-tracer errors
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)
@@ -181,9 +182,11 @@ class trace_context:
 
 
 def check_tracer_is_live(t: Tracer, trace) -> None:
-    if t.trace is not trace or t.trace.closed:
+    live = not t.trace.closed and trace is not None and trace.is_within(t.trace)
+    if not live:
+        created = f" ({t.source})" if t.source else ""
         raise UnexpectedTracerError(
-            f"Encountered an unexpected tracer {t!r}: it was created while tracing "
+            f"Encountered an unexpected tracer {t!r}{created}: it was created while tracing "
             f"{t.trace.function_description} and escaped that trace (stored in a global, a "
             f"closure or an outer list). Return values from the traced function instead of "
             f"saving them; it was used at {user_location()}.")

@@ -90,6 +90,8 @@ def _names():
 
 
 def format_param(value) -> str:
+    if isinstance(value, IR):
+        return pretty_print(value).replace("\n", "\n  ")
     if isinstance(value, np.dtype):
         return str(value)
     if isinstance(value, tuple):
@@ -116,6 +118,10 @@ def pretty_print(ir: IR) -> str:
     lines = []
     for eqn in ir.eqns:
         params = ", ".join(f"{k}={format_param(v)}" for k, v in sorted(eqn.params.items()))
+        if "\n" in params:      # nested regions: one parameter per line, indented
+            params = "\n      " + ",\n      ".join(
+                f"{k}={format_param(v)}".replace("\n", "\n    ")
+                for k, v in sorted(eqn.params.items())) + "\n    "
         params = f"[{params}]" if params else ""
         lhs = " ".join(binder(v) for v in eqn.outputs)
         rhs = " ".join(name(a) for a in eqn.inputs)

@@ -53,10 +53,20 @@ reduce_or = _make("reduce_or")
 argmax = _make("argmax")                      # axis, index_dtype
 argmin = _make("argmin")
 dot_general = _make("dot_general")            # (batch..., m, k) x (batch..., k, n)
+dynamic_slice = _make("dynamic_slice")        # operand *starts; slice_sizes (starts clamped)
+dynamic_update_slice = _make("dynamic_update_slice")   # operand update *starts (clamped)
+
+# Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
+# invars are its explicit arguments followed by the values it captures from outside.
+cond = _make("cond")                          # index *operands; branches (index clamped)
+while_loop = _make("while")                   # *carry *captured; cond, body, n_carry
+for_loop = _make("for_loop")                  # lower upper *carry *captured; body, n_carry
+scan = _make("scan")                          # *carry *xs *captured; body, n_carry, n_xs, length, reverse
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
 ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
+CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
 
 
 def get(name: str) -> Primitive:

@@ -10,11 +10,19 @@ from .rules.abstract import abstract_rules
 
 
 class Trace:
-    """Records the equations bound while one function is traced."""
+    """Records the equations bound while one function is traced.
 
-    def __init__(self, function_description: str, function_name: str = "f"):
+    A trace may have a parent: the body of a `lax` loop or branch is traced in a child
+    trace. Tracers of enclosing traces used inside it (closures) are lifted into the child
+    as extra inputs, recorded in `captures`, so that the child IR is closed.
+    """
+
+    def __init__(self, function_description: str, function_name: str = "f", parent=None):
         self.function_description = function_description
         self.function_name = function_name
+        self.parent = parent
+        self.captures: list[tuple[Tracer, Var]] = []     # (tracer of the parent, our invar)
+        self._captured_ids: dict[int, Tracer] = {}
         self.eqns: list[Eqn] = []
         self.invars: list[Var] = []
         self.constvars: list[Var] = []
@@ -22,19 +30,51 @@ class Trace:
         self._const_ids: dict[int, Var] = {}
         self.closed = False
 
-    def new_argument(self, aval, name: str) -> Tracer:
+    def new_argument(self, aval, name: str, deps=None) -> Tracer:
         var = Var(aval)
         self.invars.append(var)
-        return Tracer(aval, self, var, frozenset([name]))
+        return Tracer(aval, self, var, frozenset([name]) if deps is None else deps,
+                      f"argument '{name}'")
+
+    def is_within(self, other) -> bool:
+        """Is `other` this trace or one of its enclosing traces?"""
+        t = self
+        while t is not None:
+            if t is other:
+                return True
+            t = t.parent
+        return False
+
+    def lift(self, x: Tracer) -> Tracer:
+        """`x` as a tracer of this trace (capturing it from an enclosing trace if needed)."""
+        if x.trace is self:
+            return x
+        if x.trace.closed or not self.is_within(x.trace):
+            check_tracer_is_live(x, self)       # raises: the tracer escaped its trace
+        lifted = self._captured_ids.get(id(x))
+        if lifted is None:
+            outer = self.parent.lift(x)
+            var = Var(x.aval)
+            self.captures.append((outer, var))
+            lifted = Tracer(x.aval, self, var, x.deps, x.source)
+            self._captured_ids[id(x)] = lifted
+        return lifted
 
     def to_atom(self, x):
         if isinstance(x, Tracer):
-            check_tracer_is_live(x, self)
-            return x.var
+            return self.lift(x).var
         aval = aval_of(x)
         if aval.shape == ():
             return Literal(np.asarray(x).item() if isinstance(x, np.ndarray) else x, aval)
+        if self.parent is not None:        # array constants live in the outermost trace
+            return self.lift(self.root()._const_tracer(np.asarray(x), aval)).var
         return self._constvar(np.asarray(x), aval)
+
+    def root(self) -> "Trace":
+        return self if self.parent is None else self.parent.root()
+
+    def _const_tracer(self, array, aval) -> Tracer:
+        return Tracer(aval, self, self._constvar(array, aval), frozenset(), "a constant")
 
     def _constvar(self, array: np.ndarray, aval) -> Var:
         var = self._const_ids.get(id(array))
@@ -46,12 +86,17 @@ class Trace:
         return var
 
     def record(self, prim, args, params):
+        """Record one equation; returns a tracer, or a list of them for multi-output ones."""
         atoms = [self.to_atom(a) for a in args]
         out_aval = abstract_rules[prim.name](*(a.aval for a in atoms), **params)
-        out = Var(out_aval)
-        self.eqns.append(Eqn(prim, atoms, params, [out], _source_info()))
+        multiple = isinstance(out_aval, (list, tuple))
+        outs = [Var(a) for a in (out_aval if multiple else [out_aval])]
+        source = _source_info()
+        self.eqns.append(Eqn(prim, atoms, params, outs, source))
         deps = frozenset().union(*(a.deps for a in args if isinstance(a, Tracer)))
-        return Tracer(out_aval, self, out, deps)
+        where = f"{prim.name} at {source}" if source else prim.name
+        tracers = [Tracer(v.aval, self, v, deps, where) for v in outs]
+        return tracers if multiple else tracers[0]
 
     def to_ir(self, outs) -> IR:
         outvars = [self.to_atom(o) for o in outs]    # first: may add constants
@@ -63,6 +108,25 @@ def _source_info() -> SourceInfo | None:
     if frame is None:
         return None
     return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+
+
+def trace_subfunction(fun, avals, deps, what: str):
+    """Trace `fun` (taking and returning flat lists) in a child of the current trace.
+
+    Returns (ir, outer tracers captured by the body, output tracers' deps). The IR's
+    invars are the explicit arguments followed by the captured values.
+    """
+    from .core import current_trace
+    parent = current_trace()
+    trace = Trace(f"{what} ({describe_function(fun)})", getattr(fun, "__name__", "f"), parent)
+    with trace_context(trace):
+        args = [trace.new_argument(a, what, d) for a, d in zip(avals, deps)]
+        outs = fun(args)
+        outvars = [trace.to_atom(o) for o in outs]
+        out_deps = frozenset().union(*(o.deps for o in outs if isinstance(o, Tracer)))
+    trace.invars.extend(var for _, var in trace.captures)
+    ir = IR([], trace.invars, trace.eqns, outvars)
+    return ir, [outer for outer, _ in trace.captures], out_deps
 
 
 def trace_flat(fun, avals_and_names, function_for_messages=None):

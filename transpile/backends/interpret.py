@@ -24,7 +24,9 @@ def evaluate(ir: IR, consts, args) -> list[np.ndarray]:
     for eqn in ir.eqns:
         avals = [a.aval for a in eqn.inputs]
         result = impl_rules[eqn.prim.name](avals, *map(read, eqn.inputs), **eqn.params)
-        env[eqn.outputs[0]] = np.asarray(result, dtype=eqn.outputs[0].aval.dtype)
+        results = result if len(eqn.outputs) > 1 or isinstance(result, list) else [result]
+        for var, value in zip(eqn.outputs, results):
+            env[var] = np.asarray(value, dtype=var.aval.dtype)
     return [np.array(read(v), dtype=v.aval.dtype) for v in ir.outvars]
 
 

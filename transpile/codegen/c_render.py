@@ -11,12 +11,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
 
 import numpy as np
 
 from .. import dtypes
 from .c_ops import C_TYPE, OP_RULES, TAG, render_cast, render_literal, unsigned_work_type
-from .kernel_ir import Affine, Expr, LoopKernel, MatmulKernel, Program, ReduceKernel
+from .kernel_ir import (Affine, Call, Expr, For, LoopKernel, MatmulKernel, Program,
+                        ReduceKernel, Switch, While)
 
 INDENT = "    "
 
@@ -50,23 +52,45 @@ class Lines:
 
 # -- loop merging ----------------------------------------------------------------------------
 
-def collect_affines(expr: Expr, out: list) -> list:
+def children(expr: Expr) -> list:
+    """Sub-expressions, including the run-time offsets inside indices."""
     if expr.kind == "load":
-        out.append(expr.args[1])
-    elif expr.kind == "index":
-        out.append(expr.args[0])
-    elif expr.kind in ("op",):
-        for e in expr.args[1]:
-            collect_affines(e, out)
-    elif expr.kind in ("cast", "select"):
-        for e in expr.args:
-            collect_affines(e, out)
+        return [e for e, _ in expr.args[1].dyn]
+    if expr.kind == "index":
+        return [e for e, _ in expr.args[0].dyn]
+    if expr.kind == "op":
+        return list(expr.args[1])
+    if expr.kind in ("cast", "select"):
+        return list(expr.args)
+    return []
+
+
+def walk(expr: Expr, seen=None):
+    """Every node of an expression DAG once."""
+    seen = set() if seen is None else seen
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        stack.extend(children(e))
+
+
+def collect_affines(expr: Expr, out: list) -> list:
+    for e in walk(expr):
+        if e.kind == "load":
+            out.append(e.args[1])
+        elif e.kind == "index":
+            out.append(e.args[0])
     return out
 
 
 def merge_groups(extents, affines, start: int, stop: int) -> list[list[int]]:
     """Group adjacent loop dims in [start, stop) that every index treats as one flat dim."""
     groups: list[list[int]] = []
+    affines = [a for a in affines if a.coeffs]     # scalar loads do not depend on the loops
     for d in range(start, stop):
         if groups and all(a.coeffs[groups[-1][-1]] == a.coeffs[d] * extents[d] for a in affines):
             groups[-1].append(d)
@@ -83,12 +107,15 @@ class LoopSpace:
         self.extents = [math.prod(extents[d] for d in g) for g in groups]
         self.names = [f"i{k}" for k in range(len(groups))]
 
-    def render(self, a: Affine) -> str:
+    def render(self, a: Affine, expr_renderer=None) -> str:
         terms = []
-        for name, g in zip(self.names, self.groups):
+        for name, g in zip(self.names, self.groups if a.coeffs else ()):
             c = a.coeffs[g[-1]]
             if c:
                 terms.append(name if c == 1 else f"{c} * {name}" if c > 0 else f"({c}) * {name}")
+        for e, k in a.dyn:
+            name = expr_renderer(e)
+            terms.append(name if k == 1 else f"{k} * {name}" if k > 0 else f"({k}) * {name}")
         if a.const or not terms:
             terms.append(str(a.const))
         return " + ".join(terms).replace("+ -", "- ")
@@ -106,6 +133,8 @@ class ExprRenderer:
     def __call__(self, e: Expr) -> str:
         if e.kind == "lit":
             return render_literal(e.args[0], e.dtype)
+        if e.kind == "var":
+            return e.args[0]
         if e in self.names:
             return self.names[e]
         text = self._text(e)
@@ -118,9 +147,9 @@ class ExprRenderer:
     def _text(self, e: Expr) -> str:
         if e.kind == "load":
             buf, index = e.args
-            return f"{buf}[{self.space.render(index)}]"
+            return f"{buf}[{self.space.render(index, self)}]"
         if e.kind == "index":
-            return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0])})"
+            return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
         if e.kind == "cast":
             (x,) = e.args
             return render_cast(self(x), x.dtype, e.dtype)
@@ -139,14 +168,7 @@ def _short_source(source) -> str:
 
 
 def buffers_of(expr: Expr, out: set) -> set:
-    if expr.kind == "load":
-        out.add(expr.args[0])
-    elif expr.kind == "op":
-        for e in expr.args[1]:
-            buffers_of(e, out)
-    elif expr.kind in ("cast", "select"):
-        for e in expr.args:
-            buffers_of(e, out)
+    out.update(e.args[0] for e in walk(expr) if e.kind == "load")
     return out
 
 
@@ -251,8 +273,9 @@ class CRenderer:
         lines.depth += 1
         parallel = math.prod(k.shape) >= self.parallel_min_elements
         self._open_loops(lines, space, 0, len(space.names), parallel)
-        value = ExprRenderer(lines, space, _counter())(k.value)
-        lines.add(f"{k.out.name}[{space.render(k.store)}] = {value};")
+        render = ExprRenderer(lines, space, _counter())
+        value = render(k.value)
+        lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
         self._close_loops(lines, len(space.names))
         lines.depth -= 1
         lines.add("}")
@@ -367,8 +390,10 @@ class CRenderer:
         lines.add(f"{self.entry_qualifier}int {program.name}({', '.join(params) or 'void'}) {{")
         lines.depth += 1
         used = {name for args in self._kernel_args.values() for name in args}
+        used |= {name for view in program.views
+                 for name in re.findall(r"[A-Za-z_]\w*", view.pointer)}
         for b in program.inputs:
-            if b.name in used:
+            if b.name in used or self._used_in_statements(program.body, b):
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
                           f"{b.name}_ptr;")
             else:
@@ -386,8 +411,7 @@ class CRenderer:
                 lines.add("status = 1;")
                 lines.add("goto cleanup;")
             status = "status"
-        for i, _ in enumerate(program.kernels):
-            lines.add(f"kernel_{i}({', '.join(self._kernel_args[i])});")
+        self._render_statements(lines, program.body)
         if program.temps:
             lines.depth -= 1
             lines.add("cleanup:")
@@ -399,8 +423,60 @@ class CRenderer:
         lines.add("}")
         return lines.text()
 
+    @classmethod
+    def _used_in_statements(cls, stmts, buf) -> bool:
+        """Does a loop bound or switch index read `buf` (as `name[0]`)?"""
+        for st in stmts:
+            texts, nested = [], []
+            if isinstance(st, For):
+                texts, nested = [st.lower, st.upper], [st.body]
+            elif isinstance(st, While):
+                nested = [st.cond, st.body]
+            elif isinstance(st, Switch):
+                texts, nested = [st.index], st.cases
+            if any(f"{buf.name}[" in t for t in texts) or any(
+                    cls._used_in_statements(n, buf) for n in nested):
+                return True
+        return False
+
+    def _render_statements(self, lines: Lines, stmts) -> None:
+        for st in stmts:
+            if isinstance(st, Call):
+                args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+                lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+            elif isinstance(st, For):
+                with lines.block(f"for (int64_t {st.var} = {st.lower}; {st.var} < {st.upper}; "
+                                 f"{st.var}++)"):
+                    if st.index is not None:
+                        lines.add(f"{st.index.name}[0] = ({C_TYPE[st.index.dtype]}){st.var};")
+                    self._render_statements(lines, st.body)
+            elif isinstance(st, While):
+                with lines.block("for (;;)"):
+                    self._render_statements(lines, st.cond)
+                    lines.add(f"if (!{st.flag.name}[0]) break;")
+                    self._render_statements(lines, st.body)
+            elif isinstance(st, Switch):
+                last = len(st.cases) - 1
+                index = f"(int64_t){st.index}"
+                with lines.block(f"switch ({index} < 0 ? 0 : {index} > {last} ? {last} : "
+                                 f"{index})"):
+                    for k, case in enumerate(st.cases):
+                        lines.add(f"case {k}: {{" if k < last else "default: {")
+                        lines.depth += 1
+                        self._render_statements(lines, case)
+                        lines.add("break;")
+                        lines.depth -= 1
+                        lines.add("}")
+            else:
+                raise NotImplementedError(type(st).__name__)
+
+    def _pointer(self, name: str) -> str:
+        buf = self._buffers[name]
+        return buf.pointer or name
+
     def render_program(self, program: Program, header: str) -> str:
-        self._buffers = {b.name: b for b in program.inputs + program.outputs + program.temps}
+        self._buffers = {b.name: b for b in
+                         program.inputs + program.outputs + program.temps + program.views}
         self._kernel_args: dict[int, list[str]] = {}
         self.declared_reductions = set()
         return self.render(program, header)
@@ -415,7 +491,10 @@ def _row_major(shape, nvars) -> Affine:
 
 
 def _buffer_order(name: str):
-    return ({"c": 0, "i": 1, "t": 2, "o": 3}[name[0]], int(name.lstrip("cinotu")))
+    """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs."""
+    prefix = name.rstrip("0123456789")
+    rank = {"c": 0, "in": 1, "t": 2, "view": 3, "out": 4}.get(prefix, 5)
+    return rank, int(name[len(prefix):] or 0), name
 
 
 def _counter():

@@ -14,9 +14,14 @@ import numpy as np
 
 @dataclasses.dataclass(frozen=True)
 class Affine:
-    """sum(coeffs[d] * i_d) + const over a kernel's loop variables i_0..i_{n-1}."""
+    """sum(coeffs[d] * i_d) + const + sum(k * e) over a kernel's loop variables i_0..i_{n-1}.
+
+    `dyn` holds run-time offsets (an integer scalar Expr and its multiplier each), which is
+    how a dynamic_slice with a traced start stays a strided load instead of a copy.
+    """
     coeffs: tuple[int, ...]
     const: int = 0
+    dyn: tuple = ()
 
     @staticmethod
     def var(d: int, n: int) -> "Affine":
@@ -28,13 +33,17 @@ class Affine:
 
     def __add__(self, other: "Affine") -> "Affine":
         return Affine(tuple(a + b for a, b in zip(self.coeffs, other.coeffs)),
-                      self.const + other.const)
+                      self.const + other.const, self.dyn + other.dyn)
 
     def scale(self, k: int) -> "Affine":
-        return Affine(tuple(k * c for c in self.coeffs), k * self.const)
+        return Affine(tuple(k * c for c in self.coeffs), k * self.const,
+                      tuple((e, k * m) for e, m in self.dyn if k * m))
 
     def shift(self, c: int) -> "Affine":
-        return Affine(self.coeffs, self.const + c)
+        return Affine(self.coeffs, self.const + c, self.dyn)
+
+    def plus(self, expr, k: int = 1) -> "Affine":
+        return Affine(self.coeffs, self.const, self.dyn + ((expr, k),))
 
 
 def linearize(idx: tuple[Affine, ...], shape: tuple[int, ...], nvars: int) -> Affine:
@@ -51,7 +60,8 @@ class Buffer:
     name: str
     shape: tuple[int, ...]
     dtype: np.dtype
-    role: str           # "input", "const", "output" or "temp"
+    role: str           # "input", "const", "output", "temp", or "view"
+    pointer: str = ""   # for views: the C expression of the first element's address
 
     @property
     def size(self) -> int:
@@ -123,6 +133,39 @@ class MatmulKernel:
     comment: str = ""
 
 
+# -- statements: the control flow of the entry function, calling kernels -------------------
+
+@dataclasses.dataclass
+class Call:
+    kernel: int
+
+
+@dataclasses.dataclass
+class For:
+    """for (var = lower; var < upper; var++) { [index[0] = position;] body }"""
+    var: str
+    lower: str
+    upper: str
+    body: list
+    index: Buffer | None = None
+    reverse_length: int | None = None    # scan(reverse=True): position = length - 1 - var
+
+
+@dataclasses.dataclass
+class While:
+    """for (;;) { cond; if (!flag[0]) break; body }"""
+    cond: list
+    flag: Buffer
+    body: list
+
+
+@dataclasses.dataclass
+class Switch:
+    """Run cases[clamp(index, 0, len(cases) - 1)]."""
+    index: str
+    cases: list
+
+
 @dataclasses.dataclass
 class Program:
     name: str
@@ -131,3 +174,5 @@ class Program:
     temps: list[Buffer]
     kernels: list
     output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", v)
+    body: list = dataclasses.field(default_factory=list)    # statements
+    views: list = dataclasses.field(default_factory=list)   # pointer-offset buffers (scan)

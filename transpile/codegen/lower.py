@@ -1,10 +1,11 @@
-"""Lowering: a simplified IR becomes a Program of kernels (loop nests).
+"""Lowering: a simplified IR becomes a Program of kernels (loop nests) and statements.
 
-Each materialised value (see schedule.py) gets one kernel. Its scalar body is
-built by walking producers backwards from the kernel's output, carrying the
-multi-index at which each value is needed: view primitives only rewrite that
-index, elementwise primitives become expression nodes, and materialised values
-and inputs become loads.
+Each materialised value (see schedule.py) gets one kernel. Its scalar body is built by
+walking producers backwards from the kernel's output, carrying the multi-index at which
+each value is needed: view primitives only rewrite that index, elementwise primitives
+become expression nodes, and materialised values and inputs become loads. Control-flow
+equations become statements (loops, switches) around the kernels of their regions; see
+lower_control.py.
 """
 from __future__ import annotations
 
@@ -14,63 +15,101 @@ import os
 import numpy as np
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, REDUCTIONS, ELEMENTWISE_UFUNC
+from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
-from .kernel_ir import (Affine, Buffer, Expr, LoopKernel, MatmulKernel, Program, ReduceKernel,
-                        linearize)
+from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
+                        ReduceKernel, linearize)
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
              "reduce_min": "min", "reduce_and": "and", "reduce_or": "or",
              "argmax": "argmax", "argmin": "argmin"}
 
-
 # Integers are never NaN or infinite: these predicates are constants on them.
 _CONSTANT_ON_INTEGERS = {"is_nan": False, "is_inf": False, "is_finite": True}
 
+I64 = np.dtype(np.int64)
 
-class _Lowering:
-    def __init__(self, ir: IR, name: str):
-        self.ir = ir
+
+class ProgramBuilder:
+    """State shared by every region of one program: kernels and uniquely named buffers."""
+
+    def __init__(self, name: str):
         self.name = name
-        self.producers = {eqn.outputs[0]: eqn for eqn in ir.eqns}
-        self.buffers: dict[Var, Buffer] = {}
-        self.inputs: list[Buffer] = []
-        self.temps: list[Buffer] = []
-        self.outputs: list[Buffer] = []
         self.kernels: list = []
-        self._memo: dict = {}
+        self.temps: list[Buffer] = []
+        self.views: list[Buffer] = []
+        self._counts: dict[str, int] = {}
 
-    # -- buffers ---------------------------------------------------------------------------
-    def _buffer(self, var: Var, name: str, role: str) -> Buffer:
-        buf = Buffer(name, var.aval.shape, var.aval.dtype, role)
-        self.buffers[var] = buf
+    def fresh(self, prefix: str) -> str:
+        n = self._counts.get(prefix, 0)
+        self._counts[prefix] = n + 1
+        return f"{prefix}{n}"
+
+    def temp(self, shape, dtype) -> Buffer:
+        buf = Buffer(self.fresh("t"), tuple(shape), np.dtype(dtype), "temp")
+        self.temps.append(buf)
         return buf
 
-    def declare_buffers(self, roots):
-        for i, v in enumerate(self.ir.constvars):
-            self.inputs.append(self._buffer(v, f"c{i}", "const"))
-        for i, v in enumerate(self.ir.invars):
-            if v not in self.buffers:
-                self.inputs.append(self._buffer(v, f"in{i}", "input"))
-        sources = []
-        for atom in self.ir.outvars:
-            if isinstance(atom, Literal):
-                sources.append(("literal", atom.value))
-            elif atom in self.buffers and self.buffers[atom].role in ("input", "const"):
-                sources.append(("input", self.inputs.index(self.buffers[atom])))
-            elif atom in self.buffers:      # the same value returned twice
-                sources.append(("buffer", self.outputs.index(self.buffers[atom])))
-            else:
-                self.outputs.append(self._buffer(atom, f"out{len(self.outputs)}", "output"))
-                sources.append(("buffer", len(self.outputs) - 1))
-        for eqn in self.ir.eqns:
-            v = eqn.outputs[0]
-            if v in roots and v not in self.buffers:
-                self.temps.append(self._buffer(v, f"t{len(self.temps)}", "temp"))
-        return sources
+    def view(self, of: Buffer, shape, offset: str) -> Buffer:
+        view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view",
+                      f"({of.pointer or of.name} + {offset})")
+        self.views.append(view)
+        return view
 
-    # -- scalar expressions ----------------------------------------------------------------
+    def add_kernel(self, kernel) -> Call:
+        self.kernels.append(kernel)
+        return Call(len(self.kernels) - 1)
+
+
+class RegionLowering:
+    """Lowers one IR (the whole function, or a loop body / branch) into statements.
+
+    `bound` gives buffers for the IR's invars (and constvars); `dests` asks for outvars
+    to be written into particular buffers (a loop's next carry, a branch's results).
+    """
+
+    def __init__(self, builder: ProgramBuilder, ir: IR, bound: dict, dests: dict | None = None):
+        self.builder, self.ir = builder, ir
+        self.producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
+        self.buffers: dict[Var, Buffer] = dict(bound)
+        self.leaf_exprs: dict[Var, Expr] = {}     # scalars held in C variables (interchange)
+        self.dests = dests or {}
+        self._memo: dict = {}
+
+    # -- the statements of this region ------------------------------------------------------
+    def lower(self) -> list:
+        roots = materialised_vars(self.ir)
+        written = set()
+        for var, buf in self.dests.items():
+            if var in self.producers and var not in self.buffers:
+                self.buffers[var] = buf
+                written.add(var)
+        for eqn in self.ir.eqns:
+            for v in eqn.outputs:
+                if v in roots and v not in self.buffers:
+                    self.buffers[v] = self.builder.temp(v.aval.shape, v.aval.dtype)
+        stmts = []
+        for eqn in self.ir.eqns:
+            if eqn.prim.name in CONTROL_FLOW:
+                from .lower_control import lower_control_flow
+                stmts.extend(lower_control_flow(self, eqn))
+            elif eqn.outputs[0] in roots:
+                stmts.extend(self.emit_kernel(eqn.outputs[0]))
+        for var, buf in self.dests.items():
+            if var not in written:
+                stmts.append(self.copy_into(buf, var, "result"))
+        return stmts
+
+    def copy_into(self, buf: Buffer, atom, why: str):
+        shape = buf.shape
+        n = len(shape)
+        idx = tuple(Affine.var(d, n) for d in range(n))
+        value = _cast(self.value_at(atom, idx if atom.aval.shape else (), n), buf.dtype, None)
+        return self.builder.add_kernel(LoopKernel(shape, buf, linearize(idx, shape, n), value,
+                                                  f"{buf.shape} {why}"))
+
+    # -- scalar expressions -------------------------------------------------------------------
     def value_at(self, atom, idx: tuple[Affine, ...], nvars: int) -> Expr:
         """The scalar expression for `atom` at multi-index `idx` (memoised: IRs are DAGs)."""
         if isinstance(atom, Literal):
@@ -82,6 +121,8 @@ class _Lowering:
         return expr
 
     def _value_at(self, atom, idx, nvars) -> Expr:
+        if atom in self.leaf_exprs:
+            return self.leaf_exprs[atom]
         buf = self.buffers.get(atom)
         if buf is not None:
             return Expr("load", (buf.name, linearize(idx, buf.shape, nvars)), buf.dtype)
@@ -94,6 +135,10 @@ class _Lowering:
         if rule is not None:
             return rule(self, eqn, idx, nvars)
         return self._elementwise(eqn, idx, nvars)
+
+    def scalar(self, atom) -> Expr:
+        """A 0-d value (an index, a bound) as an expression."""
+        return self.value_at(atom, (), 0) if atom.aval.shape == () else None
 
     def _elementwise(self, eqn, idx, nvars) -> Expr:
         name, out = eqn.prim.name, eqn.outputs[0].aval
@@ -110,34 +155,32 @@ class _Lowering:
         loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
         if name in _CONSTANT_ON_INTEGERS and not np.dtype(loop[0]).kind == "f":
             return literal_expr(_CONSTANT_ON_INTEGERS[name], out.dtype)
-        cast = tuple(_cast(o, dt, src) for o, dt in zip(operands, loop))
-        return Expr("op", (name, cast, tuple(loop)), out.dtype, src)
+        return op_expr(name, [_cast(o, dt, src) for o, dt in zip(operands, loop)], loop,
+                       out.dtype, src)
 
-    # -- kernels ---------------------------------------------------------------------------
-    def emit_kernel(self, var: Var):
+    # -- kernels ------------------------------------------------------------------------------
+    def emit_kernel(self, var: Var) -> list:
         eqn, buf = self.producers[var], self.buffers[var]
         name = eqn.prim.name
         where = f" at {_short(eqn.source)}" if eqn.source else ""
         comment = f"{var.aval.str_short()} = {name}{where}"
         if name in REDUCTIONS or name in ARG_REDUCTIONS:
-            self.kernels.append(self._reduce_kernel(eqn, buf, comment))
+            kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
-            self.kernels.append(self._matmul_kernel(eqn, buf, comment))
+            kernels = [self._matmul_kernel(eqn, buf, comment)]
         elif name == "concatenate":
-            self.kernels.extend(self._concat_kernels(eqn, buf, comment))
+            kernels = self._concat_kernels(eqn, buf, comment)
         else:
             shape = var.aval.shape
             n = len(shape)
             idx = tuple(Affine.var(d, n) for d in range(n))
-            self.kernels.append(LoopKernel(shape, buf, linearize(idx, shape, n),
-                                           self.compute(var, idx, n), comment))
+            kernels = [LoopKernel(shape, buf, linearize(idx, shape, n),
+                                  self.compute(var, idx, n), comment)]
+        return [self.builder.add_kernel(k) for k in kernels]
 
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
-        if eqn.prim.name in ARG_REDUCTIONS:
-            axes = (eqn.params["axis"],)
-        else:
-            axes = eqn.params["axes"]
+        axes = (eqn.params["axis"],) if eqn.prim.name in ARG_REDUCTIONS else eqn.params["axes"]
         kept = [d for d in range(x.aval.ndim) if d not in axes]
         order = kept + list(axes)            # loop vars: output dims, then reduced dims
         nvars = len(order)
@@ -153,15 +196,9 @@ class _Lowering:
                             eqn.source)
 
     def _matmul_kernel(self, eqn, buf, comment):
-        lhs, rhs = (self._as_buffer(a) for a in eqn.inputs)
+        lhs, rhs = (self.buffers[a] for a in eqn.inputs)   # the schedule gave them buffers
         *batch, m, k = lhs.shape
-        n = rhs.shape[-1]
-        return MatmulKernel(lhs, rhs, buf, math.prod(batch), m, k, n, comment)
-
-    def _as_buffer(self, atom) -> Buffer:
-        if isinstance(atom, Literal):
-            raise NotImplementedError("dot_general of a literal")
-        return self.buffers[atom]
+        return MatmulKernel(lhs, rhs, buf, math.prod(batch), m, k, rhs.shape[-1], comment)
 
     def _concat_kernels(self, eqn, buf, comment):
         dim, offset, kernels = eqn.params["dimension"], 0, []
@@ -178,14 +215,25 @@ class _Lowering:
         return kernels
 
 
+def copy_kernel(dst: Buffer, src: Buffer) -> LoopKernel:
+    n = len(dst.shape)
+    idx = tuple(Affine.var(d, n) for d in range(n))
+    flat = linearize(idx, dst.shape, n)
+    return LoopKernel(dst.shape, dst, flat, Expr("load", (src.name, flat), src.dtype),
+                      f"{dst.name} = {src.name} (next loop carry)")
+
+
+def op_expr(name, operands, loop, out_dtype, source=None) -> Expr:
+    return Expr("op", (name, tuple(operands), tuple(np.dtype(d) for d in loop)),
+                np.dtype(out_dtype), source)
+
+
 def _cast(e: Expr, dtype, source, force=False) -> Expr:
-    if e.dtype == dtype and not force:
-        return e
     if e.dtype == dtype:
         return e
     if e.kind == "lit":
         return literal_expr(e.args[0], dtype)   # weak literals take their partner's dtype
-    return Expr("cast", (e,), dtype, source)
+    return Expr("cast", (e,), np.dtype(dtype), source)
 
 
 def _short(source) -> str:
@@ -195,7 +243,14 @@ def _short(source) -> str:
 def literal_expr(value, dtype) -> Expr:
     # The exact bits are part of the node's identity: 0.0 and -0.0 compare equal in Python
     # but must not be shared as one value.
-    return Expr("lit", (value, np.asarray(value).astype(dtype).tobytes()), dtype)
+    return Expr("lit", (value, np.asarray(value).astype(dtype).tobytes()), np.dtype(dtype))
+
+
+def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
+    """min(max(e, lo), hi) in int64, for clamping traced indices as JAX does."""
+    e = _cast(e, I64, None)
+    lower = op_expr("max", [e, literal_expr(lo, I64)], (I64, I64), I64)
+    return op_expr("min", [lower, literal_expr(hi, I64)], (I64, I64), I64)
 
 
 # -- index rules for the view primitives: rewrite the index, recurse into the operand ---------
@@ -249,19 +304,68 @@ def _iota_index(low, eqn, idx, nvars):
                 eqn.source)
 
 
+def _clamped_starts(low, eqn, operand_shape, sizes):
+    return [clamp_expr(low.scalar(s), 0, d - n)
+            for s, d, n in zip(eqn.inputs[-len(operand_shape):], operand_shape, sizes)]
+
+
+def _dynamic_slice_index(low, eqn, idx, nvars):
+    x = eqn.inputs[0]
+    starts = _clamped_starts(low, eqn, x.aval.shape, eqn.params["slice_sizes"])
+    sub = tuple(a.plus(s) for a, s in zip(idx, starts))
+    return low.value_at(x, sub, nvars)
+
+
+def _dynamic_update_slice_index(low, eqn, idx, nvars):
+    x, update = eqn.inputs[0], eqn.inputs[1]
+    sizes = update.aval.shape
+    starts = _clamped_starts(low, eqn, x.aval.shape, sizes)
+    inside, sub = None, []
+    for a, s, n in zip(idx, starts, sizes):
+        position = Expr("index", (a,), I64)
+        offset = op_expr("sub", [position, s], (I64, I64), I64)
+        ok = op_expr("and", [op_expr("ge", [offset, literal_expr(0, I64)], (I64, I64), np.bool_),
+                             op_expr("lt", [offset, literal_expr(n, I64)], (I64, I64), np.bool_)],
+                     (np.bool_, np.bool_), np.bool_)
+        inside = ok if inside is None else op_expr("and", [inside, ok], (np.bool_,) * 2, np.bool_)
+        # Clamped, so that the (always evaluated) update load never leaves its buffer.
+        sub.append(Affine.constant(0, nvars).plus(clamp_expr(offset, 0, max(n - 1, 0))))
+    new = low.value_at(update, tuple(sub), nvars)
+    old = low.value_at(x, idx, nvars)
+    if inside is None:                       # 0-d: the update replaces the value
+        return new
+    return Expr("select", (inside, new, old), old.dtype, eqn.source)
+
+
 _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_index,
                 "slice": _slice_index, "rev": _rev_index, "reshape": _reshape_index,
-                "iota": _iota_index}
+                "iota": _iota_index, "dynamic_slice": _dynamic_slice_index,
+                "dynamic_update_slice": _dynamic_update_slice_index}
 
 
 def lower(ir: IR, name: str) -> Program:
-    roots = materialised_vars(ir)
-    low = _Lowering(ir, name)
-    sources = low.declare_buffers(roots)
-    for eqn in ir.eqns:
-        v = eqn.outputs[0]
-        if v in roots:
-            low.emit_kernel(v)
-    return Program(name, low.inputs, low.outputs, low.temps, low.kernels, sources)
-
-
+    builder = ProgramBuilder(name)
+    inputs, bound = [], {}
+    for i, v in enumerate(ir.constvars):
+        bound[v] = Buffer(f"c{i}", v.aval.shape, v.aval.dtype, "const")
+        inputs.append(bound[v])
+    for i, v in enumerate(ir.invars):
+        if v not in bound:
+            bound[v] = Buffer(f"in{i}", v.aval.shape, v.aval.dtype, "input")
+            inputs.append(bound[v])
+    outputs, sources, dests = [], [], {}
+    for atom in ir.outvars:
+        if isinstance(atom, Literal):
+            sources.append(("literal", atom.value))
+        elif atom in bound:
+            sources.append(("input", inputs.index(bound[atom])))
+        elif atom in dests:                  # the same value returned twice
+            sources.append(("buffer", outputs.index(dests[atom])))
+        else:
+            dests[atom] = Buffer(f"out{len(outputs)}", atom.aval.shape, atom.aval.dtype,
+                                 "output")
+            outputs.append(dests[atom])
+            sources.append(("buffer", len(outputs) - 1))
+    body = RegionLowering(builder, ir, bound, dests).lower()
+    return Program(name, inputs, outputs, builder.temps, builder.kernels, sources, body,
+                   builder.views)

@@ -9,7 +9,7 @@ recompute a non-trivial expression.
 from __future__ import annotations
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, REDUCTIONS
+from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, REDUCTIONS
 
 _ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate"}
 _CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
@@ -20,18 +20,32 @@ def is_trivial_reshape(old: tuple, new: tuple) -> bool:
     return [d for d in old if d != 1] == [d for d in new if d != 1]
 
 
+def _carry_count(eqn) -> int:
+    """Leading inputs of a loop that are initial carry values (copied, so fusible)."""
+    name = eqn.prim.name
+    if name in ("while", "scan"):
+        return eqn.params["n_carry"]
+    return 2 + eqn.params["n_carry"] if name == "for_loop" else 0
+
+
 def materialised_vars(ir: IR) -> set[Var]:
-    producers = {eqn.outputs[0]: eqn for eqn in ir.eqns}
+    producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
     roots = {v for v in ir.outvars if isinstance(v, Var) and v in producers}
     for eqn in ir.eqns:
         if eqn.prim.name in _ALWAYS_MATERIALISED:
             roots.add(eqn.outputs[0])
+        if eqn.prim.name in CONTROL_FLOW:
+            # Regions read their operands and captured values from memory.
+            roots.update(eqn.outputs)
+            skip = 2 if eqn.prim.name == "for_loop" else 0
+            fused = range(skip, _carry_count(eqn))
+            roots.update(a for i, a in enumerate(eqn.inputs) if a in producers and i not in fused)
         if eqn.prim.name == "dot_general":
             roots.update(a for a in eqn.inputs if a in producers)
         if eqn.prim.name == "reshape" and eqn.inputs[0] in producers and \
                 not is_trivial_reshape(eqn.inputs[0].aval.shape, eqn.params["new_sizes"]):
             roots.add(eqn.inputs[0])
-    order = {eqn.outputs[0]: i for i, eqn in enumerate(ir.eqns)}
+    order = {v: i for i, eqn in enumerate(ir.eqns) for v in eqn.outputs}
     while True:
         shared = _shared_expensive(producers, roots)
         if not shared:

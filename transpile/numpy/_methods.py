@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..core import Tracer
 from . import _elementwise as E
 from . import _linalg, _reductions as R, _shape as S
+from ._at import IndexUpdateHelper
 from ._util import astype, reshape
 
 
@@ -53,4 +54,5 @@ def install() -> None:
     for name, fn in _METHODS.items():
         setattr(Tracer, name, fn)
     Tracer.T = property(lambda self: S.transpose(self))
+    Tracer.at = property(lambda self: IndexUpdateHelper(self))
     Tracer.__array_ufunc__ = None   # make NumPy defer to our reflected operators

@@ -104,6 +104,8 @@ def flip(a, axis=None):
 def getitem(x: Tracer, key):
     key = key if isinstance(key, tuple) else (key,)
     key = _expand_ellipsis(key, x.ndim)
+    if any(isinstance(k, Tracer) for k in key):
+        return _dynamic_getitem(x, key)
     shape = x.shape
     reversed_axes, starts, limits, strides, out_shape = [], [], [], [], []
     dim = 0
@@ -133,6 +135,46 @@ def getitem(x: Tracer, key):
         out = bind(P.slice_p, out, start_indices=tuple(starts), limit_indices=tuple(limits),
                    strides=tuple(strides))
     return reshape(out, tuple(out_shape))
+
+
+def _dynamic_getitem(x, key):
+    """Traced integer indices: a clamped `dynamic_slice` (as in JAX), then the static rest."""
+    from .. import lax
+    starts, sizes, rest = dynamic_starts(x, key)
+    return getitem(lax.dynamic_slice(x, starts, sizes), tuple(rest))
+
+
+def dynamic_starts(x, key):
+    """(start indices, window sizes, static key for the window) of a key with traced ints."""
+    starts, sizes, rest, dim = [], [], [], 0
+    for k in key:
+        if k is None:
+            rest.append(None)
+            continue
+        n = x.shape[dim]
+        if isinstance(k, Tracer):
+            _check_traced_index(k)
+            starts.append(wrap_negative(k, n))
+            sizes.append(1)
+            rest.append(0)
+        else:
+            starts.append(0)
+            sizes.append(n)
+            rest.append(k)
+        dim += 1
+    return starts, sizes, rest
+
+
+def _check_traced_index(k):
+    if k.ndim != 0 or k.dtype.kind not in "iu":
+        raise TypeError(f"only integer scalars can be traced indices, got {k!r}; advanced "
+                        "(array/boolean) indexing has a data-dependent shape")
+
+
+def wrap_negative(i, n: int):
+    """A traced index counted from the end when negative, as Python does."""
+    from ._elementwise import add, less, where
+    return where(less(i, 0), add(i, n), i)
 
 
 def _expand_ellipsis(key, ndim):

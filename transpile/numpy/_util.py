@@ -138,6 +138,8 @@ def as_bool(x):
 def astype(x, dtype):
     x = operand(x)
     dt = dtypes.canonicalize(dtype)
+    if is_python_scalar(x):          # a literal of the new dtype, not a conversion equation
+        return np.asarray(x).astype(dt)[()]
     aval = aval_of(x)
     if aval.dtype == dt and not aval.weak_type:
         return x

@@ -26,8 +26,8 @@ def fold_constants(ir: IR) -> IR:
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
         out = eqn.outputs[0]
-        if out.aval.shape == () and all(isinstance(a, Literal) for a in inputs) \
-                and eqn.prim.name != "iota":
+        if len(eqn.outputs) == 1 and out.aval.shape == () and inputs \
+                and all(isinstance(a, Literal) for a in inputs) and eqn.prim.name != "iota":
             values = [np.asarray(a.value, dtype=a.aval.dtype) for a in inputs]
             value = impl_rules[eqn.prim.name]([a.aval for a in inputs], *values, **eqn.params)
             env[out] = Literal(np.asarray(value, dtype=out.aval.dtype).item(), out.aval)
@@ -37,7 +37,7 @@ def fold_constants(ir: IR) -> IR:
 
 
 def _is_noop(eqn: Eqn, inputs) -> bool:
-    if not inputs:
+    if not inputs or len(eqn.outputs) != 1:
         return False
     name, x = eqn.prim.name, inputs[0]
     if not isinstance(x, Var) or x.aval != eqn.outputs[0].aval:
@@ -79,9 +79,9 @@ def eliminate_common_subexpressions(ir: IR) -> IR:
         inputs = [_substitute(a, env) for a in eqn.inputs]
         key = (eqn.prim.name, tuple(map(_atom_key, inputs)), _param_key(eqn.params))
         if key in seen:
-            env[eqn.outputs[0]] = seen[key]
+            env.update(zip(eqn.outputs, seen[key]))
             continue
-        seen[key] = eqn.outputs[0]
+        seen[key] = eqn.outputs
         eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
     return _rebuild(ir, eqns, env)
 
@@ -90,7 +90,7 @@ def eliminate_dead_code(ir: IR) -> IR:
     live = {a for a in ir.outvars if isinstance(a, Var)}
     kept = []
     for eqn in reversed(ir.eqns):
-        if eqn.outputs[0] in live:
+        if any(o in live for o in eqn.outputs):
             kept.append(eqn)
             live.update(a for a in eqn.inputs if isinstance(a, Var))
     return IR(ir.constvars, ir.invars, kept[::-1], ir.outvars)

@@ -24,13 +24,28 @@ def typecheck(ir: IR) -> IR:
         where = f"equation {n} ({eqn.prim.name})"
         for atom in eqn.inputs:
             check_atom(atom, where)
+        for sub in sub_irs(eqn):
+            typecheck(sub)
         expected = abstract_rules[eqn.prim.name](*(a.aval for a in eqn.inputs), **eqn.params)
-        (out,) = eqn.outputs
-        if out.aval != expected:
-            raise IRTypeError(f"{where}: output declared {out.aval}, rule says {expected}")
-        if out in defined:
-            raise IRTypeError(f"{where}: output variable assigned twice (not SSA)")
-        defined.add(out)
+        expected = list(expected) if isinstance(expected, (list, tuple)) else [expected]
+        if [o.aval for o in eqn.outputs] != expected:
+            raise IRTypeError(f"{where}: outputs declared {[o.aval for o in eqn.outputs]}, "
+                              f"rule says {expected}")
+        for out in eqn.outputs:
+            if out in defined:
+                raise IRTypeError(f"{where}: output variable assigned twice (not SSA)")
+            defined.add(out)
     for atom in ir.outvars:
         check_atom(atom, "outputs")
     return ir
+
+
+def sub_irs(eqn) -> list[IR]:
+    """The nested IRs (branches, loop bodies) an equation carries in its params."""
+    found = []
+    for value in eqn.params.values():
+        if isinstance(value, IR):
+            found.append(value)
+        elif isinstance(value, tuple):
+            found.extend(v for v in value if isinstance(v, IR))
+    return found

@@ -151,3 +151,79 @@ for _fn in (select_abstract, convert_element_type_abstract, broadcast_in_dim_abs
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
 
 
+
+
+# -- dynamic indexing -----------------------------------------------------------------------
+
+def _check_indices(what, starts, ndim):
+    if len(starts) != ndim:
+        raise ValueError(f"{what}: {len(starts)} start indices for an array of rank {ndim}")
+    for s in starts:
+        if s.shape != () or not dtypes.is_int(s.dtype):
+            raise TypeError(f"{what}: start indices must be integer scalars, got {s.str_short()}")
+
+
+def dynamic_slice_abstract(operand, *starts, slice_sizes):
+    _check_indices("dynamic_slice", starts, operand.ndim)
+    if len(slice_sizes) != operand.ndim or any(
+            not 0 <= n <= d for n, d in zip(slice_sizes, operand.shape)):
+        raise ValueError(f"dynamic_slice: slice sizes {tuple(slice_sizes)} do not fit in an "
+                         f"array of shape {operand.shape}")
+    return ShapedArray(tuple(slice_sizes), operand.dtype, operand.weak_type)
+
+
+def dynamic_update_slice_abstract(operand, update, *starts):
+    _check_indices("dynamic_update_slice", starts, operand.ndim)
+    if update.ndim != operand.ndim or any(u > d for u, d in zip(update.shape, operand.shape)):
+        raise ValueError(f"dynamic_update_slice: update of shape {update.shape} does not fit in "
+                         f"an array of shape {operand.shape}")
+    if update.dtype != operand.dtype:
+        raise TypeError(f"dynamic_update_slice: update dtype {update.dtype} differs from the "
+                        f"operand's {operand.dtype}")
+    return operand
+
+
+# -- control flow ---------------------------------------------------------------------------
+
+def _region_check(what, ir, expected_in):
+    got = [v.aval for v in ir.invars[:len(expected_in)]]
+    if [a.strong() for a in got] != [a.strong() for a in expected_in]:
+        raise TypeError(f"{what}: region takes {got}, given {list(expected_in)}")
+
+
+def cond_abstract(index, *operands, branches):
+    if index.shape != () or not dtypes.is_int(index.dtype):
+        raise TypeError(f"cond/switch index must be an integer scalar, got {index.str_short()}")
+    outs = [v.aval for v in branches[0].outvars]
+    for b in branches:
+        _region_check("cond", b, operands)
+        if [v.aval for v in b.outvars] != outs:
+            raise TypeError("cond branches return different types: "
+                            f"{outs} and {[v.aval for v in b.outvars]}")
+    return outs
+
+
+def while_abstract(*inputs, cond, body, n_carry):
+    carry = list(inputs[:n_carry])
+    _region_check("while_loop", cond, inputs)
+    _region_check("while_loop", body, inputs)
+    return carry
+
+
+def for_loop_abstract(lower, upper, *inputs, body, n_carry):
+    for bound in (lower, upper):
+        if bound.shape != () or not dtypes.is_int(bound.dtype):
+            raise TypeError(f"fori_loop bounds must be integer scalars, got {bound.str_short()}")
+    return list(inputs[:n_carry])
+
+
+def scan_abstract(*inputs, body, n_carry, n_xs, length, reverse):
+    ys = [v.aval for v in body.outvars[n_carry:]]
+    return list(inputs[:n_carry]) + [ShapedArray((length,) + y.shape, y.dtype, y.weak_type)
+                                     for y in ys]
+
+
+for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, cond_abstract,
+            for_loop_abstract, scan_abstract):
+    abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
+abstract_rules["while"] = while_abstract

@@ -159,3 +159,72 @@ def eager_apply(prim, args, params):
     avals = [aval_of(a) for a in args]
     abstract_rules[prim.name](*avals, **params)   # the same errors as under jit
     return impl_rules[prim.name](avals, *args, **params)
+
+
+# -- dynamic indexing: start indices are clamped so the window fits (as in JAX) -------------
+
+def clamp_starts(starts, shape, sizes):
+    return tuple(int(min(max(int(s), 0), d - n)) for s, d, n in zip(starts, shape, sizes))
+
+
+def dynamic_slice_impl(avals, operand, *starts, slice_sizes):
+    operand = np.asarray(operand)
+    lo = clamp_starts(starts, operand.shape, slice_sizes)
+    return operand[tuple(slice(a, a + n) for a, n in zip(lo, slice_sizes))].copy()
+
+
+def dynamic_update_slice_impl(avals, operand, update, *starts):
+    out = np.array(operand, copy=True)
+    update = np.asarray(update)
+    lo = clamp_starts(starts, out.shape, update.shape)
+    out[tuple(slice(a, a + n) for a, n in zip(lo, update.shape))] = update
+    return out
+
+
+# -- control flow: regions run with the interpreter ------------------------------------------
+
+def _run(ir, args):
+    from ..backends.interpret import evaluate
+    return evaluate(ir, [], args)
+
+
+def cond_impl(avals, index, *operands, branches):
+    i = min(max(int(index), 0), len(branches) - 1)
+    return _run(branches[i], operands)
+
+
+def while_impl(avals, *inputs, cond, body, n_carry):
+    carry, captured = list(inputs[:n_carry]), list(inputs[n_carry:])
+    while bool(_run(cond, carry + captured)[0]):
+        carry = _run(body, carry + captured)
+    return carry
+
+
+def for_loop_impl(avals, lower, upper, *inputs, body, n_carry):
+    carry, captured = list(inputs[:n_carry]), list(inputs[n_carry:])
+    index_dtype = body.invars[0].aval.dtype
+    for i in range(int(lower), int(upper)):
+        carry = _run(body, [np.asarray(i, index_dtype)] + carry + captured)
+    return carry
+
+
+def scan_impl(avals, *inputs, body, n_carry, n_xs, length, reverse):
+    carry = list(inputs[:n_carry])
+    xs, captured = inputs[n_carry:n_carry + n_xs], list(inputs[n_carry + n_xs:])
+    ys = [[] for _ in body.outvars[n_carry:]]
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        out = _run(body, carry + [np.asarray(x)[i] for x in xs] + captured)
+        carry = out[:n_carry]
+        for acc, y in zip(ys, out[n_carry:]):
+            acc.append(y)
+    stacked = []
+    for acc, var in zip(ys, body.outvars[n_carry:]):
+        if reverse:
+            acc.reverse()
+        stacked.append(np.stack(acc) if acc else np.zeros((0,) + var.aval.shape, var.aval.dtype))
+    return carry + stacked
+
+
+for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, cond_impl, for_loop_impl, scan_impl):
+    impl_rules[_fn.__name__[:-len("_impl")]] = _fn
+impl_rules["while"] = while_impl

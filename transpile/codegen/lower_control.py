@@ -1,0 +1,145 @@
+"""Lowering of structured control flow: `cond`, `while`, `for_loop` and `scan` equations
+become C statements around the kernels of their regions.
+
+Loop state lives in buffers: the equation's output buffers hold the carry, each iteration's
+body writes the next carry into temporaries, which are copied back (so the body can still
+read the old carry while writing the new one). Scans read each x as a pointer offset into
+its input (no copy) and write each y straight into its stacked output. All temporaries are
+allocated once, by the entry function, outside every loop.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..ir import Literal
+from .c_ops import render_literal
+from .interchange import try_interchanged_for_loop
+from .kernel_ir import For, Switch, While
+
+
+def lower_control_flow(region, eqn) -> list:
+    return _LOWERINGS[eqn.prim.name](region, eqn)
+
+
+def _buffer_for(region, atom, stmts):
+    """A buffer holding `atom` (materialising literals and fused values when needed)."""
+    buf = region.buffers.get(atom)
+    if buf is None:
+        buf = region.builder.temp(atom.aval.shape, atom.aval.dtype)
+        stmts.append(region.copy_into(buf, atom, "operand"))
+    return buf
+
+
+def _scalar_text(region, atom, stmts) -> str:
+    if isinstance(atom, Literal):
+        return render_literal(atom.value, atom.aval.dtype)
+    return f"{_buffer_for(region, atom, stmts).name}[0]"
+
+
+def lower_region(region, ir, args, results) -> list:
+    """Statements computing `ir` on `args` (buffers), writing outvar k into results[k]."""
+    from .lower import RegionLowering
+    bound = dict(zip(ir.invars, args))
+    dests, extra = {}, []
+    for atom, buf in zip(ir.outvars, results):
+        if buf is None:
+            continue
+        if isinstance(atom, Literal) or atom in bound or atom in dests:
+            extra.append((buf, atom))      # not computed here, or wanted twice: copy it
+        else:
+            dests[atom] = buf
+    low = RegionLowering(region.builder, ir, bound, dests)
+    stmts = low.lower()
+    stmts.extend(low.copy_into(buf, atom, "region result") for buf, atom in extra)
+    return stmts
+
+
+def _init_carry(region, eqn, inits, stmts):
+    carry = [region.buffers[v] for v in eqn.outputs[:len(inits)]]
+    for buf, init in zip(carry, inits):
+        stmts.append(region.copy_into(buf, init, "initial carry"))
+    return carry
+
+
+def _loop_body(region, body_ir, args, carry, extra_results=()) -> list:
+    """The body's statements, then copies of the new carry into the carry buffers.
+
+    A carry the body passes through unchanged needs neither a temporary nor a copy."""
+    from .lower import copy_kernel
+    n = len(carry)
+    results, copies = [], []
+    for k in range(n):
+        if body_ir.outvars[k] is body_ir.invars[k]:
+            results.append(None)
+        else:
+            tmp = region.builder.temp(carry[k].shape, carry[k].dtype)
+            results.append(tmp)
+            copies.append((carry[k], tmp))
+    stmts = lower_region(region, body_ir, args, results + list(extra_results))
+    stmts.extend(region.builder.add_kernel(copy_kernel(dst, src)) for dst, src in copies)
+    return stmts
+
+
+def _cond(region, eqn) -> list:
+    stmts = []
+    index = _scalar_text(region, eqn.inputs[0], stmts)
+    operands = [_buffer_for(region, a, stmts) for a in eqn.inputs[1:]]
+    results = [region.buffers[v] for v in eqn.outputs]
+    cases = [lower_region(region, branch, operands, results)
+             for branch in eqn.params["branches"]]
+    stmts.append(Switch(index, cases))
+    return stmts
+
+
+def _while(region, eqn) -> list:
+    n = eqn.params["n_carry"]
+    cond_ir, body_ir = eqn.params["cond"], eqn.params["body"]
+    stmts = []
+    carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
+    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:]]
+    flag = region.builder.temp((), np.bool_)
+    cond = lower_region(region, cond_ir, carry + captured, [flag])
+    body = _loop_body(region, body_ir, carry + captured, carry)
+    stmts.append(While(cond, flag, body))
+    return stmts
+
+
+def _for_loop(region, eqn) -> list:
+    n = eqn.params["n_carry"]
+    body_ir = eqn.params["body"]
+    stmts = []
+    lower = _scalar_text(region, eqn.inputs[0], stmts)
+    upper = _scalar_text(region, eqn.inputs[1], stmts)
+    interchanged = try_interchanged_for_loop(region, eqn, lower, upper)
+    if interchanged is not None:
+        return stmts + interchanged
+    carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
+    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
+    index = region.builder.temp((), body_ir.invars[0].aval.dtype)
+    body = _loop_body(region, body_ir, [index] + carry + captured, carry)
+    stmts.append(For(region.builder.fresh("it"), lower, upper, body, index))
+    return stmts
+
+
+def _scan(region, eqn) -> list:
+    p = eqn.params
+    n, n_xs, length = p["n_carry"], p["n_xs"], p["length"]
+    stmts = []
+    carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
+    xs = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:n + n_xs]]
+    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n + n_xs:]]
+    var = region.builder.fresh("it")
+    position = f"({length - 1} - {var})" if p["reverse"] else var
+
+    def step_view(buf):
+        return region.builder.view(buf, buf.shape[1:], f"{position} * {math.prod(buf.shape[1:])}")
+    x_views = [step_view(x) for x in xs]
+    y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
+    body = _loop_body(region, p["body"], carry + x_views + captured, carry, y_views)
+    stmts.append(For(var, "0", str(length), body))
+    return stmts
+
+
+_LOWERINGS = {"cond": _cond, "while": _while, "for_loop": _for_loop, "scan": _scan}

@@ -1,0 +1,89 @@
+"""`x.at[idx].set(v)` and friends: functional updates of traced arrays, as in JAX.
+
+An update writes a window found by `dynamic_update_slice`. As in JAX, reads with
+out-of-bounds traced indices clamp, while updates at out-of-bounds indices are dropped:
+the array comes back unchanged.
+"""
+from __future__ import annotations
+
+from ..core import Tracer, aval_of
+from . import _elementwise as E
+from ._shape import _expand_ellipsis, dynamic_starts, getitem
+from ._util import astype, broadcast_to, operand, reshape
+
+
+class IndexUpdateHelper:
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, index):
+        return IndexUpdateRef(self.array, index)
+
+
+class IndexUpdateRef:
+    __slots__ = ("array", "index")
+
+    def __init__(self, array, index):
+        self.array, self.index = array, index if isinstance(index, tuple) else (index,)
+
+    def get(self):
+        return getitem(self.array, self.index)
+
+    def set(self, values):
+        return self._update(values, lambda old, new: new)
+
+    def add(self, values):
+        return self._update(values, E.add)
+
+    def multiply(self, values):
+        return self._update(values, E.multiply)
+
+    def min(self, values):
+        return self._update(values, E.minimum)
+
+    def max(self, values):
+        return self._update(values, E.maximum)
+
+    def _update(self, values, combine):
+        from .. import lax
+        x = self.array
+        key = _expand_ellipsis(self.index, x.ndim)
+        if any(k is None for k in key):
+            raise TypeError("x.at[...] does not accept None (newaxis) in the index")
+        starts, sizes, traced = [], [], []
+        for dim, k in enumerate(key):
+            n = x.shape[dim]
+            if isinstance(k, slice):
+                start, stop, step = k.indices(n)
+                if step != 1:
+                    raise TypeError("x.at[...] supports integers and slices with step 1; use "
+                                    "tnp.where for strided updates")
+                starts.append(start)
+                sizes.append(max(0, stop - start))
+            else:
+                starts.append(dynamic_starts(x, (k,) + (slice(None),) * (x.ndim - 1))[0][0]
+                              if isinstance(k, Tracer) else _static_index(k, n))
+                sizes.append(1)
+                if isinstance(k, Tracer):
+                    traced.append((k, n))
+        if any(s is None for s in starts):     # a static index out of bounds: dropped
+            return x
+        window = lax.dynamic_slice(x, starts, sizes)
+        shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
+        new = broadcast_to(operand(values), shown)
+        new = astype(combine(reshape(window, shown), new), aval_of(x).dtype)
+        result = lax.dynamic_update_slice(x, reshape(new, tuple(sizes)), starts)
+        if not traced:
+            return result
+        in_bounds = None
+        for k, n in traced:
+            ok = E.logical_and(E.greater_equal(k, -n), E.less(k, n))
+            in_bounds = ok if in_bounds is None else E.logical_and(in_bounds, ok)
+        return E.where(in_bounds, result, x)
+
+
+def _static_index(k, n):
+    i = k.__index__()
+    return i % n if -n <= i < n else None

@@ -36,17 +36,29 @@ def _deps(leaves):
     return [x.deps if isinstance(x, Tracer) else frozenset() for x in leaves]
 
 
-def _trace_region(fun, treedef, avals, deps, what, wrap=None):
-    """Trace `fun(*unflattened args)`; returns (ir, captured tracers, output treedef)."""
+def _trace_region(fun, treedef, avals, deps, what, wrap=None, strong_outputs=()):
+    """Trace `fun(*unflattened args)`; returns (ir, captured tracers, output treedef).
+
+    Outputs whose position is in `strong_outputs` are made strongly typed (so branches that
+    differ only in weak typing agree, as JAX promotes them)."""
     out_tree = []
 
     def flat(tracers):
         args = wrap(tracers) if wrap else (tree_unflatten(treedef, tracers),)
         leaves, tree = tree_flatten(fun(*args))
         out_tree.append(tree)
-        return [operand(x) for x in leaves]
-    ir, captured, _ = trace_subfunction(flat, avals, deps, what)
+        leaves = [operand(x) for x in leaves]
+        return [_strong(x) if i in strong_outputs else x for i, x in enumerate(leaves)]
+    ir, captured, _ = trace_subfunction(flat, avals, deps, what, described=fun)
     return ir, captured, out_tree[0]
+
+
+def _strong(x):
+    aval = aval_of(x)
+    if not aval.weak_type:
+        return x
+    from .core import bind as bind_
+    return bind_(P.convert_element_type, x, new_dtype=aval.dtype, weak_type=False)
 
 
 def _merge_captures(regions):
@@ -65,6 +77,15 @@ def _merge_captures(regions):
         extra = [own.get(id(c)) or Var(c.aval) for c in union]
         merged.append((IR([], explicit + extra, ir.eqns, ir.outvars), tree))
     return merged, union
+
+
+def _weak_mismatches(irs) -> set:
+    """Output positions where some branches are weakly typed and others are not."""
+    if len({len(ir.outvars) for ir in irs}) != 1:
+        return set()
+    return {k for k in range(len(irs[0].outvars))
+            if len({ir.outvars[k].aval.weak_type for ir in irs}) > 1
+            and len({ir.outvars[k].aval.strong() for ir in irs}) == 1}
 
 
 def _types(ir, start=0):
@@ -95,8 +116,14 @@ def switch(index, branches, *operands):
                         f"{aval_of(index).str_short()}")
     leaves, treedef = tree_flatten(operands)
     avals, deps = _flat_avals(leaves), _deps(leaves)
-    regions = [_trace_region(b, treedef, avals, deps, "a lax.cond/switch branch",
-                             wrap=lambda t: tree_unflatten(treedef, t)) for b in branches]
+    def trace_all(strong=()):
+        return [_trace_region(b, treedef, avals, deps, "a lax.cond/switch branch",
+                              wrap=lambda t: tree_unflatten(treedef, t), strong_outputs=strong)
+                for b in branches]
+    regions = trace_all()
+    mixed = _weak_mismatches([ir for ir, _, _ in regions])
+    if mixed:
+        regions = trace_all(mixed)
     first_ir, _, first_tree = regions[0]
     for b, (ir, _, tree) in zip(branches[1:], regions[1:]):
         if tree != first_tree or _types(ir) != _types(first_ir):

@@ -110,7 +110,7 @@ def _source_info() -> SourceInfo | None:
     return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
 
 
-def trace_subfunction(fun, avals, deps, what: str):
+def trace_subfunction(fun, avals, deps, what: str, described=None):
     """Trace `fun` (taking and returning flat lists) in a child of the current trace.
 
     Returns (ir, outer tracers captured by the body, output tracers' deps). The IR's
@@ -118,7 +118,9 @@ def trace_subfunction(fun, avals, deps, what: str):
     """
     from .core import current_trace
     parent = current_trace()
-    trace = Trace(f"{what} ({describe_function(fun)})", getattr(fun, "__name__", "f"), parent)
+    described = described or fun
+    trace = Trace(f"{what} {describe_function(described)}",
+                  getattr(described, "__name__", "f"), parent)
     with trace_context(trace):
         args = [trace.new_argument(a, what, d) for a, d in zip(avals, deps)]
         outs = fun(args)

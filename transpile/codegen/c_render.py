@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import dtypes
 from .c_ops import C_TYPE, OP_RULES, TAG, render_cast, render_literal, unsigned_work_type
-from .kernel_ir import (Affine, Call, Expr, For, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, Switch, While)
+from .kernel_ir import (Affine, Call, Expr, For, IteratedKernel, LoopKernel, MatmulKernel,
+                        Program, ReduceKernel, Switch, While)
 
 INDENT = "    "
 
@@ -252,6 +252,8 @@ class CRenderer:
             return self._reduce_kernel(kernel, index)
         if isinstance(kernel, MatmulKernel):
             return self._matmul_kernel(kernel, index)
+        if isinstance(kernel, IteratedKernel):
+            return self._iterated_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -276,6 +278,44 @@ class CRenderer:
         render = ExprRenderer(lines, space, _counter())
         value = render(k.value)
         lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
+        self._close_loops(lines, len(space.names))
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
+        exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
+        stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
+        affines = stores + [a for e in exprs for a in collect_affines(e, [])]
+        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        reads = self._reads(exprs, self._buffers)
+        outs = [buf for *_, buf in k.carries]
+        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
+        params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in outs]
+        params += ["int64_t lower", "int64_t upper"]
+        self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
+        lines = Lines()
+        lines.add(f"/* {k.comment} */")
+        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
+        lines.depth += 1
+        counter = _counter()
+        self._open_loops(lines, space, 0, len(space.names),
+                         math.prod(k.shape) >= self.parallel_min_elements // 64,
+                         innermost_pragma="")
+        outer = ExprRenderer(lines, space, counter)
+        for name, init, _, buf in k.carries:
+            lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
+        with lines.block("for (int64_t step = lower; step < upper; step++)"):
+            if any(e.kind == "var" and e.args[0] == k.index_name
+                   for _, _, update, _ in k.carries for e in walk(update)):
+                lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
+                          f"({C_TYPE[k.index_dtype]})step;")
+            inner = ExprRenderer(lines, space, counter)
+            updated = [inner(update) for _, _, update, _ in k.carries]
+            for (name, *_), value in zip(k.carries, updated):
+                lines.add(f"{name} = {value};")
+        for (name, _, _, buf), store in zip(k.carries, stores):
+            lines.add(f"{buf.name}[{space.render(store)}] = {name};")
         self._close_loops(lines, len(space.names))
         lines.depth -= 1
         lines.add("}")
@@ -443,6 +483,7 @@ class CRenderer:
         for st in stmts:
             if isinstance(st, Call):
                 args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+                args += list(st.scalars)
                 lines.add(f"kernel_{st.kernel}({', '.join(args)});")
             elif isinstance(st, For):
                 with lines.block(f"for (int64_t {st.var} = {st.lower}; {st.var} < {st.upper}; "

@@ -109,6 +109,21 @@ class LoopKernel:
 
 
 @dataclasses.dataclass
+class IteratedKernel:
+    """A fori_loop interchanged with its elementwise body: for each element (in parallel),
+    the carries live in scalar variables while the loop runs, then are stored once.
+
+    `carries` are (C variable name, initial value Expr, update Expr, output Buffer); the
+    update Exprs read the carries and the loop index through "var" leaves.
+    """
+    shape: tuple[int, ...]
+    carries: list
+    index_name: str
+    index_dtype: np.dtype
+    comment: str = ""
+
+
+@dataclasses.dataclass
 class ReduceKernel:
     """out[o] = combine over r of body(o, r); loop vars are out dims then reduced dims."""
     out_shape: tuple[int, ...]
@@ -138,6 +153,7 @@ class MatmulKernel:
 @dataclasses.dataclass
 class Call:
     kernel: int
+    scalars: tuple = ()     # extra scalar arguments (C expressions), e.g. loop bounds
 
 
 @dataclasses.dataclass

@@ -115,6 +115,11 @@ def getitem(x: Tracer, key):
             continue
         n = shape[dim]
         if isinstance(k, slice):
+            if any(isinstance(b, Tracer) for b in (k.start, k.stop, k.step)):
+                raise IndexError(
+                    "slice bounds must be static (Python ints) because they fix the result's "
+                    "shape; for a window of static size at a traced position use "
+                    "lax.dynamic_slice(x, (start,), (size,))")
             start, stop, step = k.indices(n)
             length = len(range(start, stop, step))
             if step < 0:

@@ -46,6 +46,7 @@ import numpy as np
 
 import transpile as tp
 import transpile.numpy as tnp
+from transpile import lax
 
 try:
     import jax
@@ -58,6 +59,7 @@ except Exception:
     numba = None
 
 SELU_TARGET = 5.0            # selu: at least this many times faster than eager NumPy
+MANDELBROT_TARGET = 5.0      # mandelbrot: likewise (issue 3)
 FRESH_FIRST_CALL_MS = 50.0   # fresh process, warm disk cache: first call at most this
 OVERHEAD_US = 10.0           # per-call overhead of a tiny scalar function at most this
 
@@ -85,6 +87,31 @@ def scalar(a):
     return a * 2.0 + 1.0
 
 
+def mandelbrot(c_re, c_im, iterations=100):
+    def step(i, state):
+        z_re, z_im, count = state
+        re2, im2 = z_re * z_re, z_im * z_im
+        inside = re2 + im2 <= 4.0
+        return (tnp.where(inside, re2 - im2 + c_re, z_re),
+                tnp.where(inside, 2.0 * z_re * z_im + c_im, z_im),
+                count + inside.astype(tnp.int32))
+    zeros = tnp.zeros_like(c_re)
+    return lax.fori_loop(0, iterations, step,
+                         (zeros, zeros, tnp.zeros(c_re.shape, dtype=tnp.int32)))[2]
+
+
+def np_mandelbrot(c_re, c_im, iterations=100):
+    z_re, z_im = np.zeros_like(c_re), np.zeros_like(c_re)
+    count = np.zeros(c_re.shape, dtype=np.int32)
+    for _ in range(iterations):
+        re2, im2 = z_re * z_re, z_im * z_im
+        inside = re2 + im2 <= 4.0
+        z_re, z_im = (np.where(inside, re2 - im2 + c_re, z_re),
+                      np.where(inside, 2.0 * z_re * z_im + c_im, z_im))
+        count += inside
+    return count
+
+
 def np_selu(x, alpha=1.67, lambda_=1.05):
     return lambda_ * np.where(x > 0, x, alpha * np.exp(x) - alpha)
 
@@ -110,8 +137,20 @@ def jax_versions() -> dict:
         e = jnp.exp(x - x.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
+    def j_mandelbrot(c_re, c_im):
+        def step(i, state):
+            z_re, z_im, count = state
+            re2, im2 = z_re * z_re, z_im * z_im
+            inside = re2 + im2 <= 4.0
+            return (jnp.where(inside, re2 - im2 + c_re, z_re),
+                    jnp.where(inside, 2.0 * z_re * z_im + c_im, z_im),
+                    count + inside.astype(jnp.int32))
+        zeros = jnp.zeros_like(c_re)
+        return jax.lax.fori_loop(0, 100, step, (zeros, zeros, jnp.zeros(c_re.shape, jnp.int32)))[2]
+
     return {"selu": j_selu, "sumsq": lambda x: jnp.sum(x * x), "softmax": j_softmax,
-            "matmul": lambda a, b: a @ b, "overhead": lambda a: a * 2.0 + 1.0}
+            "matmul": lambda a, b: a @ b, "overhead": lambda a: a * 2.0 + 1.0,
+            "mandelbrot": j_mandelbrot}
 
 
 def numba_versions() -> dict:
@@ -155,8 +194,21 @@ def numba_versions() -> dict:
     def nb_scalar(a):
         return a * 2.0 + 1.0
 
+    @njit
+    def nb_mandelbrot(c_re, c_im):
+        count = np.zeros(c_re.shape, dtype=np.int32)
+        for r in range(c_re.shape[0]):
+            for c in range(c_re.shape[1]):
+                z_re = z_im = 0.0
+                for _ in range(100):
+                    re2, im2 = z_re * z_re, z_im * z_im
+                    if re2 + im2 <= 4.0:
+                        z_re, z_im = re2 - im2 + c_re[r, c], 2.0 * z_re * z_im + c_im[r, c]
+                        count[r, c] += 1
+        return count
+
     return {"selu": nb_selu, "sumsq": nb_sum_squares, "softmax": nb_softmax,
-            "matmul": nb_matmul, "overhead": nb_scalar}
+            "matmul": nb_matmul, "overhead": nb_scalar, "mandelbrot": nb_mandelbrot}
 
 
 def cases() -> list[dict]:
@@ -176,6 +228,10 @@ def cases() -> list[dict]:
              args=(a, b), unit="ms", rtol=1e-3),
         dict(key="overhead", label="scalar call overhead (float)", tp=scalar, np=scalar,
              args=(1.5,), unit="us", rtol=1e-6),
+        dict(key="mandelbrot", label="mandelbrot (400x300, 100 it)", tp=mandelbrot,
+             np=np_mandelbrot, args=tuple(np.meshgrid(np.linspace(-2.2, 1.0, 400),
+                                                      np.linspace(-1.2, 1.2, 300))),
+             unit="ms", rtol=0),
     ]
 
 
@@ -352,6 +408,8 @@ def target_text(row) -> str:
         return ""
     if key == "selu" and not isinstance(np_t, str):
         return f">= {SELU_TARGET:g}x  {verdict(np_t / tp_t >= SELU_TARGET)}"
+    if key == "mandelbrot" and not isinstance(np_t, str):
+        return f">= {MANDELBROT_TARGET:g}x  {verdict(np_t / tp_t >= MANDELBROT_TARGET)}"
     if key == "overhead":
         return f"<= {OVERHEAD_US:g} us  {verdict(tp_t * 1e6 <= OVERHEAD_US)}"
     return ""

@@ -16,7 +16,7 @@ import weakref
 import numpy as np
 
 from . import backends, dtypes, logs
-from .core import ShapedArray, Tracer, aval_of, current_trace
+from .core import ShapedArray, Tracer, _trace_stack, aval_of
 from .errors import describe_function
 from .ir import IR
 from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
@@ -156,19 +156,20 @@ class Jitted:
         self._backend_name = backends.resolve_name(backend)
         config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
         self._cache = _function_cache(fun, config)
+        self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
         with contextlib.suppress(AttributeError):    # partial objects have no __name__
             functools.update_wrapper(self, fun, updated=())
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if current_trace() is not None:    # jit inside jit: inline into the outer trace
+        if _trace_stack:                   # jit inside jit: inline into the outer trace
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
-        entry = self._cache.entries.get(key)
+        entry = self._entries.get(key)
         if entry is None:
             entry = self._miss(key, args, kwargs)
         else:
-            self._cache.info.hits += 1
+            self._info.hits += 1
         return entry(leaves)
 
     def _key(self, args, kwargs):
@@ -178,12 +179,15 @@ class Jitted:
                 parts.append(_static_key(x, self._sig.arg_name(i)))
                 continue
             t = type(x)
-            if t is np.ndarray or t in _PY_SCALAR_KEYS:
+            if t is np.ndarray:
                 leaves.append(x)
-                parts.append(_leaf_key(x, ""))
+                parts.append((x.shape, x.dtype.char))
+            elif t in _PY_SCALAR_KEYS:
+                leaves.append(x)
+                parts.append(_PY_SCALAR_KEYS[t])
             else:
                 parts.append(self._tree_key(x, self._sig.arg_name(i), leaves))
-        for name in sorted(kwargs):
+        for name in sorted(kwargs) if kwargs else ():
             x = kwargs[name]
             if name in self._sig.static_names:
                 parts.append((name, _static_key(x, name)))
@@ -330,7 +334,7 @@ class _Entry:
         self.in_dtypes = [a.dtype for a in in_avals]
 
     def __call__(self, leaves):
-        arrays = [_as_input(x, dt) for x, dt in zip(leaves, self.in_dtypes)]
+        arrays = list(map(_as_input, leaves, self.in_dtypes))
         return tree_unflatten(self.out_tree, self.run(arrays))
 
 

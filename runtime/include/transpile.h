@@ -69,9 +69,10 @@ TP_FLOAT_DIVMOD(f32, float, f)
 TP_FLOAT_DIVMOD(f64, double, )
 
 /* ---- integer power by squaring, wrapping; negative exponents as in JAX ---- */
-#define TP_SIGNED_POW(tag, T, U)                                                              \
+#define TP_POW(tag, T, U, SIGNED)                                                             \
     TP_INLINE T tp_pow_##tag(T base, T exp) {                                                 \
-        if (exp < 0) return (T)(base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0);       \
+        if (SIGNED && exp < 0)                                                                \
+            return (T)(base == 1 ? 1 : (SIGNED && base == (T)-1) ? ((exp & 1) ? -1 : 1) : 0); \
         U result = 1, b = (U)base;                                                            \
         for (U e = (U)exp; e != 0; e >>= 1) {                                                 \
             if (e & 1) result *= b;                                                           \
@@ -79,23 +80,14 @@ TP_FLOAT_DIVMOD(f64, double, )
         }                                                                                     \
         return (T)result;                                                                     \
     }
-#define TP_UNSIGNED_POW(tag, T, U)                                                            \
-    TP_INLINE T tp_pow_##tag(T base, T exp) {                                                 \
-        U result = 1, b = (U)base;                                                            \
-        for (U e = (U)exp; e != 0; e >>= 1) {                                                 \
-            if (e & 1) result *= b;                                                           \
-            b *= b;                                                                           \
-        }                                                                                     \
-        return (T)result;                                                                     \
-    }
-TP_SIGNED_POW(i8, int8_t, uint32_t)
-TP_SIGNED_POW(i16, int16_t, uint32_t)
-TP_SIGNED_POW(i32, int32_t, uint32_t)
-TP_SIGNED_POW(i64, int64_t, uint64_t)
-TP_UNSIGNED_POW(u8, uint8_t, uint32_t)
-TP_UNSIGNED_POW(u16, uint16_t, uint32_t)
-TP_UNSIGNED_POW(u32, uint32_t, uint32_t)
-TP_UNSIGNED_POW(u64, uint64_t, uint64_t)
+TP_POW(i8, int8_t, uint32_t, 1)
+TP_POW(i16, int16_t, uint32_t, 1)
+TP_POW(i32, int32_t, uint32_t, 1)
+TP_POW(i64, int64_t, uint64_t, 1)
+TP_POW(u8, uint8_t, uint32_t, 0)
+TP_POW(u16, uint16_t, uint32_t, 0)
+TP_POW(u32, uint32_t, uint32_t, 0)
+TP_POW(u64, uint64_t, uint64_t, 0)
 
 /* ---- shifts: NumPy gives 0 (or -1 for negative >>) once the shift reaches the width ---- */
 #define TP_SIGNED_SHIFTS(tag, T, U, BITS)                                                     \

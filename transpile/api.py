@@ -240,57 +240,24 @@ class Jitted:
         return "; ".join(changes) or "new argument structure"
 
     def _lower(self, args, kwargs) -> "Lowered":
-        flat_args, in_tree = [], []
-        names, avals = [], []
-        description = {}
-        pos = []
-        for i, x in enumerate(args):
-            name = self._sig.arg_name(i)
-            if i in self._sig.static_nums:
-                _static_key(x, name)
-                description[f"static {name}"] = repr(x)
-                pos.append(("static", x))
-            else:
-                pos.append(self._flatten_arg(x, name, flat_args, names, avals, description))
-        kw = {}
-        for name in sorted(kwargs):
-            x = kwargs[name]
-            if name in self._sig.static_names:
-                _static_key(x, name)
-                description[f"static {name}"] = repr(x)
-                kw[name] = ("static", x)
-            else:
-                kw[name] = self._flatten_arg(x, name, flat_args, names, avals, description)
-        in_tree = (pos, kw)
+        spec = _TraceSpec()
+        pos = [spec.static(x, self._sig.arg_name(i)) if i in self._sig.static_nums
+               else spec.dynamic(x, self._sig.arg_name(i)) for i, x in enumerate(args)]
+        kw = {name: spec.static(kwargs[name], name) if name in self._sig.static_names
+              else spec.dynamic(kwargs[name], name) for name in sorted(kwargs)}
+        out_tree = []
 
         def flat_fun(tracers):
             it = iter(tracers)
-            call_args = [_rebuild(spec, it) for spec in pos]
-            call_kwargs = {k: _rebuild(spec, it) for k, spec in kw.items()}
-            out = self.fun(*call_args, **call_kwargs)
-            out_leaves, out_tree = tree_flatten(out)
-            flat_fun.out_tree = out_tree
+            out = self.fun(*[_rebuild(p, it) for p in pos],
+                           **{k: _rebuild(p, it) for k, p in kw.items()})
+            out_leaves, tree = tree_flatten(out)
+            out_tree.append(tree)
             return [_check_output(o, i) for i, o in enumerate(out_leaves)]
 
-        trace, ir = trace_flat(flat_fun, list(zip(avals, names)), self.fun)
-        return Lowered(ir, trace.consts, flat_fun.out_tree, avals, self.fun,
-                       self._backend_name, description, in_tree)
-
-    @staticmethod
-    def _flatten_arg(x, name, flat_args, names, avals, description):
-        flat, treedef = tree_flatten(x)
-        paths = tree_leaf_paths(x, name)
-        for leaf, path in zip(flat, paths):
-            _check_array_leaf(leaf, name)
-            if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
-                    or isinstance(leaf, np.generic)):
-                raise _bad_argument(leaf, name)
-            aval = _aval_for_leaf(leaf)
-            flat_args.append(leaf)
-            names.append(name)
-            avals.append(aval)
-            description[path] = aval.str_short() + ("~" if aval.weak_type else "")
-        return ("tree", treedef, len(flat))
+        trace, ir = trace_flat(flat_fun, list(zip(spec.avals, spec.names)), self.fun)
+        return Lowered(ir, trace.consts, out_tree[0], spec.avals, self.fun, self._backend_name,
+                       spec.description)
 
     # -- public helpers --------------------------------------------------------------------------
     def lower(self, *args, **kwargs) -> "Lowered":
@@ -308,6 +275,32 @@ class Jitted:
 
     def __get__(self, obj, objtype=None):   # methods: bind like a function would
         return self if obj is None else functools.partial(self, obj)
+
+
+class _TraceSpec:
+    """What tracing needs from the arguments: each dynamic leaf's aval and argument name,
+    and a description of every argument (for the retrace reason in TRANSPILE_LOG)."""
+
+    def __init__(self):
+        self.avals, self.names, self.description = [], [], {}
+
+    def static(self, x, name):
+        _static_key(x, name)
+        self.description[f"static {name}"] = repr(x)
+        return ("static", x)
+
+    def dynamic(self, x, name):
+        flat, treedef = tree_flatten(x)
+        for leaf, path in zip(flat, tree_leaf_paths(x, name)):
+            _check_array_leaf(leaf, name)
+            if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
+                    or isinstance(leaf, np.generic)):
+                raise _bad_argument(leaf, name)
+            aval = _aval_for_leaf(leaf)
+            self.avals.append(aval)
+            self.names.append(name)
+            self.description[path] = aval.str_short() + ("~" if aval.weak_type else "")
+        return ("tree", treedef, len(flat))
 
 
 def _rebuild(spec, it):
@@ -355,7 +348,6 @@ class Lowered:
     fun: object
     backend: str
     description: dict
-    in_tree: object = None
 
     @functools.cached_property
     def _backend(self):

@@ -235,8 +235,6 @@ def test_gitignore_and_default_excludes(tree, capsys):
 
 
 def test_python_dash_m_transpile_lint(tmp_path):
-    if not (REPO / "transpile" / "__main__.py").exists():
-        pytest.skip("transpile/__main__.py is not there yet: `python -m transpile` cannot run")
     (tmp_path / "bad.py").write_text(BAD)
     command = [sys.executable, "-m", "transpile", "lint", "bad.py", "--format", "json"]
     env = {**__import__("os").environ, "PYTHONPATH": str(REPO)}

@@ -265,21 +265,9 @@ def test_seed_log2_global_list_when_jitted():
 # -- agreement with the real jit, once the core exists --------------------------------------
 
 
-def _core():
-    try:
-        import transpile
-    except Exception as error:  # numpy or the core missing in this environment
-        return None, f"transpile cannot be imported here ({error!r})"
-    if not hasattr(transpile, "jit") or not hasattr(transpile, "ConcretizationError"):
-        return None, "transpile.jit / transpile.ConcretizationError do not exist yet (core not landed)"
-    return transpile, ""
-
-
 @pytest.mark.parametrize("name", SEEDS)
 def test_lint_agrees_with_jit(name, monkeypatch):
-    transpile, reason = _core()
-    if transpile is None:
-        pytest.skip(reason)
+    import transpile
     monkeypatch.setenv("TRANSPILE_BACKEND", os.environ.get("TRANSPILE_BACKEND", "interpret"))
     source, attribute, args, _ = SEEDS[name]
     module = types.ModuleType(f"seed_{name}")

@@ -1,225 +1,22 @@
 """Render a Program as C with OpenMP: one static function per kernel and an entry point.
 
-The renderer walks each kernel's scalar expression once, names every non-trivial
-node as a `const` local (so shared subexpressions are computed once per
-iteration), and asks `c_ops.OP_RULES` for each operation's C text. Dialect
-differences (qualifiers, parallel pragmas) are attributes, so a CUDA renderer
-can override only those.
+The renderer asks `c_expr.ExprRenderer` for each kernel's scalar body and `c_ops` for each
+operation's C text. Dialect differences (qualifiers, parallel pragmas) are attributes, so
+a CUDA renderer can override only those.
 """
 from __future__ import annotations
 
-import itertools
 import math
-import os
 import re
 
-import numpy as np
-
 from .. import dtypes
-from .c_ops import C_TYPE, OP_RULES, TAG, render_cast, render_literal, unsigned_work_type
-from .kernel_ir import (Affine, Call, Expr, For, IteratedKernel, LoopKernel, MatmulKernel,
-                        Program, ReduceKernel, Switch, While)
-
-INDENT = "    "
-
-
-class Lines:
-    """An indented line buffer (`with lines.block("for (...)"):` opens and closes braces)."""
-
-    def __init__(self):
-        self.lines: list[str] = []
-        self.depth = 0
-
-    def add(self, text: str = "") -> None:
-        self.lines.append(INDENT * self.depth + text if text else "")
-
-    def block(self, head: str):
-        lines = self
-
-        class _Block:
-            def __enter__(self):
-                lines.add(head + " {")
-                lines.depth += 1
-
-            def __exit__(self, *exc):
-                lines.depth -= 1
-                lines.add("}")
-        return _Block()
-
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-
-# -- loop merging ----------------------------------------------------------------------------
-
-def children(expr: Expr) -> list:
-    """Sub-expressions, including the run-time offsets inside indices."""
-    if expr.kind == "load":
-        return [e for e, _ in expr.args[1].dyn]
-    if expr.kind == "index":
-        return [e for e, _ in expr.args[0].dyn]
-    if expr.kind == "op":
-        return list(expr.args[1])
-    if expr.kind in ("cast", "select"):
-        return list(expr.args)
-    return []
-
-
-def walk(expr: Expr, seen=None):
-    """Every node of an expression DAG once."""
-    seen = set() if seen is None else seen
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        yield e
-        stack.extend(children(e))
-
-
-def collect_affines(expr: Expr, out: list) -> list:
-    for e in walk(expr):
-        if e.kind == "load":
-            out.append(e.args[1])
-        elif e.kind == "index":
-            out.append(e.args[0])
-    return out
-
-
-def merge_groups(extents, affines, start: int, stop: int) -> list[list[int]]:
-    """Group adjacent loop dims in [start, stop) that every index treats as one flat dim."""
-    groups: list[list[int]] = []
-    affines = [a for a in affines if a.coeffs]     # scalar loads do not depend on the loops
-    for d in range(start, stop):
-        if groups and all(a.coeffs[groups[-1][-1]] == a.coeffs[d] * extents[d] for a in affines):
-            groups[-1].append(d)
-        else:
-            groups.append([d])
-    return groups
-
-
-class LoopSpace:
-    """Loop variables after merging: names, extents, and how to render an Affine over them."""
-
-    def __init__(self, extents, groups):
-        self.groups = groups
-        self.extents = [math.prod(extents[d] for d in g) for g in groups]
-        self.names = [f"i{k}" for k in range(len(groups))]
-
-    def render(self, a: Affine, expr_renderer=None) -> str:
-        terms = []
-        for name, g in zip(self.names, self.groups if a.coeffs else ()):
-            c = a.coeffs[g[-1]]
-            if c:
-                terms.append(name if c == 1 else f"{c} * {name}" if c > 0 else f"({c}) * {name}")
-        for e, k in a.dyn:
-            name = expr_renderer(e)
-            terms.append(name if k == 1 else f"{k} * {name}" if k > 0 else f"({k}) * {name}")
-        if a.const or not terms:
-            terms.append(str(a.const))
-        return " + ".join(terms).replace("+ -", "- ")
-
-
-# -- expressions -----------------------------------------------------------------------------
-
-class ExprRenderer:
-    """Emits one `const T vN = ...;` per expression node, reusing equal nodes."""
-
-    def __init__(self, lines: Lines, space: LoopSpace, counter):
-        self.lines, self.space, self.counter = lines, space, counter
-        self.names: dict[Expr, str] = {}
-
-    def __call__(self, e: Expr) -> str:
-        if e.kind == "lit":
-            return render_literal(e.args[0], e.dtype)
-        if e.kind == "var":
-            return e.args[0]
-        if e in self.names:
-            return self.names[e]
-        text = self._text(e)
-        name = f"v{next(self.counter)}"
-        where = f"  /* {_short_source(e.source)} */" if e.source is not None else ""
-        self.lines.add(f"const {C_TYPE[e.dtype]} {name} = {text};{where}")
-        self.names[e] = name
-        return name
-
-    def _text(self, e: Expr) -> str:
-        if e.kind == "load":
-            buf, index = e.args
-            return f"{buf}[{self.space.render(index, self)}]"
-        if e.kind == "index":
-            return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
-        if e.kind == "cast":
-            (x,) = e.args
-            return render_cast(self(x), x.dtype, e.dtype)
-        if e.kind == "select":
-            p, t, f = (self(x) for x in e.args)
-            return f"{p} ? {t} : {f}"
-        name, operands, loop = e.args
-        rule = OP_RULES.get(name)
-        if rule is None:
-            raise NotImplementedError(f"no C rendering for primitive '{name}'")
-        return rule([self(x) for x in operands], loop, e.dtype)
-
-
-def _short_source(source) -> str:
-    return f"{os.path.basename(source.filename)}:{source.lineno}"
-
-
-def buffers_of(expr: Expr, out: set) -> set:
-    out.update(e.args[0] for e in walk(expr) if e.kind == "load")
-    return out
-
-
-# -- reductions ------------------------------------------------------------------------------
-
-def accumulator_type(combiner: str, dt) -> str:
-    if combiner == "sum" and dtypes.is_float(dt):
-        return "double"          # float32 sums accumulate in double: at least NumPy's accuracy
-    if combiner in ("sum", "prod") and dtypes.is_int(dt):
-        return unsigned_work_type(dt)
-    return C_TYPE[dt]
-
-
-def reduction_init(combiner: str, dt) -> str:
-    if combiner in ("sum",):
-        return "0"
-    if combiner == "prod":
-        return "1"
-    if combiner == "and":
-        return "true"
-    if combiner == "or":
-        return "false"
-    big = combiner == "min"
-    if dtypes.is_float(dt):
-        return f"{'' if big else '-'}INFINITY"
-    info = np.iinfo(dt)
-    return render_literal(info.max if big else info.min, dt)
-
-
-def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
-    if combiner == "sum":
-        cast = accumulator_type(combiner, dt)
-        return f"{acc} += ({cast}){v};"
-    if combiner == "prod":
-        return f"{acc} *= ({accumulator_type(combiner, dt)}){v};"
-    if combiner == "and":
-        return f"{acc} = {acc} && {v};"
-    if combiner == "or":
-        return f"{acc} = {acc} || {v};"
-    if dtypes.is_float(dt):
-        return f"{acc} = tp_{combiner}_{TAG[dt]}({acc}, {v});"
-    op = ">" if combiner == "max" else "<"
-    return f"{acc} = {v} {op} {acc} ? {v} : {acc};"
-
-
-def omp_reduction_clause(combiner: str, dt) -> str:
-    if combiner in ("sum", "prod", "and", "or"):
-        return {"sum": "+", "prod": "*", "and": "&&", "or": "||"}[combiner]
-    if dtypes.is_float(dt):
-        return f"tp_{combiner}_{TAG[dt]}"      # declared with `omp declare reduction`
-    return combiner
+from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
+                     collect_affines, counter as _counter, merge_groups, walk)
+from .c_ops import C_TYPE, TAG
+from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
+                           reduction_update)
+from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
+                        ReduceKernel, Switch, While)
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -537,6 +334,3 @@ def _buffer_order(name: str):
     rank = {"c": 0, "in": 1, "t": 2, "view": 3, "out": 4}.get(prefix, 5)
     return rank, int(name[len(prefix):] or 0), name
 
-
-def _counter():
-    return itertools.count()

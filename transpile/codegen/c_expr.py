@@ -1,0 +1,172 @@
+"""C text for scalar expressions and loop indices: the pieces every C-like dialect shares.
+
+`ExprRenderer` walks an expression DAG once, naming each non-trivial node as a `const`
+local so shared subexpressions are computed once per iteration; `LoopSpace` merges
+adjacent loops that every index treats as one flat dimension and renders indices over
+the merged loop variables.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import os
+
+from .c_ops import C_TYPE, OP_RULES, render_cast, render_literal
+from .kernel_ir import Affine, Expr
+
+INDENT = "    "
+
+
+class Lines:
+    """An indented line buffer (`with lines.block("for (...)"):` opens and closes braces)."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def add(self, text: str = "") -> None:
+        self.lines.append(INDENT * self.depth + text if text else "")
+
+    def block(self, head: str):
+        lines = self
+
+        class _Block:
+            def __enter__(self):
+                lines.add(head + " {")
+                lines.depth += 1
+
+            def __exit__(self, *exc):
+                lines.depth -= 1
+                lines.add("}")
+        return _Block()
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+# -- loop merging ----------------------------------------------------------------------------
+
+def children(expr: Expr) -> list:
+    """Sub-expressions, including the run-time offsets inside indices."""
+    if expr.kind == "load":
+        return [e for e, _ in expr.args[1].dyn]
+    if expr.kind == "index":
+        return [e for e, _ in expr.args[0].dyn]
+    if expr.kind == "op":
+        return list(expr.args[1])
+    if expr.kind in ("cast", "select"):
+        return list(expr.args)
+    return []
+
+
+def walk(expr: Expr, seen=None):
+    """Every node of an expression DAG once."""
+    seen = set() if seen is None else seen
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        stack.extend(children(e))
+
+
+def collect_affines(expr: Expr, out: list) -> list:
+    for e in walk(expr):
+        if e.kind == "load":
+            out.append(e.args[1])
+        elif e.kind == "index":
+            out.append(e.args[0])
+    return out
+
+
+def merge_groups(extents, affines, start: int, stop: int) -> list[list[int]]:
+    """Group adjacent loop dims in [start, stop) that every index treats as one flat dim."""
+    groups: list[list[int]] = []
+    affines = [a for a in affines if a.coeffs]     # scalar loads do not depend on the loops
+    for d in range(start, stop):
+        if groups and all(a.coeffs[groups[-1][-1]] == a.coeffs[d] * extents[d] for a in affines):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+class LoopSpace:
+    """Loop variables after merging: names, extents, and how to render an Affine over them."""
+
+    def __init__(self, extents, groups):
+        self.groups = groups
+        self.extents = [math.prod(extents[d] for d in g) for g in groups]
+        self.names = [f"i{k}" for k in range(len(groups))]
+
+    def render(self, a: Affine, expr_renderer=None) -> str:
+        terms = []
+        for name, g in zip(self.names, self.groups if a.coeffs else ()):
+            c = a.coeffs[g[-1]]
+            if c:
+                terms.append(name if c == 1 else f"{c} * {name}" if c > 0 else f"({c}) * {name}")
+        for e, k in a.dyn:
+            name = expr_renderer(e)
+            terms.append(name if k == 1 else f"{k} * {name}" if k > 0 else f"({k}) * {name}")
+        if a.const or not terms:
+            terms.append(str(a.const))
+        return " + ".join(terms).replace("+ -", "- ")
+
+
+# -- expressions -----------------------------------------------------------------------------
+
+class ExprRenderer:
+    """Emits one `const T vN = ...;` per expression node, reusing equal nodes."""
+
+    def __init__(self, lines: Lines, space: LoopSpace, counter):
+        self.lines, self.space, self.counter = lines, space, counter
+        self.names: dict[Expr, str] = {}
+
+    def __call__(self, e: Expr) -> str:
+        if e.kind == "lit":
+            return render_literal(e.args[0], e.dtype)
+        if e.kind == "var":
+            return e.args[0]
+        if e in self.names:
+            return self.names[e]
+        text = self._text(e)
+        name = f"v{next(self.counter)}"
+        where = f"  /* {_short_source(e.source)} */" if e.source is not None else ""
+        self.lines.add(f"const {C_TYPE[e.dtype]} {name} = {text};{where}")
+        self.names[e] = name
+        return name
+
+    def _text(self, e: Expr) -> str:
+        if e.kind == "load":
+            buf, index = e.args
+            return f"{buf}[{self.space.render(index, self)}]"
+        if e.kind == "index":
+            return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
+        if e.kind == "cast":
+            (x,) = e.args
+            return render_cast(self(x), x.dtype, e.dtype)
+        if e.kind == "select":
+            p, t, f = (self(x) for x in e.args)
+            return f"{p} ? {t} : {f}"
+        name, operands, loop = e.args
+        rule = OP_RULES.get(name)
+        if rule is None:
+            raise NotImplementedError(f"no C rendering for primitive '{name}'")
+        return rule([self(x) for x in operands], loop, e.dtype)
+
+
+def _short_source(source) -> str:
+    return f"{os.path.basename(source.filename)}:{source.lineno}"
+
+
+def buffers_of(expr: Expr, out: set) -> set:
+    out.update(e.args[0] for e in walk(expr) if e.kind == "load")
+    return out
+
+
+
+
+def counter():
+    return itertools.count()

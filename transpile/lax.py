@@ -36,7 +36,7 @@ def _deps(leaves):
     return [x.deps if isinstance(x, Tracer) else frozenset() for x in leaves]
 
 
-def _trace_region(fun, treedef, avals, deps, what, wrap=None, strong_outputs=()):
+def _trace_region(fun, treedef, avals, deps, what, wrap=None, strong_outputs=(), described=None):
     """Trace `fun(*unflattened args)`; returns (ir, captured tracers, output treedef).
 
     Outputs whose position is in `strong_outputs` are made strongly typed (so branches that
@@ -49,7 +49,7 @@ def _trace_region(fun, treedef, avals, deps, what, wrap=None, strong_outputs=())
         out_tree.append(tree)
         leaves = [operand(x) for x in leaves]
         return [_strong(x) if i in strong_outputs else x for i, x in enumerate(leaves)]
-    ir, captured, _ = trace_subfunction(flat, avals, deps, what, described=fun)
+    ir, captured, _ = trace_subfunction(flat, avals, deps, what, described=described or fun)
     return ir, captured, out_tree[0]
 
 
@@ -139,20 +139,23 @@ def switch(index, branches, *operands):
 
 # -- loops ------------------------------------------------------------------------------------
 
-def _loop_carry(init, what, trace_with):
+def _loop_carry(init, what, trace_body):
     """Trace a loop body whose outputs must match its carry; weakly typed initial values
-    (Python numbers) take the dtype the body produces, as in JAX."""
+    (Python numbers) take the dtype the body produces, as in JAX.
+
+    `trace_body(treedef, avals, deps)` returns (region, the tree of the new carry). Returns
+    the initial carry leaves (converted to the carry dtypes), their treedef and the region.
+    """
     leaves, treedef = tree_flatten(init)
     leaves = [operand(x) for x in leaves]
     avals = _flat_avals(leaves)
     for _ in range(3):
-        result = trace_with(treedef, avals, _deps(leaves))
-        body_ir, out_tree = result[0], result[1]
-        outs = [v.aval for v in body_ir.outvars[:len(avals)]]
+        region, out_tree = trace_body(treedef, avals, _deps(leaves))
+        outs = [v.aval for v in region[0].outvars[:len(avals)]]
         if out_tree == treedef and [o.strong() for o in outs] == [a.strong() for a in avals]:
             converted = [x if aval_of(x).dtype == a.dtype else astype(x, a.dtype)
                          for x, a in zip(leaves, avals)]
-            return converted, treedef, result
+            return converted, treedef, region
         if out_tree != treedef or len(outs) != len(avals) or not _promotable(avals, outs):
             raise TypeError(
                 f"{what} must return the same structure and types as its carry: the carry is "
@@ -176,11 +179,11 @@ def while_loop(cond_fun, body_fun, init_val):
             val = body_fun(val)
         return val
 
-    def trace_with(treedef, avals, deps):
-        body = _trace_region(body_fun, treedef, avals, deps, "lax.while_loop body_fun")
-        return body[0], body[2], 0, body
+    def trace_body(treedef, avals, deps):
+        region = _trace_region(body_fun, treedef, avals, deps, "lax.while_loop body_fun")
+        return region, region[2]
     what = f"lax.while_loop body_fun {describe_function(body_fun)}"
-    leaves, treedef, (_, _, _, body) = _loop_carry(init_val, what, trace_with)
+    leaves, treedef, body = _loop_carry(init_val, what, trace_body)
     cond = _trace_region(cond_fun, treedef, _flat_avals(leaves), _deps(leaves),
                          "lax.while_loop cond_fun")
     if len(cond[0].outvars) != 1 or cond[0].outvars[0].aval.shape != () or \
@@ -208,14 +211,14 @@ def fori_loop(lower, upper, body_fun, init_val):
     from .core import ShapedArray
     index_aval = ShapedArray((), index_dtype)
 
-    def trace_with(treedef, avals, deps):
+    def trace_body(treedef, avals, deps):
         def wrap(tracers):
             return tracers[0], tree_unflatten(treedef, tracers[1:])
         region = _trace_region(body_fun, treedef, [index_aval] + avals,
                                [frozenset()] + deps, "lax.fori_loop body_fun", wrap=wrap)
-        return region[0], region[2], 1, region
+        return region, region[2]
     what = f"lax.fori_loop body_fun {describe_function(body_fun)}"
-    leaves, treedef, (body_ir, _, _, (_, captured, _)) = _loop_carry(init_val, what, trace_with)
+    leaves, treedef, (body_ir, captured, _) = _loop_carry(init_val, what, trace_body)
     outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
                 *captured, body=body_ir, n_carry=len(leaves))
     return tree_unflatten(treedef, outs)
@@ -241,7 +244,7 @@ def scan(f, init, xs=None, length=None, reverse=False):
     slice_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in x_leaves]
     y_tree = []
 
-    def trace_with(treedef, avals, deps):
+    def trace_body(treedef, avals, deps):
         def body(*args):
             carry, x = args
             new_carry, y = f(carry, x)
@@ -253,12 +256,12 @@ def scan(f, init, xs=None, length=None, reverse=False):
             n = len(avals)
             return tree_unflatten(treedef, tracers[:n]), tree_unflatten(x_tree, tracers[n:])
         region = _trace_region(body, treedef, avals + slice_avals,
-                               deps + [frozenset()] * len(slice_avals), "lax.scan f", wrap=wrap)
-        ir, captured, out_tree = region
-        carry_tree = out_tree.children[0] if out_tree.kind is tuple else out_tree
-        return ir, carry_tree, 0, region
+                               deps + [frozenset()] * len(slice_avals), "lax.scan f", wrap=wrap,
+                               described=f)
+        out_tree = region[2]        # (new carry, *y leaves)
+        return region, out_tree.children[0]
     what = f"lax.scan f {describe_function(f)}"
-    leaves, treedef, (body_ir, _, _, (_, captured, _)) = _loop_carry(init, what, trace_with)
+    leaves, treedef, (body_ir, captured, _) = _loop_carry(init, what, trace_body)
     outs = bind(P.scan, *leaves, *x_leaves, *captured, body=body_ir, n_carry=len(leaves),
                 n_xs=len(x_leaves), length=int(length), reverse=bool(reverse))
     carry = tree_unflatten(treedef, outs[:len(leaves)])

@@ -10,8 +10,17 @@ The public names are loaded on first use, so `transpile lint` starts without imp
 NumPy or the compiler.
 """
 import importlib
+import os
 
 __version__ = "0.1.0"
+
+# Installed, the runtime is the subpackage transpile/runtime. In a source checkout it sits
+# beside this package instead (runtime/ at the top of the repository), so let imports of
+# `transpile.runtime` look there too: `python -m transpile` then works from the tree.
+_source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if not os.path.isdir(os.path.join(os.path.dirname(__file__), "runtime")) and \
+        os.path.isfile(os.path.join(_source_root, "runtime", "__init__.py")):
+    __path__.append(_source_root)
 
 _LAZY = {
     "jit": "api", "make_ir": "api", "block_until_ready": "api", "Jitted": "api",

@@ -209,7 +209,9 @@ def fori_loop(lower, upper, body_fun, init_val):
     if not dtypes.is_int(index_dtype):
         raise TypeError(f"lax.fori_loop bounds must be integers, got {index_dtype}")
     from .core import ShapedArray
-    index_aval = ShapedArray((), index_dtype)
+    # Python-int bounds give a weakly typed index, as in JAX: `x_f32 * i` stays float32.
+    weak = aval_of(lower).weak_type and aval_of(upper).weak_type
+    index_aval = ShapedArray((), index_dtype, weak)
 
     def trace_body(treedef, avals, deps):
         def wrap(tracers):

@@ -98,7 +98,7 @@ class CRenderer:
         counter = _counter()
         self._open_loops(lines, space, 0, len(space.names),
                          math.prod(k.shape) >= self.parallel_min_elements // 64,
-                         innermost_pragma="")
+                         innermost_pragma="", simd_body=True)
         outer = ExprRenderer(lines, space, counter)
         for name, init, _, buf in k.carries:
             lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
@@ -125,12 +125,15 @@ class CRenderer:
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
 
     def _open_loops(self, lines, space, start, stop, parallel, innermost_pragma="simd",
-                    reduction=""):
+                    reduction="", simd_body=None):
+        """Open loops start..stop-1. `simd_body`: may the innermost opened loop be a simd
+        loop? Not when its body holds another simd loop (OpenMP forbids nesting them)."""
+        simd_body = bool(innermost_pragma) if simd_body is None else simd_body
         for k in range(start, stop):
             innermost = k == stop - 1
             pragma = None
             if k == start and parallel and space.extents[k] > 1:
-                pragma = "parallel for simd" if innermost else "parallel for"
+                pragma = "parallel for simd" if innermost and simd_body else "parallel for"
             elif innermost and innermost_pragma:
                 pragma = innermost_pragma
             if pragma:

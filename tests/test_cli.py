@@ -25,8 +25,10 @@ def test_cache_dir_list_show_and_clear(cache_dir):
     shown = run_cli("show", key, env_cache=cache_dir)
     assert shown.returncode == 0 and "int tp_entry(" in shown.stdout
     assert run_cli("show", "nonexistent", env_cache=cache_dir).returncode == 2
+    (cache_dir / "notes.txt").write_text("the user's own file")
     assert run_cli("cache", "clear", env_cache=cache_dir).returncode == 0
     assert run_cli("cache", "list", env_cache=cache_dir).stdout.strip() == ""
+    assert (cache_dir / "notes.txt").read_text() == "the user's own file"   # not ours: kept
 
 
 def test_usage_errors_exit_with_2(cache_dir):

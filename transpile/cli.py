@@ -12,12 +12,16 @@ def _cache_entries(root: str):
         return
     for shard in sorted(os.listdir(root)):
         shard_dir = os.path.join(root, shard)
-        if len(shard) != 2 or not os.path.isdir(shard_dir):
+        if not _is_shard(shard) or not os.path.isdir(shard_dir):
             continue
         for key in sorted(os.listdir(shard_dir)):
             path = os.path.join(shard_dir, key)
             if os.path.isdir(path) and not key.startswith("."):
                 yield key, path
+
+
+def _is_shard(name: str) -> bool:
+    return len(name) == 2 and all(c in "0123456789abcdef" for c in name)
 
 
 def _first_comment_line(c_path: str) -> str:
@@ -40,11 +44,15 @@ def cache_command(args) -> int:
         for key, path in _cache_entries(root):
             print(f"{key[:16]}  {_first_comment_line(os.path.join(path, 'module.c'))}")
     elif args.action == "clear":
+        # Only the shard folders transpile itself creates (two hex digits): the directory may
+        # be one the user chose, and anything else in it is not ours to delete.
         removed = 0
         for name in os.listdir(root):
-            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
-            removed += 1
-        print(f"cleared {root}")
+            path = os.path.join(root, name)
+            if _is_shard(name) and os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+                removed += 1
+        print(f"cleared {removed} cache shard(s) from {root}")
     return 0
 
 

@@ -210,8 +210,9 @@ def ensure_operand(x, what: str = "operand"):
     if isinstance(x, (list, tuple)):
         from .numpy import array
         return array(x)
-    if isinstance(x, (bool, int, float)):  # subclasses such as IntEnum
-        return type(x).__mro__[1](x) if type(x) not in _PY_SCALARS else x
+    for base in (bool, int, float):       # subclasses such as IntEnum become plain numbers
+        if isinstance(x, base):
+            return base(x)
     raise TypeError(f"{what} of type {type(x).__name__} is not an array: expected a transpile or "
                     "NumPy array, a Python number, or a (nested) list of them")
 

@@ -102,8 +102,6 @@ def _leaf_key(x, name: str):
         return key
     if isinstance(x, np.generic):
         return ((), x.dtype.char)
-    if isinstance(x, Tracer):
-        return (x.shape, x.dtype.char)   # unreachable outside a trace; kept for clarity
     raise _bad_argument(x, name)
 
 

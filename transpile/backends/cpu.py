@@ -55,12 +55,11 @@ class Executable:
         self._consts = [np.ascontiguousarray(c) for c in prepared.consts]
         self._out_specs = [(b.shape, b.dtype) for b in program.outputs]
         self._sources = program.output_sources
-        self._in_dtypes = [b.dtype for b in program.inputs]
 
         # The common case (every output is a fresh buffer, in order) skips the per-output
         # dispatch below: this is the per-call path, where a microsecond shows.
-        self._plain = [spec for spec in self._sources] == [("buffer", i) for i in
-                                                             range(len(self._out_specs))]
+        self._plain = list(self._sources) == [("buffer", i)
+                                              for i in range(len(self._out_specs))]
         self._const_pointers = [from_buffer(c) for c in self._consts]
 
     def __call__(self, arrays):

@@ -138,7 +138,7 @@ class RegionLowering:
 
     def scalar(self, atom) -> Expr:
         """A 0-d value (an index, a bound) as an expression."""
-        return self.value_at(atom, (), 0) if atom.aval.shape == () else None
+        return self.value_at(atom, (), 0)
 
     def _elementwise(self, eqn, idx, nvars) -> Expr:
         name, out = eqn.prim.name, eqn.outputs[0].aval

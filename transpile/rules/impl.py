@@ -5,6 +5,8 @@ This table is both the eager path (tnp functions called outside `jit`) and the
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -65,21 +67,10 @@ def select_impl(avals, pred, on_true, on_false):
 
 
 def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):
-    with np.errstate(all="ignore"), _quiet_casts():
-        return np.asarray(x).astype(new_dtype)
-
-
-class _quiet_casts:
-    """NumPy warns on NaN/inf/out-of-range float→int casts; the reference stays silent."""
-
-    def __enter__(self):
-        import warnings
-        self._ctx = warnings.catch_warnings()
-        self._ctx.__enter__()
+    # NumPy warns on NaN/inf/out-of-range float->int casts; the reference stays silent.
+    with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-
-    def __exit__(self, *exc):
-        self._ctx.__exit__(*exc)
+        return np.asarray(x).astype(new_dtype)
 
 
 def broadcast_in_dim_impl(avals, x, *, shape, broadcast_dimensions):

@@ -27,13 +27,14 @@ class CRenderer:
     entry_qualifier = ""
     restrict = "restrict"
     parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
+    includes = ('#include "transpile.h"',)
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
 
     def render(self, program: Program, header: str) -> str:
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
-        parts = [header, '#include "transpile.h"', ""]
+        parts = [header, *self.includes, ""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
@@ -240,28 +241,36 @@ class CRenderer:
                 lines.add(f"(void){b.name}_ptr;  /* not read: an output returns it as is */")
         for b in program.outputs:
             lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
-        for b in program.temps:
-            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *)malloc("
-                      f"sizeof({C_TYPE[b.dtype]}) * {max(b.size, 1)});")
-        status = "0"
-        if program.temps:
-            check = " || ".join(f"!{b.name}" for b in program.temps)
-            lines.add("int status = 0;")
-            with lines.block(f"if ({check})"):
-                lines.add("status = 1;")
-                lines.add("goto cleanup;")
-            status = "status"
+        status = self._allocate_temps(lines, program.temps)
         self._render_statements(lines, program.body)
-        if program.temps:
+        if status != "0":
             lines.depth -= 1
             lines.add("cleanup:")
             lines.depth += 1
             for b in program.temps:
-                lines.add(f"free({b.name});")
+                lines.add(self._free_temp(b))
         lines.add(f"return {status};")
         lines.depth -= 1
         lines.add("}")
         return lines.text()
+
+    def _allocate_temps(self, lines: Lines, temps) -> str:
+        """Declare and allocate the temporaries; return the C expression of the status."""
+        for b in temps:
+            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *)malloc("
+                      f"sizeof({C_TYPE[b.dtype]}) * {max(b.size, 1)});")
+        if not temps:
+            return "0"
+        check = " || ".join(f"!{b.name}" for b in temps)
+        lines.add("int status = 0;")
+        with lines.block(f"if ({check})"):
+            lines.add("status = 1;")
+            lines.add("goto cleanup;")
+        return "status"
+
+    @staticmethod
+    def _free_temp(buf) -> str:
+        return f"free({buf.name});"
 
     @classmethod
     def _used_in_statements(cls, stmts, buf) -> bool:
@@ -283,22 +292,22 @@ class CRenderer:
         for st in stmts:
             if isinstance(st, Call):
                 args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
-                args += list(st.scalars)
-                lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+                self._render_call(lines, st.kernel, args + list(st.scalars))
             elif isinstance(st, For):
-                with lines.block(f"for (int64_t {st.var} = {st.lower}; {st.var} < {st.upper}; "
+                lower, upper = self._host_scalar(st.lower), self._host_scalar(st.upper)
+                with lines.block(f"for (int64_t {st.var} = {lower}; {st.var} < {upper}; "
                                  f"{st.var}++)"):
                     if st.index is not None:
-                        lines.add(f"{st.index.name}[0] = ({C_TYPE[st.index.dtype]}){st.var};")
+                        self._store_loop_index(lines, st.index, st.var)
                     self._render_statements(lines, st.body)
             elif isinstance(st, While):
                 with lines.block("for (;;)"):
                     self._render_statements(lines, st.cond)
-                    lines.add(f"if (!{st.flag.name}[0]) break;")
+                    lines.add(f"if (!{self._host_scalar(st.flag.name + '[0]')}) break;")
                     self._render_statements(lines, st.body)
             elif isinstance(st, Switch):
                 last = len(st.cases) - 1
-                index = f"(int64_t){st.index}"
+                index = f"(int64_t){self._host_scalar(st.index)}"
                 with lines.block(f"switch ({index} < 0 ? 0 : {index} > {last} ? {last} : "
                                  f"{index})"):
                     for k, case in enumerate(st.cases):
@@ -310,6 +319,19 @@ class CRenderer:
                         lines.add("}")
             else:
                 raise NotImplementedError(type(st).__name__)
+
+    # -- entry hooks: how the entry calls a kernel and reads/writes one-element buffers ------
+    def _render_call(self, lines: Lines, kernel: int, args: list) -> None:
+        lines.add(f"kernel_{kernel}({', '.join(args)});")
+
+    @staticmethod
+    def _host_scalar(text: str) -> str:
+        """A loop bound, flag or switch index as the entry reads it (`t3[0]` in C)."""
+        return text
+
+    @staticmethod
+    def _store_loop_index(lines: Lines, index, var: str) -> None:
+        lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
 
     def _pointer(self, name: str) -> str:
         buf = self._buffers[name]

@@ -98,7 +98,7 @@ class DiskCache:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
     def publish(self, key: str, build) -> str:
-        """Run `build(tmpdir) -> (c_path, so_path)` and atomically install the result."""
+        """Run `build(tmpdir) -> (source_path, so_path)` and atomically install the result."""
         shard = os.path.join(self.root, key[:2])
         tmp = tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=shard)
         try:
@@ -106,7 +106,8 @@ class DiskCache:
             manifest = {"so_sha256": _sha256_file(so_path), "schema": SCHEMA}
             with open(os.path.join(tmp, "manifest.json"), "w") as f:
                 json.dump(manifest, f)
-            for name, path in (("module.c", c_path), ("module.so", so_path)):
+            # The source keeps its own name (module.c, module.cu); the binary is module.so.
+            for name, path in ((os.path.basename(c_path), c_path), ("module.so", so_path)):
                 if os.path.basename(path) != name:
                     os.replace(path, os.path.join(tmp, name))
             final = self.entry_dir(key)

@@ -26,6 +26,7 @@ _LAZY = {
     "jit": "api", "make_ir": "api", "block_until_ready": "api", "Jitted": "api",
     "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
+    "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
 }
 _SUBMODULES = ("lax", "numpy")
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import backends, dtypes, logs
 from .core import ShapedArray, Tracer, _trace_stack, aval_of
+from .device_array import Array
 from .errors import describe_function
 from .ir import IR
 from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
@@ -100,8 +101,8 @@ def _leaf_key(x, name: str):
     key = _PY_SCALAR_KEYS.get(t)
     if key is not None:
         return key
-    if isinstance(x, np.generic):
-        return ((), x.dtype.char)
+    if isinstance(x, np.generic) or t is Array:
+        return (x.shape, x.dtype.char)
     raise _bad_argument(x, name)
 
 
@@ -138,6 +139,8 @@ def _static_key(value, name: str):
 def _aval_for_leaf(x) -> ShapedArray:
     if type(x) is int and not -2**63 <= x < 2**63:
         raise OverflowError(f"Python int {x} is too large to convert to int64")
+    if type(x) is Array:
+        return ShapedArray(x.shape, x.dtype)
     return aval_of(x)
 
 
@@ -177,7 +180,7 @@ class Jitted:
                 parts.append(_static_key(x, self._sig.arg_name(i)))
                 continue
             t = type(x)
-            if t is np.ndarray:
+            if t is np.ndarray or t is Array:
                 leaves.append(x)
                 parts.append((x.shape, x.dtype.char))
             elif t in _PY_SCALAR_KEYS:
@@ -292,7 +295,7 @@ class _TraceSpec:
         for leaf, path in zip(flat, tree_leaf_paths(x, name)):
             _check_array_leaf(leaf, name)
             if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
-                    or isinstance(leaf, np.generic)):
+                    or isinstance(leaf, np.generic) or type(leaf) is Array):
                 raise _bad_argument(leaf, name)
             aval = _aval_for_leaf(leaf)
             self.avals.append(aval)
@@ -317,14 +320,17 @@ def _check_output(o, i):
 
 class _Entry:
     """A compiled specialisation: marshal arguments, run, rebuild the output structure."""
-    __slots__ = ("run", "out_tree", "in_dtypes")
+    __slots__ = ("run", "out_tree", "in_dtypes", "device_inputs")
 
     def __init__(self, executable, out_tree, in_avals):
         self.run = executable
         self.out_tree = out_tree
         self.in_dtypes = [a.dtype for a in in_avals]
+        self.device_inputs = getattr(executable, "device_inputs", False)
 
     def __call__(self, leaves):
+        if self.device_inputs:        # the CUDA executable places each leaf itself
+            return tree_unflatten(self.out_tree, self.run(leaves))
         arrays = list(map(_as_input, leaves, self.in_dtypes))
         return tree_unflatten(self.out_tree, self.run(arrays))
 
@@ -397,5 +403,8 @@ def make_ir(fun, static_argnums=(), static_argnames=()):
 
 
 def block_until_ready(x):
-    """For parity with JAX: results are computed synchronously, so this returns `x`."""
+    """Wait for device arrays anywhere in `x` (CPU results are already computed); return `x`."""
+    device = [leaf for leaf in tree_flatten(x)[0] if type(leaf) is Array]
+    if device:
+        device[0].block_until_ready()      # one device-wide synchronisation covers them all
     return x

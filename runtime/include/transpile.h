@@ -14,7 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TP_INLINE static inline __attribute__((always_inline, unused))
+/* TP_DEVICE qualifies the scalar helpers: empty for C, `__host__ __device__` when the CUDA
+ * prelude (tp_cuda.h) includes this header, so device code calls the very same helpers. */
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
+#define TP_INLINE static inline __attribute__((always_inline, unused)) TP_DEVICE
 
 /* ---- integer floor division and modulo (Python/NumPy signs; x / 0 == 0, x % 0 == 0) ---- */
 #define TP_SIGNED_DIVMOD(tag, T, U)                                                      \
@@ -177,6 +182,7 @@ TP_INLINE float tp_expf(float x) {
     return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
 }
 
+#ifndef __cplusplus   /* the CPU matmul is C (restrict, OpenMP); CUDA has its own in tp_cuda.h */
 /* ---- batched matrix product: out[b] = lhs[b] @ rhs[b], (m x k) @ (k x n), row-major ----
  * A register-tiled kernel: a 4 x 16 block of out is accumulated in local arrays (which the
  * compiler keeps in vector registers) while k is walked, reading a 16-wide strip of a row
@@ -257,5 +263,6 @@ TP_MATMUL(u8, uint8_t, uint32_t, TP_MADD_INT)
 TP_MATMUL(u16, uint16_t, uint32_t, TP_MADD_INT)
 TP_MATMUL(u32, uint32_t, uint32_t, TP_MADD_INT)
 TP_MATMUL(u64, uint64_t, uint64_t, TP_MADD_INT)
+#endif /* __cplusplus */
 
 #endif /* TRANSPILE_RUNTIME_H */

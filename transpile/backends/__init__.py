@@ -2,22 +2,18 @@
 
 - `interpret` runs the IR on NumPy (the test suite's reference).
 - `cpu` emits C with OpenMP, compiles it with the system C compiler and loads it with cffi.
-
-A CUDA backend (CUDA C through nvcc) is designed for but not built yet; asking for it is a
-clear error rather than a silent fallback.
+- `cuda` emits CUDA C, builds it with nvcc (or emulates it on the CPU for testing) and
+  returns device arrays; without a GPU it raises, never falling back to the CPU.
 """
 from __future__ import annotations
 
 import os
 
-NAMES = ("cpu", "interpret")
+NAMES = ("cpu", "cuda", "interpret")
 
 
 def resolve_name(name: str | None) -> str:
     name = name or os.environ.get("TRANSPILE_BACKEND") or "cpu"
-    if name == "cuda":
-        raise ValueError("backend 'cuda' is not available in this version of transpile; "
-                         "use backend='cpu' (C + OpenMP) or 'interpret'")
     if name not in NAMES:
         raise ValueError(f"backend {name!r} is not one of {', '.join(NAMES)}")
     return name
@@ -30,4 +26,7 @@ def get(name: str):
     if name == "cpu":
         from . import cpu
         return cpu.backend()
+    if name == "cuda":
+        from . import cuda
+        return cuda.backend()
     raise ValueError(f"unknown backend {name!r}")

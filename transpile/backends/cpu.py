@@ -45,13 +45,16 @@ def source_header(fun, signature: str, ir: IR) -> str:
 
 class Executable:
     compiled = True
+    device_inputs = False       # arguments arrive as NumPy arrays
+    source_name = "module.c"
+    language = "C"
 
     def __init__(self, prepared: Prepared, so_path: str):
         program = prepared.program
         n_ptr = len(program.inputs) + len(program.outputs)
         self._fn = load_entry(so_path, ENTRY, n_ptr)
         self.so_path = so_path
-        self.source_path = os.path.join(os.path.dirname(so_path), "module.c")
+        self.source_path = os.path.join(os.path.dirname(so_path), self.source_name)
         self._consts = [np.ascontiguousarray(c) for c in prepared.consts]
         self._out_specs = [(b.shape, b.dtype) for b in program.outputs]
         self._sources = program.output_sources
@@ -86,6 +89,7 @@ def _output(spec, outs, inputs):
 
 class CPUBackend:
     name = "cpu"
+    executable_class = Executable
 
     def __init__(self, compiler: CCompiler):
         self.compiler = compiler
@@ -102,28 +106,30 @@ class CPUBackend:
         """(Executable, found_on_disk)."""
         cache = DiskCache()
         key = cache_key(prepared.source, self.compiler.identity)
+        source_path = os.path.join(cache.entry_dir(key), self.executable_class.source_name)
         so_path = cache.lookup(key)
         if so_path is not None:
             logs.cache(f"disk hit {cache.entry_dir(key)}")
-            logs.source(f"generated C: {cache.paths(key)['c']}")
-            return Executable(prepared, so_path), True
+            logs.source(f"generated {self.executable_class.language}: {source_path}")
+            return self.executable_class(prepared, so_path), True
         with cache.lock(key):
             so_path = cache.lookup(key)       # another process may have built it meanwhile
             built = so_path is None
             if built:
                 so_path = cache.publish(key, lambda tmp: self._build(prepared.source, tmp))
                 logs.cache(f"disk miss, compiled into {cache.entry_dir(key)}")
-        logs.source(f"generated C: {cache.paths(key)['c']}")
-        return Executable(prepared, so_path), not built
+        logs.source(f"generated {self.executable_class.language}: {source_path}")
+        return self.executable_class(prepared, so_path), not built
 
     def _build(self, source: str, tmp: str):
-        c_path, so_path = os.path.join(tmp, "module.c"), os.path.join(tmp, "module.so")
+        c_path = os.path.join(tmp, self.executable_class.source_name)
+        so_path = os.path.join(tmp, "module.so")
         with open(c_path, "w") as f:
             f.write(source)
         started = time.perf_counter()
         warnings_text = self.compiler.compile(c_path, so_path)
         seconds = time.perf_counter() - started
-        command = " ".join(self.compiler.command("module.c", "module.so"))
+        command = " ".join(self.compiler.command(os.path.basename(c_path), "module.so"))
         with open(c_path, "a") as f:
             f.write(f"\n/* Built with {self.compiler.version()} in {seconds:.2f} s:\n"
                     f" *   {command}\n */\n")

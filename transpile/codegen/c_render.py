@@ -247,8 +247,8 @@ class CRenderer:
             lines.depth -= 1
             lines.add("cleanup:")
             lines.depth += 1
-            for b in program.temps:
-                lines.add(self._free_temp(b))
+            for line in self._free_temps(program.temps):
+                lines.add(line)
         lines.add(f"return {status};")
         lines.depth -= 1
         lines.add("}")
@@ -269,8 +269,8 @@ class CRenderer:
         return "status"
 
     @staticmethod
-    def _free_temp(buf) -> str:
-        return f"free({buf.name});"
+    def _free_temps(temps) -> list[str]:
+        return [f"free({b.name});" for b in temps]
 
     @classmethod
     def _used_in_statements(cls, stmts, buf) -> bool:

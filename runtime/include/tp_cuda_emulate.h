@@ -1,0 +1,281 @@
+/* CUDA emulation on the CPU, for testing generated .cu files on machines without a GPU.
+ *
+ * The runtime compiles the same source as host C++: `g++ -x c++ -include tp_cuda_emulate.h`.
+ * Each CUDA thread is a fiber (ucontext) with its own stack; the blocks of a grid run one
+ * after the other on the calling thread. `__syncthreads`, `__syncwarp` and warp shuffles
+ * are scheduling points: a fiber stops there until every live thread of its block (or warp)
+ * has arrived, so a missing barrier gives a wrong answer (deterministically: fibers run in
+ * thread order) instead of a lucky right one. `__shared__` variables are static (one block
+ * runs at a time, so that is per block). Device memory is host memory, and the cudart
+ * calls generated code makes are served by host implementations below.
+ *
+ * Cost: about a microsecond per emulated thread and scheduling point, so grids are small
+ * here (TP_THREADS, TP_MAX_BLOCKS below); grid-stride loops cover any size.
+ */
+#ifndef TRANSPILE_CUDA_EMULATE_H
+#define TRANSPILE_CUDA_EMULATE_H
+
+#define TP_CUDA_EMULATE 1
+#define TP_THREADS 128
+#define TP_MAX_BLOCKS 4
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include <functional>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#define __shared__ static
+
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+    unsigned int x, y, z;
+    dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+/* ---- the scheduler ---- */
+namespace tp_emu {
+
+enum State { READY, AT_BARRIER, AT_WARP, DONE };
+
+struct Fiber {
+    ucontext_t context;
+    State state;
+    uint3 thread_idx;
+    unsigned int linear;        /* x + y * bx + z * bx * by: warps are 32 consecutive ones */
+    char *stack;
+};
+
+struct Block {
+    std::vector<Fiber> fibers;
+    std::vector<uint64_t> exchange;      /* shuffle values, one slot per thread */
+    ucontext_t scheduler;
+    Fiber *current = nullptr;
+    const std::function<void()> *body = nullptr;
+    uint3 block_idx;
+    dim3 block_dim, grid_dim;
+};
+
+static thread_local Block *block = nullptr;
+static const size_t STACK_BYTES = 64 * 1024;
+
+/* Fiber stacks, kept for the next launch (allocating and freeing them costs more than
+ * running a small kernel). */
+static char *stack(unsigned int t) {
+    static thread_local std::vector<char *> pool;
+    while (pool.size() <= t) {
+        char *s = (char *)malloc(STACK_BYTES);
+        if (!s) { fprintf(stderr, "tp_cuda_emulate: out of memory for fiber stacks\n"); abort(); }
+        pool.push_back(s);
+    }
+    return pool[t];
+}
+
+static void wait_at(State state) {
+    Fiber *self = block->current;
+    self->state = state;
+    swapcontext(&self->context, &block->scheduler);
+}
+
+static void fiber_main() {
+    (*block->body)();
+    block->current->state = DONE;        /* uc_link returns to the scheduler */
+}
+
+/* Release the fibers waiting at a point every live member of their group has reached:
+ * a warp's shuffle/syncwarp, else the block's barrier. False: nothing can run (deadlock). */
+static bool release(Block &b) {
+    bool released = false;
+    const size_t n = b.fibers.size();
+    for (size_t w = 0; w < n; w += 32) {
+        bool all_at_warp = true, any_live = false;
+        for (size_t t = w; t < n && t < w + 32; t++) {
+            if (b.fibers[t].state == DONE) continue;
+            any_live = true;
+            all_at_warp = all_at_warp && b.fibers[t].state == AT_WARP;
+        }
+        if (any_live && all_at_warp) {
+            for (size_t t = w; t < n && t < w + 32; t++)
+                if (b.fibers[t].state == AT_WARP) b.fibers[t].state = READY;
+            released = true;
+        }
+    }
+    if (released) return true;
+    bool any_live = false, all_at_barrier = true;
+    for (Fiber &f : b.fibers) {
+        if (f.state == DONE) continue;
+        any_live = true;
+        all_at_barrier = all_at_barrier && f.state == AT_BARRIER;
+    }
+    if (any_live && !all_at_barrier) {
+        fprintf(stderr, "tp_cuda_emulate: deadlock in block (%u, %u, %u): threads wait at "
+                "different barriers (a __syncthreads or warp shuffle in divergent code)\n",
+                b.block_idx.x, b.block_idx.y, b.block_idx.z);
+        abort();
+    }
+    for (Fiber &f : b.fibers)
+        if (f.state == AT_BARRIER) f.state = READY;
+    return any_live;
+}
+
+static void run_block(Block &b) {
+    for (Fiber &f : b.fibers) {
+        f.state = READY;
+        getcontext(&f.context);
+        f.context.uc_stack.ss_sp = f.stack;
+        f.context.uc_stack.ss_size = STACK_BYTES;
+        f.context.uc_link = &b.scheduler;
+        makecontext(&f.context, fiber_main, 0);
+    }
+    do {
+        for (Fiber &f : b.fibers) {
+            if (f.state != READY) continue;
+            b.current = &f;
+            swapcontext(&b.scheduler, &f.context);
+        }
+    } while (release(b));
+}
+
+static void launch(dim3 grid, dim3 block_dim, const std::function<void()> &body) {
+    Block b;
+    const unsigned int n = block_dim.x * block_dim.y * block_dim.z;
+    b.fibers.resize(n);
+    b.exchange.assign(n, 0);
+    for (unsigned int t = 0; t < n; t++) {
+        Fiber &f = b.fibers[t];
+        f.linear = t;
+        f.thread_idx = {t % block_dim.x, (t / block_dim.x) % block_dim.y,
+                        t / (block_dim.x * block_dim.y)};
+        f.stack = stack(t);
+    }
+    b.body = &body;
+    b.block_dim = block_dim;
+    b.grid_dim = grid;
+    Block *outer = block;
+    block = &b;
+    for (unsigned int z = 0; z < grid.z; z++)
+        for (unsigned int y = 0; y < grid.y; y++)
+            for (unsigned int x = 0; x < grid.x; x++) {
+                b.block_idx = {x, y, z};
+                run_block(b);
+            }
+    block = outer;
+}
+
+/* A shuffle: publish, wait for the warp, read the source lane, wait again (so no lane
+ * overwrites its slot before every lane has read it). */
+template <typename T>
+static T shuffle(T value, int source_lane) {
+    Fiber *self = block->current;
+    uint64_t bits = 0;
+    memcpy(&bits, &value, sizeof(T));
+    block->exchange[self->linear] = bits;
+    wait_at(AT_WARP);
+    const unsigned int warp_base = self->linear - self->linear % 32;
+    const unsigned int source = warp_base + (unsigned int)source_lane;
+    uint64_t got = source < block->exchange.size() ? block->exchange[source] : bits;
+    wait_at(AT_WARP);
+    T result;
+    memcpy(&result, &got, sizeof(T));
+    return result;
+}
+
+}  // namespace tp_emu
+
+#define threadIdx (tp_emu::block->current->thread_idx)
+#define blockIdx (tp_emu::block->block_idx)
+#define blockDim (tp_emu::block->block_dim)
+#define gridDim (tp_emu::block->grid_dim)
+#define warpSize 32
+
+static inline void __syncthreads() { tp_emu::wait_at(tp_emu::AT_BARRIER); }
+static inline void __syncwarp(unsigned int = 0xffffffffu) { tp_emu::wait_at(tp_emu::AT_WARP); }
+
+template <typename T>
+static inline T __shfl_down_sync(unsigned int, T value, unsigned int delta) {
+    const unsigned int lane = tp_emu::block->current->linear % 32;
+    return tp_emu::shuffle(value, (int)(lane + delta < 32 ? lane + delta : lane));
+}
+template <typename T>
+static inline T __shfl_xor_sync(unsigned int, T value, int mask) {
+    const unsigned int lane = tp_emu::block->current->linear % 32;
+    return tp_emu::shuffle(value, (int)((lane ^ (unsigned int)mask) & 31u));
+}
+template <typename T>
+static inline T __shfl_sync(unsigned int, T value, int source_lane) {
+    return tp_emu::shuffle(value, source_lane & 31);
+}
+
+#define TP_LAUNCH(kernel, grid, block_dim, ...) \
+    tp_emu::launch(dim3(grid), dim3(block_dim), [&]() { kernel(__VA_ARGS__); })
+
+/* ---- the cudart calls transpile makes, served on the host ---- */
+typedef int cudaError_t;
+typedef void *cudaStream_t;
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1,
+                      cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3,
+                      cudaMemcpyDefault = 4 };
+enum { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75,
+       cudaDevAttrComputeCapabilityMinor = 76 };
+
+namespace tp_emu_rt {
+static inline cudaError_t cudaMalloc(void **ptr, size_t size) {
+    *ptr = malloc(size ? size : 1);
+    return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t) {
+    return cudaMalloc(ptr, size);
+}
+static inline cudaError_t cudaFree(void *ptr) { free(ptr); return cudaSuccess; }
+static inline cudaError_t cudaFreeAsync(void *ptr, cudaStream_t) { return cudaFree(ptr); }
+static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int) {
+    if (n) memmove(dst, src, n);
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
+                                          cudaStream_t) {
+    return cudaMemcpy(dst, src, n, kind);
+}
+static inline cudaError_t cudaMemset(void *dst, int value, size_t n) {
+    memset(dst, value, n);
+    return cudaSuccess;
+}
+static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+static inline cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
+static inline const char *cudaGetErrorString(cudaError_t err) {
+    return err == cudaSuccess ? "no error" : err == cudaErrorMemoryAllocation
+        ? "out of memory (emulated device)" : "error (emulated device)";
+}
+static inline const char *cudaGetErrorName(cudaError_t err) {
+    return err == cudaSuccess ? "cudaSuccess" : err == cudaErrorMemoryAllocation
+        ? "cudaErrorMemoryAllocation" : "cudaErrorUnknown";
+}
+static inline cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
+static inline cudaError_t cudaGetDevice(int *device) { *device = 0; return cudaSuccess; }
+static inline cudaError_t cudaDeviceGetAttribute(int *value, int attribute, int) {
+    *value = attribute == cudaDevAttrComputeCapabilityMajor ? 9
+           : attribute == cudaDevAttrComputeCapabilityMinor ? 0
+           : attribute == cudaDevAttrMultiProcessorCount ? 1 : 0;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 0; return cudaSuccess; }
+static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 0; return cudaSuccess; }
+}  // namespace tp_emu_rt
+
+#ifndef TP_EMU_NO_CUDART_NAMES   /* the emulated libcudart defines the real names itself */
+using namespace tp_emu_rt;
+#endif
+
+#endif /* TRANSPILE_CUDA_EMULATE_H */

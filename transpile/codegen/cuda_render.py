@@ -1,0 +1,373 @@
+"""Render a Program as CUDA C: the C renderer's expressions, CUDA's thread mapping.
+
+What differs from C + OpenMP, and nothing else, lives here:
+- every loop nest is a grid-stride loop over its flattened iteration space, the loop
+  variables recovered by division (so any shape runs on any grid);
+- reductions are laid out by how their input sits in memory: a full reduction runs in two
+  passes (block partials by warp shuffles and one shared slot per warp, then one block),
+  a reduction over a contiguous axis gives each row a warp (short rows) or a block, and one
+  over a strided axis gives each output a thread. Never float atomics: same answer each run;
+- matmul launches the tiled shared-memory kernel from tp_cuda.h;
+- the entry function runs on the host: it allocates temporaries with stream-ordered
+  cudaMallocAsync, launches the kernels, and runs control flow as host loops that read
+  loop bounds, `while` flags and `cond` indices back from the device.
+Scalar expressions, casts and op rules are the C renderer's (transpile.h's helpers are
+device functions too), so both backends share one semantics.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
+                     merge_groups, walk)
+from .c_ops import C_TYPE, unsigned_work_type
+from .c_reductions import accumulator_type, reduction_init, reduction_update
+from .c_render import CRenderer, _row_major
+from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
+
+_GRID_Z_LIMIT = 65535
+_WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
+_ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
+
+
+class CudaRenderer(CRenderer):
+    kernel_qualifier = "__global__ void __launch_bounds__(TP_THREADS)"
+    entry_qualifier = 'extern "C" '
+    restrict = "__restrict__"
+    includes = ('#include "tp_cuda.h"',)
+
+    def render_program(self, program, header: str) -> str:
+        self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines
+        self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
+        return super().render_program(program, header)
+
+    # -- thread mapping -----------------------------------------------------------------------
+    @staticmethod
+    def _grid_stride(lines: Lines, var: str, count, first="(int64_t)blockIdx.x * blockDim.x "
+                     "+ threadIdx.x", step="(int64_t)gridDim.x * blockDim.x"):
+        return lines.block(f"for (int64_t {var} = {first}; {var} < {count}; {var} += {step})")
+
+    @staticmethod
+    def _decompose(lines: Lines, space: LoopSpace, start: int, stop: int, flat: str, used):
+        """Declare loop variables start..stop-1 (those some index uses) from a flat index."""
+        for k in range(start, stop):
+            if k not in used:
+                continue
+            stride = math.prod(space.extents[k + 1:stop])
+            value = flat if stride == 1 else f"{flat} / {stride}"
+            if k > start:
+                value = f"({value}) % {space.extents[k]}" if stride > 1 else \
+                    f"{value} % {space.extents[k]}"
+            lines.add(f"const int64_t {space.names[k]} = {value};")
+
+    @staticmethod
+    def _used_loops(space: LoopSpace, affines) -> set:
+        return {k for k, g in enumerate(space.groups)
+                if any(a.coeffs and a.coeffs[g[-1]] for a in affines)}
+
+    def _launch_1d(self, name: str, blocks: str):
+        return lambda args: [f"TP_LAUNCH({name}, {blocks}, TP_THREADS, {', '.join(args)});"]
+
+    # -- elementwise kernels ------------------------------------------------------------------
+    def _loop_kernel(self, k: LoopKernel, index: int) -> str:
+        affines = collect_affines(k.value, [k.store])
+        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        total = math.prod(k.shape)
+        lines = Lines()
+        self._kernel_header(lines, index, [k.value], k.out, k.comment)
+        lines.depth += 1
+        with self._grid_stride(lines, "flat", total):
+            self._decompose(lines, space, 0, len(space.names), "flat",
+                            self._used_loops(space, affines))
+            render = ExprRenderer(lines, space, counter())
+            value = render(k.value)
+            lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
+        lines.depth -= 1
+        lines.add("}")
+        self._launches[index] = self._launch_1d(f"kernel_{index}",
+                                                f"tp_blocks({total}, TP_THREADS)")
+        return lines.text() + "\n"
+
+    def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
+        exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
+        stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
+        affines = stores + [a for e in exprs for a in collect_affines(e, [])]
+        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        reads = self._reads(exprs, self._buffers)
+        outs = [buf for *_, buf in k.carries]
+        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
+        params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in outs]
+        params += ["int64_t lower", "int64_t upper"]
+        self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
+        total = math.prod(k.shape)
+        lines = Lines()
+        lines.add(f"/* {k.comment} */")
+        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
+        lines.depth += 1
+        with self._grid_stride(lines, "flat", total):
+            self._decompose(lines, space, 0, len(space.names), "flat",
+                            self._used_loops(space, affines))
+            names = counter()
+            outer = ExprRenderer(lines, space, names)
+            for name, init, _, buf in k.carries:
+                lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
+            with lines.block("for (int64_t step = lower; step < upper; step++)"):
+                if any(e.kind == "var" and e.args[0] == k.index_name
+                       for _, _, update, _ in k.carries for e in walk(update)):
+                    lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
+                              f"({C_TYPE[k.index_dtype]})step;")
+                inner = ExprRenderer(lines, space, names)
+                updated = [inner(update) for _, _, update, _ in k.carries]
+                for (name, *_), value in zip(k.carries, updated):
+                    lines.add(f"{name} = {value};")
+            for (name, _, _, buf), store in zip(k.carries, stores):
+                lines.add(f"{buf.name}[{space.render(store)}] = {name};")
+        lines.depth -= 1
+        lines.add("}")
+        self._launches[index] = self._launch_1d(f"kernel_{index}",
+                                                f"tp_blocks({total}, TP_THREADS)")
+        return lines.text() + "\n"
+
+    # -- reductions ---------------------------------------------------------------------------
+    def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
+        n_out = len(k.out_shape)
+        extents = k.out_shape + k.reduce_shape
+        store = _row_major(k.out_shape, len(extents))
+        affines = collect_affines(k.body, [store])
+        out_groups = merge_groups(extents, affines, 0, n_out)
+        space = LoopSpace(extents, out_groups + merge_groups(extents, affines, n_out,
+                                                             len(extents)))
+        red = _Reduction(self, k, index, space, len(out_groups), store, affines)
+        layout = red.layout()
+        text = {"full": red.full, "warp": red.warp_per_row, "block": red.block_per_row,
+                "thread": red.thread_per_output}[layout]()
+        return text
+
+    # -- matmul ---------------------------------------------------------------------------------
+    def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
+        if k.batch > _GRID_Z_LIMIT:
+            raise NotImplementedError(f"CUDA matmul with a batch of {k.batch} matrices (at most "
+                                      f"{_GRID_Z_LIMIT}: one grid z-slice per matrix)")
+        t = C_TYPE[k.out.dtype]
+        w = t if k.out.dtype.kind == "f" else unsigned_work_type(k.out.dtype)
+        self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
+        grid = f"dim3({-(-k.n // 16)}, {-(-k.m // 16)}, {k.batch})"
+        self._launches[index] = lambda args: [
+            f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
+        r = self.restrict
+        return "\n".join([
+            f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
+            f"{k.batch} x {-(-k.m // 16)} x {-(-k.n // 16)} tiles of 16x16 */",
+            f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
+            f"const {t} *{r} {k.lhs.name}, const {t} *{r} {k.rhs.name}, {t} *{r} {k.out.name}) {{",
+            f"    tp_matmul_tile<{t}, {w}>({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
+            f"{k.m}, {k.k}, {k.n});",
+            "}", ""])
+
+    # -- the host entry -----------------------------------------------------------------------
+    def _allocate_temps(self, lines: Lines, temps) -> str:
+        lines.add("int status = 0;")
+        allocations = [(b.name, C_TYPE[b.dtype], max(b.size, 1)) for b in temps]
+        allocations += [(name, t, "TP_MAX_BLOCKS") for name, t in self._scratch]
+        for name, t, _ in allocations:
+            lines.add(f"{t} *{name} = NULL;")
+        for name, t, count in allocations:
+            lines.add(f"if (status == 0) status = (int)cudaMallocAsync((void **)&{name}, "
+                      f"sizeof({t}) * {count}, 0);")
+        lines.add("if (status != 0) goto cleanup;")
+        return "status"
+
+    def _free_temps(self, temps) -> list[str]:
+        names = [b.name for b in temps] + [name for name, _ in self._scratch]
+        return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
+
+    def _render_call(self, lines: Lines, kernel: int, args: list) -> None:
+        for launch in self._launches[kernel]([self._host_scalar(a) for a in args]):
+            lines.add(launch)
+            lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
+
+    @staticmethod
+    def _host_scalar(text: str) -> str:
+        return _ONE_ELEMENT_READ.sub(r"tp_read(\1, &status)", text)
+
+    @staticmethod
+    def _store_loop_index(lines: Lines, index, var: str) -> None:
+        t = C_TYPE[index.dtype]
+        lines.add(f"tp_write({index.name}, ({t}){var}, &status);")
+
+
+class _Reduction:
+    """One ReduceKernel rendered in the layout its memory access calls for."""
+
+    def __init__(self, renderer: CudaRenderer, k: ReduceKernel, index, space, n_out_loops,
+                 store, affines):
+        self.r, self.k, self.index, self.space = renderer, k, index, space
+        self.n_out, self.store, self.affines = n_out_loops, store, affines
+        self.rows, self.length = math.prod(k.out_shape), math.prod(k.reduce_shape)
+        self.used = renderer._used_loops(space, affines)
+        dt = k.body.dtype
+        self.arg = k.combiner in ("argmax", "argmin")
+        self.value_t = C_TYPE[dt]
+        if self.arg:
+            self.acc_t = f"TpArg<{self.value_t}>"
+            self.identity = f"{self.acc_t}{{({self.value_t})0, -1}}"
+        else:
+            self.acc_t = accumulator_type(k.combiner, dt)
+            self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"
+
+    def layout(self) -> str:
+        if self.rows == 1:
+            return "full"
+        if self.length < 32 or len(self.space.names) == self.n_out:
+            return "thread"
+        innermost = self.space.groups[-1][-1]
+        loads = [e.args[1] for e in walk(self.k.body) if e.kind == "load"]
+        if any(a.coeffs and abs(a.coeffs[innermost]) == 1 for a in loads):
+            return "warp" if self.length <= _WARP_ROW_MAX else "block"
+        return "thread"
+
+    # -- pieces ---------------------------------------------------------------------------------
+    def _open(self, lines: Lines, params: str, comment: str):
+        lines.add(f"/* {self.k.comment}; {comment} */")
+        lines.add(f"__global__ void __launch_bounds__(TP_THREADS) {params} {{")
+        lines.depth += 1
+        if self.arg:
+            better = "true" if self.k.combiner == "argmax" else "false"
+            lines.add(f"[[maybe_unused]] auto combine = []({self.acc_t} a, {self.acc_t} b) {{ "
+                      f"return tp_arg_combine<{better}>(a, b); }};")
+        else:
+            update = reduction_update(self.k.combiner, self.k.body.dtype, "a", "b")
+            lines.add(f"[[maybe_unused]] auto combine = []({self.acc_t} a, {self.acc_t} b) "
+                      f"{{ {update} return a; }};")
+        lines.add(f"[[maybe_unused]] const {self.acc_t} identity = {self.identity};")
+
+    @staticmethod
+    def _close(lines: Lines) -> str:
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    def _signature(self, name: str, extra: list[str]) -> str:
+        reads = self.r._reads([self.k.body], self.r._buffers)
+        params = [f"const {C_TYPE[b.dtype]} *__restrict__ {b.name}" for b in reads] + extra
+        self.r._kernel_args[self.index] = [b.name for b in reads] + [self.k.out.name]
+        return f"{name}({', '.join(params)})"
+
+    def _out_param(self) -> str:
+        return f"{C_TYPE[self.k.out.dtype]} *__restrict__ {self.k.out.name}"
+
+    def _accumulate(self, lines: Lines, position: str) -> None:
+        """acc <- combine(acc, body) at reduction position `position` (all loop vars set)."""
+        value = ExprRenderer(lines, self.space, counter())(self.k.body)
+        where = f"  /* {_short_source(self.k.source)} */" if self.k.source is not None else ""
+        if self.arg:
+            lines.add(f"acc = combine(acc, {self.acc_t}{{{value}, {position}}});{where}")
+        else:
+            lines.add(reduction_update(self.k.combiner, self.k.body.dtype, "acc", value) + where)
+
+    def _reduced_loop(self, lines: Lines, first: str, step: str) -> None:
+        lines.add(f"{self.acc_t} acc = identity;")
+        with self.r._grid_stride(lines, "r", self.length, first, step):
+            self.r._decompose(lines, self.space, self.n_out, len(self.space.names), "r",
+                              self.used)
+            self._accumulate(lines, "r")
+
+    def _store(self, lines: Lines, acc: str = "acc") -> None:
+        value = f"{acc}.index" if self.arg else acc
+        lines.add(f"{self.k.out.name}[{self.space.render(self.store)}] = "
+                  f"({C_TYPE[self.k.out.dtype]}){value};")
+
+    def _rows(self, lines: Lines, first: str, step: str):
+        block = self.r._grid_stride(lines, "row", self.rows, first, step)
+        return _Opened(block, lambda: self.r._decompose(
+            lines, self.space, 0, self.n_out, "row", self.used))
+
+    # -- layouts --------------------------------------------------------------------------------
+    def full(self) -> str:
+        """Two passes: each block's partial (grid-stride over all elements), then one block."""
+        name, out = f"kernel_{self.index}", self.k.out.name
+        scratch = f"scratch_{self.index}"
+        self.r._scratch.append((scratch, self.acc_t))
+        lines = Lines()
+        self._open(lines, self._signature(name, [f"{self.acc_t} *__restrict__ partial"]),
+                   "full reduction, pass 1: one partial per block")
+        body_used = self.r._used_loops(self.space, collect_affines(self.k.body, []))
+        self.r._decompose(lines, self.space, 0, self.n_out, "0", body_used)
+        self._reduced_loop(lines, "(int64_t)blockIdx.x * blockDim.x + threadIdx.x",
+                           "(int64_t)gridDim.x * blockDim.x")
+        lines.add("acc = tp_block_reduce(acc, identity, combine);")
+        lines.add("if (threadIdx.x == 0) partial[blockIdx.x] = acc;")
+        first = self._close(lines)
+        lines = Lines()
+        self._open(lines, f"{name}_final(const {self.acc_t} *__restrict__ partial, "
+                          f"int64_t count, {self._out_param()})",
+                   "full reduction, pass 2: the partials in block order")
+        lines.add(f"{self.acc_t} acc = identity;")
+        with lines.block("for (int64_t p = threadIdx.x; p < count; p += blockDim.x)"):
+            lines.add("acc = combine(acc, partial[p]);")
+        lines.add("acc = tp_block_reduce(acc, identity, combine);")
+        lines.add(f"if (threadIdx.x == 0) {out}[0] = ({C_TYPE[self.k.out.dtype]})"
+                  f"{'acc.index' if self.arg else 'acc'};")
+        second = self._close(lines)
+        blocks = f"tp_blocks({self.length}, TP_THREADS)"
+        self.r._launches[self.index] = lambda args: [
+            f"TP_LAUNCH({name}, {blocks}, TP_THREADS, {', '.join(args[:-1] + [scratch])});",
+            f"TP_LAUNCH({name}_final, 1, TP_THREADS, {scratch}, (int64_t){blocks}, {args[-1]});"]
+        return first + "\n" + second
+
+    def warp_per_row(self) -> str:
+        name = f"kernel_{self.index}"
+        lines = Lines()
+        self._open(lines, self._signature(name, [self._out_param()]),
+                   "inner reduction: one warp per row, lanes along the contiguous axis")
+        lines.add("const int64_t lane = threadIdx.x % 32;")
+        with self._rows(lines, "((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32",
+                        "(int64_t)gridDim.x * (blockDim.x / 32)"):
+            self._reduced_loop(lines, "lane", "32")
+            lines.add("acc = tp_warp_reduce(acc, combine);")
+            with lines.block("if (lane == 0)"):
+                self._store(lines)
+        self.r._launches[self.index] = self.r._launch_1d(
+            name, f"tp_blocks({self.rows}, TP_WARPS)")
+        return self._close(lines)
+
+    def block_per_row(self) -> str:
+        name = f"kernel_{self.index}"
+        lines = Lines()
+        self._open(lines, self._signature(name, [self._out_param()]),
+                   "inner reduction: one block per row, threads along the contiguous axis")
+        with self._rows(lines, "(int64_t)blockIdx.x", "(int64_t)gridDim.x"):
+            self._reduced_loop(lines, "(int64_t)threadIdx.x", "(int64_t)blockDim.x")
+            lines.add("acc = tp_block_reduce(acc, identity, combine);")
+            with lines.block("if (threadIdx.x == 0)"):
+                self._store(lines)
+        self.r._launches[self.index] = self.r._launch_1d(name, f"tp_blocks({self.rows}, 1)")
+        return self._close(lines)
+
+    def thread_per_output(self) -> str:
+        name = f"kernel_{self.index}"
+        lines = Lines()
+        self._open(lines, self._signature(name, [self._out_param()]),
+                   "outer reduction: one thread per output, in order along the reduced axes")
+        with self._rows(lines, "(int64_t)blockIdx.x * blockDim.x + threadIdx.x",
+                        "(int64_t)gridDim.x * blockDim.x"):
+            self._reduced_loop(lines, "0", "1")
+            self._store(lines)
+        self.r._launches[self.index] = self.r._launch_1d(
+            name, f"tp_blocks({self.rows}, TP_THREADS)")
+        return self._close(lines)
+
+
+class _Opened:
+    """A `with` block that runs `after_open` right after its opening line."""
+
+    def __init__(self, block, after_open):
+        self.block, self.after_open = block, after_open
+
+    def __enter__(self):
+        self.block.__enter__()
+        self.after_open()
+
+    def __exit__(self, *exc):
+        return self.block.__exit__(*exc)

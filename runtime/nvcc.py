@@ -23,9 +23,11 @@ from .compiler import CompileError, header_digest
 # backend's -ffp-contract=off); -ftz/-prec-div/-prec-sqrt keep nvcc's IEEE defaults.
 NVCC_FLAGS = ("--fmad=false", "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
               "-std=c++17")
-EMULATE_FLAGS = ("-x", "c++", "-std=c++17", "-O2", "-fPIC", "-shared", "-fno-math-errno",
+# -O1: emulated modules are test builds, where compile time dominates the run time.
+EMULATE_FLAGS = ("-x", "c++", "-std=c++17", "-O1", "-fPIC", "-shared", "-fno-math-errno",
                  "-ffp-contract=off", "-Wall", "-Wextra", "-Wno-type-limits",
-                 "-Wno-unused-parameter", "-include", "tp_cuda_emulate.h")
+                 "-Wno-unused-parameter", "-Wno-tautological-compare",
+                 "-include", "tp_cuda_emulate.h")
 
 
 def _file_identity(path: str) -> list[str]:
@@ -54,7 +56,7 @@ def find_nvcc() -> str | None:
 
 
 def cuda_library_dirs(nvcc: str | None) -> list[str]:
-    """Where libcudart lives, from the toolkit that nvcc belongs to."""
+    """Directories holding libcudart, from the toolkit that nvcc belongs to first."""
     homes = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
     if nvcc:
         try:     # wrappers (a shell script calling the real nvcc) name the real path
@@ -69,7 +71,8 @@ def cuda_library_dirs(nvcc: str | None) -> list[str]:
     dirs = []
     for home in filter(None, homes):
         for sub in ("lib64", "lib", "targets/*/lib"):
-            dirs.extend(d for d in glob.glob(os.path.join(home, sub)) if os.path.isdir(d))
+            dirs.extend(d for d in glob.glob(os.path.join(home, sub))
+                        if glob.glob(os.path.join(d, "libcudart.so*")))
     return list(dict.fromkeys(dirs))
 
 

@@ -12,9 +12,48 @@ try:
     from hypothesis import settings
     settings.register_profile("default", max_examples=40, deadline=None)
     settings.register_profile("ubsan", max_examples=25, deadline=None)
+    settings.register_profile("cuda-emulated", max_examples=8, deadline=None)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 except ImportError:   # hypothesis is a test dependency; only test_differential needs it
     pass
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a real CUDA device (run with pytest -m gpu); "
+                                       "skipped where none is usable")
+
+
+# TRANSPILE_TEST_BACKEND=cuda (tox env cuda-emulated) runs the op, differential and lax suites
+# through the CUDA backend: every jit the tests make that would compile for the CPU compiles
+# for CUDA instead, and its device results come back as NumPy arrays for the comparisons.
+if os.environ.get("TRANSPILE_TEST_BACKEND") == "cuda":
+    import functools
+
+    import transpile as tp
+    from transpile.pytree import tree_map
+
+    _cpu_jit = tp.jit
+
+    class _OnHost:
+        def __init__(self, jitted):
+            self._jitted = jitted
+
+        def __call__(self, *args, **kwargs):
+            return tree_map(lambda x: np.asarray(x) if isinstance(x, tp.Array) else x,
+                            self._jitted(*args, **kwargs))
+
+        def __getattr__(self, name):
+            return getattr(self._jitted, name)
+
+    def _cuda_jit(fun=None, *, backend=None, **kwargs):
+        if fun is None:
+            return functools.partial(_cuda_jit, backend=backend, **kwargs)
+        if backend in (None, "cpu"):
+            backend = "cuda"
+        jitted = _cpu_jit(fun, backend=backend, **kwargs)
+        return _OnHost(jitted) if backend == "cuda" else jitted
+
+    tp.jit = _cuda_jit
+
 
 BOOL = [np.dtype(np.bool_)]
 SIGNED = [np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)]

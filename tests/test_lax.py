@@ -2,6 +2,7 @@
 (and the interpret backend), including zero-trip loops, traced bounds, nesting, closures,
 pytree carries and the error cases."""
 import os
+import re
 import sys
 
 import numpy as np
@@ -142,8 +143,10 @@ def test_elementwise_fori_loop_is_interchanged_into_one_parallel_loop():
     fast = tp.jit(mandelbrot.mandelbrot, static_argnames=["iterations"])
     assert_same(fast(c_re, c_im), mandelbrot.mandelbrot(c_re, c_im))
     source = fast.lower(c_re, c_im).source
-    assert "interchanged" in source and source.count("static void kernel_") == 1
-    assert "#pragma omp parallel for" in source
+    definitions = re.findall(r"^\S[^\n]*\bkernel_\d+\(", source, re.M)
+    assert "interchanged" in source and len(definitions) == 1
+    if '#include "transpile.h"' in source:      # the C backend: one parallel loop
+        assert "#pragma omp parallel for" in source
 
 
 def test_loop_with_a_reduction_in_its_body_is_not_interchanged_but_correct():

@@ -26,9 +26,6 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include <functional>
-#include <vector>
-
 #define __global__
 #define __device__
 #define __host__
@@ -56,47 +53,52 @@ struct Fiber {
     char *stack;
 };
 
+/* Plain arrays and a function pointer, not <vector>/<functional>: this header is parsed
+ * with every emulated module, and those headers would double its compile time. */
+enum { MAX_THREADS = 1024 };
+
 struct Block {
-    std::vector<Fiber> fibers;
-    std::vector<uint64_t> exchange;      /* shuffle values, one slot per thread */
+    Fiber fibers[MAX_THREADS];
+    uint64_t exchange[MAX_THREADS];      /* shuffle values, one slot per thread */
+    unsigned int n_threads;
     ucontext_t scheduler;
-    Fiber *current = nullptr;
-    const std::function<void()> *body = nullptr;
+    Fiber *current;
+    void (*body)(void *);
+    void *context;
     uint3 block_idx;
     dim3 block_dim, grid_dim;
 };
 
-static thread_local Block *block = nullptr;
-static const size_t STACK_BYTES = 64 * 1024;
+inline thread_local Block *block = nullptr;
+inline const size_t STACK_BYTES = 64 * 1024;
 
 /* Fiber stacks, kept for the next launch (allocating and freeing them costs more than
  * running a small kernel). */
-static char *stack(unsigned int t) {
-    static thread_local std::vector<char *> pool;
-    while (pool.size() <= t) {
-        char *s = (char *)malloc(STACK_BYTES);
-        if (!s) { fprintf(stderr, "tp_cuda_emulate: out of memory for fiber stacks\n"); abort(); }
-        pool.push_back(s);
+static inline char *stack(unsigned int t) {
+    static thread_local char *pool[MAX_THREADS];
+    if (!pool[t] && !(pool[t] = (char *)malloc(STACK_BYTES))) {
+        fprintf(stderr, "tp_cuda_emulate: out of memory for fiber stacks\n");
+        abort();
     }
     return pool[t];
 }
 
-static void wait_at(State state) {
+static inline void wait_at(State state) {
     Fiber *self = block->current;
     self->state = state;
     swapcontext(&self->context, &block->scheduler);
 }
 
-static void fiber_main() {
-    (*block->body)();
+static inline void fiber_main() {
+    block->body(block->context);
     block->current->state = DONE;        /* uc_link returns to the scheduler */
 }
 
 /* Release the fibers waiting at a point every live member of their group has reached:
  * a warp's shuffle/syncwarp, else the block's barrier. False: nothing can run (deadlock). */
-static bool release(Block &b) {
+static inline bool release(Block &b) {
     bool released = false;
-    const size_t n = b.fibers.size();
+    const size_t n = b.n_threads;
     for (size_t w = 0; w < n; w += 32) {
         bool all_at_warp = true, any_live = false;
         for (size_t t = w; t < n && t < w + 32; t++) {
@@ -112,7 +114,8 @@ static bool release(Block &b) {
     }
     if (released) return true;
     bool any_live = false, all_at_barrier = true;
-    for (Fiber &f : b.fibers) {
+    for (size_t t = 0; t < n; t++) {
+        const Fiber &f = b.fibers[t];
         if (f.state == DONE) continue;
         any_live = true;
         all_at_barrier = all_at_barrier && f.state == AT_BARRIER;
@@ -123,13 +126,14 @@ static bool release(Block &b) {
                 b.block_idx.x, b.block_idx.y, b.block_idx.z);
         abort();
     }
-    for (Fiber &f : b.fibers)
-        if (f.state == AT_BARRIER) f.state = READY;
+    for (size_t t = 0; t < n; t++)
+        if (b.fibers[t].state == AT_BARRIER) b.fibers[t].state = READY;
     return any_live;
 }
 
-static void run_block(Block &b) {
-    for (Fiber &f : b.fibers) {
+static inline void run_block(Block &b) {
+    for (unsigned int t = 0; t < b.n_threads; t++) {
+        Fiber &f = b.fibers[t];
         f.state = READY;
         getcontext(&f.context);
         f.context.uc_stack.ss_sp = f.stack;
@@ -138,19 +142,28 @@ static void run_block(Block &b) {
         makecontext(&f.context, fiber_main, 0);
     }
     do {
-        for (Fiber &f : b.fibers) {
-            if (f.state != READY) continue;
-            b.current = &f;
-            swapcontext(&b.scheduler, &f.context);
+        for (unsigned int t = 0; t < b.n_threads; t++) {
+            if (b.fibers[t].state != READY) continue;
+            b.current = &b.fibers[t];
+            swapcontext(&b.scheduler, &b.current->context);
         }
     } while (release(b));
 }
 
-static void launch(dim3 grid, dim3 block_dim, const std::function<void()> &body) {
-    Block b;
+static inline void launch(dim3 grid, dim3 block_dim, void (*body)(void *), void *context) {
+    static thread_local Block *reused = nullptr;      /* ~1 MB: on the heap, made once */
+    if (!reused && !(reused = (Block *)calloc(1, sizeof(Block)))) {
+        fprintf(stderr, "tp_cuda_emulate: out of memory for a block\n");
+        abort();
+    }
+    Block &b = *reused;
     const unsigned int n = block_dim.x * block_dim.y * block_dim.z;
-    b.fibers.resize(n);
-    b.exchange.assign(n, 0);
+    if (n == 0 || n > MAX_THREADS) {
+        fprintf(stderr, "tp_cuda_emulate: a block of %u threads (at most %d)\n", n, MAX_THREADS);
+        abort();
+    }
+    b.n_threads = n;
+    memset(b.exchange, 0, sizeof b.exchange);
     for (unsigned int t = 0; t < n; t++) {
         Fiber &f = b.fibers[t];
         f.linear = t;
@@ -158,10 +171,10 @@ static void launch(dim3 grid, dim3 block_dim, const std::function<void()> &body)
                         t / (block_dim.x * block_dim.y)};
         f.stack = stack(t);
     }
-    b.body = &body;
+    b.body = body;
+    b.context = context;
     b.block_dim = block_dim;
     b.grid_dim = grid;
-    Block *outer = block;
     block = &b;
     for (unsigned int z = 0; z < grid.z; z++)
         for (unsigned int y = 0; y < grid.y; y++)
@@ -169,13 +182,14 @@ static void launch(dim3 grid, dim3 block_dim, const std::function<void()> &body)
                 b.block_idx = {x, y, z};
                 run_block(b);
             }
-    block = outer;
+    block = nullptr;
 }
 
 /* A shuffle: publish, wait for the warp, read the source lane, wait again (so no lane
  * overwrites its slot before every lane has read it). */
 template <typename T>
-static T shuffle(T value, int source_lane) {
+static inline T shuffle(T value, int source_lane) {
+    static_assert(sizeof(T) <= sizeof(uint64_t), "shuffles move at most 8 bytes");
     Fiber *self = block->current;
     uint64_t bits = 0;
     memcpy(&bits, &value, sizeof(T));
@@ -183,7 +197,7 @@ static T shuffle(T value, int source_lane) {
     wait_at(AT_WARP);
     const unsigned int warp_base = self->linear - self->linear % 32;
     const unsigned int source = warp_base + (unsigned int)source_lane;
-    uint64_t got = source < block->exchange.size() ? block->exchange[source] : bits;
+    uint64_t got = source < block->n_threads ? block->exchange[source] : bits;
     wait_at(AT_WARP);
     T result;
     memcpy(&result, &got, sizeof(T));
@@ -216,8 +230,17 @@ static inline T __shfl_sync(unsigned int, T value, int source_lane) {
     return tp_emu::shuffle(value, source_lane & 31);
 }
 
-#define TP_LAUNCH(kernel, grid, block_dim, ...) \
-    tp_emu::launch(dim3(grid), dim3(block_dim), [&]() { kernel(__VA_ARGS__); })
+namespace tp_emu {
+template <typename F>
+static inline void invoke(void *f) { (*(F *)f)(); }
+}
+
+#define TP_LAUNCH(kernel, grid, block_dim, ...)                                              \
+    do {                                                                                     \
+        auto tp_body = [&]() { kernel(__VA_ARGS__); };                                       \
+        tp_emu::launch(dim3(grid), dim3(block_dim), &tp_emu::invoke<decltype(tp_body)>,      \
+                       &tp_body);                                                            \
+    } while (0)
 
 /* ---- the cudart calls transpile makes, served on the host ---- */
 typedef int cudaError_t;

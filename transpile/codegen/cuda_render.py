@@ -77,6 +77,10 @@ class CudaRenderer(CRenderer):
         lines = Lines()
         self._kernel_header(lines, index, [k.value], k.out, k.comment)
         lines.depth += 1
+        self._launches[index] = self._launch_1d(f"kernel_{index}",
+                                                f"tp_blocks({total}, TP_THREADS)")
+        if total == 0:
+            return self._empty_kernel(lines, index)
         with self._grid_stride(lines, "flat", total):
             self._decompose(lines, space, 0, len(space.names), "flat",
                             self._used_loops(space, affines))
@@ -85,8 +89,15 @@ class CudaRenderer(CRenderer):
             lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
         lines.depth -= 1
         lines.add("}")
-        self._launches[index] = self._launch_1d(f"kernel_{index}",
-                                                f"tp_blocks({total}, TP_THREADS)")
+        return lines.text() + "\n"
+
+    def _empty_kernel(self, lines: Lines, index: int) -> str:
+        """A kernel over zero elements: nothing to compute, nothing launched."""
+        self._launches[index] = lambda args: [f"(void)({a});  /* kernel_{index}: zero elements, "
+                                              "not launched */" for a in args]
+        lines.add("/* zero elements: never launched */")
+        lines.depth -= 1
+        lines.add("}")
         return lines.text() + "\n"
 
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
@@ -105,6 +116,8 @@ class CudaRenderer(CRenderer):
         lines.add(f"/* {k.comment} */")
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         lines.depth += 1
+        if total == 0:
+            return self._empty_kernel(lines, index)
         with self._grid_stride(lines, "flat", total):
             self._decompose(lines, space, 0, len(space.names), "flat",
                             self._used_loops(space, affines))
@@ -139,6 +152,11 @@ class CudaRenderer(CRenderer):
         space = LoopSpace(extents, out_groups + merge_groups(extents, affines, n_out,
                                                              len(extents)))
         red = _Reduction(self, k, index, space, len(out_groups), store, affines)
+        if red.rows == 0:
+            lines = Lines()
+            self._kernel_header(lines, index, [k.body], k.out, k.comment)
+            lines.depth += 1
+            return self._empty_kernel(lines, index)
         layout = red.layout()
         text = {"full": red.full, "warp": red.warp_per_row, "block": red.block_per_row,
                 "thread": red.thread_per_output}[layout]()
@@ -185,7 +203,8 @@ class CudaRenderer(CRenderer):
     def _render_call(self, lines: Lines, kernel: int, args: list) -> None:
         for launch in self._launches[kernel]([self._host_scalar(a) for a in args]):
             lines.add(launch)
-            lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
+            if launch.startswith("TP_LAUNCH"):
+                lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
 
     @staticmethod
     def _host_scalar(text: str) -> str:
@@ -268,6 +287,8 @@ class _Reduction:
 
     def _reduced_loop(self, lines: Lines, first: str, step: str) -> None:
         lines.add(f"{self.acc_t} acc = identity;")
+        if self.length == 0:
+            return              # an empty reduction is its identity
         with self.r._grid_stride(lines, "r", self.length, first, step):
             self.r._decompose(lines, self.space, self.n_out, len(self.space.names), "r",
                               self.used)

@@ -47,6 +47,8 @@ _CHAR_ARRAY = backend.new_array_type(_CHAR_P, None)
 _SIGNATURES = {
     "cudaMalloc": ((_VOID_PP, _SIZE), _INT),
     "cudaFree": ((_VOID_P,), _INT),
+    "cudaMallocAsync": ((_VOID_PP, _SIZE, _VOID_P), _INT),
+    "cudaFreeAsync": ((_VOID_P, _VOID_P), _INT),
     "cudaMemcpy": ((_VOID_P, _VOID_P, _SIZE, _INT), _INT),
     "cudaDeviceSynchronize": ((), _INT),
     "cudaGetLastError": ((), _INT),
@@ -65,6 +67,7 @@ _SIGNATURES = {
     "cudaEventDestroy": ((_VOID_P,), _INT),
 }
 HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE = 1, 2, 3
+_NULL = backend.cast(_VOID_P, 0)       # the legacy default stream
 _ATTR_MAJOR, _ATTR_MINOR, _ATTR_SM_COUNT = 75, 76, 16
 
 
@@ -105,15 +108,17 @@ class Runtime:
             raise CudaError(f"{what} failed: {self.describe(err)}")
 
     # -- memory -----------------------------------------------------------------------------
+    # Stream-ordered allocation on the default stream (where every kernel runs): unlike
+    # cudaMalloc/cudaFree it neither synchronises the device nor stalls the next launch.
     def malloc(self, nbytes: int) -> int:
         out = backend.newp(_VOID_PP, None)
-        self.check(self._call("cudaMalloc", out, max(int(nbytes), 1)),
-                   f"cudaMalloc of {nbytes} bytes")
+        self.check(self._call("cudaMallocAsync", out, max(int(nbytes), 1), _NULL),
+                   f"cudaMallocAsync of {nbytes} bytes")
         return int(backend.cast(_SIZE, out[0]))
 
     def free(self, ptr: int) -> int:
         """Returns cudart's status instead of raising: frees run from finalizers."""
-        return self._call("cudaFree", backend.cast(_VOID_P, ptr))
+        return self._call("cudaFreeAsync", backend.cast(_VOID_P, ptr), _NULL)
 
     def copy_to_device(self, dst: int, array) -> None:
         src = backend.from_buffer(_CHAR_ARRAY, array, False)

@@ -131,7 +131,8 @@ __device__ __forceinline__ void tp_matmul_tile(const T *__restrict__ lhs, const 
     __shared__ W a_tile[TP_TILE][TP_TILE];
     __shared__ W b_tile[TP_TILE][TP_TILE + 1];   /* +1: no bank conflicts on column reads */
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
-    const int64_t row = (int64_t)blockIdx.y * TP_TILE + ty, col = (int64_t)blockIdx.x * TP_TILE + tx;
+    const int64_t row = (int64_t)blockIdx.y * TP_TILE + ty;
+    const int64_t col = (int64_t)blockIdx.x * TP_TILE + tx;
     const int64_t batch = blockIdx.z;
     lhs += batch * m * k;
     rhs += batch * k * n;

@@ -28,6 +28,7 @@ class CRenderer:
     restrict = "restrict"
     parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
     includes = ('#include "transpile.h"',)
+    entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
@@ -227,7 +228,7 @@ class CRenderer:
         params = [f"void *{b.name}_ptr" for b in program.inputs + program.outputs]
         lines.add(f"/* Entry point: inputs ({', '.join(b.name for b in program.inputs) or 'none'})"
                   f", outputs ({', '.join(b.name for b in program.outputs) or 'none'}). "
-                  "Returns 0, or 1 if a temporary could not be allocated. */")
+                  f"{self.entry_returns} */")
         lines.add(f"{self.entry_qualifier}int {program.name}({', '.join(params) or 'void'}) {{")
         lines.depth += 1
         used = {name for args in self._kernel_args.values() for name in args}

@@ -36,6 +36,8 @@ class CudaRenderer(CRenderer):
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
     includes = ('#include "tp_cuda.h"',)
+    entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
+                     "call (kernels run asynchronously: their faults show at the next sync).")
 
     def render_program(self, program, header: str) -> str:
         self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines

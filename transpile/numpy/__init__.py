@@ -3,6 +3,8 @@
 Every function works on concrete values (it runs NumPy eagerly) and on tracers
 (it records primitives into the trace), so un-jitted code is the baseline.
 """
+import numpy as _np
+
 from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
                       uint32, uint64)
 from . import _methods
@@ -39,6 +41,7 @@ from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nana
                           var)
 
 bool = bool_
+ndarray = _np.ndarray   # for isinstance checks and annotations; traced values are Tracers
 pi = 3.141592653589793
 e = 2.718281828459045
 inf = float("inf")

@@ -59,6 +59,7 @@ argmin = _make("argmin")
 dot_general = _make("dot_general")            # (batch..., m, k) x (batch..., k, n)
 dynamic_slice = _make("dynamic_slice")        # operand *starts; slice_sizes (starts clamped)
 dynamic_update_slice = _make("dynamic_update_slice")   # operand update *starts (clamped)
+gather = _make("gather")                      # operand indices; axis (indices clamped)
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.

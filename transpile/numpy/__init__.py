@@ -34,6 +34,7 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          array_equiv, asinh, atanh, cbrt, convolve, copysign, correlate,
                          deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
+from ._indexing import take, take_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,

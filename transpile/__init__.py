@@ -27,8 +27,9 @@ _LAZY = {
     "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
+    "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
 }
-_SUBMODULES = ("lax", "numpy")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -373,6 +373,12 @@ class Lowered:
     def as_text(self) -> str:
         return str(self.ir)
 
+    def export(self, directory: str, name: str | None = None):
+        """Write this specialisation as a standalone C library (NAME.c, NAME.h, the runtime
+        headers, a Makefile) into `directory`; see `transpile.export`."""
+        from .export import export
+        return export(self, directory, name)
+
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), backend=None):
     """Compile `fun` on first call per signature, as `jax.jit`.

@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import sys
 import time
 import weakref
 
@@ -151,6 +152,7 @@ class Jitted:
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         self.fun = fun
         self._sig = _Signature(fun, static_argnums, static_argnames)
+        self._backend_arg = backend            # as given: a receiving process resolves its own
         self._backend_name = backends.resolve_name(backend)
         config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
         self._cache = _function_cache(fun, config)
@@ -271,8 +273,30 @@ class Jitted:
     def __repr__(self):
         return f"<transpile.jit of {describe_function(self.fun)}>"
 
+    def __reduce__(self):
+        # A decorated module-level function is that module's attribute: pickle it by name, as
+        # pickle does plain functions (the receiver imports the module). Anything else is
+        # rebuilt from the function, which then pickles as the pickler pickles functions: by
+        # reference, by value under cloudpickle for a script's __main__ (as Dask sends it),
+        # and with pickle's own error for lambdas and local functions.
+        if _is_module_attribute(self):
+            return self.__qualname__
+        return (Jitted, (self.fun, tuple(sorted(self._sig.static_nums)),
+                         tuple(sorted(self._sig.static_names)), self._backend_arg))
+
     def __get__(self, obj, objtype=None):   # methods: bind like a function would
         return self if obj is None else functools.partial(self, obj)
+
+
+def _is_module_attribute(obj) -> bool:
+    module = sys.modules.get(getattr(obj, "__module__", None) or "")
+    qualname = getattr(obj, "__qualname__", "")
+    if module is None or module.__name__ in ("__main__", "__mp_main__") or "<" in qualname:
+        return False
+    target = module
+    for part in qualname.split("."):
+        target = getattr(target, part, None)
+    return target is obj
 
 
 class _TraceSpec:

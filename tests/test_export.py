@@ -246,5 +246,9 @@ def test_bad_name_or_function_is_a_usage_error(tmp_path, capsys):
     assert main(["export", f"{script}:f", "--arg", "x=f32[3]", "-o", str(tmp_path),
                  "--name", "2fast"]) == 2
     assert "not usable as a C function name" in capsys.readouterr().err
+    lowered = tp.jit(selu).lower(np.zeros(3))
     with pytest.raises(ValueError, match="C function name"):
-        tp.jit(selu).lower(np.zeros(3)).export(tmp_path, name="my-selu")
+        lowered.export(tmp_path, name="my-selu")
+    for taken in ("main", "transpile"):          # transpile.h is the runtime header
+        with pytest.raises(ValueError, match="is taken"):
+            lowered.export(tmp_path, name=taken)

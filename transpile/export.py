@@ -107,6 +107,9 @@ def check_name(name: str) -> str:
             or keyword.iskeyword(name):
         raise ValueError(f"export name {name!r} is not usable as a C function name; use "
                          "letters, digits and underscores, not starting with a digit")
+    if name == "main" or os.path.isfile(os.path.join(INCLUDE_DIR, f"{name}.h")):
+        raise ValueError(f"export name {name!r} is taken (by C's main or a runtime header); "
+                         "choose another")
     return name
 
 

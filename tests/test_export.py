@@ -12,7 +12,6 @@ import pytest
 
 import transpile as tp
 import transpile.numpy as tnp
-from transpile import lax
 from transpile.cli import main
 from transpile.export import Argument, ExportedLibrary
 from transpile.pytree import tree_flatten
@@ -64,6 +63,11 @@ def build_and_link(library, work: pathlib.Path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert (folder / f"lib{library.name}.so").is_file()
     assert (folder / f"lib{library.name}.a").is_file()
+    if shutil.which("nm"):        # one global symbol: several exported libraries link together
+        symbols = subprocess.run(["nm", "-g", "--defined-only", str(folder / f"{library.name}.o")],
+                                 capture_output=True, text=True, check=True).stdout.split()
+        assert [s for s in symbols if s in ("T", "D", "B", "R")] == ["T"]
+        assert symbols[-1] == library.name
     (work / "main.c").write_text(_driver(library))
     common = ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", str(work / "main.c"),
               "-I", str(folder)]

@@ -256,3 +256,23 @@ def test_bad_name_or_function_is_a_usage_error(tmp_path, capsys):
     for taken in ("main", "transpile"):          # transpile.h is the runtime header
         with pytest.raises(ValueError, match="is taken"):
             lowered.export(tmp_path, name=taken)
+
+
+@pytest.mark.parametrize("code, dtype", [("bool", np.bool_), ("i8", np.int8), ("i16", np.int16),
+                                         ("i32", np.int32), ("i64", np.int64), ("u8", np.uint8),
+                                         ("u16", np.uint16), ("u32", np.uint32),
+                                         ("u64", np.uint64), ("f32", np.float32),
+                                         ("f64", np.float64)])
+def test_arg_grammar_array_specs(code, dtype):
+    from transpile.export_cli import parse_arg
+    name, value = parse_arg(f"x={code}[2, 3]")
+    assert name == "x" and value.shape == (2, 3) and value.dtype == dtype
+    assert parse_arg(f"s={code}[]")[1].shape == ()
+
+
+def test_arg_grammar_literals_are_static_values():
+    from transpile.export_cli import parse_arg
+    assert parse_arg("n=7") == ("n", 7)
+    assert parse_arg("mode='fast'") == ("mode", "fast")
+    assert parse_arg("shape=(2, 3)") == ("shape", (2, 3))
+    assert parse_arg("flag=True") == ("flag", True)

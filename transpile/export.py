@@ -9,7 +9,6 @@ Nothing in it names a path of the machine that wrote it.
 from __future__ import annotations
 
 import dataclasses
-import keyword
 import os
 import re
 
@@ -103,8 +102,7 @@ def export(lowered, directory: str, name: str | None = None) -> ExportedLibrary:
 # -- names ------------------------------------------------------------------------------------
 
 def check_name(name: str) -> str:
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in _C_RESERVED \
-            or keyword.iskeyword(name):
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in _C_RESERVED:
         raise ValueError(f"export name {name!r} is not usable as a C function name; use "
                          "letters, digits and underscores, not starting with a digit")
     if name == "main" or os.path.isfile(os.path.join(INCLUDE_DIR, f"{name}.h")):

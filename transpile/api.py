@@ -6,14 +6,11 @@ miss traces, optimises, compiles (or finds the binary on disk) and records why.
 """
 from __future__ import annotations
 
-import collections
 import contextlib
 import dataclasses
 import functools
 import inspect
-import sys
 import time
-import uuid
 import weakref
 
 import numpy as np
@@ -275,61 +272,12 @@ class Jitted:
     def __repr__(self):
         return f"<transpile.jit of {describe_function(self.fun)}>"
 
-    def __reduce__(self):
-        # A decorated module-level function is that module's attribute: pickle it by name, as
-        # pickle does plain functions (the receiver imports the module). Anything else is
-        # rebuilt from the function, which then pickles as the pickler pickles functions: by
-        # reference, by value under cloudpickle for a script's __main__ (as Dask sends it),
-        # and with pickle's own error for lambdas and local functions.
-        if _is_module_attribute(self):
-            return self.__qualname__
-        return (_receive, (_sending_token(self), self.fun, tuple(sorted(self._sig.static_nums)),
-                           tuple(sorted(self._sig.static_names)), self._backend_arg))
+    def __reduce__(self):       # by reference where possible; see transpile/pickling.py
+        from .pickling import reduce_jitted
+        return reduce_jitted(self)
 
     def __get__(self, obj, objtype=None):   # methods: bind like a function would
         return self if obj is None else functools.partial(self, obj)
-
-
-# Jitted objects by the token of the object they were pickled from. A function pickled by
-# value (cloudpickle) arrives as a new object with every task; mapping it back to one Jitted
-# keeps its compiled entries, so a Dask worker traces once, not once per task.
-_by_token: "collections.OrderedDict[str, Jitted]" = collections.OrderedDict()
-_BY_TOKEN_MAX = 256
-
-
-def _sending_token(jitted) -> str:
-    token = jitted.__dict__.get("_token")
-    if token is None:
-        token = jitted._token = uuid.uuid4().hex
-        _remember(token, jitted)      # unpickled in this same process: the object itself
-    return token
-
-
-def _remember(token, jitted) -> None:
-    _by_token[token] = jitted
-    while len(_by_token) > _BY_TOKEN_MAX:
-        _by_token.popitem(last=False)
-
-
-def _receive(token, fun, static_argnums, static_argnames, backend):
-    """Unpickling: the Jitted already made for `token`, or a new one around `fun`."""
-    jitted = _by_token.get(token)
-    if jitted is None:
-        jitted = Jitted(fun, static_argnums, static_argnames, backend)
-        jitted._token = token
-        _remember(token, jitted)
-    return jitted
-
-
-def _is_module_attribute(obj) -> bool:
-    module = sys.modules.get(getattr(obj, "__module__", None) or "")
-    qualname = getattr(obj, "__qualname__", "")
-    if module is None or module.__name__ in ("__main__", "__mp_main__") or "<" in qualname:
-        return False
-    target = module
-    for part in qualname.split("."):
-        target = getattr(target, part, None)
-    return target is obj
 
 
 class _TraceSpec:

@@ -8,50 +8,36 @@ they only run (and are listed on their own) if the analysis saw them called.
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
 
-import libcst as cst
-
-from .fastwalk import child_nodes
 from .index import Function
 
 COLLECTED = (
-    cst.Call, cst.Name, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.Global,
-    cst.Nonlocal, cst.NamedExpr, cst.SimpleStatementLine,
+    ast.Call, ast.Name, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.For, ast.Global,
+    ast.Nonlocal, ast.NamedExpr, ast.Expr,
 )  # fmt: skip
-
-
-NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 class TracedCode:
     def __init__(self, functions: list[Function]):
-        self._nodes: dict[type, list[tuple[cst.CSTNode, Function]]] = defaultdict(list)
-        # How many statements share the block of each simple statement line (for deletions).
-        self.block_sizes: dict[cst.SimpleStatementLine, int] = {}
+        self._nodes: dict[type, list[tuple[ast.AST, Function]]] = defaultdict(list)
         for function in functions:
-            _Collector(self, function).walk(function.body)
+            body = function.body if isinstance(function.body, list) else [function.body]
+            for statement in body:
+                self._walk(statement, function)
 
-    def of(self, *types: type) -> list[tuple[cst.CSTNode, Function]]:
-        found: list[tuple[cst.CSTNode, Function]] = []
-        for kind in types:
-            found.extend(self._nodes.get(kind, ()))
-        return found
-
-
-class _Collector:
-    def __init__(self, code: TracedCode, function: Function):
-        self.code = code
-        self.function = function
-
-    def walk(self, node: cst.CSTNode) -> None:
+    def _walk(self, node: ast.AST, function: Function) -> None:
         if isinstance(node, NESTED):
             return
         if isinstance(node, COLLECTED):
-            self.code._nodes[type(node)].append((node, self.function))
-        if isinstance(node, cst.IndentedBlock):
-            for statement in node.body:
-                if isinstance(statement, cst.SimpleStatementLine):
-                    self.code.block_sizes[statement] = len(node.body)
-        for child in child_nodes(node):
-            self.walk(child)
+            self._nodes[type(node)].append((node, function))
+        for child in ast.iter_child_nodes(node):
+            self._walk(child, function)
+
+    def of(self, *types: type) -> list[tuple[ast.AST, Function]]:
+        found: list[tuple[ast.AST, Function]] = []
+        for kind in types:
+            found.extend(self._nodes.get(kind, ()))
+        return found

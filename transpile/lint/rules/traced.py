@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import libcst as cst
+import ast
 
 from ..edits import static_argnames_fix
 from ..flow import Hazard
@@ -18,6 +18,7 @@ from ..flow_values import Taint
 from ..jitsites import JitSite
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
+from ..suggestions import TNP_FUNCTIONS
 
 if TYPE_CHECKING:
     from ..engine import ModuleContext
@@ -42,12 +43,31 @@ def lax_name(ctx: ModuleContext, member: str) -> str:
     return f"{ctx.names.spell_any(ctx.config.lax_namespaces, 'lax')}.{member}"
 
 
+def array_namespace(ctx: ModuleContext) -> str | None:
+    """The array namespace this module imports (`transpile.numpy`, `jax.numpy`), if any."""
+    for namespace in ctx.config.array_namespaces:
+        if ctx.names.spelling(namespace):
+            return namespace
+    return None
+
+
+def tnp_has(ctx: ModuleContext, member: str) -> bool:
+    """Whether suggesting `<array namespace>.member` names a function that exists."""
+    namespace = array_namespace(ctx) or "transpile.numpy"
+    return namespace != "transpile.numpy" or member in TNP_FUNCTIONS
+
+
 def tnp_name(ctx: ModuleContext, member: str) -> str:
-    return f"{ctx.names.spell_any(ctx.config.array_namespaces, 'tnp')}.{member}"
+    """`tnp.maximum` as this module spells it; a description where transpile.numpy lacks it."""
+    namespace = array_namespace(ctx)
+    if not tnp_has(ctx, member):
+        return f"an array expression ({member} is not in transpile.numpy yet)"
+    spelled = ctx.names.spelling(namespace) if namespace else "tnp"
+    return f"{spelled}.{member}"
 
 
 def tnp_available(ctx: ModuleContext) -> bool:
-    return any(ctx.names.spelling(ns) for ns in ctx.config.array_namespaces)
+    return array_namespace(ctx) is not None
 
 
 def where_from(ctx: ModuleContext, hazard: Hazard) -> str:
@@ -80,8 +100,7 @@ def static_plan(ctx: ModuleContext, taint: Taint) -> dict[JitSite, list[str]] | 
 
 def _nameable(site: JitSite) -> list[str]:
     """Parameters static_argnames can name: not *args/**kwargs."""
-    params = site.target.params
-    return positional_params(site.target) + [p.name.value for p in params.kwonly_params]
+    return positional_params(site.target) + [p.arg for p in site.target.args.kwonlyargs]
 
 
 def static_advice(ctx: ModuleContext, plan: dict[JitSite, list[str]]) -> tuple[str, Fix | None]:
@@ -102,7 +121,7 @@ def traced_finding(
     ctx: ModuleContext,
     code: str,
     hazard: Hazard,
-    anchor: cst.CSTNode,
+    anchor: ast.AST,
     problem: str,
     data_help: str,
     data_fix: Fix | None = None,
@@ -115,5 +134,5 @@ def traced_finding(
     else:
         help, fix = data_help, data_fix
     # A compound statement is underlined from its keyword through its condition only.
-    end = getattr(anchor, "test", None) if isinstance(anchor, (cst.If, cst.While, cst.Assert)) else None
+    end = getattr(anchor, "test", None) if isinstance(anchor, (ast.If, ast.While, ast.Assert)) else None
     return ctx.finding(code, anchor, message, help, fix, end=end)

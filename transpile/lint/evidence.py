@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from .astwalk import function_nodes
 from .index import Function, all_args
 
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "str"})
@@ -29,13 +30,11 @@ def array_like_params(function: Function, is_array_call: Callable[[ast.Call], bo
     namespace (its arguments are then array-like)."""
     scalar, array = _signature_evidence(function)
     params = {p.arg for p in all_args(function.args)} - RECEIVER_NAMES
-    body = function.body if isinstance(function.body, list) else [function.body]
     found: set[str] = set()
-    for statement in body:
-        for node in ast.walk(statement):
-            for name in _uses(node, is_array_call):
-                if name in params:
-                    found.add(name)
+    for node in function_nodes(function):
+        for name in _uses(node, is_array_call):
+            if name in params:
+                found.add(name)
     return frozenset((array | found) - scalar)
 
 
@@ -125,13 +124,15 @@ def container_params(function: Function) -> dict[str, str]:
         annotation = _annotation_text(param.annotation)
         if any(word in annotation for word in SEQUENCE_ANNOTATION_WORDS):
             found[param.arg] = "dict" if "ict" in annotation or "Mapping" in annotation else "sequence"
-    body = function.body if isinstance(function.body, list) else [function.body]
-    for statement in body:
-        for node in ast.walk(statement):
+    for node in function_nodes(function):
+        if type(node) in _CONTAINER_USE_TYPES:
             name, kind = _container_use(node)
             if name in params and found.get(name) != "dict":
                 found[name] = kind
     return found
+
+
+_CONTAINER_USE_TYPES = frozenset({ast.Call, ast.For, ast.comprehension, ast.Subscript})
 
 
 def _container_use(node: ast.AST) -> tuple[str | None, str]:

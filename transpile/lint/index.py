@@ -11,7 +11,10 @@ those are found by walking just the statements on lines whose text can hold such
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from dataclasses import dataclass, field
+
+from .astwalk import descendants
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -77,23 +80,30 @@ class ModuleIndex:
     def calls_on_lines(self, lines: set[int]) -> list[CallSite]:
         """Calls in statements that start, end or span one of `lines` (1-based)."""
         found: list[CallSite] = []
+        if not lines:
+            return found
+        ordered = sorted(lines)
         for holder in self.holders:
             node = holder.node
-            first, last = node.lineno, getattr(node, "end_lineno", node.lineno) or node.lineno
-            if any(first <= line <= last for line in lines):
+            # The first wanted line at or after the statement's start: is it inside it?
+            position = bisect_left(ordered, node.lineno)
+            if position < len(ordered) and ordered[position] <= node.end_lineno:
                 for part in holder.parts:
                     if part is not None:
-                        _collect_calls(part, holder, holder.loop is not None, found)
+                        _collect_calls(part, holder, found)
         return found
 
 
-def _collect_calls(node: ast.AST, holder: _Holder, in_loop: bool, found: list[CallSite]) -> None:
-    if isinstance(node, ast.Call):
-        found.append(CallSite(node, in_loop, holder.function, holder.loop))
-    if isinstance(node, COMPREHENSIONS):
-        in_loop = True
-    for child in ast.iter_child_nodes(node):
-        _collect_calls(child, holder, in_loop, found)
+def _collect_calls(part: ast.AST, holder: _Holder, found: list[CallSite]) -> None:
+    nodes = descendants([part], ())
+    inside: set[int] = set()  # calls inside a comprehension run once per element
+    for node in nodes:
+        if isinstance(node, COMPREHENSIONS):
+            inside.update(id(call) for call in descendants([node], ()) if isinstance(call, ast.Call))
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            in_loop = holder.loop is not None or id(node) in inside
+            found.append(CallSite(node, in_loop, holder.function, holder.loop))
 
 
 class _Indexer:

@@ -11,30 +11,30 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 
+from .astwalk import function_nodes
 from .index import Function
 
 COLLECTED = (
     ast.Call, ast.Name, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.For, ast.Global,
     ast.Nonlocal, ast.NamedExpr, ast.Expr,
 )  # fmt: skip
-NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 class TracedCode:
     def __init__(self, functions: list[Function]):
         self._nodes: dict[type, list[tuple[ast.AST, Function]]] = defaultdict(list)
+        self.by_function: dict[Function, dict[type, list[ast.AST]]] = {}
         for function in functions:
-            body = function.body if isinstance(function.body, list) else [function.body]
-            for statement in body:
-                self._walk(statement, function)
+            mine: dict[type, list[ast.AST]] = defaultdict(list)
+            for node in function_nodes(function):
+                mine[type(node)].append(node)
+            self.by_function[function] = mine
+            for kind in COLLECTED:
+                self._nodes[kind].extend((node, function) for node in mine.get(kind, ()))
 
-    def _walk(self, node: ast.AST, function: Function) -> None:
-        if isinstance(node, NESTED):
-            return
-        if isinstance(node, COLLECTED):
-            self._nodes[type(node)].append((node, function))
-        for child in ast.iter_child_nodes(node):
-            self._walk(child, function)
+    def in_function(self, function: Function, *types: type) -> list[ast.AST]:
+        mine = self.by_function.get(function, {})
+        return [node for kind in types for node in mine.get(kind, ())]
 
     def of(self, *types: type) -> list[tuple[ast.AST, Function]]:
         found: list[tuple[ast.AST, Function]] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..index import COMPREHENSIONS
 from ..jitsites import literal_int
 from .base import Example, Rule
 from .traced import lax_name
@@ -104,12 +105,24 @@ class LargeUnroll(Rule):
     def check(self, ctx):
         limit = ctx.config.max_unroll
         for function in ctx.facts.traced:
+            if not self._may_exceed(ctx, function, limit):
+                continue  # even every loop nested in every other stays under the limit
             finder = _LoopFinder(ctx, limit, function)
             body = function.body if isinstance(function.body, list) else [function.body]
             for statement in body:
                 finder.walk(statement)
             for node, counts in finder.found:
                 yield self._finding(ctx, node, counts, limit)
+
+    @staticmethod
+    def _may_exceed(ctx, function, limit: int) -> bool:
+        total = 1
+        for loop in ctx.traced_code.in_function(function, ast.For, ast.AsyncFor):
+            total *= trip_count(ctx, loop.iter, function) or 1
+        for comprehension in ctx.traced_code.in_function(function, *COMPREHENSIONS):
+            for generator in comprehension.generators:
+                total *= trip_count(ctx, generator.iter, function) or 1
+        return total > limit
 
     def _finding(self, ctx, node, counts: list[int], limit: int):
         total = 1

@@ -1,0 +1,63 @@
+"""A fast read-only walk over `ast` trees.
+
+`ast.walk`/`ast.iter_child_nodes` go through generators and `iter_fields` for every node,
+which made them the linter's largest cost. Here each node type's child fields are looked up
+once, the fields that never hold code (`ctx`, operators) are skipped, and the walk is a loop
+over an explicit stack.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_SKIPPED = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def child_fields(kind: type) -> tuple[str, ...]:
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _SKIPPED)
+    return found
+
+
+def descendants(roots: list[ast.AST], skip: tuple[type, ...] = NESTED) -> list[ast.AST]:
+    """Every node under `roots` (roots included), not entering nodes of the `skip` types."""
+    found: list[ast.AST] = []
+    stack = list(reversed(roots))
+    append, pop, extend = found.append, stack.pop, stack.extend
+    AST = ast.AST
+    while stack:
+        node = pop()
+        if not isinstance(node, AST):
+            continue  # names in `global a, b`, a None key of `{**d}`
+        append(node)
+        if isinstance(node, skip):
+            continue
+        for name in _FIELDS.get(type(node)) or child_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                extend(reversed(value))
+            elif value is not None:
+                stack.append(value)
+    return found
+
+
+def body_of(function) -> list[ast.AST]:
+    return function.body if isinstance(function.body, list) else [function.body]
+
+
+_function_nodes: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
+
+
+def function_nodes(function) -> list[ast.AST]:
+    """Every node of a function's body, nested defs and lambdas not entered (memoised: the
+    analysis, the evidence and the traced-code index all ask for the same functions)."""
+    key = id(function)
+    held = _function_nodes.get(key)
+    if held is None or held[0] is not function:
+        if len(_function_nodes) > 4096:
+            _function_nodes.clear()
+        held = _function_nodes[key] = (function, descendants(body_of(function)))
+    return held[1]

@@ -120,6 +120,9 @@ def container_params(function: Function) -> dict[str, str]:
     if args.kwarg is not None:
         found[args.kwarg.arg] = "dict"
     params = {p.arg for p in all_args(args)} - RECEIVER_NAMES
+    for name, default in _defaults_by_name(args).items():
+        if isinstance(default, ast.Constant) and default.value is None:
+            found[name] = "optional"  # `if opt:` asks whether it was given: pytree structure
     for param in all_args(args):
         annotation = _annotation_text(param.annotation)
         if any(word in annotation for word in SEQUENCE_ANNOTATION_WORDS):
@@ -140,7 +143,7 @@ def _container_use(node: ast.AST) -> tuple[str | None, str]:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in DICT_METHODS and isinstance(func.value, ast.Name):
             return func.value.id, "dict"
-        if isinstance(func, ast.Name) and func.id in ("len", "zip", "enumerate", "sum") and node.args:
+        if isinstance(func, ast.Name) and func.id in ("len", "zip", "enumerate", "sum", "sorted") and node.args:
             first = node.args[0]
             return (first.id if isinstance(first, ast.Name) else None), "sequence"
     if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):

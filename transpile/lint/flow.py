@@ -49,6 +49,8 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
             if name in containers:
                 keys = containers[name] == "dict"
                 env[name] = Value(taint, container=True, elem=CONCRETE if keys else None)
+                if containers[name] == "optional":
+                    env[name] = Value(taint, container=True, elem=Value(taint.as_array()))
             else:
                 env[name] = Value(taint) if taint else CONCRETE
         self.active.add(function)

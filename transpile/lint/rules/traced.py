@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 import ast
 
+from ..astwalk import descendants
 from ..edits import static_argnames_fix
 from ..flow import Hazard
 from ..flow_values import Taint
-from ..jitsites import JitSite
+from ..jitsites import JitSite, lines_mentioning
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
 from ..suggestions import TNP_FUNCTIONS
@@ -112,9 +113,45 @@ def static_advice(ctx: ModuleContext, plan: dict[JitSite, list[str]]) -> tuple[s
             editable = False
         else:
             edits.extend(site_edits)
+        for name in names:
+            line = changing_call(ctx, site, name)
+            if line is not None:
+                shown.append(
+                    f"but '{name}' changes on every pass of the loop calling it (line {line}), so each call "
+                    "would compile again: keep it traced and use lax.cond/lax.while_loop/tnp.where instead"
+                )
     help = "; ".join(shown)
     fix = Fix(Applicability.UNSAFE, help, tuple(edits)) if editable and edits else None
     return help, fix
+
+
+def changing_call(ctx: ModuleContext, site: JitSite, name: str) -> int | None:
+    """The line of a call of the jitted function, inside a loop, that passes for `name` a
+    value the loop rebinds (a step counter): made static, it would recompile every pass."""
+    if not site.binding or site.target is None:
+        return None
+    callable_params = [p for p in positional_params(site.target) if p not in site.bound]
+    position = callable_params.index(name) if name in callable_params else None
+    lines = lines_mentioning(ctx.source, {site.binding}, ctx.line_starts)
+    for call in ctx.index.calls_on_lines(lines):
+        node = call.node
+        if call.loop is None or not isinstance(node.func, ast.Name) or node.func.id != site.binding:
+            continue
+        passed = [k.value for k in node.keywords if k.arg == name]
+        if position is not None and position < len(node.args):
+            passed.append(node.args[position])
+        rebound = _rebound_in(call.loop)
+        if any(isinstance(n, ast.Name) and n.id in rebound for value in passed for n in descendants([value], ())):
+            return node.lineno
+    return None
+
+
+def _rebound_in(loop: ast.AST) -> set[str]:
+    found = set()
+    for node in descendants([loop], ()):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+    return found
 
 
 def traced_finding(

@@ -58,7 +58,7 @@ class ModuleContext:
         """Parameters of `function` used as arrays or containers (see evidence.py)."""
         found = self._array_params.get(function)
         if found is None:
-            namespaces = self.config.array_namespaces
+            namespaces = (*self.config.array_namespaces, "numpy")
             found = array_like_params(function, lambda call: self.names.member_of(call.func, namespaces, function) is not None)
             self._array_params[function] = found
         return found

@@ -18,6 +18,7 @@ from functools import cached_property
 from .config import LintConfig
 from .evidence import array_like_params
 from .flow import TraceFacts, analyze
+from .flow_tables import SHAPE_PARAMETERS
 from .index import Function, build_index
 from .jitsites import find_jit_sites
 from .model import Edit, Finding, Fix
@@ -59,9 +60,14 @@ class ModuleContext:
         found = self._array_params.get(function)
         if found is None:
             namespaces = (*self.config.array_namespaces, "numpy")
-            found = array_like_params(function, lambda call: self.names.member_of(call.func, namespaces, function) is not None)
+            found = array_like_params(function, lambda call: self._takes_arrays(call, namespaces, function))
             self._array_params[function] = found
         return found
+
+    def _takes_arrays(self, call: ast.Call, namespaces: tuple[str, ...], function: Function) -> bool:
+        """A call of an array function, other than one whose arguments are sizes (zeros(n))."""
+        member = self.names.member_of(call.func, namespaces, function)
+        return member is not None and member not in SHAPE_PARAMETERS
 
     # -- positions: ast columns are UTF-8 byte offsets; findings and edits use characters -------
     def line_text(self, line: int) -> str:

@@ -95,7 +95,7 @@ class TracedBoolOp(Rule):
             label = "chained comparison" if hazard.kind == "chain" else f"'{hazard.kind}'"
             problem = f"{label} needs the truth value of"
             help, fix = self._data_advice(ctx, hazard)
-            yield traced_finding(ctx, self.code, hazard, hazard.node, problem, help, fix)
+            yield traced_finding(ctx, self.code, hazard, hazard.node, problem, help, fix, prefer_data=True)
 
     def _data_advice(self, ctx, hazard) -> tuple[str, Fix | None]:
         if hazard.kind == "chain":

@@ -162,10 +162,14 @@ def traced_finding(
     problem: str,
     data_help: str,
     data_fix: Fix | None = None,
+    prefer_data: bool = False,
 ) -> Finding:
-    """`problem` reads "'if' depends on the value of"; the subject and the fix are added here."""
+    """`problem` reads "'if' depends on the value of"; the subject and the fix are added here.
+
+    `prefer_data`: the data fix (e.g. `tnp.logical_and`) traces whether the value is a scalar
+    or an array, while a static fix fails for an array; use it whenever there is one."""
     message = f"{problem} {subject(hazard.taint)}{where_from(ctx, hazard)}"
-    plan = static_plan(ctx, hazard.taint)
+    plan = None if prefer_data and data_fix is not None else static_plan(ctx, hazard.taint)
     if plan:
         help, fix = static_advice(ctx, plan)
     else:

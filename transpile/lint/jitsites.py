@@ -45,6 +45,7 @@ class JitSite:
     call: CallSite | None = None  # for call-form sites
     decorator_of: ast.FunctionDef | None = None
     filtering: bool = False  # filter_jit style: non-array arguments are static
+    arrays: frozenset[str] = frozenset()  # for filtering sites: parameters used as arrays
 
     @property
     def traced_params(self) -> list[str]:
@@ -53,8 +54,7 @@ class JitSite:
         excluded = self.static | self.bound
         names = [name for name in all_params(self.target) if name not in excluded]
         if self.filtering:
-            arrays = array_like_params(self.target)
-            names = [name for name in names if name in arrays]
+            names = [name for name in names if name in self.arrays]
         return names
 
     def static_positions(self) -> dict[int, str]:
@@ -97,7 +97,15 @@ def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver, source:
         site = _call_site(call, names, resolver, index, len(found.sites))
         if site is not None:
             found.add(site)
+    for site in found.sites:
+        if site.filtering and site.target is not None:
+            site.arrays = _used_as_arrays(site.target, names)
     return found
+
+
+def _used_as_arrays(function: Function, names: Names) -> frozenset[str]:
+    namespaces = (*names.config.array_namespaces, "numpy")
+    return array_like_params(function, lambda call: names.member_of(call.func, namespaces, function) is not None)
 
 
 def _filtering(qualified: str | None) -> bool:

@@ -310,20 +310,21 @@ def files_of(root: Path) -> list[str]:
     return [str(p) for p in Walker(LintConfig(root=root).exclude, root).files([root])]
 
 
-def lint_seconds(root: Path, files: list[str], jobs: int) -> tuple[float, int, int]:
-    start = time.perf_counter()
+def lint_seconds(root: Path, files: list[str], jobs: int) -> tuple[float, float, int, int]:
+    """(wall seconds, this process's CPU seconds, lines, findings)."""
+    start, cpu = time.perf_counter(), time.process_time()
     results = run(files, Job(LintConfig(root=root)), jobs)
-    elapsed = time.perf_counter() - start
-    return elapsed, sum(r.lines for r in results), sum(len(r.findings) for r in results)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return elapsed, cpu, sum(r.lines for r in results), sum(len(r.findings) for r in results)
 
 
-def libcst_parse_seconds(files: list[str]) -> float:
+def libcst_parse_seconds(files: list[str]) -> tuple[float, float]:
     import libcst
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for path in files:
         libcst.parse_module(Path(path).read_text())
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main() -> None:
@@ -338,16 +339,27 @@ def main() -> None:
         files = files_of(root)
         print(f"cpus: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f}")
         lines = findings = 0
-        times: dict[str, list[float]] = {"libcst parse": [], "lint, 1 process": [], f"lint, --jobs {args.jobs}": []}
+        parallel = f"lint, --jobs {args.jobs}"
+        wall: dict[str, list[float]] = {"libcst parse": [], "lint, 1 process": [], parallel: []}
+        cpu: dict[str, list[float]] = {"libcst parse": [], "lint, 1 process": []}
         for _ in range(args.repeat):
-            times["libcst parse"].append(libcst_parse_seconds(files))
-            seconds, lines, findings = lint_seconds(root, files, 1)
-            times["lint, 1 process"].append(seconds)
-            times[f"lint, --jobs {args.jobs}"].append(lint_seconds(root, files, args.jobs)[0])
+            seconds, cpu_seconds = libcst_parse_seconds(files)
+            wall["libcst parse"].append(seconds)
+            cpu["libcst parse"].append(cpu_seconds)
+            seconds, cpu_seconds, lines, findings = lint_seconds(root, files, 1)
+            wall["lint, 1 process"].append(seconds)
+            cpu["lint, 1 process"].append(cpu_seconds)
+            wall[parallel].append(lint_seconds(root, files, args.jobs)[0])
         print(f"{len(files)} files, {lines} lines, {findings} findings (median of {args.repeat})")
-        for label, samples in times.items():
+        print(f"{'':>18}  {'wall':>8} {'lines/s':>9}   {'CPU':>7} {'lines/s':>9}  (CPU: this process only; on a")
+        print(f"{'':>18}  {'':>8} {'':>9}   {'':>7} {'':>9}   busy machine wall time counts waiting)")
+        for label, samples in wall.items():
             seconds = statistics.median(samples)
-            print(f"{label:>18}: {seconds:6.2f} s = {lines / seconds:>9,.0f} lines/s")
+            row = f"{label:>18}: {seconds:6.2f} s {lines / seconds:>9,.0f}"
+            if label in cpu:
+                cpu_seconds = statistics.median(cpu[label])
+                row += f"   {cpu_seconds:5.2f} s {lines / cpu_seconds:>9,.0f}"
+            print(row)
 
 
 if __name__ == "__main__":

@@ -48,16 +48,31 @@ def body_of(function) -> list[ast.AST]:
     return function.body if isinstance(function.body, list) else [function.body]
 
 
-_function_nodes: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
+_function_index: dict[int, tuple[ast.AST, dict[type, list[ast.AST]]]] = {}
 
 
-def function_nodes(function) -> list[ast.AST]:
-    """Every node of a function's body, nested defs and lambdas not entered (memoised: the
-    analysis, the evidence and the traced-code index all ask for the same functions)."""
+def function_index(function) -> dict[type, list[ast.AST]]:
+    """The nodes of a function's body by type, nested defs and lambdas not entered (memoised:
+    the evidence, the traced-code index and the rules all ask about the same functions)."""
     key = id(function)
-    held = _function_nodes.get(key)
+    held = _function_index.get(key)
     if held is None or held[0] is not function:
-        if len(_function_nodes) > 4096:
-            _function_nodes.clear()
-        held = _function_nodes[key] = (function, descendants(body_of(function)))
+        if len(_function_index) > 4096:
+            _function_index.clear()
+        by_type: dict[type, list[ast.AST]] = {}
+        for node in descendants(body_of(function)):
+            kind = type(node)
+            found = by_type.get(kind)
+            if found is None:
+                by_type[kind] = [node]
+            else:
+                found.append(node)
+        held = _function_index[key] = (function, by_type)
     return held[1]
+
+
+def nodes_of(function, *types: type) -> list[ast.AST]:
+    index = function_index(function)
+    if len(types) == 1:
+        return index.get(types[0], [])
+    return [node for kind in types for node in index.get(kind, ())]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .astwalk import function_nodes
+from .astwalk import nodes_of
 from .index import Function, all_args
 
 SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "str"})
@@ -31,11 +31,14 @@ def array_like_params(function: Function, is_array_call: Callable[[ast.Call], bo
     scalar, array = _signature_evidence(function)
     params = {p.arg for p in all_args(function.args)} - RECEIVER_NAMES
     found: set[str] = set()
-    for node in function_nodes(function):
+    for node in nodes_of(function, *_USE_TYPES):
         for name in _uses(node, is_array_call):
             if name in params:
                 found.add(name)
     return frozenset((array | found) - scalar)
+
+
+_USE_TYPES = (ast.Subscript, ast.Attribute, ast.For, ast.comprehension, ast.BinOp, ast.Call)
 
 
 def _uses(node: ast.AST, is_array_call) -> list[str]:
@@ -127,15 +130,14 @@ def container_params(function: Function) -> dict[str, str]:
         annotation = _annotation_text(param.annotation)
         if any(word in annotation for word in SEQUENCE_ANNOTATION_WORDS):
             found[param.arg] = "dict" if "ict" in annotation or "Mapping" in annotation else "sequence"
-    for node in function_nodes(function):
-        if type(node) in _CONTAINER_USE_TYPES:
-            name, kind = _container_use(node)
-            if name in params and found.get(name) != "dict":
-                found[name] = kind
+    for node in nodes_of(function, *_CONTAINER_USE_TYPES):
+        name, kind = _container_use(node)
+        if name in params and found.get(name) != "dict":
+            found[name] = kind
     return found
 
 
-_CONTAINER_USE_TYPES = frozenset({ast.Call, ast.For, ast.comprehension, ast.Subscript})
+_CONTAINER_USE_TYPES = (ast.Call, ast.For, ast.comprehension, ast.Subscript)
 
 
 def _container_use(node: ast.AST) -> tuple[str | None, str]:

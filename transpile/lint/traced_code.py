@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 
-from .astwalk import function_nodes
+from .astwalk import function_index
 from .index import Function
 
 COLLECTED = (
@@ -25,12 +25,11 @@ class TracedCode:
         self._nodes: dict[type, list[tuple[ast.AST, Function]]] = defaultdict(list)
         self.by_function: dict[Function, dict[type, list[ast.AST]]] = {}
         for function in functions:
-            mine: dict[type, list[ast.AST]] = defaultdict(list)
-            for node in function_nodes(function):
-                mine[type(node)].append(node)
-            self.by_function[function] = mine
+            mine = self.by_function[function] = function_index(function)
             for kind in COLLECTED:
-                self._nodes[kind].extend((node, function) for node in mine.get(kind, ()))
+                nodes = mine.get(kind)
+                if nodes:
+                    self._nodes[kind].extend((node, function) for node in nodes)
 
     def in_function(self, function: Function, *types: type) -> list[ast.AST]:
         mine = self.by_function.get(function, {})

@@ -251,3 +251,30 @@ def test_parallel_runs_match_serial_ones(tmp_path):
     parallel = run(files, Job(LintConfig()), jobs=2)
     assert [r.findings for r in serial] == [r.findings for r in parallel]
     assert sum(len(r.findings) for r in parallel) == 6
+
+
+def test_static_fix_for_a_per_step_counter_warns_about_recompiling():
+    source = """
+        import transpile as tp
+
+        @tp.jit
+        def step(x, k):
+            if k > 2:
+                return x * 2
+            return x
+
+        def run(x):
+            for i in range(100):
+                x = step(x, i)
+            return x
+        """
+    (finding,) = lint(source)
+    assert "static_argnames=['k']" in finding.text
+    assert "changes on every pass of the loop calling it (line 11)" in finding.text
+
+
+def test_columns_count_characters_not_bytes():
+    source = 'import transpile as tp\n\n@tp.jit\ndef f(x, n):\n    s = "héllo wörld"; y = x if n > 0 else -x\n    return y\n'
+    (finding,) = lint_source(source, "mod.py", LintConfig())
+    line = source.splitlines()[4]
+    assert (finding.line, finding.col - 1) == (5, line.index("n > 0"))

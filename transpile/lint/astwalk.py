@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import ast
 
-_SKIPPED = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
+# Fields that never hold a node: contexts, operators, and plain strings/numbers.
+_SKIPPED = frozenset(
+    {"ctx", "op", "ops", "type_comment", "kind", "id", "attr", "arg", "name", "module", "level",
+     "conversion", "is_async", "lineno", "tag"}
+)  # fmt: skip
 _FIELDS: dict[type, tuple[str, ...]] = {}
 NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -18,7 +22,8 @@ NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 def child_fields(kind: type) -> tuple[str, ...]:
     found = _FIELDS.get(kind)
     if found is None:
-        found = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _SKIPPED)
+        fields = () if kind is ast.Constant else kind._fields  # a Constant's value is data
+        found = _FIELDS[kind] = tuple(name for name in fields if name not in _SKIPPED)
     return found
 
 
@@ -35,7 +40,10 @@ def descendants(roots: list[ast.AST], skip: tuple[type, ...] = NESTED) -> list[a
         append(node)
         if isinstance(node, skip):
             continue
-        for name in _FIELDS.get(type(node)) or child_fields(type(node)):
+        fields = _FIELDS.get(type(node))
+        if fields is None:
+            fields = child_fields(type(node))
+        for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 extend(reversed(value))

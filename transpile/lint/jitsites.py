@@ -77,10 +77,10 @@ class JitSites:
 
 
 def lines_mentioning(source: str, words: set[str], line_starts: list[int]) -> set[int]:
-    """1-based numbers of the lines where one of `words` appears as a whole word."""
+    """1-based numbers of the lines where one of `words` is called (`word(`, `x.word (`)."""
     if not words:
         return set()
-    pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b")
+    pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\s*\(")
     return {bisect_right(line_starts, match.start()) for match in pattern.finditer(source)}
 
 

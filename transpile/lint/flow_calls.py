@@ -58,7 +58,7 @@ class CallMixin:
         taint = _args_taint(args)
         values = [value for _, _, value in args]
         if name in CONVERSION_BUILTINS or name in COMPARING_BUILTINS:
-            if name in ("bool", "any", "all", "sorted") or name in ("min", "max") and len(args) == 1:
+            if name in ("bool", "any", "all", "sorted") or (name in ("min", "max") and len(args) == 1):
                 # Truth of a Python container, or the keys of a dict: only its length counts.
                 taint = taint_of(Value(truth_taint(value)) for value in values) if name == "bool" else _elements(values)
             self.hazard("convert", node, taint, frame, f"{name}()")

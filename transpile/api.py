@@ -6,17 +6,20 @@ miss traces, optimises, compiles (or finds the binary on disk) and records why.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
 import inspect
+import os
+import threading
 import time
 import weakref
 
 import numpy as np
 
 from . import backends, dtypes, logs
-from .core import ShapedArray, Tracer, _trace_stack, aval_of
+from .core import ShapedArray, Tracer, _state as _trace_state, aval_of
 from .errors import describe_function
 from .ir import IR
 from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
@@ -34,13 +37,45 @@ class CacheInfo:
     entries: int = 0         # specialisations held in memory
 
 
+DEFAULT_MEMORY_ENTRIES = 64
+
+
+def memory_entry_limit() -> int:
+    """How many specialisations one function keeps in memory (TRANSPILE_MEMORY_CACHE_SIZE)."""
+    value = os.environ.get("TRANSPILE_MEMORY_CACHE_SIZE", "")
+    try:
+        return max(1, int(value)) if value.strip() else DEFAULT_MEMORY_ENTRIES
+    except ValueError:
+        logs.warn_once("bad-memory-size", f"transpile: TRANSPILE_MEMORY_CACHE_SIZE={value!r} is "
+                       f"not an integer; using {DEFAULT_MEMORY_ENTRIES}")
+        return DEFAULT_MEMORY_ENTRIES
+
+
 class _FunctionCache:
-    """Specialisations of one Python function under one jit configuration."""
+    """Specialisations of one Python function under one jit configuration, least recently
+    used first. An evicted entry's module is unloaded once no running call holds it."""
 
     def __init__(self):
-        self.entries: dict = {}
+        self.entries: collections.OrderedDict = collections.OrderedDict()
         self.info = CacheInfo()
         self.last_description: dict | None = None
+        # Held while tracing and compiling: threads first-calling one signature wait for the
+        # first to finish instead of compiling it again. Re-entrant for nested jit calls.
+        self.lock = threading.RLock()
+
+    def insert(self, key, entry, fun) -> None:
+        self.entries[key] = entry
+        limit = memory_entry_limit()
+        while len(self.entries) > limit:
+            old_key, _ = self.entries.popitem(last=False)
+            logs.cache(f"evicted a specialisation of {describe_function(fun)} from memory "
+                       f"(limit {limit} per function): {_short_key(old_key)}")
+        self.info.entries = len(self.entries)
+
+
+def _short_key(key) -> str:
+    text = repr(key)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 _caches: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -99,10 +134,30 @@ def _leaf_key(x, name: str):
         return (x.shape, x.dtype.char)
     key = _PY_SCALAR_KEYS.get(t)
     if key is not None:
+        if t is int and not -2**63 <= x < 2**63:
+            raise _int_out_of_range(x, name)
         return key
     if isinstance(x, np.generic):
+        _check_numpy_scalar(x, name)
         return ((), x.dtype.char)
     raise _bad_argument(x, name)
+
+
+class ArgumentOverflowError(OverflowError, ValueError):
+    """A Python int argument that no supported dtype holds (a ValueError, as NumPy's is)."""
+
+
+def _int_out_of_range(x, name: str) -> ArgumentOverflowError:
+    return ArgumentOverflowError(
+        f"Argument '{name}' is the Python int {x}, outside int64's range: pass a NumPy array "
+        "of an unsigned dtype (for values up to 2**64-1), a float, or mark it static")
+
+
+def _check_numpy_scalar(x, name: str) -> None:
+    if x.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
+        raise TypeError(f"Argument '{name}' is a NumPy scalar of type {type(x).__name__} "
+                        f"(dtype {x.dtype}), which transpile cannot compile; supported dtypes: "
+                        + ", ".join(map(str, dtypes.SUPPORTED)))
 
 
 def _bad_argument(x, name: str) -> TypeError:
@@ -135,9 +190,31 @@ def _static_key(value, name: str):
     return ("static", type(value), value)
 
 
-def _aval_for_leaf(x) -> ShapedArray:
+def stable_repr(value) -> str:
+    """`repr` with set elements in a fixed order, so generated source (and so the disk key)
+    is the same in every process whatever PYTHONHASHSEED is."""
+    if isinstance(value, (set, frozenset)):
+        items = sorted(stable_repr(v) for v in value)
+        inner = ", ".join(items)
+        if type(value) is frozenset:
+            return f"frozenset({{{inner}}})" if items else "frozenset()"
+        return f"{{{inner}}}" if items else "set()"
+    if type(value) is tuple:
+        inner = ", ".join(stable_repr(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if type(value) is list:
+        return "[" + ", ".join(stable_repr(v) for v in value) + "]"
+    if type(value) is dict:
+        return "{" + ", ".join(f"{stable_repr(k)}: {stable_repr(v)}"
+                               for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def _aval_for_leaf(x, name: str) -> ShapedArray:
     if type(x) is int and not -2**63 <= x < 2**63:
-        raise OverflowError(f"Python int {x} is too large to convert to int64")
+        raise _int_out_of_range(x, name)
+    if isinstance(x, np.generic):
+        _check_numpy_scalar(x, name)
     return aval_of(x)
 
 
@@ -160,14 +237,17 @@ class Jitted:
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if _trace_stack:                   # jit inside jit: inline into the outer trace
+        if _trace_state.stack:             # jit inside jit: inline into the outer trace
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
-        entry = self._entries.get(key)
+        entries = self._entries
+        entry = entries.get(key)
         if entry is None:
             entry = self._miss(key, args, kwargs)
         else:
             self._info.hits += 1
+            with contextlib.suppress(KeyError):     # evicted by another thread meanwhile
+                entries.move_to_end(key)
         return entry(leaves)
 
     def _key(self, args, kwargs):
@@ -181,6 +261,8 @@ class Jitted:
                 leaves.append(x)
                 parts.append((x.shape, x.dtype.char))
             elif t in _PY_SCALAR_KEYS:
+                if t is int and not -2**63 <= x < 2**63:
+                    raise _int_out_of_range(x, self._sig.arg_name(i))
                 leaves.append(x)
                 parts.append(_PY_SCALAR_KEYS[t])
             else:
@@ -204,6 +286,14 @@ class Jitted:
 
     # -- the slow path -------------------------------------------------------------------------
     def _miss(self, key, args, kwargs):
+        with self._cache.lock:
+            entry = self._cache.entries.get(key)    # another thread may have built it meanwhile
+            if entry is not None:
+                self._cache.info.hits += 1
+                return entry
+            return self._build_entry(key, args, kwargs)
+
+    def _build_entry(self, key, args, kwargs):
         info = self._cache.info
         info.misses += 1
         started = time.perf_counter()
@@ -219,8 +309,7 @@ class Jitted:
                       f"{'loaded from disk' if from_disk else 'compiled'} in "
                       f"{1e3 * (done - traced):.1f} ms; reason: {self._reason(lowered)}")
         entry = _Entry(executable, lowered.out_tree, lowered.in_avals)
-        self._cache.entries[key] = entry
-        info.entries = len(self._cache.entries)
+        self._cache.insert(key, entry, self.fun)
         self._cache.last_description = lowered.description
         return entry
 
@@ -265,8 +354,9 @@ class Jitted:
         return dataclasses.replace(self._cache.info)
 
     def clear_cache(self) -> None:
-        self._cache.entries.clear()
-        self._cache.info.entries = 0
+        with self._cache.lock:
+            self._cache.entries.clear()
+            self._cache.info.entries = 0
 
     def __repr__(self):
         return f"<transpile.jit of {describe_function(self.fun)}>"
@@ -284,7 +374,7 @@ class _TraceSpec:
 
     def static(self, x, name):
         _static_key(x, name)
-        self.description[f"static {name}"] = repr(x)
+        self.description[f"static {name}"] = stable_repr(x)
         return ("static", x)
 
     def dynamic(self, x, name):
@@ -294,7 +384,7 @@ class _TraceSpec:
             if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
                     or isinstance(leaf, np.generic)):
                 raise _bad_argument(leaf, name)
-            aval = _aval_for_leaf(leaf)
+            aval = _aval_for_leaf(leaf, path)
             self.avals.append(aval)
             self.names.append(name)
             self.description[path] = aval.str_short() + ("~" if aval.weak_type else "")

@@ -157,7 +157,7 @@ class CPUBackend:
                 try:
                     so_path = cache.install(key, tmp, prepared.source, built)
                 except OSError as err:   # e.g. an entry directory that cannot be replaced
-                    warn_once(f"install:{key}", f"transpile: could not publish "
+                    warn_once(f"install:{cache.root}", f"transpile: could not publish "
                               f"{cache.entry_dir(key)} ({err}); using a private copy")
                     return Executable(prepared, os.path.join(tmp, "module.so")), False
             logs.cache(f"disk miss, compiled into {cache.entry_dir(key)} in "

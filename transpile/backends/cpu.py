@@ -162,9 +162,11 @@ class CPUBackend:
                     return Executable(prepared, os.path.join(tmp, "module.so")), False
             logs.cache(f"disk miss, compiled into {cache.entry_dir(key)} in "
                        f"{built['seconds']:.2f} s")
+            # Loaded while the key is locked: `cache clear`/`prune` skip locked keys.
+            executable = Executable(prepared, so_path)
         logs.source(f"generated C: {cache.paths(key)['c']}")
         self._enforce_size_cap(cache.root, key)
-        return Executable(prepared, so_path), False
+        return executable, False
 
     def _load_cached(self, prepared, cache: DiskCache, key: str):
         """A verified entry, loaded; a verified binary that still fails to load (damaged in a

@@ -7,8 +7,10 @@ milliseconds, most of the budget of a fresh process's first (cache-hit) call.
 
 A module stays loaded while its `Module` object lives (the memory cache's entry, and any
 call running it, hold it); cffi closes the library when the object is collected. That is
-safe because the OpenMP runtime the modules share is pinned (see `openmp`): only when it
-cannot be found are modules loaded with RTLD_NODELETE and kept for the process's life.
+safe because the OpenMP runtime the modules share is pinned as soon as a module brings it
+in (see `openmp`); a module without OpenMP code does not link it and can go at any time.
+Where the mapped libraries cannot be inspected, modules are loaded with RTLD_NODELETE and
+kept for the process's life instead.
 """
 from __future__ import annotations
 
@@ -26,7 +28,6 @@ _INT = backend.new_primitive_type("int")
 _CHAR_ARRAY = backend.new_array_type(backend.new_pointer_type(backend.new_primitive_type("char")),
                                      None)
 _NODELETE = getattr(backend, "RTLD_NODELETE", 0)
-_never_closed: list = []           # only used when no OpenMP runtime could be pinned
 
 
 def from_buffer(array):
@@ -44,7 +45,8 @@ class Module:
 
 def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     """The C function `int entry(void *, ...)` in `so_path`, callable as `.function`."""
-    flags = backend.RTLD_NOW | (0 if openmp.pinned() else _NODELETE)
+    # Without a way to see which libraries are mapped, modules are never unloaded.
+    flags = backend.RTLD_NOW | (0 if openmp.can_pin() else _NODELETE)
     try:
         lib = backend.load_library(so_path, flags)
     except OSError as err:
@@ -53,8 +55,8 @@ def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
             hint = (" The cache directory may be on a filesystem mounted noexec; set "
                     "TRANSPILE_CACHE_DIR to a directory that allows executing code.")
         raise LoadError(f"could not load compiled module {so_path}: {err}.{hint}") from err
-    if not openmp.pinned() and not openmp.pin_runtime():
-        _never_closed.append(lib)
+    # The module may just have brought the OpenMP runtime in: pin it before anything runs.
+    openmp.pin_runtime()
     function_type = backend.new_function_type((_VOID_P,) * n_pointers, _INT, False)
     try:
         function = lib.load_function(function_type, entry)

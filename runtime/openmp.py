@@ -2,8 +2,9 @@
 
 - Compiled modules are unloaded when no call can reach them (see `loader`). The OpenMP
   runtime they link must never be: its idle worker threads are parked in its code, and
-  unmapping it under them is a crash. So the first time a module brings it in, it is
-  opened once more with RTLD_NODELETE and that handle is kept.
+  unmapping it under them is a crash. So the first time a module brings it in (found in
+  /proc/self/maps right after the module is loaded), it is opened once more with
+  RTLD_NODELETE and that handle is kept.
 - OpenMP thread pools do not survive `fork`: the child inherits the pool's bookkeeping but
   not its threads, and its next parallel region waits for them forever. A fork handler
   sets the child's OpenMP thread count to 1 (through the runtime's own
@@ -22,8 +23,12 @@ _set_num_threads = None
 _fork_handler_registered = False
 
 
-def pinned() -> bool:
-    return bool(_pinned)
+_MAPS = "/proc/self/maps"
+
+
+def can_pin() -> bool:
+    """Whether this process can see which libraries it has mapped (Linux)."""
+    return os.path.exists(_MAPS)
 
 
 def pin_runtime() -> bool:
@@ -47,7 +52,7 @@ def pin_runtime() -> bool:
 
 def _mapped_openmp_runtimes() -> list[str]:
     try:
-        with open("/proc/self/maps") as f:
+        with open(_MAPS) as f:
             paths = {line.split()[-1] for line in f if "/lib" in line and ".so" in line}
     except OSError:
         return []

@@ -240,14 +240,15 @@ class Jitted:
         if _trace_state.stack:             # jit inside jit: inline into the outer trace
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
-        entries = self._entries
-        entry = entries.get(key)
+        entry = self._entries.get(key)
         if entry is None:
             entry = self._miss(key, args, kwargs)
         else:
             self._info.hits += 1
-            with contextlib.suppress(KeyError):     # evicted by another thread meanwhile
-                entries.move_to_end(key)
+            try:
+                self._entries.move_to_end(key)     # least recently used goes first
+            except KeyError:                       # evicted by another thread meanwhile
+                pass
         return entry(leaves)
 
     def _key(self, args, kwargs):

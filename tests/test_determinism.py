@@ -23,7 +23,10 @@ KEY_SCRIPT = textwrap.dedent('''
     from transpile.backends import cpu
     from transpile.runtime.disk_cache import cache_key
 
-    def pick(x, names, table):
+    class Opaque:                     # default repr: "<Opaque object at 0x...>"
+        __hash__ = object.__hash__
+
+    def pick(x, names, table, opaque):
         return x * float(len(names)) + float(len(table))
 
     def mixed(x, y):
@@ -31,9 +34,9 @@ KEY_SCRIPT = textwrap.dedent('''
 
     x = np.arange(12.0).reshape(3, 4)
     lowered = [
-        tp.jit(pick, static_argnames=("names", "table")).lower(
+        tp.jit(pick, static_argnames=("names", "table", "opaque")).lower(
             x, names=frozenset({"alpha", "beta", "gamma", "delta", "epsilon"}),
-            table=(frozenset({3, "b", 2.5}), {"k": 1}.__class__.__name__)),
+            table=(frozenset({3, "b", 2.5}), {"k": 1}.__class__.__name__), opaque=Opaque()),
         tp.jit(mixed).lower(x, x[::-1]),
     ]
     identity = cpu.backend().compiler.identity

@@ -23,6 +23,7 @@ from .core import ShapedArray, Tracer, _state as _trace_state, aval_of
 from .errors import describe_function
 from .ir import IR
 from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
+from .stable_repr import stable_repr
 from .tracing import trace_flat
 
 _PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool"}
@@ -188,26 +189,6 @@ def _static_key(value, name: str):
                         "static arguments must be hashable (use a tuple instead of a list, or "
                         "make it a traced argument)") from None
     return ("static", type(value), value)
-
-
-def stable_repr(value) -> str:
-    """`repr` with set elements in a fixed order, so generated source (and so the disk key)
-    is the same in every process whatever PYTHONHASHSEED is."""
-    if isinstance(value, (set, frozenset)):
-        items = sorted(stable_repr(v) for v in value)
-        inner = ", ".join(items)
-        if type(value) is frozenset:
-            return f"frozenset({{{inner}}})" if items else "frozenset()"
-        return f"{{{inner}}}" if items else "set()"
-    if type(value) is tuple:
-        inner = ", ".join(stable_repr(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if type(value) is list:
-        return "[" + ", ".join(stable_repr(v) for v in value) + "]"
-    if type(value) is dict:
-        return "{" + ", ".join(f"{stable_repr(k)}: {stable_repr(v)}"
-                               for k, v in value.items()) + "}"
-    return repr(value)
 
 
 def _aval_for_leaf(x, name: str) -> ShapedArray:

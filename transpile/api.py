@@ -82,6 +82,18 @@ def _short_key(key) -> str:
 _caches: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def _fresh_locks_in_forked_child() -> None:
+    """A fork while another thread was compiling copies its held lock into the child, where
+    no thread will ever release it: the child starts with fresh locks instead."""
+    for per_fun in list(_caches.values()):
+        for cache in per_fun.values():
+            cache.lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks_in_forked_child)
+
+
 def _function_cache(fun, config) -> _FunctionCache:
     try:
         per_fun = _caches.setdefault(fun, {})

@@ -34,7 +34,7 @@ def warm():
     return f
 
 
-@pytest.mark.parametrize("value,error,what", BAD, ids=[repr(b[0])[:30] for b in BAD])
+@pytest.mark.parametrize("value,error,what", BAD, ids=[type(b[0]).__name__ + str(i) for i, b in enumerate(BAD)])
 @pytest.mark.parametrize("state", ["first call", "warm"])
 def test_bad_argument_is_named(value, error, what, state, warm):
     f = warm if state == "warm" else tp.jit(added, backend="interpret")

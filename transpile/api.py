@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 
 from . import backends, dtypes, logs
-from .core import ShapedArray, Tracer, _state as _trace_state, aval_of
+from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
 from .errors import describe_function
 from .ir import IR
 from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
@@ -230,7 +230,7 @@ class Jitted:
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if _trace_state.stack:             # jit inside jit: inline into the outer trace
+        if active_traces and _trace_state.stack:   # jit inside jit: inline into the trace
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
         entry = self._entries.get(key)

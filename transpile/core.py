@@ -168,6 +168,9 @@ class _TraceState(threading.local):
 
 
 _state = _TraceState()
+# Every trace active in any thread: an empty list tells the per-call path, at the cost of
+# one global lookup, that no thread is tracing, before it asks the thread-local state.
+active_traces: list = []
 
 
 def trace_stack() -> list:
@@ -188,10 +191,12 @@ class trace_context:
 
     def __enter__(self):
         _state.stack.append(self.trace)
+        active_traces.append(self.trace)
         return self.trace
 
     def __exit__(self, *exc):
         _state.stack.pop()
+        active_traces.remove(self.trace)
         self.trace.closed = True
 
 

@@ -1,5 +1,7 @@
 """Every bad argument is refused with a TypeError or ValueError that names it, on the first
 call (while tracing) and on a warm function (the cached fast path), NumPy scalars included."""
+import re
+
 import numpy as np
 import pytest
 
@@ -38,7 +40,6 @@ def warm():
 @pytest.mark.parametrize("state", ["first call", "warm"])
 def test_bad_argument_is_named(value, error, what, state, warm):
     f = warm if state == "warm" else tp.jit(added, backend="interpret")
-    import re
     with pytest.raises(error) as caught:
         f(np.ones(3), value)
     assert "'scale'" in str(caught.value), str(caught.value)

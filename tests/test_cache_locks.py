@@ -9,7 +9,6 @@ import textwrap
 import time
 
 import numpy as np
-import pytest
 
 import transpile as tp
 from transpile.backends import cpu

@@ -1,6 +1,7 @@
 """Processes: a jitted function used in the parent (so OpenMP's thread pool has started)
 still works in children started with fork, forkserver and spawn, and in the parent after.
 Each start method runs in a separate Python process; a hang fails by timeout."""
+import json
 import os
 import subprocess
 import sys
@@ -43,7 +44,6 @@ def test_children_compute_after_the_parent_used_openmp(method, tmp_path, cache_d
     except subprocess.TimeoutExpired:
         pytest.fail(f"a pool started with {method!r} after OpenMP ran in the parent hung")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    import json
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     n = 1 << 20
     assert out["before"] == 2.0 * n

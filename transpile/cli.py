@@ -25,6 +25,10 @@ def _human_size(n: float) -> str:
     return f"{n} B"
 
 
+def _entries_text(n: int) -> str:
+    return f"{n} cache entr{'y' if n == 1 else 'ies'}"
+
+
 def _age(seconds: float) -> str:
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds >= size:
@@ -68,7 +72,7 @@ def cache_command(args) -> int:
     elif args.action == "clear":
         # Only entries carrying transpile's manifest: the directory may be one the user
         # chose, and anything else in it is not ours to delete.
-        print(f"cleared {cache_admin.clear(root)} cache entr(y/ies) from {root}")
+        print(f"cleared {_entries_text(cache_admin.clear(root))} from {root}")
     elif args.action == "prune":
         try:
             max_size = cache_admin.parse_size(args.max_size) if args.max_size else None
@@ -88,7 +92,7 @@ def cache_command(args) -> int:
                 return 2
         removed = cache_admin.prune(root, max_size=max_size, older_than_s=older)
         freed = sum(e.size for e in removed)
-        print(f"pruned {len(removed)} cache entr(y/ies), {_human_size(freed)}, from {root}")
+        print(f"pruned {_entries_text(len(removed))} ({_human_size(freed)}) from {root}")
     return 0
 
 

@@ -123,3 +123,11 @@ def test_clear_during_another_process_build_does_not_break_it(tmp_path, cache_di
     assert clears >= 1
     assert len(list(cache_dir.rglob("manifest.json"))) == 1    # published despite the clears
     assert not list(cache_dir.rglob(".build-*"))
+
+
+def test_lock_timeout_default_and_setting(monkeypatch):
+    from transpile.runtime.disk_cache import lock_timeout
+    monkeypatch.delenv("TRANSPILE_CACHE_LOCK_TIMEOUT", raising=False)
+    assert lock_timeout() == 180.0                      # a few minutes
+    monkeypatch.setenv("TRANSPILE_CACHE_LOCK_TIMEOUT", "2.5")
+    assert lock_timeout() == 2.5

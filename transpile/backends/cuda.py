@@ -35,7 +35,9 @@ class CudaExecutable:
     def __init__(self, prepared: Prepared, so_path: str):
         program = prepared.program
         self._runtime = cudart.runtime()
-        self._fn = load_entry(so_path, ENTRY, len(program.inputs) + len(program.outputs))
+        # The module stays loaded as long as this executable: a call in flight holds it.
+        self._module = load_entry(so_path, ENTRY, len(program.inputs) + len(program.outputs))
+        self._fn = self._module.function
         self.so_path = so_path
         self.source_path = os.path.join(os.path.dirname(so_path), self.source_name)
         self._consts = [device_put(np.asarray(c)) for c in prepared.consts]   # uploaded once

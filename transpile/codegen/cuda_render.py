@@ -35,7 +35,7 @@ class CudaRenderer(CRenderer):
     kernel_qualifier = "__global__ void __launch_bounds__(TP_THREADS)"
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
-    includes = ('#include "tp_cuda.h"',)
+    runtime_header = "tp_cuda.h"
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 
@@ -184,6 +184,10 @@ class CudaRenderer(CRenderer):
             f"    tp_matmul_tile<{t}, {w}>({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
             f"{k.m}, {k.k}, {k.n});",
             "}", ""])
+
+    def _sort_kernel(self, k, index: int) -> str:
+        raise NotImplementedError("the CUDA backend has no sort kernel yet (sort, argsort, "
+                                  "searchsorted, unique, median/quantile): use backend='cpu'")
 
     # -- the host entry -----------------------------------------------------------------------
     def _allocate_temps(self, lines: Lines, temps) -> str:

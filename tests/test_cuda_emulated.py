@@ -246,3 +246,9 @@ def test_source_reads_device_scalars_only_through_checked_helpers():
     assert not re.search(r"\b(in|t)\d+\[0\]", entry)     # never a device load on the host
     assert "tp_launched(status)" in entry and "cudaFreeAsync" in entry
     assert os.path.basename(cudart.emulated_library()).startswith("libcudart-")
+
+
+def test_unsupported_kernels_name_themselves():
+    f = cuda_jit(lambda x: tnp.sort(x))
+    with pytest.raises(NotImplementedError, match="CUDA backend has no sort kernel"):
+        f.lower(np.arange(5.0)).source

@@ -209,7 +209,7 @@ __global__ void tree_sum(const int *in, int *out) {
     __shared__ int s[128];
     s[threadIdx.x] = in[threadIdx.x];
     BARRIER;
-    for (int half = 64; half > 0; half /= 2) {
+    for (unsigned int half = 64; half > 0; half /= 2) {
         int v = threadIdx.x < half ? s[threadIdx.x] + s[threadIdx.x + half] : 0;
         BARRIER;
         if (threadIdx.x < half) s[threadIdx.x] = v;

@@ -131,16 +131,18 @@ static inline bool release(Block &b) {
     return any_live;
 }
 
+/* Out of line: getcontext "returns twice", so no caller's loop variable may live across it. */
+__attribute__((noinline)) static void start_fiber(Fiber *f, ucontext_t *scheduler) {
+    f->state = READY;
+    getcontext(&f->context);
+    f->context.uc_stack.ss_sp = f->stack;
+    f->context.uc_stack.ss_size = STACK_BYTES;
+    f->context.uc_link = scheduler;
+    makecontext(&f->context, fiber_main, 0);
+}
+
 static inline void run_block(Block &b) {
-    for (unsigned int t = 0; t < b.n_threads; t++) {
-        Fiber &f = b.fibers[t];
-        f.state = READY;
-        getcontext(&f.context);
-        f.context.uc_stack.ss_sp = f.stack;
-        f.context.uc_stack.ss_size = STACK_BYTES;
-        f.context.uc_link = &b.scheduler;
-        makecontext(&f.context, fiber_main, 0);
-    }
+    for (unsigned int t = 0; t < b.n_threads; t++) start_fiber(&b.fibers[t], &b.scheduler);
     do {
         for (unsigned int t = 0; t < b.n_threads; t++) {
             if (b.fibers[t].state != READY) continue;

@@ -37,6 +37,12 @@ def cache_key(source: str, compiler_identity: str) -> str:
     return h.hexdigest()
 
 
+def source_file(entry_dir: str) -> str:
+    """An entry's generated source: module.c (CPU) or module.cu (CUDA)."""
+    cuda = os.path.join(entry_dir, "module.cu")
+    return cuda if os.path.exists(cuda) else os.path.join(entry_dir, "module.c")
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -252,3 +252,13 @@ def test_unsupported_kernels_name_themselves():
     f = cuda_jit(lambda x: tnp.sort(x))
     with pytest.raises(NotImplementedError, match="CUDA backend has no sort kernel"):
         f.lower(np.arange(5.0)).source
+
+
+def test_cache_commands_list_and_show_cuda_entries(cache_dir, capsys):
+    from transpile.cli import main
+    cuda_jit(lambda v: v * 3 + 1)(np.arange(4.0))
+    assert main(["cache", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert "<lambda>" in listing
+    assert main(["show", listing.split()[0]]) == 0
+    assert '#include "tp_cuda.h"' in capsys.readouterr().out

@@ -62,12 +62,13 @@ def _cache_info(root: str) -> None:
 def cache_command(args) -> int:
     from .runtime import cache_admin
     from .runtime.cache_location import cache_root
+    from .runtime.disk_cache import source_file
     root = cache_root()
     if args.action == "dir":
         print(root)
     elif args.action == "list":
         for e in cache_admin.entries(root):
-            print(f"{e.key[:16]}  {_first_comment_line(os.path.join(e.path, 'module.c'))}")
+            print(f"{e.key[:16]}  {_first_comment_line(source_file(e.path))}")
     elif args.action == "info":
         _cache_info(root)
     elif args.action == "clear":
@@ -100,12 +101,13 @@ def cache_command(args) -> int:
 def show_command(args) -> int:
     from .runtime.cache_admin import entries
     from .runtime.cache_location import cache_root
+    from .runtime.disk_cache import source_file
     matches = [e.path for e in entries(cache_root()) if e.key.startswith(args.key)]
     if len(matches) != 1:
         print(f"transpile show: {len(matches)} cache entries match {args.key!r}; "
               "see `transpile cache list`", file=sys.stderr)
         return 2
-    with open(os.path.join(matches[0], "module.c")) as f:
+    with open(source_file(matches[0])) as f:
         sys.stdout.write(f.read())
     return 0
 

@@ -59,9 +59,12 @@ static T tp_read(const T *device_ptr, int *status) {
     return value;
 }
 
+/* Async on the default stream: from pageable memory the value is staged before the call
+ * returns, so the host may reuse it, and the device is not synchronised (a loop writes its
+ * index each iteration). */
 template <typename T>
 static void tp_write(T *device_ptr, T value, int *status) {
-    cudaError_t err = cudaMemcpy(device_ptr, &value, sizeof(T), cudaMemcpyHostToDevice);
+    cudaError_t err = cudaMemcpyAsync(device_ptr, &value, sizeof(T), cudaMemcpyHostToDevice, 0);
     if (err != cudaSuccess && *status == 0) *status = (int)err;
 }
 

@@ -137,7 +137,9 @@ class CRenderer:
             elif innermost and innermost_pragma:
                 pragma = innermost_pragma
             if pragma:
-                lines.add(f"#pragma omp {pragma}{reduction if 'simd' in pragma else ''}")
+                # Every worksharing or simd loop over reduced elements reduces (a parallel
+                # for without the clause would race on the shared accumulator).
+                lines.add(f"#pragma omp {pragma}{reduction}")
             lines.add(f"for (int64_t {space.names[k]} = 0; {space.names[k]} < "
                       f"{space.extents[k]}; {space.names[k]}++) {{")
             lines.depth += 1

@@ -68,3 +68,37 @@ def test_every_parallel_loop_over_an_accumulator_reduces():
     for fn in (lambda x: x.T.sum(), lambda x: (x[:, 1:] > 0).mean(), lambda x: x[::-1].max(),
                lambda x: x.transpose(1, 0, 2).min(axis=(1, 2)), lambda x: (x > 0).T.all()):
         assert shared_accumulator_races(tp.jit(fn).lower(x).source) == []
+
+
+# -- 2: round on integers with negative decimals ----------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("n", [7, THRESHOLD + 3])
+def test_round_integers_with_negative_decimals(dtype, n):
+    info = np.iinfo(dtype)
+    edges = np.array([15, 25, 5, min(204, info.max), info.max, info.max - 5, info.min,
+                      info.min + 5], dtype)
+    if info.min < 0:
+        edges = np.concatenate([edges, np.array([-15, -25, -5, -35], dtype)])
+    # Out-of-range float->int casts are not compared (README: deliberate differences).
+    edges = edges[[all(info.min <= np.rint(float(v) / 10 ** k) * 10 ** k <= info.max
+                       for k in (1, 2, 3)) for v in edges]]
+    x = np.resize(edges, n)
+
+    def f(m, x):
+        return {f"d{d}": m.round(x, d) for d in (-1, -2, -3, 0, 2)} | {"method": x.round(-1)}
+    check(lambda x: f(tnp, x), lambda x: f(np, x), x)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_round_floats_scale_as_numpy(dtype):
+    x = np.array([1234.5678, -0.4, 0.5, 1.5, 2.5, -25.0, 35.0, 1e20, -0.0, 0.125], dtype)
+
+    def f(m, x):
+        return {f"d{d}": m.round(x, d) for d in (-1, -2, -3, 0, 1, 2, 3, 12, 25)}
+    check(lambda x: f(tnp, x), lambda x: f(np, x), x)
+
+
+def test_round_of_booleans_is_refused_as_numpy_refuses_it():
+    with pytest.raises(TypeError):
+        tp.jit(lambda b: tnp.round(b, -1))(np.array([True]))

@@ -93,15 +93,41 @@ def square(x):
 
 
 def round(x, decimals: int = 0):
-    """Round half to even, as numpy.round."""
+    """Round half to even, as numpy.round: scale by a power of ten, rint, scale back.
+
+    As NumPy, integers with negative decimals go through float64 and are cast back, and
+    negative decimals divide by 10**-decimals (multiplying by 0.1 would not be exact)."""
     x = operand(x)
-    if decimals == 0 or not dtypes.is_float(aval_of(x).dtype):
-        if decimals < 0 and dtypes.is_int(aval_of(x).dtype):
-            scale = 10 ** -decimals
-            return multiply(floor_divide(add(x, scale // 2), scale), scale)
-        return x if dtypes.is_int(aval_of(x).dtype) else rint(x)
-    scale = 10.0 ** decimals
-    return divide(rint(multiply(x, scale)), scale)
+    dt = aval_of(x).dtype
+    decimals = int(decimals)
+    if dt == dtypes.bool_:
+        raise TypeError("round of booleans: NumPy computes it in float16 or refuses it; "
+                        "cast to an integer or float dtype first")
+    if dtypes.is_int(dt):
+        if decimals >= 0:
+            return x
+        return astype(_round_scaled(astype(x, dtypes.float64), decimals), dt)
+    if decimals == 0:
+        return rint(x)
+    return _round_scaled(x, decimals)
+
+
+def _round_scaled(x, decimals: int):
+    if decimals >= 0:
+        scale = _power_of_ten(decimals)
+        return divide(rint(multiply(x, scale)), scale)
+    scale = _power_of_ten(-decimals)
+    return multiply(rint(divide(x, scale)), scale)
+
+
+def _power_of_ten(n: int) -> float:
+    """10.0**n computed as NumPy's round does (exact up to 1e22, then repeated products)."""
+    if n < 9:
+        return float(10 ** n)
+    value = 1e9
+    for _ in range(n - 9):
+        value *= 10.0
+    return value
 
 
 around = round

@@ -102,3 +102,42 @@ def test_round_floats_scale_as_numpy(dtype):
 def test_round_of_booleans_is_refused_as_numpy_refuses_it():
     with pytest.raises(TypeError):
         tp.jit(lambda b: tnp.round(b, -1))(np.array([True]))
+
+
+# -- 3 and E5: traced indices are normalised with their own axis's size, in int64 -------------
+
+AT_OPS = {"set": lambda old, v: v, "add": np.add, "multiply": np.multiply, "min": np.minimum,
+          "max": np.maximum}
+
+
+def numpy_at(x, index, op, value):
+    """x.at[index].op(value) in NumPy terms: out-of-range updates are dropped (as in JAX)."""
+    out = x.copy()
+    try:
+        old = out[index]
+    except IndexError:
+        return out
+    out[index] = AT_OPS[op](old, value)
+    return out
+
+
+@pytest.mark.parametrize("shape", [(2, 5), (3, 300), (2, THRESHOLD // 2 + 1)])
+@pytest.mark.parametrize("index_type", [int, np.int8, np.uint8, np.int16, np.uint64])
+def test_traced_at_and_getitem_indices_on_every_axis(shape, index_type):
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) - 7.0
+    n = shape[1]
+    candidates = [0, 1, n - 1, n, n + 3, -1, -2, -n, -n - 1, 200, 299, -127, 255]
+    info = np.iinfo(index_type) if index_type is not int else np.iinfo(np.int64)
+    for j in [j for j in candidates if info.min <= j <= info.max]:
+        j = index_type(j)
+
+        def f(x, j):
+            return {op: getattr(x.at[0, j], op)(100.0) for op in AT_OPS} | \
+                   {"row": x.at[-1, j].add(1.0), "get": x[1, j]}
+
+        def ref(x, j):
+            jj = int(j)
+            got = x[1, min(max(jj if jj >= 0 else jj + n, 0), n - 1)]   # reads clamp, as JAX
+            return {op: numpy_at(x, (0, jj), op, 100.0) for op in AT_OPS} | \
+                   {"row": numpy_at(x, (-1, jj), "add", 1.0), "get": got}
+        check(f, ref, x, j)

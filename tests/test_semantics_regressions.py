@@ -141,3 +141,38 @@ def test_traced_at_and_getitem_indices_on_every_axis(shape, index_type):
             return {op: numpy_at(x, (0, jj), op, 100.0) for op in AT_OPS} | \
                    {"row": numpy_at(x, (-1, jj), "add", 1.0), "get": got}
         check(f, ref, x, j)
+
+
+# -- 4: functions of Python scalars return strong values; operators keep them weak -----------
+
+def weak_scalar_programs(m, x32, u8, u16, c, s, k):
+    """`s` is a Python float and `k` a Python int (jit arguments, or literals in the body)."""
+    v = m.where(c, 2, 3)
+    return {
+        "div_by_sqrt": x32 / m.sqrt(2.0), "max_of_not": m.maximum(m.bitwise_not(1), u16),
+        "sub_where": u8 - v, "exp_arg": m.exp(s) + x32, "exp_arg_int": m.exp(k) * x32,
+        "operator_stays_weak": x32 * (s * 2.0 + 1.0), "int_operator_weak": u8 + (k * 2 - k),
+        "chain": (m.sqrt(s) * 2.0) * x32, "compare": m.negative(k) < u16,
+        "abs_of_literal": u8 + m.absolute(-3), "where_weak_arg": m.where(c, s, 1.0) * x32,
+        "square": m.square(k) + u8, "sum_of_scalar": m.sum(s) + x32,
+        "method": u16 * m.add(k, 1).astype(np.int64).round(),
+    }
+
+
+@pytest.mark.parametrize("n", [3, THRESHOLD + 1])
+def test_function_results_are_strong_operator_results_weak(n):
+    rng = np.random.default_rng(n)
+    args = (rng.standard_normal(n).astype(np.float32), rng.integers(0, 255, n, np.uint8),
+            rng.integers(0, 65535, n, np.uint16), rng.random(n) > 0.5)
+    for s, k in ((1.5, 3), (-0.0, 2)):
+        check(lambda *a: weak_scalar_programs(tnp, *a, s, k),
+              lambda *a: weak_scalar_programs(np, *a, s, k), *args)
+        check(lambda *a: weak_scalar_programs(tnp, *a),
+              lambda *a: weak_scalar_programs(np, *a), *args, s, k)
+
+
+def test_virtually_strong_values_leave_the_printed_ir_unchanged():
+    text = str(tp.make_ir(lambda x: tnp.log(x) / tnp.log(2.0))(3.0))
+    assert "convert_element_type" not in text
+    text = str(tp.make_ir(lambda x: x / tnp.sqrt(2.0))(np.ones(2, np.float32)))
+    assert "convert_element_type" in text and "f64[2]" in text

@@ -85,11 +85,12 @@ class Tracer:
     ConcretizationError can say which argument to make static.
     """
     __array_priority__ = 1000
-    __slots__ = ("aval", "trace", "var", "deps", "source")
+    __slots__ = ("aval", "trace", "var", "deps", "source", "virtually_strong")
 
     def __init__(self, aval: ShapedArray, trace, var, deps: frozenset, source: str = ""):
         self.aval, self.trace, self.var, self.deps = aval, trace, var, deps
         self.source = source          # where it was created, for leaked-tracer errors
+        self.virtually_strong = False     # see strength.py
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)

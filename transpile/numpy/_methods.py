@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..core import Tracer
+from ..strength import strong_results
 from . import _elementwise as E
 from . import _linalg, _reductions as R, _shape as S
 from ._at import IndexUpdateHelper
@@ -51,8 +52,8 @@ def install() -> None:
         setattr(Tracer, f"__{name}__", fn)
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
-    for name, fn in _METHODS.items():
-        setattr(Tracer, name, fn)
+    for name, fn in _METHODS.items():        # methods, like functions, return strong values
+        setattr(Tracer, name, strong_results(fn))
     Tracer.T = property(lambda self: S.transpose(self))
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
     Tracer.__array_ufunc__ = None   # make NumPy defer to our reflected operators

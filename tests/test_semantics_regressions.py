@@ -176,3 +176,20 @@ def test_virtually_strong_values_leave_the_printed_ir_unchanged():
     assert "convert_element_type" not in text
     text = str(tp.make_ir(lambda x: x / tnp.sqrt(2.0))(np.ones(2, np.float32)))
     assert "convert_element_type" in text and "f64[2]" in text
+
+
+# -- 5: Python-int jit arguments compare exactly with integer arrays --------------------------
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int32, np.uint32, np.uint64,
+                                   np.int64, np.float32])
+@pytest.mark.parametrize("n", [5, THRESHOLD + 5])
+def test_python_int_arguments_compare_exactly(dtype, n):
+    info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else np.iinfo(np.int32)
+    x = np.resize(np.array([info.min, info.max, 0, 1, info.max - 1], dtype), n)
+
+    def f(x, s):
+        return {"lt": x < s, "le": x <= s, "eq": x == s, "ne": x != s, "gt": s > x,
+                "ge": x >= s, "fn": np.less(x, s) if isinstance(x, np.ndarray) else
+                tnp.less(x, s)}
+    for s in (1000, -1, 255, 256, -129, 2**32, -2**63, 2**63 - 1, 0):
+        check(f, f, x, s)

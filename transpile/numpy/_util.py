@@ -107,9 +107,15 @@ def check_python_ints_fit(name: str, xs):
 def _exact_comparison_operand(x, xs):
     """A Python int outside its partner's range becomes a strong int64/uint64 (or float64),
     so that NumPy's promotion compares exactly in a wider type."""
+    partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
+    if _is_weak_int_tracer(x):
+        # A Python-int jit argument: its value is unknown, so compare in int64 (exactly, also
+        # against uint64) unless the partner is int64 already.
+        if any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
+            return astype(x, dtypes.int64)
+        return x
     if type(x) is not int:
         return x
-    partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
     if not any(dtypes.is_int(dt) and not np.iinfo(dt).min <= x <= np.iinfo(dt).max
                for dt in partners):
         return x
@@ -117,6 +123,10 @@ def _exact_comparison_operand(x, xs):
         if np.iinfo(dt).min <= x <= np.iinfo(dt).max:
             return dt(x)
     return float(x)
+
+
+def _is_weak_int_tracer(x) -> bool:
+    return isinstance(x, Tracer) and x.aval.weak_type and x.aval.dtype == dtypes.int64
 
 
 def elementwise(name: str, *xs):

@@ -193,3 +193,26 @@ def test_python_int_arguments_compare_exactly(dtype, n):
                 tnp.less(x, s)}
     for s in (1000, -1, 255, 256, -129, 2**32, -2**63, 2**63 - 1, 0):
         check(f, f, x, s)
+
+
+# -- 6: 0-d literal outputs keep their dtype and are fresh arrays per call --------------------
+
+def zero_d_constants(m, a):
+    return {"zeros": m.zeros((), np.uint16), "ones_like": m.ones_like(a, dtype=np.uint64),
+            "full": m.full((), 1.5, np.float32), "full_i8": m.full((), -3, np.int8),
+            "zeros_like": m.zeros_like(a), "neg_zero": m.full((), -0.0, np.float32),
+            "bool": m.ones((), bool), "big": m.full((), 2**64 - 1, np.uint64)}
+
+
+@pytest.mark.parametrize("a", [np.float64(3.0), np.array(2, np.int32), np.array(True)])
+def test_zero_d_literal_outputs_keep_their_dtype(a):
+    check(lambda a: zero_d_constants(tnp, a), lambda a: zero_d_constants(np, a), a)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_zero_d_literal_outputs_are_fresh_per_call(backend):
+    f = tp.jit(lambda: tnp.full((), 7, np.int16), backend=backend)
+    first = f()
+    first[...] = 1
+    second = f()
+    assert second.dtype == np.int16 and second == 7 and second is not first

@@ -81,7 +81,7 @@ def _output(spec, outs, inputs):
         return outs[value]
     if kind == "input":
         return np.array(inputs[value])        # a copy: callers own their results
-    return np.asarray(value)
+    return value.copy()                       # a literal's 0-d array, fresh per call
 
 
 class CPUBackend:

@@ -246,6 +246,12 @@ def literal_expr(value, dtype) -> Expr:
     return Expr("lit", (value, np.asarray(value).astype(dtype).tobytes()), np.dtype(dtype))
 
 
+def literal_array(atom: Literal) -> np.ndarray:
+    """A 0-d array of the literal's own dtype (a Python number alone would lose it)."""
+    with np.errstate(over="ignore"):
+        return np.array(atom.value).astype(atom.aval.dtype)
+
+
 def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
     """min(max(e, lo), hi) in int64, for clamping traced indices as JAX does."""
     e = _cast(e, I64, None)
@@ -356,7 +362,7 @@ def lower(ir: IR, name: str) -> Program:
     outputs, sources, dests = [], [], {}
     for atom in ir.outvars:
         if isinstance(atom, Literal):
-            sources.append(("literal", atom.value))
+            sources.append(("literal", literal_array(atom)))
         elif atom in bound:
             sources.append(("input", inputs.index(bound[atom])))
         elif atom in dests:                  # the same value returned twice

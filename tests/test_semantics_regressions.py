@@ -216,3 +216,55 @@ def test_zero_d_literal_outputs_are_fresh_per_call(backend):
     first[...] = 1
     second = f()
     assert second.dtype == np.int16 and second == 7 and second is not first
+
+
+# -- 7 and E4: clip follows NumPy 2 ------------------------------------------------------------
+
+SPECIAL_FLOATS = [-0.0, 0.0, np.nan, 1.0, -1.0, 2.5, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [64, THRESHOLD + 7])
+def test_clip_signed_zeros_and_nans_with_scalar_and_array_bounds(dtype, n):
+    rng = np.random.default_rng(n)
+    x, lo, hi = (rng.choice(np.array(SPECIAL_FLOATS, dtype), n) for _ in range(3))
+
+    def f(m, x, lo, hi):
+        return {"arrays": m.clip(x, lo, hi), "lo_array": m.clip(x, lo, 0.0),
+                "hi_array": m.clip(x, -0.0, hi), "zero_zero": m.clip(x, 0.0, 0.0),
+                "negzero": m.clip(x, -0.0, -0.0), "nan_bound": m.clip(x, np.nan, 1.0),
+                "np_scalars": m.clip(x, dtype(-0.0), dtype(0.0)), "min_only": m.clip(x, 0.0, None),
+                "max_only": m.clip(x, None, -0.0), "method": x.clip(-1.0, 0.0),
+                "crossed": m.clip(x, 2.0, 1.0)}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), x, lo, hi)
+
+
+def test_clip_of_zero_d_values():
+    for x in (-0.0, 0.0):
+        def f(m, x):
+            return {"both": m.clip(x, 0.0, 0.0), "arr": m.clip(x, np.zeros(3), np.zeros(3))}
+        check(lambda x: f(tnp, x), lambda x: f(np, x), np.float64(x))
+
+
+@pytest.mark.parametrize("n", [5, THRESHOLD + 1])
+def test_clip_promotes_all_three_operands_together(n):
+    rng = np.random.default_rng(0)
+    b, i8, u8 = rng.random(n) > 0.5, rng.integers(-128, 127, n, np.int8), \
+        rng.integers(0, 255, n, np.uint8)
+    i32, f32 = rng.integers(-300, 300, n, np.int32), (rng.standard_normal(n) * 3).astype(np.float32)
+
+    def f(m, b, i8, u8, i32, f32):
+        return {"bool_int_i32": m.clip(b, 256, i32), "i8_float_f32": m.clip(i8, 0.5, f32),
+                "u8_out_of_range": m.clip(u8, -5, 300), "u8_low_only": m.clip(u8, -5, 100),
+                "u8_high_only": m.clip(u8, 3, 1000), "i8_i32": m.clip(i8, i32, 100),
+                "u8_f32": m.clip(u8, f32, 7), "i8_none": m.clip(i8, None, 2**70)}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), b, i8, u8, i32, f32)
+
+
+def test_clip_with_python_int_arguments_out_of_range():
+    u8 = np.array([0, 1, 100, 200, 255], np.uint8)
+    for lo, hi in ((-5, 300), (-5, 100), (3, 1000), (0, 255), (-(2**40), 2**40)):
+        check(lambda x, lo, hi: {"both": tnp.clip(x, lo, hi), "lo": tnp.clip(x, lo),
+                                 "hi": tnp.clip(x, None, hi)},
+              lambda x, lo, hi: {"both": np.clip(x, lo, hi), "lo": np.clip(x, lo, None),
+                                 "hi": np.clip(x, None, hi)}, u8, lo, hi)

@@ -1,10 +1,13 @@
 """Elementwise functions: thin wrappers that bind one primitive each."""
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
-from ._util import as_bool, astype, broadcast_operands, elementwise, operand
+from ._util import (as_bool, astype, broadcast_operands, elementwise, is_weak_int_tracer,
+                    operand)
 
 
 def _unary(prim_name: str, public: str):
@@ -159,11 +162,53 @@ def where(condition, x=None, y=None):
 
 
 def clip(a, a_min=None, a_max=None):
+    """numpy.clip (NumPy 2): one dtype for all three operands, Python-int bounds beyond an
+    integer array's range dropped, NaN from any operand propagated."""
     if a_min is None and a_max is None:
         raise ValueError("clip: one of a_min or a_max must be given")
-    out = operand(a)
-    if a_min is not None:
-        out = maximum(out, a_min)
-    if a_max is not None:
-        out = minimum(out, a_max)
+    a = operand(a)
+    dt = aval_of(a).dtype
+    bounds = [b for b in (a_min, a_max) if b is not None]
+    if dtypes.is_int(dt) and dt != dtypes.int64 and any(map(is_weak_int_tracer, bounds)):
+        # A Python-int jit argument may lie outside a's range, where NumPy drops it: clip in
+        # int64, exactly, then take NumPy's result dtype.
+        avals = [aval_of(v) for v in [a] + bounds]
+        out = dtypes.result_type([v.dtype for v in avals], [v.weak_type for v in avals])
+        return astype(clip(astype(a, dtypes.int64), a_min, a_max), out)
+    if dtypes.is_int(dt):           # as numpy's _clip: such a bound can never apply
+        info = np.iinfo(dt)
+        if type(a_min) is int and a_min <= info.min:
+            a_min = None
+        if type(a_max) is int and a_max >= info.max:
+            a_max = None
+    if a_min is None and a_max is None:
+        return positive(a)
+    if a_min is None:
+        return minimum(a, a_max)
+    if a_max is None:
+        return maximum(a, a_min)
+    return _clip_both(a, operand(a_min), operand(a_max))
+
+
+def _clip_both(x, lo, hi):
+    x, lo, hi = broadcast_operands("clip", [x, lo, hi])
+    avals = [aval_of(v) for v in (x, lo, hi)]
+    loop, _ = dtypes.ufunc_loop("clip", [v.dtype for v in avals], [v.weak_type for v in avals])
+    x, lo, hi = (v if aval_of(v).dtype == d and not aval_of(v).weak_type else astype(v, d)
+                 for v, d in zip((x, lo, hi), loop))
+    # NumPy keeps x on a tie with scalar bounds and takes the bound with array bounds (its
+    # two loops); only the sign of a zero can tell.
+    if _is_scalar_bound(avals[1], avals[0]) and _is_scalar_bound(avals[2], avals[0]):
+        out = where(less(x, lo), lo, x)
+        out = where(greater(out, hi), hi, out)
+    else:
+        out = where(greater(x, lo), x, lo)
+        out = where(less(out, hi), out, hi)
+    if dtypes.is_float(loop[0]):
+        for v in (lo, hi, x):
+            out = where(isnan(v), v, out)
     return out
+
+
+def _is_scalar_bound(bound, x) -> bool:
+    return bound.size == 1 and (bound.ndim == 0 or x.size > 1)

@@ -108,7 +108,7 @@ def _exact_comparison_operand(x, xs):
     """A Python int outside its partner's range becomes a strong int64/uint64 (or float64),
     so that NumPy's promotion compares exactly in a wider type."""
     partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
-    if _is_weak_int_tracer(x):
+    if is_weak_int_tracer(x):
         # A Python-int jit argument: its value is unknown, so compare in int64 (exactly, also
         # against uint64) unless the partner is int64 already.
         if any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
@@ -125,7 +125,7 @@ def _exact_comparison_operand(x, xs):
     return float(x)
 
 
-def _is_weak_int_tracer(x) -> bool:
+def is_weak_int_tracer(x) -> bool:
     return isinstance(x, Tracer) and x.aval.weak_type and x.aval.dtype == dtypes.int64
 
 

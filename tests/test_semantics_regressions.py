@@ -268,3 +268,58 @@ def test_clip_with_python_int_arguments_out_of_range():
                                  "hi": tnp.clip(x, None, hi)},
               lambda x, lo, hi: {"both": np.clip(x, lo, hi), "lo": np.clip(x, lo, None),
                                  "hi": np.clip(x, None, hi)}, u8, lo, hi)
+
+
+# -- 8, E2, E3: literals convert to their partner's dtype as NumPy converts them --------------
+
+INT_DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+EDGE_INTS = [-1, -2, 255, 256, -129, 2**31 - 1, 2**31, -2**31 - 1, 2**32, 2**63 - 1, 2**63,
+             2**64 - 1, -2**63]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES + [np.float32, np.float64])
+@pytest.mark.parametrize("n", [4, THRESHOLD + 3])
+def test_where_literals_at_the_edges_of_every_dtype(dtype, n):
+    x = np.resize(np.array([0, 1, 7, 100], dtype), n)
+    c = np.resize(np.array([True, False, False, True]), n)
+
+    def f(m, c, x):
+        return {f"v{i}": m.where(c, x, v) for i, v in enumerate(EDGE_INTS)} | \
+               {f"r{i}": m.where(c, v, x) for i, v in enumerate(EDGE_INTS)}
+    check(lambda c, x: f(tnp, c, x), lambda c, x: f(np, c, x), c, x)
+
+
+@pytest.mark.parametrize("n", [4, THRESHOLD + 3])
+def test_python_floats_beyond_float32_with_float32_operands(n):
+    x = np.resize(np.array([1.0, -1.0, 0.0, 3e38], np.float32), n)
+
+    def f(x):
+        return {"mul": x * 3.5e38, "lt": x < 1e300, "gt": x > -1e300, "add": x + 1e39,
+                "sub": -1e39 - x, "eq": x == 1e300, "max": np.maximum(x, 1e300)
+                if isinstance(x, np.ndarray) else tnp.maximum(x, 1e300),
+                "tiny": x * 1e-50, "where": (tnp if not isinstance(x, np.ndarray) else np)
+                .where(x > 0, x, -1e40)}
+    check(f, f, x)
+
+
+@pytest.mark.parametrize("n", [4, THRESHOLD + 3])
+def test_python_ints_beyond_int64(n):
+    f64 = np.resize(np.array([1.0, -2.5, 0.0, 1e19]), n)
+    f32 = f64.astype(np.float32)
+    u64 = np.resize(np.array([0, 1, 2**63, 2**64 - 1], np.uint64), n)
+
+    def f(m, f64, f32, u64):
+        return {"f64": f64 + 2**64, "f32": f32 * 2**70, "u64": u64 + (2**64 - 1),
+                "u64_sub": u64 - 2**63, "cmp": u64 < 2**64 - 1, "fcmp": f64 > 2**64,
+                "big_float": 2**100 - f64, "where": m.where(u64 > 1, u64, 2**64 - 1)}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), f64, f32, u64)
+
+
+def test_python_ints_numpy_refuses_raise_overflow_error():
+    for fn in (lambda x: x + 2**64, lambda x: x * -(2**63) * 2):
+        with pytest.raises(OverflowError):
+            np.ones(2, np.int64) + 2**64
+        with pytest.raises(OverflowError):
+            tp.jit(fn)(np.ones(2, np.int64))
+    with pytest.raises(OverflowError):
+        tp.jit(lambda x: x + 2**1100)(np.ones(2))

@@ -6,8 +6,8 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
-from ._util import (as_bool, astype, broadcast_operands, elementwise, is_weak_int_tracer,
-                    operand)
+from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, elementwise,
+                    is_weak_int_tracer, operand)
 
 
 def _unary(prim_name: str, public: str):
@@ -158,7 +158,9 @@ def where(condition, x=None, y=None):
         raise TypeError("tnp.where(condition) (the one-argument form) has a data-dependent "
                         "output shape, which cannot be compiled; pass both x and y")
     pred, x, y = broadcast_operands("where", [as_bool(condition), operand(x), operand(y)])
-    return bind(P.select, pred, x, y)
+    avals = [aval_of(v) for v in (x, y)]
+    out = dtypes.result_type([a.dtype for a in avals], [a.weak_type for a in avals])
+    return bind(P.select, pred, beyond_int64_as(x, out), beyond_int64_as(y, out))
 
 
 def clip(a, a_min=None, a_max=None):

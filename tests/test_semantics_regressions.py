@@ -323,3 +323,23 @@ def test_python_ints_numpy_refuses_raise_overflow_error():
             tp.jit(fn)(np.ones(2, np.int64))
     with pytest.raises(OverflowError):
         tp.jit(lambda x: x + 2**1100)(np.ones(2))
+
+
+# -- 9: float -> int -> float keeps the sign of an integer zero ---------------------------------
+
+@pytest.mark.parametrize("src", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 5, 7, 9, THRESHOLD + 1])
+def test_float_to_int_to_float_is_never_negative_zero(src, n):
+    # Mostly values in (-1, 0), so that the scalar remainder of every vector loop sees some.
+    x = np.resize(np.array([-0.5, -0.9, -0.25, -1e-30, 0.5, -1.5, 2.7, -0.0, -0.7], src)[::-1], n)
+
+    def f(m, x):
+        out = {}
+        for dt in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32):
+            i = x.astype(dt)
+            out[f"recip_{np.dtype(dt).name}"] = 1.0 / i
+            out[f"back_{np.dtype(dt).name}"] = 1.0 / i.astype(src)
+        out["atan2"] = m.arctan2(-0.0, x.astype(np.int64))
+        out["atan2_i32"] = m.arctan2(-0.0, x.astype(np.int32).astype(np.float32))
+        return out
+    check(lambda x: f(tnp, x), lambda x: f(np, x), x)

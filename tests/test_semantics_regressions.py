@@ -343,3 +343,16 @@ def test_float_to_int_to_float_is_never_negative_zero(src, n):
         out["atan2_i32"] = m.arctan2(-0.0, x.astype(np.int32).astype(np.float32))
         return out
     check(lambda x: f(tnp, x), lambda x: f(np, x), x)
+
+
+# -- 10: the interpreter's select computes in the result dtype ---------------------------------
+
+def test_interpreter_where_keeps_uint64_precision():
+    c = np.array([True, False, True, False])
+    u64 = np.array([2**64 - 3, 5, 2**63 + 1, 0], np.uint64)
+    i64 = np.array([-(2**63), 2**63 - 1, -1, 3], np.int64)
+
+    def f(m, c, u, i):
+        return {"neg2": m.where(c, u, -2), "neg1": m.where(c, -1, u), "mixed": m.where(c, i, 7),
+                "both": m.where(c, u, u - np.uint64(1))}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), c, u64, i64, backends=("interpret",))

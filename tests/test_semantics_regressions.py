@@ -356,3 +356,31 @@ def test_interpreter_where_keeps_uint64_precision():
         return {"neg2": m.where(c, u, -2), "neg1": m.where(c, -1, u), "mixed": m.where(c, i, 7),
                 "both": m.where(c, u, u - np.uint64(1))}
     check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), c, u64, i64, backends=("interpret",))
+
+
+# -- 11: a zero max/min has the sign of the last zero, along every axis ------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(3, 2), (40, 7, 3), (THRESHOLD // 8 + 1, 8), (9, THRESHOLD // 8)])
+def test_zero_max_min_sign_along_every_axis(dtype, shape):
+    rng = np.random.default_rng(len(shape))
+    x = np.where(rng.random(shape) < 0.5, -0.0, 0.0).astype(dtype)
+    mixed = np.where(rng.random(shape) < 0.3, dtype(-1), x)   # zeros are still the maximum
+
+    def f(x, mixed):
+        out = {"max": x.max(), "min": x.min()}
+        for axis in range(x.ndim):
+            out[f"max{axis}"] = x.max(axis=axis)
+            out[f"min{axis}"] = x.min(axis=axis)
+            if axis < x.ndim - 1:        # NumPy's order along the last axis is its SIMD one
+                out[f"mixed_max{axis}"] = mixed.max(axis=axis)
+                out[f"mixed_min{axis}"] = (-mixed).min(axis=axis)
+        out["transposed"] = x.T.max(axis=0)
+        return out
+    check(f, f, x, mixed)
+
+
+def test_zero_max_of_the_issue_example():
+    z = np.array([[-0., 0.], [0., -0.], [-0., -0.]], np.float32)
+    check(lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)},
+          lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)}, z)

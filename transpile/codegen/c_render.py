@@ -182,11 +182,24 @@ class CRenderer:
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
             lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
+            if k.combiner in ("max", "min") and dtypes.is_float(dt):
+                self._zero_sign_pass(lines, space, k, n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
         self._close_loops(lines, n_out_loops)
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    def _zero_sign_pass(self, lines, space, k, n_out_loops):
+        """A zero max/min takes the sign of the last zero, as NumPy's in-order maximum (which
+        returns its second operand on ties) gives; parallel and simd partial results combine
+        out of order, so a zero result is redone by one serial pass (rare, and cheap)."""
+        with lines.block("if (acc == 0)"):
+            self._open_loops(lines, space, n_out_loops, len(space.names), False,
+                             innermost_pragma="")
+            v = ExprRenderer(lines, space, _counter())(k.body)
+            lines.add(f"if ({v} == 0) acc = {v};")
+            self._close_loops(lines, len(space.names) - n_out_loops)
 
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype

@@ -384,3 +384,42 @@ def test_zero_max_of_the_issue_example():
     z = np.array([[-0., 0.], [0., -0.], [-0., -0.]], np.float32)
     check(lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)},
           lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)}, z)
+
+
+# -- E1: fori_loop with traced bounds and array carries ----------------------------------------
+
+FORI_BODIES = {
+    "elementwise": lambda i, c, x: c * 0.5 + i,
+    "capture": lambda i, c, x: c + x,
+    "reduction": lambda i, c, x: c - c.mean(),
+    "roll": lambda i, c, x: tnp.concatenate([c[1:], c[:1]]),
+    "at": lambda i, c, x: c.at[i].add(1.0),
+}
+
+
+def numpy_fori(lo, hi, body, x):
+    c = x.copy()
+    for i in range(int(lo), int(hi)):
+        c = body(i, c, x)
+    return c
+
+
+NUMPY_BODIES = {
+    "elementwise": lambda i, c, x: c * 0.5 + i,
+    "capture": lambda i, c, x: c + x,
+    "reduction": lambda i, c, x: c - c.mean(),
+    "roll": lambda i, c, x: np.concatenate([c[1:], c[:1]]),
+    "at": lambda i, c, x: numpy_at(c, i, "add", 1.0),
+}
+
+
+@pytest.mark.parametrize("n", [6, THRESHOLD + 2])
+@pytest.mark.parametrize("bound_type", [np.int32, np.int64, np.uint8])
+def test_fori_loop_with_traced_bounds_and_array_carries(n, bound_type):
+    from transpile import lax
+    x = (np.arange(n, dtype=np.float64) % 11) - 3.0
+    for name, body in FORI_BODIES.items():
+        for lo, hi in ((1, 4), (3, 3), (2, 0)):
+            check(lambda lo, hi, x: lax.fori_loop(lo, hi, lambda i, c: body(i, c, x), x),
+                  lambda lo, hi, x: numpy_fori(lo, hi, NUMPY_BODIES[name], x),
+                  bound_type(lo), bound_type(hi), x)

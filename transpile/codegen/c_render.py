@@ -247,8 +247,14 @@ class CRenderer:
         used = {name for args in self._kernel_args.values() for name in args}
         used |= {name for view in program.views
                  for name in re.findall(r"[A-Za-z_]\w*", view.pointer)}
+        # Loop bounds, switch indices and kernel scalar arguments read inputs too: find them
+        # in the statements' own text, whatever statement put them there.
+        body = Lines()
+        body.depth = lines.depth
+        self._render_statements(body, program.body)
+        used |= set(re.findall(r"[A-Za-z_]\w*", body.text()))
         for b in program.inputs:
-            if b.name in used or self._used_in_statements(program.body, b):
+            if b.name in used:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
                           f"{b.name}_ptr;")
             else:
@@ -266,7 +272,7 @@ class CRenderer:
                 lines.add("status = 1;")
                 lines.add("goto cleanup;")
             status = "status"
-        self._render_statements(lines, program.body)
+        lines.lines.extend(body.lines)
         if program.temps:
             lines.depth -= 1
             lines.add("cleanup:")
@@ -277,22 +283,6 @@ class CRenderer:
         lines.depth -= 1
         lines.add("}")
         return lines.text()
-
-    @classmethod
-    def _used_in_statements(cls, stmts, buf) -> bool:
-        """Does a loop bound or switch index read `buf` (as `name[0]`)?"""
-        for st in stmts:
-            texts, nested = [], []
-            if isinstance(st, For):
-                texts, nested = [st.lower, st.upper], [st.body]
-            elif isinstance(st, While):
-                nested = [st.cond, st.body]
-            elif isinstance(st, Switch):
-                texts, nested = [st.index], st.cases
-            if any(f"{buf.name}[" in t for t in texts) or any(
-                    cls._used_in_statements(n, buf) for n in nested):
-                return True
-        return False
 
     def _render_statements(self, lines: Lines, stmts) -> None:
         for st in stmts:

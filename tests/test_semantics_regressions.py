@@ -423,3 +423,47 @@ def test_fori_loop_with_traced_bounds_and_array_carries(n, bound_type):
             check(lambda lo, hi, x: lax.fori_loop(lo, hi, lambda i, c: body(i, c, x), x),
                   lambda lo, hi, x: numpy_fori(lo, hi, NUMPY_BODIES[name], x),
                   bound_type(lo), bound_type(hi), x)
+
+
+# -- E5, E6: arange and linspace are traced under jit -------------------------------------------
+
+SEQUENCES = {
+    "arange_int": lambda m: m.arange(7), "arange_float": lambda m: m.arange(300.0),
+    "arange_step": lambda m: m.arange(1, 2, 0.1), "arange_neg": lambda m: m.arange(5, -7, -3),
+    "arange_f32": lambda m: m.arange(-1.5, 20, 0.7, dtype=np.float32),
+    "arange_u8": lambda m: m.arange(3, 250, 7, dtype=np.uint8),
+    "arange_big": lambda m: m.arange(THRESHOLD + 5, dtype=np.float64),
+    "linspace": lambda m: m.linspace(0, 1, 5), "linspace_open": lambda m: m.linspace(-2, 3, 7,
+                                                                                     endpoint=False),
+    "linspace_int": lambda m: m.linspace(-3, 10, 9, dtype=np.int32),
+    "linspace_f32": lambda m: m.linspace(0.1, 0.7, 13, dtype=np.float32),
+    "linspace_one": lambda m: m.linspace(2, 3, 1), "linspace_big": lambda m: m.linspace(
+        -1, 1, THRESHOLD + 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEQUENCES))
+def test_arange_and_linspace_are_traced_under_jit(name):
+    make = SEQUENCES[name]
+    n = make(np).size
+    for index_type in (int, np.uint8):
+        for i in (0, n - 1, min(5, n - 1), -1):
+            if index_type is np.uint8 and not 0 <= i < 256:
+                continue
+            i = index_type(i)
+
+            def f(m, i):
+                a = make(m)
+                if m is np:
+                    updated = a.copy()
+                    updated[i] = 7
+                    return {"value": a, "get": a[i], "at": updated}
+                return {"value": a, "get": a[i], "at": a.at[i].set(7)}
+            check(lambda i: f(tnp, i), lambda i: f(np, i), i)
+
+
+def test_sequences_are_computed_from_an_iota_not_stored():
+    for name, make in SEQUENCES.items():
+        if make(np).size > 1:
+            text = str(tp.make_ir(lambda: make(tnp))())
+            assert "iota" in text and text.startswith("{ lambda ; ."), name

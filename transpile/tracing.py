@@ -72,6 +72,10 @@ class Trace:
             return self.lift(self.root()._const_tracer(np.asarray(x), aval)).var
         return self._constvar(np.asarray(x), aval)
 
+    def constant(self, array: np.ndarray) -> Tracer:
+        """A tracer of this trace standing for a concrete array (held by the outermost trace)."""
+        return self.lift(self.root()._const_tracer(array, aval_of(array)))
+
     def root(self) -> "Trace":
         return self if self.parent is None else self.parent.root()
 

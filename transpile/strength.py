@@ -27,7 +27,7 @@ def marked(x):
     if isinstance(x, (tuple, list)):
         return type(x)(marked(o) for o in x)
     if isinstance(x, Tracer) and x.aval.weak_type:
-        out = Tracer(x.aval, x.trace, x.var, x.deps, x.source)
+        out = Tracer(x.aval, x._trace, x._var, x.deps, x.source)
         out.virtually_strong = True
         return out
     return x

@@ -36,6 +36,16 @@ def test_function_results_are_strong_operator_results_weak(n):
               lambda *a: weak_scalar_programs(np, *a), *args, s, k)
 
 
+def test_functions_returning_their_python_scalar_and_refused_weak_loops():
+    i8, u16 = np.array([0, 1, 3, -5], np.int8), np.array([0, 1, 3, 5], np.uint16)
+
+    def f(m, i8, u16):
+        return {"positive": m.add(u16, m.positive(7)),   # logaddexp: its dtype, not its ulps
+                "logaddexp": m.logaddexp(i8, m.negative(3)) * 0.0,
+                "fmax": m.fmax(u16, m.absolute(-3)), "hypot": m.hypot(i8, m.sqrt(2.0))}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), i8, u16)
+
+
 def test_virtually_strong_values_leave_the_printed_ir_unchanged():
     text = str(tp.make_ir(lambda x: tnp.log(x) / tnp.log(2.0))(3.0))
     assert "convert_element_type" not in text

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from . import dtypes
 from .core import Tracer, aval_of
 from .primitives import CONTROL_FLOW, ELEMENTWISE_UFUNC
@@ -26,6 +28,8 @@ def marked(x):
     the input itself may be a weak argument that must stay weak for the operators."""
     if isinstance(x, (tuple, list)):
         return type(x)(marked(o) for o in x)
+    if type(x) in (int, float):      # returned unchanged (positive(7)): NumPy's is strong
+        return np.asarray(x)[()]
     if isinstance(x, Tracer) and x.aval.weak_type:
         out = Tracer(x.aval, x._trace, x._var, x.deps, x.source)
         out.virtually_strong = True
@@ -49,11 +53,20 @@ def strengthen_where_it_matters(trace, prim, args, params):
         return args, any(flags)
     avals = [aval_of(a) for a in args]
     strong = [a.strong() if f else a for a, f in zip(avals, flags)]
-    if _typing(prim.name, avals, params) == _typing(prim.name, strong, params):
+    if _typing_or_refusal(prim.name, avals, params) == _typing(prim.name, strong, params):
         return args, True
     cast = trace.record_plain
     return [cast(_CONVERT, [a], {"new_dtype": a.aval.dtype, "weak_type": False}) if f else a
             for a, f in zip(args, flags)], True
+
+
+def _typing_or_refusal(name, avals, params):
+    """The typing, or None where the weak typing is refused (int8 with a weak int in
+    logaddexp computes in float16) but the strong one may not be."""
+    try:
+        return _typing(name, avals, params)
+    except dtypes.DTypeError:
+        return None
 
 
 def _typing(name, avals, params):

@@ -18,7 +18,7 @@ from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, linearize)
+                        ReduceKernel, SortKernel, linearize)
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -170,6 +170,8 @@ class RegionLowering:
             kernels = [self._matmul_kernel(eqn, buf, comment)]
         elif name == "concatenate":
             kernels = self._concat_kernels(eqn, buf, comment)
+        elif name in ("sort", "argsort"):
+            kernels = [self._sort_kernel(eqn, buf, comment)]
         else:
             shape = var.aval.shape
             n = len(shape)
@@ -199,6 +201,14 @@ class RegionLowering:
         lhs, rhs = (self.buffers[a] for a in eqn.inputs)   # the schedule gave them buffers
         *batch, m, k = lhs.shape
         return MatmulKernel(lhs, rhs, buf, math.prod(batch), m, k, rhs.shape[-1], comment)
+
+    def _sort_kernel(self, eqn, buf, comment):
+        operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer
+        shape = operand.shape
+        n = shape[-1] if shape else 1
+        rows = math.prod(shape[:-1]) if shape else 1
+        scratch = self.builder.temp((2 * rows * n,), I64)
+        return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):
         dim, offset, kernels = eqn.params["dimension"], 0, []

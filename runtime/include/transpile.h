@@ -177,7 +177,7 @@ TP_INLINE float tp_expf(float x) {
     return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
 }
 
-/* ---- matrix products: tp_gemm_<tag> (blocked, packed, register-tiled) ---- */
-#include "tp_gemm.h"
+/* Matrix products live in tp_gemm.h, which a program includes only when it has one (the
+ * vector intrinsics headers are slow to parse). */
 
 #endif /* TRANSPILE_RUNTIME_H */

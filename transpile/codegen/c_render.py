@@ -33,7 +33,10 @@ class CRenderer:
 
     def render(self, program: Program, header: str) -> str:
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
-        parts = [header, '#include "transpile.h"', ""]
+        parts = [header, '#include "transpile.h"']
+        if any(isinstance(k, MatmulKernel) for k in program.kernels):
+            parts.append('#include "tp_gemm.h"')
+        parts.append("")
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")

@@ -7,6 +7,8 @@ milliseconds, most of the budget of a fresh process's first (cache-hit) call.
 """
 from __future__ import annotations
 
+import functools
+
 import _cffi_backend as backend
 
 
@@ -26,9 +28,10 @@ _FLAGS = backend.RTLD_NOW | getattr(backend, "RTLD_NODELETE", 0)
 _keep_alive: list = []
 
 
-def from_buffer(array):
-    """A `char[]` cdata over an array's memory (no copy), passable as `void *`."""
-    return backend.from_buffer(_CHAR_ARRAY, array, False)
+# from_buffer(array): a `char[]` cdata over a C-contiguous array's memory (no copy), passable
+# as `void *`; ValueError for an array that is not C-contiguous. A partial, not a def: it runs
+# once per argument of every call, and a Python-level wrapper would cost a frame each time.
+from_buffer = functools.partial(backend.from_buffer, _CHAR_ARRAY)
 
 
 def load_entry(so_path: str, entry: str, n_pointers: int):

@@ -10,6 +10,8 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import operator
+from itertools import compress
 import time
 import weakref
 
@@ -19,7 +21,7 @@ from . import backends, dtypes, logs
 from .core import ShapedArray, Tracer, _trace_stack, aval_of
 from .errors import describe_function
 from .ir import IR
-from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
+from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
 from .tracing import trace_flat
 
 _PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool"}
@@ -41,6 +43,10 @@ class _FunctionCache:
         self.entries: dict = {}
         self.info = CacheInfo()
         self.last_description: dict | None = None
+        # The dispatch fast path (see _fast_runner): (class, shape, dtype) of each positional
+        # argument -> a runner. Emptied whenever `entries` changes, so it never holds an entry
+        # the memory cache has let go of.
+        self.fast: dict = {}
 
 
 _caches: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -155,6 +161,7 @@ class Jitted:
         config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
         self._cache = _function_cache(fun, config)
         self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
+        self._fast = self._cache.fast
         with contextlib.suppress(AttributeError):    # partial objects have no __name__
             functools.update_wrapper(self, fun, updated=())
 
@@ -162,12 +169,22 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         if _trace_stack:                   # jit inside jit: inline into the outer trace
             return self.fun(*args, **kwargs)
+        node = self._fast.get(tuple(map(type, args))) if self._fast and not kwargs else None
+        if node is not None:                 # arrays and numbers only: see _add_fast_path
+            run = node.get(tuple(map(_SHAPE_DTYPE, compress(args, node.is_array))))
+            if run is not None:
+                result = run(args)
+                if result is not None:
+                    self._info.hits += 1
+                    return result
         key, leaves = self._key(args, kwargs)
         entry = self._entries.get(key)
         if entry is None:
             entry = self._miss(key, args, kwargs)
         else:
             self._info.hits += 1
+            if not kwargs and not self._sig.static_nums:
+                _add_fast_path(self._fast, entry, args)
         return entry(leaves)
 
     def _key(self, args, kwargs):
@@ -219,6 +236,7 @@ class Jitted:
                       f"{'loaded from disk' if from_disk else 'compiled'} in "
                       f"{1e3 * (done - traced):.1f} ms; reason: {self._reason(lowered)}")
         entry = _Entry(executable, lowered.out_tree, lowered.in_avals)
+        self._cache.fast.clear()
         self._cache.entries[key] = entry
         info.entries = len(self._cache.entries)
         self._cache.last_description = lowered.description
@@ -265,6 +283,7 @@ class Jitted:
         return dataclasses.replace(self._cache.info)
 
     def clear_cache(self) -> None:
+        self._cache.fast.clear()
         self._cache.entries.clear()
         self._cache.info.entries = 0
 
@@ -327,6 +346,53 @@ class _Entry:
     def __call__(self, leaves):
         arrays = list(map(_as_input, leaves, self.in_dtypes))
         return tree_unflatten(self.out_tree, self.run(arrays))
+
+
+# -- the dispatch fast path: a call whose positional arguments are all C-contiguous arrays and
+# Python numbers, with types, shapes and dtypes seen before, skips the general key, argument
+# checks and output plan; that work was done once, when its runner was made. Two lookups:
+# the arguments' types (a tuple built in C), then the arrays' (shape, dtype) pairs.
+_SHAPE_DTYPE = operator.attrgetter("shape", "dtype")
+_FAST_NUMBERS = frozenset(_PY_SCALAR_KEYS)
+
+
+class _FastNode(dict):
+    """(shape, dtype) of each array argument -> runner, for one tuple of argument types."""
+    __slots__ = ("is_array",)
+
+
+def _add_fast_path(fast: dict, entry: "_Entry", args) -> None:
+    """Register `entry` for calls shaped like `args` (a hit of the general path), if eligible:
+    every argument a native-byte-order ndarray of the traced dtype or a Python number, and
+    outputs that need no plan."""
+    types = tuple(map(type, args))
+    if len(args) != len(entry.in_dtypes) or not all(
+            t in _FAST_NUMBERS or (t is np.ndarray and x.dtype == d and x.dtype.isnative)
+            for t, x, d in zip(types, args, entry.in_dtypes)):
+        return
+    node = fast.get(types)
+    if node is None:
+        node = _FastNode()
+        node.is_array = [t is np.ndarray for t in types]
+    array_key = tuple(map(_SHAPE_DTYPE, compress(args, node.is_array)))
+    make = getattr(entry.run, "plain_runner", None)
+    if array_key in node or make is None:
+        return
+    single = entry.out_tree == LEAF
+    numbers = not all(node.is_array)
+    run = make(single, entry.in_dtypes if numbers else None)
+    if run is None:
+        return
+    if not single:
+        out_tree = entry.out_tree
+
+        def unflattened(arrays):
+            outs = run(arrays)
+            return None if outs is None else tree_unflatten(out_tree, outs)
+        node[array_key] = unflattened
+    else:
+        node[array_key] = run
+    fast[types] = node
 
 
 def _as_input(x, dtype):

@@ -4,7 +4,10 @@ blocking threshold, strided/transposed/reversed/broadcast operands read in place
 Each test jits ONE function returning many products, so a whole table of shapes costs one
 compile; every jitted function is called twice (the second call reuses the loaded code and
 must not depend on the first one's buffers)."""
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -61,6 +64,22 @@ def test_float_shapes_across_every_threshold(dtype):
     for _ in range(2):
         for got, (a, b) in zip(f(pairs), pairs):
             _assert_close(got, a, b)
+
+
+@pytest.mark.parametrize("flags", ["-mno-avx512f", "-mno-avx512f -mno-avx2 -mno-fma"],
+                         ids=["avx2-kernel", "portable-kernel"])
+def test_other_micro_kernels(flags, tmp_path):
+    """The AVX2 and portable micro-kernels (chosen by predefined macros, which these flags,
+    added after -march=native, switch off), on the same table of shapes, in a fresh process."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, TRANSPILE_CFLAGS=flags, TRANSPILE_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-p", "no:xdist", os.path.abspath(__file__), "-k",
+                          "test_float_shapes_across_every_threshold"],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    # 0: tests were collected and all passed (5 would mean none ran).
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
 
 
 def _views(a, b, c, v):

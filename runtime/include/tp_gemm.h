@@ -334,8 +334,8 @@
         {                                                                                     \
             int threads = 1, me = 0;                                                          \
             TP_GEMM_THREAD_ID(threads, me);                                                   \
-            T *ap = tp_gemm_alloc(sizeof(T) * TP_GEMM_MC * TP_GEMM_KC);                   \
-            T *bp = tp_gemm_alloc(sizeof(T) * TP_GEMM_KC * (TP_GEMM_NC + 64));            \
+            T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(m, k, TP_GEMM_MR_##tag));   \
+            T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag)); \
             if (batch >= threads) {                                                           \
                 for (int64_t bi = me; bi < batch; bi += threads)                              \
                     tp_gemm_serial_##tag(m, n, k, a + bi * abs_, ars, acs, b + bi * bbs, brs, \
@@ -403,9 +403,26 @@ static void __attribute__((unused)) tp_gemm_my_rectangle(int64_t m, int64_t n, i
     }
 
 /* Pack buffers: 64-byte aligned (whole cache lines), NULL when memory is short (the serial
- * algorithm then falls back to the direct loops). */
+ * algorithm then falls back to the direct loops). Sized for the product at hand, not for the
+ * largest blocks, so that a small product does not map megabytes on every call. */
 static void *__attribute__((unused)) tp_gemm_alloc(size_t bytes) {
     return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
+static int64_t __attribute__((unused)) tp_gemm_round_up(int64_t x, int64_t to) {
+    return (x + to - 1) / to * to;
+}
+
+/* Elements of the packed block of A: MC' x KC at most (MC' = MC rounded down to MR). */
+static size_t __attribute__((unused)) tp_gemm_a_block(int64_t m, int64_t k, int64_t mr) {
+    const int64_t mc = TP_GEMM_MC / mr * mr, rows = tp_gemm_round_up(m, mr);
+    return (size_t)((rows < mc ? rows : mc) * (k < TP_GEMM_KC ? k : TP_GEMM_KC));
+}
+
+/* Elements of the packed block of B: KC x NC at most, NC rounded up to whole NR strips. */
+static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int64_t nr) {
+    const int64_t cols = tp_gemm_round_up(n < TP_GEMM_NC ? n : TP_GEMM_NC, nr);
+    return (size_t)(cols * (k < TP_GEMM_KC ? k : TP_GEMM_KC));
 }
 
 /* ---- integers: exact, wrapping (products and sums in the unsigned type W, as NumPy wraps) */

@@ -6,11 +6,14 @@ Usage:
     python benchmarks/bench_matmul.py --only 512 --repeat 5                      # a subset
 
 Method: both sides run in this one process on the same inputs, after a warm-up call (which
-compiles transpile's version) and a check that the answers agree. Samples of the two sides are
+compiles transpile's version) and a check that the answers agree. A sample is the fastest of
+`inner` back-to-back calls (inner: enough calls for ~20 ms); samples of the two sides are
 interleaved (t, n, t, n, ...) so that a burst of load from other processes hits both; the table
-shows the median per call and the ratio NumPy time / transpile time (>= 1: transpile is faster).
-Set the thread variables BEFORE starting Python: OpenBLAS and OpenMP read them at load time.
-On a machine shared with other work, the single-thread figures are the trustworthy ones.
+shows the median sample per call and the ratio NumPy time / transpile time (>= 1: transpile is
+faster). Set the thread variables BEFORE starting Python: OpenBLAS and OpenMP read them at load
+time. `--clock cpu` times with the calling thread's CPU time, which time spent descheduled by
+other processes does not inflate: valid (and the trustworthy figure on a shared machine) only
+single-threaded, where both libraries compute on the calling thread.
 """
 from __future__ import annotations
 
@@ -62,10 +65,13 @@ def cases(rng):
     return rows
 
 
+_clock = time.perf_counter
+
+
 def _time_once(fn, args) -> float:
-    start = time.perf_counter()
+    start = _clock()
     fn(*args)
-    return time.perf_counter() - start
+    return _clock() - start
 
 
 def measure(fn, args, repeat: int):
@@ -88,11 +94,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="samples per side (median)")
     parser.add_argument("--only", default="", help="run only rows whose name contains this")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="cpu: the thread's CPU time (single-threaded runs only)")
     args = parser.parse_args()
+    global _clock
+    _clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     threads = (os.environ.get("OMP_NUM_THREADS", "all"),
                os.environ.get("OPENBLAS_NUM_THREADS", "all"))
     print(f"threads: OMP_NUM_THREADS={threads[0]} OPENBLAS_NUM_THREADS={threads[1]}; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"{args.clock} clock")
     print(f"{'case':<50} {'transpile':>12} {'numpy':>12} {'ratio':>7}")
     failed = []
     for name, fn, fargs, has_target in cases(np.random.default_rng(0)):

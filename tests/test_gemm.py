@@ -184,3 +184,35 @@ def test_mixed_dtypes_promote_like_numpy():
     got = tp.jit(lambda x, y: x @ y)(a, b)
     assert got.dtype == (a @ b).dtype
     np.testing.assert_allclose(got, a @ b, rtol=1e-6)
+
+
+def test_products_inside_loops_and_of_constants():
+    """Operands that are loop carries, rows of a traced dynamic_slice, captured constants
+    (transposed), and iota-built arrays."""
+    from transpile import lax
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((16, 16)) * 0.1
+
+    def rnn(x, a):
+        return lax.fori_loop(0, 4, lambda i, c: tnp.tanh(c @ w.T + a[i] @ w), x)
+
+    def forward_substitution(low, b):
+        def body(i, y):
+            row = lax.dynamic_slice(low, (i, 0), (1, 8))
+            return y.at[i].set((b[i] - (row @ y[:, None])[0, 0]) / low[i, i])
+        return lax.fori_loop(0, 8, body, tnp.zeros(8))
+
+    x, a = rng.standard_normal((3, 16)), rng.standard_normal((4, 3, 16))
+    low, b = np.tril(rng.standard_normal((8, 8))) + 4 * np.eye(8), rng.standard_normal(8)
+    c, y = x, np.zeros(8)
+    for i in range(4):
+        c = np.tanh(c @ w.T + a[i] @ w)
+    for i in range(8):
+        y[i] = (b[i] - low[i] @ y) / low[i, i]
+    built = tp.jit(lambda v: tnp.ones((4, 5)) @ v + tnp.arange(20.0).reshape(4, 5) @ v)
+    v = rng.standard_normal((5, 3))
+    for _ in range(2):
+        np.testing.assert_allclose(tp.jit(rnn)(x, a), c, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(tp.jit(forward_substitution)(low, b), y, rtol=1e-12)
+        np.testing.assert_allclose(built(v), np.ones((4, 5)) @ v + np.arange(20.0).reshape(4, 5)
+                                   @ v, rtol=1e-12, atol=1e-12)

@@ -241,12 +241,16 @@
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    /* One product on one thread. `ap`/`bp` are packing buffers (MC x KC and KC x NC). */     \
+    /* One product on one thread. `ap`/`bp` are packing buffers (MC x KC and KC x NC).      \
+     * `b_packed` (or NULL) is set once B, when it fits one KC x NC block, has been packed   \
+     * into `bp`: a caller passing the same B again (a batch sharing one matrix, stride 0)   \
+     * and the same flag gets it reused, not packed once per batch element. */              \
     static void tp_gemm_serial_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
                                      int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
-                                     int64_t ldc, T *ap, T *bp) {                             \
+                                     int64_t ldc, T *ap, T *bp, int *b_packed) {              \
         enum { MR = TP_GEMM_MR_##tag };                                                       \
         const int64_t MC = TP_GEMM_MC / MR * MR;                                              \
+        const int one_block = n <= TP_GEMM_NC && k <= TP_GEMM_KC;                             \
         if (m == 0 || n == 0) return;                                                         \
         if (k == 0 || ap == NULL || bp == NULL || m * n * k < TP_GEMM_SMALL) {                \
             tp_gemm_direct_##tag(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);                  \
@@ -256,7 +260,9 @@
             const int64_t nc = n - j0 < TP_GEMM_NC ? n - j0 : TP_GEMM_NC;                     \
             for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                  \
                 const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                 \
-                tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp);          \
+                if (!(one_block && b_packed && *b_packed))                                    \
+                    tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp);      \
+                if (one_block && b_packed) *b_packed = 1;                                     \
                 for (int64_t i0 = 0; i0 < m; i0 += MC) {                                      \
                     const int64_t mc = m - i0 < MC ? m - i0 : MC;                             \
                     tp_gemm_pack_a_##tag(mc, kc, a + i0 * ars + p0 * acs, ars, acs, ap);      \
@@ -336,10 +342,12 @@
             TP_GEMM_THREAD_ID(threads, me);                                                   \
             T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(m, k, TP_GEMM_MR_##tag));   \
             T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag)); \
+            int b_packed = 0;                                                                 \
+            int *shared_b = bbs == 0 ? &b_packed : NULL;                                      \
             if (batch >= threads) {                                                           \
                 for (int64_t bi = me; bi < batch; bi += threads)                              \
                     tp_gemm_serial_##tag(m, n, k, a + bi * abs_, ars, acs, b + bi * bbs, brs, \
-                                         bcs, c + bi * cbs, crs, ap, bp);                     \
+                                         bcs, c + bi * cbs, crs, ap, bp, shared_b);           \
             } else {                                                                          \
                 int64_t r0, r1, c0, c1;                                                       \
                 tp_gemm_my_rectangle(m, n, threads, me, TP_GEMM_MR_##tag,                     \
@@ -348,7 +356,8 @@
                     tp_gemm_serial_##tag(r1 - r0, c1 - c0, k,                                 \
                                          a + bi * abs_ + r0 * ars, ars, acs,                  \
                                          b + bi * bbs + c0 * bcs, brs, bcs,                   \
-                                         c + bi * cbs + r0 * crs + c0, crs, ap, bp);          \
+                                         c + bi * cbs + r0 * crs + c0, crs, ap, bp,           \
+                                         shared_b);                                           \
             }                                                                                 \
             free(ap);                                                                         \
             free(bp);                                                                         \

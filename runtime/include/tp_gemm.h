@@ -274,6 +274,13 @@
     /* y[l] = sum_p M[l, p] x[p] for l in [l0, l1): the matrix is streamed once, unpacked. */ \
     static void tp_gemv_##tag(int64_t l0, int64_t l1, int64_t k, const T *mat, int64_t mls,   \
                               int64_t mps, const T *x, int64_t xs, T *restrict y) {           \
+        T *x_copy = mps == 1 && xs != 1 && k > 0 ? malloc(sizeof(T) * k) : NULL;              \
+        if (x_copy != NULL) {       /* a strided x (a column): dot products want it packed */ \
+            for (int64_t p = 0; p < k; p++) x_copy[p] = x[p * xs];                            \
+            tp_gemv_##tag(l0, l1, k, mat, mls, mps, x_copy, 1, y);                            \
+            free(x_copy);                                                                     \
+            return;                                                                           \
+        }                                                                                     \
         if (mps == 1 && xs == 1) {   /* rows of M and x contiguous: dot products, 4 rows  \
                                         per pass so that each load of x serves four */       \
             int64_t l = l0;                                                                   \

@@ -16,27 +16,31 @@ from .c_ops import C_TYPE, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
 from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, Switch, While)
+                        ReduceKernel, SortKernel, Switch, While)
 
 
 # -- the renderer ----------------------------------------------------------------------------
 
 class CRenderer:
     """C + OpenMP. Subclasses change the dialect attributes below."""
-    kernel_qualifier = "static void"
+    # Kernels are never inlined into the entry: gcc 12 at -O3 has been seen to reorder
+    # memory accesses across inlined kernels whose parameters are `restrict` (wrong results
+    # that -O2, -fno-inline or dropping restrict all avoid). Out of line, each kernel's
+    # restrict promise is the plain, well-tested function-parameter one. A call per kernel
+    # costs nothing next to its loop nest.
+    kernel_qualifier = "static __attribute__((noinline)) void"
     entry_qualifier = ""
     restrict = "restrict"
     parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
+        self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
         parts = [header, '#include "transpile.h"']
-        if any(isinstance(k, MatmulKernel) for k in program.kernels):
-            parts.append('#include "tp_gemm.h"')
-        parts.append("")
+        parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
@@ -54,6 +58,8 @@ class CRenderer:
             return self._matmul_kernel(kernel, index)
         if isinstance(kernel, IteratedKernel):
             return self._iterated_kernel(kernel, index)
+        if isinstance(kernel, SortKernel):
+            return self._sort_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -214,6 +220,7 @@ class CRenderer:
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
+        self.includes.add("tp_gemm.h")
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
         lines = Lines()
@@ -241,6 +248,21 @@ class CRenderer:
         lines.add("}")
         lines.add("")
         return lines.text()
+
+    def _sort_kernel(self, k: SortKernel, index: int) -> str:
+        t = C_TYPE[k.operand.dtype]
+        self.includes.add("tp_sort.h")
+        self._kernel_args[index] = [k.operand.name, k.out.name, k.scratch.name]
+        out_t = "int64_t" if k.indices else t
+        values, indices = ("NULL", k.out.name) if k.indices else (k.out.name, "NULL")
+        return "\n".join([
+            f"/* {k.comment}: {k.rows} rows of {k.n}, stable, NaN last */",
+            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} "
+            f"{k.operand.name}, {out_t} *{self.restrict} {k.out.name}, "
+            f"int64_t *{self.restrict} {k.scratch.name}) {{",
+            f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
+            f"{k.scratch.name}, {k.rows}, {k.n});",
+            "}", ""])
 
     # -- entry point ------------------------------------------------------------------------
     def render_entry(self, program: Program) -> str:
@@ -342,6 +364,7 @@ class CRenderer:
                          program.inputs + program.outputs + program.temps + program.views}
         self._kernel_args: dict[int, list[str]] = {}
         self.declared_reductions = set()
+        self.includes = set()
         return self.render(program, header)
 
 

@@ -18,7 +18,7 @@ from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, StridedOperand, linearize)
+                        ReduceKernel, SortKernel, StridedOperand, linearize)
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -172,6 +172,8 @@ class RegionLowering:
             kernels = self._matmul_kernels(eqn, buf, comment)
         elif name == "concatenate":
             kernels = self._concat_kernels(eqn, buf, comment)
+        elif name in ("sort", "argsort"):
+            kernels = [self._sort_kernel(eqn, buf, comment)]
         else:
             shape = var.aval.shape
             n = len(shape)
@@ -230,6 +232,14 @@ class RegionLowering:
         """A whole contiguous buffer: row-major strides."""
         strides = np.cumprod((1,) + buf.shape[:0:-1])[::-1]
         return StridedOperand(buf, 0, tuple(int(s) for s in strides))
+
+    def _sort_kernel(self, eqn, buf, comment):
+        operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer
+        shape = operand.shape
+        n = shape[-1] if shape else 1
+        rows = math.prod(shape[:-1]) if shape else 1
+        scratch = self.builder.temp((2 * rows * n,), I64)
+        return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):
         dim, offset, kernels = eqn.params["dimension"], 0, []

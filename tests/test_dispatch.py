@@ -82,3 +82,13 @@ def test_python_numbers_on_the_fast_path():
     for v in (1.5, 1.5, 1.5, -2.0):
         r = g(v)
         assert r == v * 2.0 + 1.0 and r.shape == () and r.dtype == np.float64
+
+
+def test_tuple_outputs_on_the_fast_path():
+    f = tp.jit(lambda a, b: (a + b, a * b))
+    x, y = np.arange(3.0), np.full(3, 2.0)
+    for _ in range(3):
+        out = f(x, y)
+        assert type(out) is tuple and len(out) == 2
+        np.testing.assert_array_equal(out[0], x + y)
+        np.testing.assert_array_equal(out[1], x * y)

@@ -388,15 +388,19 @@ def _add_fast_path(fast: dict, entry: "_Entry", args) -> None:
     run = make(single, entry.in_dtypes if numbers else None)
     if run is None:
         return
-    if not single:
-        out_tree = entry.out_tree
-
+    out_tree = entry.out_tree
+    if single:
+        node[array_key] = run
+    elif out_tree.kind is tuple and all(child == LEAF for child in out_tree.children):
+        def as_tuple(arrays):                # `return a, b`: no tree to walk
+            outs = run(arrays)
+            return None if outs is None else tuple(outs)
+        node[array_key] = as_tuple
+    else:
         def unflattened(arrays):
             outs = run(arrays)
             return None if outs is None else tree_unflatten(out_tree, outs)
         node[array_key] = unflattened
-    else:
-        node[array_key] = run
     fast[types] = node
 
 

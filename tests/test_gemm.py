@@ -72,6 +72,7 @@ def test_other_micro_kernels(flags, tmp_path):
     """The AVX2 and portable micro-kernels (chosen by predefined macros, which these flags,
     added after -march=native, switch off), on the same table of shapes, in a fresh process."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    flags = f"{os.environ.get('TRANSPILE_CFLAGS', '')} {flags}".strip()   # e.g. UBSan's too
     env = dict(os.environ, TRANSPILE_CFLAGS=flags, TRANSPILE_CACHE_DIR=str(tmp_path),
                PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

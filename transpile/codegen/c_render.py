@@ -10,6 +10,7 @@ import math
 import re
 
 from .. import dtypes
+from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
 from .c_ops import C_TYPE, TAG
@@ -101,7 +102,7 @@ class CRenderer:
         params += ["int64_t lower", "int64_t upper"]
         self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
         lines = Lines()
-        lines.add(f"/* {k.comment} */")
+        lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         lines.depth += 1
         counter = _counter()
@@ -129,7 +130,7 @@ class CRenderer:
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, self._buffers)
-        lines.add(f"/* {comment} */")
+        lines.add(c_comment(comment))
         lines.add(self.kernel_signature(index, reads, out) + " {")
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
 
@@ -224,8 +225,8 @@ class CRenderer:
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
         lines = Lines()
-        lines.add(f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
-                  f"lhs strides {k.lhs.strides}, rhs strides {k.rhs.strides} */")
+        lines.add(c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
+                            f"lhs strides {k.lhs.strides}, rhs strides {k.rhs.strides}"))
         lines.add(self.kernel_signature(index, reads, k.out) + " {")
         lines.depth += 1
         groups = _batch_groups(k)

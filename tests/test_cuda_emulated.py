@@ -110,6 +110,14 @@ def test_tiled_matmul_matches_numpy():
     assert_same(np.asarray(r64), batch[0] @ batch[1], rtol=1e-12)
     assert_same(np.asarray(ri), ai @ bi)
     assert "tp_matmul_tile<float, float>" in f.lower(a32, b32, *batch, ai, bi).source
+    # Operands read in place: a transpose, a reversed slice, a broadcast batch.
+    g = cuda_jit(lambda a, b, c, d: (a.T @ a[:, ::-2], c @ d[0],
+                                     c[:, ::2].transpose(0, 2, 1) @ c[:, ::2]))
+    t1, t2, t3 = g(a32, b32, *batch)
+    c, d = batch
+    assert_same(np.asarray(t1), a32.T @ a32[:, ::-2], rtol=1e-5)
+    assert_same(np.asarray(t2), c @ d[0], rtol=1e-12)
+    assert_same(np.asarray(t3), c[:, ::2].transpose(0, 2, 1) @ c[:, ::2], rtol=1e-12)
 
 
 def test_control_flow_runs_as_host_loops_reading_flags_back():

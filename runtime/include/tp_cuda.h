@@ -123,12 +123,15 @@ __device__ __forceinline__ TpArg<T> tp_arg_combine(TpArg<T> a, TpArg<T> b) {
     return a_first ? a : b;
 }
 
-/* ---- batched matrix product on TP_TILE x TP_TILE tiles in shared memory ----
- * Block (x, y, z) computes out[z][y-tile][x-tile]; each thread one output, summed over k in
- * order (no FMA contraction under --fmad=false, no TF32), so results are deterministic.
- * Integers accumulate in the unsigned type W, where overflow wraps as NumPy's does. */
+/* ---- one matrix product on TP_TILE x TP_TILE tiles in shared memory ----
+ * Block (x, y) computes the (y, x) tile of out (m x n, contiguous); operands are read in
+ * place through their row and column strides (transposes, slices, broadcasts: no copies).
+ * Each thread sums one output over k in order (no FMA contraction under --fmad=false, no
+ * TF32), so results are deterministic. Integers accumulate in the unsigned type W, where
+ * overflow wraps as NumPy's does. */
 template <typename T, typename W>
-__device__ __forceinline__ void tp_matmul_tile(const T *__restrict__ lhs, const T *__restrict__ rhs,
+__device__ __forceinline__ void tp_matmul_tile(const T *lhs, int64_t lhs_row, int64_t lhs_col,
+                                               const T *rhs, int64_t rhs_row, int64_t rhs_col,
                                                T *__restrict__ out, int64_t m, int64_t k,
                                                int64_t n) {
     __shared__ W a_tile[TP_TILE][TP_TILE];
@@ -136,14 +139,12 @@ __device__ __forceinline__ void tp_matmul_tile(const T *__restrict__ lhs, const 
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
     const int64_t row = (int64_t)blockIdx.y * TP_TILE + ty;
     const int64_t col = (int64_t)blockIdx.x * TP_TILE + tx;
-    const int64_t batch = blockIdx.z;
-    lhs += batch * m * k;
-    rhs += batch * k * n;
-    out += batch * m * n;
     W acc = 0;
     for (int64_t p0 = 0; p0 < k; p0 += TP_TILE) {
-        a_tile[ty][tx] = (row < m && p0 + tx < k) ? (W)lhs[row * k + p0 + tx] : (W)0;
-        b_tile[ty][tx] = (p0 + ty < k && col < n) ? (W)rhs[(p0 + ty) * n + col] : (W)0;
+        a_tile[ty][tx] = (row < m && p0 + tx < k)
+            ? (W)lhs[row * lhs_row + (p0 + tx) * lhs_col] : (W)0;
+        b_tile[ty][tx] = (p0 + ty < k && col < n)
+            ? (W)rhs[(p0 + ty) * rhs_row + col * rhs_col] : (W)0;
         __syncthreads();
         const int depth = (int)(k - p0 < TP_TILE ? k - p0 : TP_TILE);  /* no padded terms */
         for (int q = 0; q < depth; q++) acc = acc + a_tile[ty][q] * b_tile[q][tx];

@@ -166,24 +166,42 @@ class CudaRenderer(CRenderer):
 
     # -- matmul ---------------------------------------------------------------------------------
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
+        """One grid z-slice per matrix of the batch; operands read in place by strides."""
         if k.batch > _GRID_Z_LIMIT:
             raise NotImplementedError(f"CUDA matmul with a batch of {k.batch} matrices (at most "
                                       f"{_GRID_Z_LIMIT}: one grid z-slice per matrix)")
         t = C_TYPE[k.out.dtype]
         w = t if k.out.dtype.kind == "f" else unsigned_work_type(k.out.dtype)
-        self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
+        reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
+        self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
         grid = f"dim3({-(-k.n // 16)}, {-(-k.m // 16)}, {k.batch})"
         self._launches[index] = lambda args: [
             f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
         r = self.restrict
-        return "\n".join([
-            f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
-            f"{k.batch} x {-(-k.m // 16)} x {-(-k.n // 16)} tiles of 16x16 */",
-            f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
-            f"const {t} *{r} {k.lhs.name}, const {t} *{r} {k.rhs.name}, {t} *{r} {k.out.name}) {{",
-            f"    tp_matmul_tile<{t}, {w}>({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
-            f"{k.m}, {k.k}, {k.n});",
-            "}", ""])
+        params = [f"const {t} *{b.name}" for b in reads] + [f"{t} *{r} {k.out.name}"]
+        lines = Lines()
+        lines.add(f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), lhs strides "
+                  f"{k.lhs.strides}, rhs strides {k.rhs.strides}; tiles of 16x16 */")
+        lines.add(f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
+                  f"{', '.join(params)}) {{")
+        lines.depth += 1
+        lines.add("const int64_t z = blockIdx.z;")
+        pointers = []
+        for name, operand in (("a", k.lhs), ("b", k.rhs)):
+            terms = [operand.buffer.name] + ([str(operand.offset)] if operand.offset else [])
+            stride = 1
+            for d in range(len(k.batch_shape) - 1, -1, -1):
+                size, step = k.batch_shape[d], operand.strides[d]
+                if step and size > 1:
+                    index_d = "z" if stride == 1 else f"(z / {stride})"
+                    terms.append(f"({index_d} % {size}) * {step}")
+                stride *= size
+            pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
+        lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, "
+                  f"{k.out.name} + z * {k.m * k.n}, {k.m}, {k.k}, {k.n});")
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
 
     def _sort_kernel(self, k, index: int) -> str:
         raise NotImplementedError("the CUDA backend has no sort kernel yet (sort, argsort, "

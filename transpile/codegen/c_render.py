@@ -16,7 +16,7 @@ from .c_ops import C_TYPE, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
 from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, Switch, While)
+                        ReduceKernel, Switch, While, swapped_buffers)
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -54,21 +54,34 @@ class CRenderer:
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
-        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
-        params.append(f"{C_TYPE[out.dtype]} *{self.restrict} {out.name}")
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params.append(self.pointer_param(out, const=False))
         return f"{self.kernel_qualifier} kernel_{index}({', '.join(params)})"
 
-    def _reads(self, exprs, buffers_by_name):
+    def pointer_param(self, buf, const: bool) -> str:
+        """A kernel's pointer parameter. Buffers whose pointers a loop swaps are never
+        `restrict`: gcc -O3 inlined two iterations' kernels into one unrolled loop and
+        moved the second iteration's loads of the (restrict) spare buffer above the first
+        iteration's stores to it, i.e. it read the old carry (tests/test_buffers.py)."""
+        restrict = "" if buf.name in self._swapped else f"{self.restrict} "
+        return f"{'const ' if const else ''}{C_TYPE[buf.dtype]} *{restrict}{buf.name}"
+
+    def _reads(self, exprs, buffers_by_name, out=None):
+        """Buffers the expressions load from, except `out` (an update in place reads the
+        buffer it writes: one parameter, written through)."""
         names = set()
         for e in exprs:
             buffers_of(e, names)
+        names.discard(getattr(out, "name", None))
         return [buffers_by_name[n] for n in sorted(names, key=_buffer_order)]
 
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
         affines = collect_affines(k.value, [k.store])
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
         lines = Lines()
-        self._kernel_header(lines, index, [k.value], k.out, k.comment)
+        # A store at a run-time offset (an update in place) reads that offset's buffers too.
+        exprs = [k.value] + [e for e, _ in k.store.dyn]
+        self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
         parallel = math.prod(k.shape) >= self.parallel_min_elements
         self._open_loops(lines, space, 0, len(space.names), parallel)
@@ -87,8 +100,8 @@ class CRenderer:
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
         reads = self._reads(exprs, self._buffers)
         outs = [buf for *_, buf in k.carries]
-        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
-        params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in outs]
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params += [self.pointer_param(b, const=False) for b in outs]
         params += ["int64_t lower", "int64_t upper"]
         self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
         lines = Lines()
@@ -119,7 +132,7 @@ class CRenderer:
         return lines.text() + "\n"
 
     def _kernel_header(self, lines, index, exprs, out, comment):
-        reads = self._reads(exprs, self._buffers)
+        reads = self._reads(exprs, self._buffers, out)
         lines.add(f"/* {comment} */")
         lines.add(self.kernel_signature(index, reads, out) + " {")
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
@@ -214,8 +227,8 @@ class CRenderer:
         self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
         return "\n".join([
             f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]) */",
-            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} {k.lhs.name}, "
-            f"const {t} *{self.restrict} {k.rhs.name}, {t} *{self.restrict} {k.out.name}) {{",
+            f"{self.kernel_qualifier} kernel_{index}({self.pointer_param(k.lhs, True)}, "
+            f"{self.pointer_param(k.rhs, True)}, {self.pointer_param(k.out, False)}) {{",
             f"{INDENT}tp_matmul_{TAG[k.out.dtype]}({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
             f"{k.batch}, {k.m}, {k.k}, {k.n});",
             "}", ""])
@@ -286,16 +299,22 @@ class CRenderer:
                 args += list(st.scalars)
                 lines.add(f"kernel_{st.kernel}({', '.join(args)});")
             elif isinstance(st, For):
+                self._parity_flag(lines, st)
                 with lines.block(f"for (int64_t {st.var} = {st.lower}; {st.var} < {st.upper}; "
                                  f"{st.var}++)"):
                     if st.index is not None:
                         lines.add(f"{st.index.name}[0] = ({C_TYPE[st.index.dtype]}){st.var};")
                     self._render_statements(lines, st.body)
+                    self._swap_pointers(lines, st)
+                self._restore_swapped(lines, st)
             elif isinstance(st, While):
+                self._parity_flag(lines, st)
                 with lines.block("for (;;)"):
                     self._render_statements(lines, st.cond)
                     lines.add(f"if (!{st.flag.name}[0]) break;")
                     self._render_statements(lines, st.body)
+                    self._swap_pointers(lines, st)
+                self._restore_swapped(lines, st)
             elif isinstance(st, Switch):
                 last = len(st.cases) - 1
                 index = f"(int64_t){st.index}"
@@ -311,6 +330,32 @@ class CRenderer:
             else:
                 raise NotImplementedError(type(st).__name__)
 
+    @staticmethod
+    def _parity_flag(lines, loop) -> None:
+        if loop.swaps:
+            lines.add(f"bool {loop.parity} = false;  /* odd number of carry pointer swaps? */")
+
+    @staticmethod
+    def _exchange(lines, swap) -> None:
+        t = C_TYPE[swap.current.dtype]
+        a, b = swap.current.name, swap.spare.name
+        lines.add(f"{{ {t} *swap = {a}; {a} = {b}; {b} = swap; }}")
+
+    def _swap_pointers(self, lines, loop) -> None:
+        """The next carry (in the spare buffer) becomes the current one: no copy."""
+        for swap in loop.swaps:
+            self._exchange(lines, swap)
+        if loop.swaps:
+            lines.add(f"{loop.parity} = !{loop.parity};")
+
+    def _restore_swapped(self, lines, loop) -> None:
+        if not loop.swaps:
+            return
+        with lines.block(f"if ({loop.parity})"):
+            for swap in loop.swaps:
+                self._render_statements(lines, [swap.restore])
+                self._exchange(lines, swap)
+
     def _pointer(self, name: str) -> str:
         buf = self._buffers[name]
         return buf.pointer or name
@@ -319,6 +364,7 @@ class CRenderer:
         self._buffers = {b.name: b for b in
                          program.inputs + program.outputs + program.temps + program.views}
         self._kernel_args: dict[int, list[str]] = {}
+        self._swapped = swapped_buffers(program.body)
         self.declared_reductions = set()
         return self.render(program, header)
 

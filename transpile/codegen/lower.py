@@ -17,6 +17,8 @@ import numpy as np
 from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
+from .buffers import plan_in_place
+from .c_expr import walk
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, linearize)
 from .schedule import is_trivial_reshape, materialised_vars
@@ -69,17 +71,22 @@ class RegionLowering:
     to be written into particular buffers (a loop's next carry, a branch's results).
     """
 
-    def __init__(self, builder: ProgramBuilder, ir: IR, bound: dict, dests: dict | None = None):
+    def __init__(self, builder: ProgramBuilder, ir: IR, bound: dict, dests: dict | None = None,
+                 donated=frozenset()):
         self.builder, self.ir = builder, ir
         self.producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
         self.buffers: dict[Var, Buffer] = dict(bound)
         self.leaf_exprs: dict[Var, Expr] = {}     # scalars held in C variables (interchange)
         self.dests = dests or {}
+        self.donated = donated                    # invars whose buffers may be overwritten
+        self.in_place: set[Var] = set()           # updates stored into their operand's buffer
         self._memo: dict = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
         roots = materialised_vars(self.ir)
+        plan = plan_in_place(self.ir, roots, self.donated)
+        roots |= set(plan)
         written = set()
         for var, buf in self.dests.items():
             if var in self.producers and var not in self.buffers:
@@ -87,7 +94,11 @@ class RegionLowering:
                 written.add(var)
         for eqn in self.ir.eqns:
             for v in eqn.outputs:
-                if v in roots and v not in self.buffers:
+                operand = self.buffers.get(plan.get(v))
+                if operand is not None and self.buffers.get(v, operand) == operand:
+                    self.buffers[v] = operand     # the update writes its operand's buffer
+                    self.in_place.add(v)
+                elif v in roots and v not in self.buffers:
                     self.buffers[v] = self.builder.temp(v.aval.shape, v.aval.dtype)
         stmts = []
         for eqn in self.ir.eqns:
@@ -164,7 +175,9 @@ class RegionLowering:
         name = eqn.prim.name
         where = f" at {_short(eqn.source)}" if eqn.source else ""
         comment = f"{var.aval.str_short()} = {name}{where}"
-        if name in REDUCTIONS or name in ARG_REDUCTIONS:
+        if var in self.in_place:
+            kernels = self._in_place_update_kernels(eqn, buf, comment)
+        elif name in REDUCTIONS or name in ARG_REDUCTIONS:
             kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
             kernels = [self._matmul_kernel(eqn, buf, comment)]
@@ -177,6 +190,29 @@ class RegionLowering:
             kernels = [LoopKernel(shape, buf, linearize(idx, shape, n),
                                   self.compute(var, idx, n), comment)]
         return [self.builder.add_kernel(k) for k in kernels]
+
+    def _in_place_update_kernels(self, eqn, buf, comment):
+        """The window of a dynamic_update_slice stored into its operand's buffer.
+
+        When the update reads the buffer anywhere but at the element it replaces, it is
+        computed into a temporary first (the window is small: see buffers.plan_in_place)."""
+        update = eqn.inputs[1]
+        sizes = update.aval.shape
+        n = len(sizes)
+        idx = tuple(Affine.var(d, n) for d in range(n))
+        starts = _clamped_starts(self, eqn, buf.shape, sizes)
+        store = linearize(tuple(a.plus(s) for a, s in zip(idx, starts)), buf.shape, n)
+        value = _cast(self.value_at(update, idx, n), buf.dtype, eqn.source)
+        kernels = []
+        if math.prod(sizes) > 1 and not reads_only_at(value, buf.name, store):
+            tmp = self.builder.temp(sizes, buf.dtype)
+            flat = linearize(idx, sizes, n)
+            kernels.append(LoopKernel(sizes, tmp, flat, value, f"{comment}: the update, "
+                                      f"computed before {buf.name} changes under it"))
+            value = Expr("load", (tmp.name, flat), buf.dtype)
+        kernels.append(LoopKernel(sizes, buf, store, value,
+                                  f"{comment}, in place: {buf.name} is dead after it"))
+        return kernels
 
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
@@ -215,12 +251,17 @@ class RegionLowering:
         return kernels
 
 
-def copy_kernel(dst: Buffer, src: Buffer) -> LoopKernel:
+def reads_only_at(value: Expr, name: str, store: Affine) -> bool:
+    """Does `value` load from buffer `name` only at the index `store` writes?"""
+    return all(e.args[1] == store for e in walk(value) if e.kind == "load" and e.args[0] == name)
+
+
+def copy_kernel(dst: Buffer, src: Buffer, why: str) -> LoopKernel:
     n = len(dst.shape)
     idx = tuple(Affine.var(d, n) for d in range(n))
     flat = linearize(idx, dst.shape, n)
     return LoopKernel(dst.shape, dst, flat, Expr("load", (src.name, flat), src.dtype),
-                      f"{dst.name} = {src.name} (next loop carry)")
+                      f"{dst.name} = {src.name}: {why}")
 
 
 def op_expr(name, operands, loop, out_dtype, source=None) -> Expr:

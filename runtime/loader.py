@@ -7,6 +7,8 @@ milliseconds, most of the budget of a fresh process's first (cache-hit) call.
 """
 from __future__ import annotations
 
+import os
+
 import _cffi_backend as backend
 
 
@@ -31,8 +33,22 @@ def from_buffer(array):
     return backend.from_buffer(_CHAR_ARRAY, array, False)
 
 
+def prefer_passive_waiting() -> None:
+    """Idle OpenMP threads sleep instead of spinning, unless the user chose otherwise.
+
+    libgomp reads its policy once, when it is loaded (with the first compiled module). Its
+    default spins idle threads for a while before sleeping: on a machine whose cores are
+    busy with other work, spinning threads and descheduled ones make every parallel region
+    wait, and a 260k-element map took 17 ms instead of 0.07 ms (benchmarks/bench_parallel.py,
+    README "Threads"). OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the user win."""
+    if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
+
 def load_entry(so_path: str, entry: str, n_pointers: int):
     """The C function `int entry(void *, ...)` in `so_path`, callable from Python."""
+    if not _keep_alive:
+        prefer_passive_waiting()
     try:
         lib = backend.load_library(so_path, _FLAGS)
     except OSError as err:

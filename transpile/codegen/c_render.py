@@ -26,7 +26,12 @@ class CRenderer:
     kernel_qualifier = "static void"
     entry_qualifier = ""
     restrict = "restrict"
-    parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
+    # Below this many loop iterations a kernel runs serially: measured on the loaded 2-core
+    # machine (benchmarks/bench_parallel.py, README "Threads"), a parallel region only paid
+    # off from about 2^19 elements; below, waking the other thread cost more than it saved.
+    parallel_min_elements = 1 << 19
+    # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
+    iterated_parallel_min_elements = 1 << 9
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
@@ -110,7 +115,7 @@ class CRenderer:
         lines.depth += 1
         counter = _counter()
         self._open_loops(lines, space, 0, len(space.names),
-                         math.prod(k.shape) >= self.parallel_min_elements // 64,
+                         math.prod(k.shape) >= self.iterated_parallel_min_elements,
                          innermost_pragma="", simd_body=True)
         outer = ExprRenderer(lines, space, counter)
         for name, init, _, buf in k.carries:

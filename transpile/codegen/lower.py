@@ -9,6 +9,7 @@ lower_control.py.
 """
 from __future__ import annotations
 
+import collections
 import math
 import os
 
@@ -204,7 +205,7 @@ class RegionLowering:
         store = linearize(tuple(a.plus(s) for a, s in zip(idx, starts)), buf.shape, n)
         value = _cast(self.value_at(update, idx, n), buf.dtype, eqn.source)
         kernels = []
-        if math.prod(sizes) > 1 and not reads_only_at(value, buf.name, store):
+        if math.prod(sizes) > 1 and not reads_only_at(value, buf.name, store, sizes):
             tmp = self.builder.temp(sizes, buf.dtype)
             flat = linearize(idx, sizes, n)
             kernels.append(LoopKernel(sizes, tmp, flat, value, f"{comment}: the update, "
@@ -251,9 +252,18 @@ class RegionLowering:
         return kernels
 
 
-def reads_only_at(value: Expr, name: str, store: Affine) -> bool:
+def reads_only_at(value: Expr, name: str, store: Affine, extents) -> bool:
     """Does `value` load from buffer `name` only at the index `store` writes?"""
-    return all(e.args[1] == store for e in walk(value) if e.kind == "load" and e.args[0] == name)
+    where = _canonical(store, extents)
+    return all(_canonical(e.args[1], extents) == where
+               for e in walk(value) if e.kind == "load" and e.args[0] == name)
+
+
+def _canonical(a: Affine, extents):
+    """An Affine up to what cannot change its value: loop variables of extent 1 (always 0)
+    and the order of the run-time terms."""
+    coeffs = tuple(0 if n == 1 else c for c, n in zip(a.coeffs, extents))
+    return coeffs, a.const, collections.Counter(a.dyn)
 
 
 def copy_kernel(dst: Buffer, src: Buffer, why: str) -> LoopKernel:

@@ -178,6 +178,9 @@ class RegionLowering:
         comment = f"{var.aval.str_short()} = {name}{where}"
         if var in self.in_place:
             kernels = self._in_place_update_kernels(eqn, buf, comment)
+        elif name == "dynamic_update_slice" and all(isinstance(s, Literal)
+                                                    for s in eqn.inputs[2:]):
+            kernels = self._static_update_kernels(eqn, buf, comment)
         elif name in REDUCTIONS or name in ARG_REDUCTIONS:
             kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
@@ -215,6 +218,29 @@ class RegionLowering:
                                   f"{comment}, in place: {buf.name} is dead after it"))
         return kernels
 
+    def _static_update_kernels(self, eqn, buf, comment):
+        """An update at static starts into a buffer of its own: the window from the update,
+        the boxes around it from the operand. No per-element test of which side to take."""
+        x, update = eqn.inputs[0], eqn.inputs[1]
+        shape, sizes = buf.shape, update.aval.shape
+        starts = [min(max(int(s.value), 0), d - n)
+                  for s, d, n in zip(eqn.inputs[2:], shape, sizes)]
+        kernels = [self._box_kernel(buf, update, starts, sizes, starts=None,
+                                    comment=f"{comment} (the window)")]
+        for lo, extent in complement_boxes(shape, starts, sizes):
+            kernels.append(self._box_kernel(buf, x, lo, extent, starts=lo,
+                                            comment=f"{comment} (kept at {tuple(lo)})"))
+        return kernels
+
+    def _box_kernel(self, buf, atom, lo, extent, starts, comment):
+        """buf[lo + i] = atom[(starts or 0) + i] for i over `extent`."""
+        n = len(extent)
+        idx = tuple(Affine.var(d, n) for d in range(n))
+        src = idx if starts is None else tuple(a.shift(s) for a, s in zip(idx, starts))
+        store = linearize(tuple(a.shift(s) for a, s in zip(idx, lo)), buf.shape, n)
+        value = _cast(self.value_at(atom, src if atom.aval.shape else (), n), buf.dtype, None)
+        return LoopKernel(tuple(extent), buf, store, value, comment)
+
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
         axes = (eqn.params["axis"],) if eqn.prim.name in ARG_REDUCTIONS else eqn.params["axes"]
@@ -250,6 +276,21 @@ class RegionLowering:
                                       f"{comment} (part at offset {offset})"))
             offset += shape[dim]
         return kernels
+
+
+def complement_boxes(shape, starts, sizes):
+    """(corner, extent) of the boxes that tile `shape` minus the window at `starts`: per
+    dimension, the slabs before and after the window, within the window's span of the
+    dimensions before it."""
+    boxes = []
+    for d in range(len(shape)):
+        span_lo, span = list(starts[:d]), list(sizes[:d])
+        rest = [0] * (len(shape) - d - 1), list(shape[d + 1:])
+        for lo, hi in ((0, starts[d]), (starts[d] + sizes[d], shape[d])):
+            extent = span + [hi - lo] + rest[1]
+            if hi > lo and math.prod(extent) > 0:
+                boxes.append((span_lo + [lo] + rest[0], extent))
+    return boxes
 
 
 def reads_only_at(value: Expr, name: str, store: Affine, extents) -> bool:

@@ -336,3 +336,17 @@ def test_static_window_update_into_a_new_buffer_keeps_the_rest(index):
     expected = np.exp(x)
     expected[index] = x[index] * -2.0
     assert_same(run_checked(f, x), expected, max_ulp=1)
+
+
+@pytest.mark.parametrize("shape, axis, rows_outside", [((7, 300), 0, True),
+                                                       ((3, 5, 2100), 1, False),
+                                                       ((2100, 3), 0, True)])
+def test_column_reductions_walk_rows_and_match_numpy(shape, axis, rows_outside):
+    """One output loop over contiguous outputs: the reduced loop goes outside. (Two output
+    loops, as in the 3-D case, keep the output-outside layout.)"""
+    x = np.random.default_rng(5).standard_normal(shape)
+    x[0, 0] = np.nan
+    for fun in (lambda a: a.sum(axis=axis), lambda a: a.max(axis=axis),
+                lambda a: (a > 0).any(axis=axis), lambda a: a.astype(np.float32).min(axis=axis)):
+        assert_same(run_checked(fun, x), fun(x), rtol=1e-12)
+    assert ("rows outside" in source_of(lambda a: a.sum(axis=axis), x)) == rows_outside

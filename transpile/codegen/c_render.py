@@ -175,6 +175,8 @@ class CRenderer:
             merge_groups(extents, affines, n_out, n_out + n_red)
         space = LoopSpace(extents, groups)
         n_out_loops = len(merge_groups(extents, affines, 0, n_out))
+        if self._walks_rows(k, space, affines, n_out_loops):
+            return self._column_reduce_kernel(k, index, space, store)
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment)
         lines.depth += 1
@@ -200,6 +202,55 @@ class CRenderer:
             self._close_loops(lines, len(space.names) - n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
         self._close_loops(lines, n_out_loops)
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
+    # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
+    column_block = 2048
+
+    @staticmethod
+    def _walks_rows(k: ReduceKernel, space, affines, n_out_loops) -> bool:
+        """Should this reduction run with the reduced loop outside and the outputs inside?
+
+        Yes for a column reduction: one output loop and one reduced loop (after merging),
+        the outputs contiguous in memory and the reduced dimension strided, and an
+        accumulator of the output's own type (so the output buffer accumulates). Walking
+        rows then reads memory in order instead of one cache line per element."""
+        if n_out_loops != 1 or len(space.groups) != 2 or k.combiner in ("argmax", "argmin"):
+            return False
+        if accumulator_type(k.combiner, k.body.dtype) != C_TYPE[k.out.dtype]:
+            return False
+        out_var, red_var = space.groups[0][-1], space.groups[1][-1]
+        loads = [a for a in affines[1:] if any(a.coeffs)]
+        return any(a.coeffs[out_var] == 1 for a in loads) and \
+            all(a.coeffs[red_var] != 1 for a in loads)
+
+    def _column_reduce_kernel(self, k: ReduceKernel, index: int, space, store) -> str:
+        """Blocks of outputs (in parallel when big); per block, every row of the reduced
+        dimension updates the block's outputs in place (a simd loop). Each output still sees
+        its terms in order, as the row-walking serial loop would."""
+        dt, block = k.body.dtype, self.column_block
+        n_out, n_red = space.extents
+        o, r = space.names
+        target = f"{k.out.name}[{space.render(store)}]"
+        lines = Lines()
+        self._kernel_header(lines, index, [k.body], k.out, k.comment + " (rows outside)")
+        lines.depth += 1
+        if n_out * n_red >= self.parallel_min_elements and n_out > block:
+            lines.add("#pragma omp parallel for")
+        with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
+            lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
+                      f"{n_out};")
+            with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
+                lines.add(f"{target} = {reduction_init(k.combiner, dt)};")
+            with lines.block(f"for (int64_t {r} = 0; {r} < {n_red}; {r}++)"):
+                lines.add("#pragma omp simd")
+                with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
+                    v = ExprRenderer(lines, space, _counter())(k.body)
+                    where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
+                    lines.add(reduction_update(k.combiner, dt, target, v) + where)
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"

@@ -85,10 +85,10 @@ class Tracer:
     ConcretizationError can say which argument to make static.
     """
     __array_priority__ = 1000
-    __slots__ = ("aval", "trace", "var", "deps", "source")
+    __slots__ = ("aval", "_trace", "_var", "deps", "source")
 
     def __init__(self, aval: ShapedArray, trace, var, deps: frozenset, source: str = ""):
-        self.aval, self.trace, self.var, self.deps = aval, trace, var, deps
+        self.aval, self._trace, self._var, self.deps = aval, trace, var, deps
         self.source = source          # where it was created, for leaked-tracer errors
 
     shape = property(lambda self: self.aval.shape)
@@ -134,7 +134,7 @@ class Tracer:
 
 
 def concretization_message(tracer: Tracer, what: str) -> str:
-    trace = tracer.trace
+    trace = tracer._trace
     lines = [f"Abstract tracer value encountered where a concrete value is expected: {tracer!r} "
              f"was passed to `{what}()` at {user_location()}."]
     fun_desc = trace.function_description if trace is not None else "the traced function"
@@ -182,12 +182,12 @@ class trace_context:
 
 
 def check_tracer_is_live(t: Tracer, trace) -> None:
-    live = not t.trace.closed and trace is not None and trace.is_within(t.trace)
+    live = not t._trace.closed and trace is not None and trace.is_within(t._trace)
     if not live:
         created = f" ({t.source})" if t.source else ""
         raise UnexpectedTracerError(
             f"Encountered an unexpected tracer {t!r}{created}: it was created while tracing "
-            f"{t.trace.function_description} and escaped that trace (stored in a global, a "
+            f"{t._trace.function_description} and escaped that trace (stored in a global, a "
             f"closure or an outer list). Return values from the traced function instead of "
             f"saving them; it was used at {user_location()}.")
 

@@ -429,10 +429,25 @@ def _dynamic_update_slice_index(low, eqn, idx, nvars):
     return Expr("select", (inside, new, old), old.dtype, eqn.source)
 
 
+def _gather_index(low, eqn, idx, nvars):
+    """The operand read at a data-dependent position: the index value, counted from the end
+    when negative and clamped into the axis (as in JAX), becomes a run-time offset."""
+    x, indices = eqn.inputs
+    axis, k = eqn.params["axis"], indices.aval.ndim
+    n = x.aval.shape[axis]
+    raw = _cast(low.value_at(indices, tuple(idx[axis:axis + k]), nvars), I64, eqn.source)
+    negative = op_expr("lt", [raw, literal_expr(0, I64)], (I64, I64), np.bool_)
+    wrapped = Expr("select", (negative, op_expr("add", [raw, literal_expr(n, I64)], (I64, I64),
+                                                       I64), raw), I64, eqn.source)
+    position = Affine.constant(0, nvars).plus(clamp_expr(wrapped, 0, max(n - 1, 0)))
+    sub = tuple(idx[:axis]) + (position,) + tuple(idx[axis + k:])
+    return low.value_at(x, sub, nvars)
+
+
 _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_index,
                 "slice": _slice_index, "rev": _rev_index, "reshape": _reshape_index,
                 "iota": _iota_index, "dynamic_slice": _dynamic_slice_index,
-                "dynamic_update_slice": _dynamic_update_slice_index}
+                "dynamic_update_slice": _dynamic_update_slice_index, "gather": _gather_index}
 
 
 def lower(ir: IR, name: str) -> Program:

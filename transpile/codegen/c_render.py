@@ -30,6 +30,9 @@ class CRenderer:
     # machine (benchmarks/bench_parallel.py, README "Threads"), a parallel region only paid
     # off from about 2^19 elements; below, waking the other thread cost more than it saved.
     parallel_min_elements = 1 << 19
+    # A copy or fill is bound by memory bandwidth, which the cores share: copying 2^20
+    # doubles took 0.28-0.31 ms on one thread and 0.40-0.59 ms on two, under load.
+    copy_parallel_min_elements = 1 << 22
     # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
     iterated_parallel_min_elements = 1 << 9
 
@@ -88,7 +91,9 @@ class CRenderer:
         exprs = [k.value] + [e for e, _ in k.store.dyn]
         self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
-        parallel = math.prod(k.shape) >= self.parallel_min_elements
+        copy = k.value.kind in ("load", "lit")
+        parallel = math.prod(k.shape) >= (self.copy_parallel_min_elements if copy
+                                          else self.parallel_min_elements)
         self._open_loops(lines, space, 0, len(space.names), parallel)
         render = ExprRenderer(lines, space, _counter())
         value = render(k.value)

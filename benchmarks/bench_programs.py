@@ -19,6 +19,9 @@ Method
 * `--save` writes the medians as JSON; `--before` adds that file's transpile times as a
   "before" column (how the numbers in the README and the issue notes were produced: once on
   the old commit with --save, once on the new with --before).
+* `--cpu-time` times the calling thread's CPU time (run it with OMP_NUM_THREADS=1 and
+  OPENBLAS_NUM_THREADS=1): on a machine loaded by other jobs, wall-clock medians swing by
+  several times, single-thread CPU time hardly moves.
 * The element-update loop runs at two trip counts: its time should grow linearly with the
   trip count (one store per step), not with trip count x array size.
 """
@@ -224,10 +227,13 @@ def cases(quick: bool) -> list[dict]:
 
 # -- timing -----------------------------------------------------------------------------------
 
+CLOCK = time.perf_counter     # --cpu-time: time.thread_time (see parse_args)
+
+
 def calibrate(call, sample_seconds: float) -> tuple[int, float]:
     """(calls per sample of about `sample_seconds`, seconds of one call)."""
-    n, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < sample_seconds:
+    n, start = 0, CLOCK()
+    while (elapsed := CLOCK() - start) < sample_seconds:
         call()
         n += 1
     return max(1, round(n * sample_seconds / elapsed)), elapsed / n
@@ -246,10 +252,10 @@ def median_seconds(calls: dict, cfg) -> dict:
     try:
         for _ in range(repeats):
             for name, call in calls.items():
-                start = time.perf_counter()
+                start = CLOCK()
                 for _ in range(inner[name]):
                     call()
-                samples[name].append((time.perf_counter() - start) / inner[name])
+                samples[name].append((CLOCK() - start) / inner[name])
     finally:
         gc.enable()
     return {name: statistics.median(s) for name, s in samples.items()}
@@ -396,7 +402,14 @@ def parse_args(argv=None):
     p.add_argument("--only", nargs="*", default=[], help="patterns whose name contains these")
     p.add_argument("--save", help="write the medians to this JSON file")
     p.add_argument("--before", help="JSON from an earlier --save: adds a 'before' column")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="time with the calling thread's CPU time instead of the wall clock: "
+                        "immune to other jobs on a loaded machine, but only meaningful with "
+                        "one thread (OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1)")
     cfg = p.parse_args(argv)
+    if cfg.cpu_time:
+        global CLOCK
+        CLOCK = time.thread_time
     cfg.repeats = 7 if cfg.quick else 21
     cfg.sample_seconds = 0.01 if cfg.quick else 0.02
     cfg.budget_seconds = 2.0 if cfg.quick else 6.0

@@ -183,6 +183,7 @@ def test_stencil_loop_has_no_copy_inside_and_no_restrict_on_swapped_buffers():
     kernels = re.findall(r"(kernel_\d+)\(", loop)
     # The stencil's window and the borders kept around it; nothing copies the whole array.
     assert sum("(the window)" in bodies[k] for k in kernels) == 1
+    assert all("the update reads most of the old array" in bodies[k] for k in kernels)
     for k in kernels:
         assert "dynamic_update_slice" in bodies[k] and iterations(bodies[k]) < 9 * 10
     for current, spare in swaps:
@@ -293,6 +294,8 @@ def test_old_value_used_after_the_update_is_kept():
         expected_total += old_sum + expected_v[i]
     assert_same(v, expected_v)
     assert_same(total, np.float64(expected_total), rtol=1e-12)
+    # The one update that is not in place says why, in the C.
+    assert "into a new buffer: the old array is read after the update" in source_of(f, x)
 
 
 def test_chained_updates_and_traced_out_of_bounds_index():

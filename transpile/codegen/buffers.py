@@ -20,28 +20,44 @@ from ..ir import IR, Var
 UPDATE = "dynamic_update_slice"
 
 
-def plan_in_place(ir: IR, roots: set, donated: set) -> dict:
-    """{output of an update done in place: the operand whose buffer it takes over}."""
+def plan_in_place(ir: IR, roots: set, donated: set, why_not: dict | None = None) -> dict:
+    """{output of an update done in place: the operand whose buffer it takes over}.
+
+    `why_not`, when given, receives {output: reason} for the updates that are not in place
+    (the reason goes into the C comment of the kernel that writes a new buffer instead)."""
     producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
     plan: dict[Var, Var] = {}
     writable = set(donated) | set(roots)
     outvars = {a for a in ir.outvars if isinstance(a, Var)}
+    why_not = {} if why_not is None else why_not
     for position, eqn in enumerate(ir.eqns):
-        if eqn.prim.name != UPDATE:
-            continue
-        x, update, starts = eqn.inputs[0], eqn.inputs[1], eqn.inputs[2:]
-        if not isinstance(x, Var) or x not in writable or x in outvars:
-            continue
-        stop = roots | set(plan)
-        if _reads_any(starts, x, producers, stop):
-            continue      # the window's position would move while the window is written
-        if _reads_any([update], x, producers, stop) and not _small(update, x):
-            continue      # the update reads most of the array: double-buffer instead
-        if _used_after(ir.eqns, position, x, producers, stop):
-            continue      # a later use needs the old value
-        plan[eqn.outputs[0]] = x
-        writable.add(eqn.outputs[0])
+        if eqn.prim.name == UPDATE:
+            reason = _refusal(ir, position, writable, outvars, producers, roots | set(plan))
+            if reason:
+                why_not[eqn.outputs[0]] = reason
+            else:
+                plan[eqn.outputs[0]] = eqn.inputs[0]
+                writable.add(eqn.outputs[0])
     return plan
+
+
+def _refusal(ir, position, writable, outvars, producers, stop) -> str:
+    """Why the update at `position` cannot write its operand's buffer ("" if it can)."""
+    x, update, starts = ir.eqns[position].inputs[0], ir.eqns[position].inputs[1], \
+        ir.eqns[position].inputs[2:]
+    if not isinstance(x, Var):
+        return "the old array is a constant"
+    if x in outvars:
+        return "the old array is also a result"
+    if _reads_any(starts, x, producers, stop):
+        return "the window's position is computed from the array itself"
+    if _reads_any([update], x, producers, stop) and not _small(update, x):
+        return "the update reads most of the old array"
+    if _used_after(ir.eqns, position, x, producers, stop):
+        return "the old array is read after the update"
+    if x not in writable:
+        return "the old array is an input, or a value the caller still holds"
+    return ""
 
 
 def _small(update, x) -> bool:

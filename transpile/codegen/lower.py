@@ -81,12 +81,13 @@ class RegionLowering:
         self.dests = dests or {}
         self.donated = donated                    # invars whose buffers may be overwritten
         self.in_place: set[Var] = set()           # updates stored into their operand's buffer
+        self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
         self._memo: dict = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
         roots = materialised_vars(self.ir)
-        plan = plan_in_place(self.ir, roots, self.donated)
+        plan = plan_in_place(self.ir, roots, self.donated, self.not_in_place)
         roots |= set(plan)
         written = set()
         for var, buf in self.dests.items():
@@ -180,7 +181,7 @@ class RegionLowering:
             kernels = self._in_place_update_kernels(eqn, buf, comment)
         elif name == "dynamic_update_slice" and all(isinstance(s, Literal)
                                                     for s in eqn.inputs[2:]):
-            kernels = self._static_update_kernels(eqn, buf, comment)
+            kernels = self._static_update_kernels(eqn, buf, self._copy_note(var, comment))
         elif name in REDUCTIONS or name in ARG_REDUCTIONS:
             kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
@@ -188,12 +189,19 @@ class RegionLowering:
         elif name == "concatenate":
             kernels = self._concat_kernels(eqn, buf, comment)
         else:
+            if name == "dynamic_update_slice":
+                comment = self._copy_note(var, comment)
             shape = var.aval.shape
             n = len(shape)
             idx = tuple(Affine.var(d, n) for d in range(n))
             kernels = [LoopKernel(shape, buf, linearize(idx, shape, n),
                                   self.compute(var, idx, n), comment)]
         return [self.builder.add_kernel(k) for k in kernels]
+
+    def _copy_note(self, var, comment) -> str:
+        """An update written to a new buffer copies the rest of the array: say why."""
+        why = self.not_in_place.get(var) or "its result has a buffer of its own"
+        return f"{comment}, into a new buffer: {why}"
 
     def _in_place_update_kernels(self, eqn, buf, comment):
         """The window of a dynamic_update_slice stored into its operand's buffer.

@@ -9,7 +9,6 @@ lower_control.py.
 """
 from __future__ import annotations
 
-import collections
 import math
 import os
 
@@ -19,9 +18,9 @@ from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
-from .c_expr import walk
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, linearize)
+from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -178,10 +177,10 @@ class RegionLowering:
         where = f" at {_short(eqn.source)}" if eqn.source else ""
         comment = f"{var.aval.str_short()} = {name}{where}"
         if var in self.in_place:
-            kernels = self._in_place_update_kernels(eqn, buf, comment)
+            kernels = in_place_update_kernels(self, eqn, buf, comment)
         elif name == "dynamic_update_slice" and all(isinstance(s, Literal)
                                                     for s in eqn.inputs[2:]):
-            kernels = self._static_update_kernels(eqn, buf, self._copy_note(var, comment))
+            kernels = static_update_kernels(self, eqn, buf, self._copy_note(var, comment))
         elif name in REDUCTIONS or name in ARG_REDUCTIONS:
             kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
@@ -202,52 +201,6 @@ class RegionLowering:
         """An update written to a new buffer copies the rest of the array: say why."""
         why = self.not_in_place.get(var) or "its result has a buffer of its own"
         return f"{comment}, into a new buffer: {why}"
-
-    def _in_place_update_kernels(self, eqn, buf, comment):
-        """The window of a dynamic_update_slice stored into its operand's buffer.
-
-        When the update reads the buffer anywhere but at the element it replaces, it is
-        computed into a temporary first (the window is small: see buffers.plan_in_place)."""
-        update = eqn.inputs[1]
-        sizes = update.aval.shape
-        n = len(sizes)
-        idx = tuple(Affine.var(d, n) for d in range(n))
-        starts = _clamped_starts(self, eqn, buf.shape, sizes)
-        store = linearize(tuple(a.plus(s) for a, s in zip(idx, starts)), buf.shape, n)
-        value = _cast(self.value_at(update, idx, n), buf.dtype, eqn.source)
-        kernels = []
-        if math.prod(sizes) > 1 and not reads_only_at(value, buf.name, store, sizes):
-            tmp = self.builder.temp(sizes, buf.dtype)
-            flat = linearize(idx, sizes, n)
-            kernels.append(LoopKernel(sizes, tmp, flat, value, f"{comment}: the update, "
-                                      f"computed before {buf.name} changes under it"))
-            value = Expr("load", (tmp.name, flat), buf.dtype)
-        kernels.append(LoopKernel(sizes, buf, store, value,
-                                  f"{comment}, in place: {buf.name} is dead after it"))
-        return kernels
-
-    def _static_update_kernels(self, eqn, buf, comment):
-        """An update at static starts into a buffer of its own: the window from the update,
-        the boxes around it from the operand. No per-element test of which side to take."""
-        x, update = eqn.inputs[0], eqn.inputs[1]
-        shape, sizes = buf.shape, update.aval.shape
-        starts = [min(max(int(s.value), 0), d - n)
-                  for s, d, n in zip(eqn.inputs[2:], shape, sizes)]
-        kernels = [self._box_kernel(buf, update, starts, sizes, starts=None,
-                                    comment=f"{comment} (the window)")]
-        for lo, extent in complement_boxes(shape, starts, sizes):
-            kernels.append(self._box_kernel(buf, x, lo, extent, starts=lo,
-                                            comment=f"{comment} (kept at {tuple(lo)})"))
-        return kernels
-
-    def _box_kernel(self, buf, atom, lo, extent, starts, comment):
-        """buf[lo + i] = atom[(starts or 0) + i] for i over `extent`."""
-        n = len(extent)
-        idx = tuple(Affine.var(d, n) for d in range(n))
-        src = idx if starts is None else tuple(a.shift(s) for a, s in zip(idx, starts))
-        store = linearize(tuple(a.shift(s) for a, s in zip(idx, lo)), buf.shape, n)
-        value = _cast(self.value_at(atom, src if atom.aval.shape else (), n), buf.dtype, None)
-        return LoopKernel(tuple(extent), buf, store, value, comment)
 
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
@@ -284,35 +237,6 @@ class RegionLowering:
                                       f"{comment} (part at offset {offset})"))
             offset += shape[dim]
         return kernels
-
-
-def complement_boxes(shape, starts, sizes):
-    """(corner, extent) of the boxes that tile `shape` minus the window at `starts`: per
-    dimension, the slabs before and after the window, within the window's span of the
-    dimensions before it."""
-    boxes = []
-    for d in range(len(shape)):
-        span_lo, span = list(starts[:d]), list(sizes[:d])
-        rest = [0] * (len(shape) - d - 1), list(shape[d + 1:])
-        for lo, hi in ((0, starts[d]), (starts[d] + sizes[d], shape[d])):
-            extent = span + [hi - lo] + rest[1]
-            if hi > lo and math.prod(extent) > 0:
-                boxes.append((span_lo + [lo] + rest[0], extent))
-    return boxes
-
-
-def reads_only_at(value: Expr, name: str, store: Affine, extents) -> bool:
-    """Does `value` load from buffer `name` only at the index `store` writes?"""
-    where = _canonical(store, extents)
-    return all(_canonical(e.args[1], extents) == where
-               for e in walk(value) if e.kind == "load" and e.args[0] == name)
-
-
-def _canonical(a: Affine, extents):
-    """An Affine up to what cannot change its value: loop variables of extent 1 (always 0)
-    and the order of the run-time terms."""
-    coeffs = tuple(0 if n == 1 else c for c, n in zip(a.coeffs, extents))
-    return coeffs, a.const, collections.Counter(a.dyn)
 
 
 def copy_kernel(dst: Buffer, src: Buffer, why: str) -> LoopKernel:

@@ -36,11 +36,22 @@ class CRenderer:
     # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
     iterated_parallel_min_elements = 1 << 9
 
+    # Consecutive parallel kernels run in one `omp parallel` region, each kernel's loop an
+    # orphaned `omp for` (its implicit barrier orders the kernels): one fork and join for
+    # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
+    team_regions = True
+
     def __init__(self):
         self.declared_reductions: set[str] = set()
 
     def render(self, program: Program, header: str) -> str:
+        self._in_region: set[int] = set()       # kernels called inside a shared region
+        self._parallel_loops: dict[int, int] = {}
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
+        if self.team_regions:
+            self._in_region = self._shared_region_runs(program.body)
+            for i in sorted(self._in_region):    # again, with orphaned worksharing loops
+                kernels[i] = self.render_kernel(program.kernels[i], i)
         parts = [header, '#include "transpile.h"', ""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
@@ -51,6 +62,7 @@ class CRenderer:
 
     # -- kernels ----------------------------------------------------------------------------
     def render_kernel(self, kernel, index: int) -> str:
+        self._current_kernel = index
         if isinstance(kernel, LoopKernel):
             return self._loop_kernel(kernel, index)
         if isinstance(kernel, ReduceKernel):
@@ -159,11 +171,41 @@ class CRenderer:
                 pragma = "parallel for simd" if innermost and simd_body else "parallel for"
             elif innermost and innermost_pragma:
                 pragma = innermost_pragma
-            if pragma:
-                lines.add(f"#pragma omp {pragma}{reduction if 'simd' in pragma else ''}")
+            clause = reduction if pragma and "simd" in pragma else ""
+            if pragma and pragma.startswith("parallel"):
+                lines.add(self._parallel_pragma(pragma, clause))
+            elif pragma:
+                lines.add(f"#pragma omp {pragma}{clause}")
             lines.add(f"for (int64_t {space.names[k]} = 0; {space.names[k]} < "
                       f"{space.extents[k]}; {space.names[k]}++) {{")
             lines.depth += 1
+
+    def _parallel_pragma(self, pragma: str, clause: str = "") -> str:
+        """A kernel's parallel loop: `parallel for...`, or the orphaned `for...` when the
+        kernel runs inside a region shared with its neighbours. Records which kernels have
+        exactly one parallel loop and no reduction clause (those can share a region: every
+        statement they run is inside that loop)."""
+        index = self._current_kernel
+        self._parallel_loops[index] = self._parallel_loops.get(index, 0) + (9 if clause else 1)
+        if index in self._in_region:
+            pragma = pragma.replace("parallel ", "", 1)
+        return f"#pragma omp {pragma}{clause}"
+
+    def _shared_region_runs(self, stmts) -> set[int]:
+        """Kernels in runs of two or more consecutive calls that can share a region."""
+        shared, run = set(), []
+        for st in stmts + [None]:
+            if isinstance(st, Call) and self._parallel_loops.get(st.kernel) == 1:
+                run.append(st.kernel)
+                continue
+            if len(run) > 1:
+                shared.update(run)
+            run = []
+            for nested in (getattr(st, "body", None), getattr(st, "cond", None)):
+                shared |= self._shared_region_runs(nested) if nested else set()
+            for case in getattr(st, "cases", ()):
+                shared |= self._shared_region_runs(case)
+        return shared
 
     @staticmethod
     def _close_loops(lines, count):
@@ -244,7 +286,7 @@ class CRenderer:
         self._kernel_header(lines, index, [k.body], k.out, k.comment + " (rows outside)")
         lines.depth += 1
         if n_out * n_red >= self.parallel_min_elements and n_out > block:
-            lines.add("#pragma omp parallel for")
+            lines.add(self._parallel_pragma("parallel for"))
         with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
             lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
                       f"{n_out};")
@@ -353,12 +395,30 @@ class CRenderer:
                 return True
         return False
 
+    def _render_call(self, lines: Lines, st: Call) -> None:
+        args = [self._pointer(name) for name in self._kernel_args[st.kernel]] + list(st.scalars)
+        lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+
     def _render_statements(self, lines: Lines, stmts) -> None:
-        for st in stmts:
-            if isinstance(st, Call):
-                args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
-                args += list(st.scalars)
-                lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+        position = 0
+        while position < len(stmts):
+            st = stmts[position]
+            position += 1
+            if isinstance(st, Call) and st.kernel in self._in_region:
+                run = [st]
+                while position < len(stmts) and isinstance(stmts[position], Call) and \
+                        stmts[position].kernel in self._in_region:
+                    run.append(stmts[position])
+                    position += 1
+                lines.add("#pragma omp parallel  /* one region for these kernels */")
+                lines.add("{")
+                lines.depth += 1
+                for call in run:
+                    self._render_call(lines, call)
+                lines.depth -= 1
+                lines.add("}")
+            elif isinstance(st, Call):
+                self._render_call(lines, st)
             elif isinstance(st, For):
                 self._parity_flag(lines, st)
                 with lines.block(f"for (int64_t {st.var} = {st.lower}; {st.var} < {st.upper}; "

@@ -151,6 +151,7 @@ class Jitted:
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         self.fun = fun
         self._sig = _Signature(fun, static_argnums, static_argnames)
+        self._backend_arg = backend            # as given: a receiving process resolves its own
         self._backend_name = backends.resolve_name(backend)
         config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
         self._cache = _function_cache(fun, config)
@@ -271,6 +272,10 @@ class Jitted:
     def __repr__(self):
         return f"<transpile.jit of {describe_function(self.fun)}>"
 
+    def __reduce__(self):       # by reference where possible; see transpile/pickling.py
+        from .pickling import reduce_jitted
+        return reduce_jitted(self)
+
     def __get__(self, obj, objtype=None):   # methods: bind like a function would
         return self if obj is None else functools.partial(self, obj)
 
@@ -372,6 +377,12 @@ class Lowered:
 
     def as_text(self) -> str:
         return str(self.ir)
+
+    def export(self, directory: str, name: str | None = None):
+        """Write this specialisation as a standalone C library (NAME.c, NAME.h, the runtime
+        headers, a Makefile) into `directory`; see `transpile.export`."""
+        from .export import export
+        return export(self, directory, name)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), backend=None):

@@ -1,4 +1,5 @@
-"""The `transpile` command: `lint` (static hazards), `cache` (the disk cache), `show` (a kept C file)."""
+"""The `transpile` command: `lint` (static hazards), `cache` (the disk cache), `show` (a kept
+C file), `export` (a function as a standalone C library)."""
 from __future__ import annotations
 
 import argparse
@@ -82,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     show = sub.add_parser("show", help="print a cached generated C file by key prefix")
     show.add_argument("key")
     show.set_defaults(run=show_command)
+    from .export_cli import add_parser as add_export_parser
+    add_export_parser(sub)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:

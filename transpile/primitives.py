@@ -59,6 +59,8 @@ argmin = _make("argmin")
 dot_general = _make("dot_general")            # (batch..., m, k) x (batch..., k, n)
 dynamic_slice = _make("dynamic_slice")        # operand *starts; slice_sizes (starts clamped)
 dynamic_update_slice = _make("dynamic_update_slice")   # operand update *starts (clamped)
+sort = _make("sort")                          # along the last axis, stable, NaN last
+argsort = _make("argsort")                    # int64 positions of that order
 gather = _make("gather")                      # operand indices; axis (indices clamped)
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's

@@ -16,14 +16,19 @@ from .c_ops import C_TYPE, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
 from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, Switch, While, swapped_buffers)
+                        ReduceKernel, SortKernel, Switch, While, swapped_buffers)
 
 
 # -- the renderer ----------------------------------------------------------------------------
 
 class CRenderer:
     """C + OpenMP. Subclasses change the dialect attributes below."""
-    kernel_qualifier = "static void"
+    # Kernels are never inlined into the entry: gcc 12 at -O3 has been seen to reorder
+    # memory accesses across inlined kernels whose parameters are `restrict` (wrong results
+    # that -O2, -fno-inline or dropping restrict all avoid). Out of line, each kernel's
+    # restrict promise is the plain, well-tested function-parameter one. A call per kernel
+    # costs nothing next to its loop nest.
+    kernel_qualifier = "static __attribute__((noinline)) void"
     entry_qualifier = ""
     restrict = "restrict"
     # Below this many loop iterations a kernel runs serially: measured on the loaded 2-core
@@ -43,6 +48,7 @@ class CRenderer:
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
+        self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
         self._in_region: set[int] = set()       # kernels called inside a shared region
@@ -52,7 +58,8 @@ class CRenderer:
             self._in_region = self._shared_region_runs(program.body)
             for i in sorted(self._in_region):    # again, with orphaned worksharing loops
                 kernels[i] = self.render_kernel(program.kernels[i], i)
-        parts = [header, '#include "transpile.h"', ""]
+        parts = [header, '#include "transpile.h"']
+        parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
@@ -71,6 +78,8 @@ class CRenderer:
             return self._matmul_kernel(kernel, index)
         if isinstance(kernel, IteratedKernel):
             return self._iterated_kernel(kernel, index)
+        if isinstance(kernel, SortKernel):
+            return self._sort_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -336,6 +345,21 @@ class CRenderer:
             f"{k.batch}, {k.m}, {k.k}, {k.n});",
             "}", ""])
 
+    def _sort_kernel(self, k: SortKernel, index: int) -> str:
+        t = C_TYPE[k.operand.dtype]
+        self.includes.add("tp_sort.h")
+        self._kernel_args[index] = [k.operand.name, k.out.name, k.scratch.name]
+        out_t = "int64_t" if k.indices else t
+        values, indices = ("NULL", k.out.name) if k.indices else (k.out.name, "NULL")
+        return "\n".join([
+            f"/* {k.comment}: {k.rows} rows of {k.n}, stable, NaN last */",
+            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} "
+            f"{k.operand.name}, {out_t} *{self.restrict} {k.out.name}, "
+            f"int64_t *{self.restrict} {k.scratch.name}) {{",
+            f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
+            f"{k.scratch.name}, {k.rows}, {k.n});",
+            "}", ""])
+
     # -- entry point ------------------------------------------------------------------------
     def render_entry(self, program: Program) -> str:
         lines = Lines()
@@ -487,6 +511,7 @@ class CRenderer:
         self._kernel_args: dict[int, list[str]] = {}
         self._swapped = swapped_buffers(program.body)
         self.declared_reductions = set()
+        self.includes = set()
         return self.render(program, header)
 
 

@@ -19,7 +19,7 @@ from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCT
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, linearize)
+                        ReduceKernel, SortKernel, linearize)
 from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
 
@@ -187,6 +187,8 @@ class RegionLowering:
             kernels = [self._matmul_kernel(eqn, buf, comment)]
         elif name == "concatenate":
             kernels = self._concat_kernels(eqn, buf, comment)
+        elif name in ("sort", "argsort"):
+            kernels = [self._sort_kernel(eqn, buf, comment)]
         else:
             if name == "dynamic_update_slice":
                 comment = self._copy_note(var, comment)
@@ -223,6 +225,14 @@ class RegionLowering:
         lhs, rhs = (self.buffers[a] for a in eqn.inputs)   # the schedule gave them buffers
         *batch, m, k = lhs.shape
         return MatmulKernel(lhs, rhs, buf, math.prod(batch), m, k, rhs.shape[-1], comment)
+
+    def _sort_kernel(self, eqn, buf, comment):
+        operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer
+        shape = operand.shape
+        n = shape[-1] if shape else 1
+        rows = math.prod(shape[:-1]) if shape else 1
+        scratch = self.builder.temp((2 * rows * n,), I64)
+        return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):
         dim, offset, kernels = eqn.params["dimension"], 0, []

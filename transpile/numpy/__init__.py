@@ -37,6 +37,8 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
 from ._indexing import take, take_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
+from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, percentile,
+                       quantile, searchsorted, sort, unique)
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
                           var)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..core import Tracer
 from . import _elementwise as E
 from . import _cumulative as C, _linalg, _manipulation as M, _matrices as X
-from . import _indexing as I, _reductions as R, _shape as S, _statistics as ST
+from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
 from ._at import IndexUpdateHelper
 from ._util import astype, reshape
 
@@ -43,7 +43,8 @@ _METHODS = {
     "dot": _linalg.dot, "round": E.round, "__getitem__": S.getitem,
     "var": ST.var, "std": ST.std, "ptp": ST.ptp, "cumsum": C.cumsum, "cumprod": C.cumprod,
     "trace": X.trace, "diagonal": X.diagonal, "swapaxes": M.swapaxes, "repeat": M.repeat,
-    "copy": M.copy, "take": I.take,
+    "copy": M.copy, "take": I.take, "sort": SO.sort, "argsort": SO.argsort,
+    "searchsorted": SO.searchsorted, "nonzero": SO.nonzero,
 }
 
 

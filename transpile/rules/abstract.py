@@ -223,6 +223,14 @@ def scan_abstract(*inputs, body, n_carry, n_xs, length, reverse):
                                      for y in ys]
 
 
+def sort_abstract(operand):
+    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
+def argsort_abstract(operand):
+    return ShapedArray(operand.shape, dtypes.int64, False)
+
+
 def gather_abstract(operand, indices, *, axis):
     """operand[..., indices, ...] along `axis`: the axis is replaced by indices' shape."""
     if not dtypes.is_int(indices.dtype):
@@ -236,6 +244,7 @@ def gather_abstract(operand, indices, *, axis):
 
 
 for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstract, cond_abstract,
+            sort_abstract, argsort_abstract,
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
 abstract_rules["while"] = while_abstract

@@ -38,9 +38,9 @@ def _leaves(tree):
 # -- reading the generated C -----------------------------------------------------------------
 
 def kernel_bodies(source: str) -> dict:
-    """{kernel name: its comment line and text} for each `static void kernel_N(...) {...}`."""
+    """{kernel name: its comment line and text} for each `static ... void kernel_N(...) {...}`."""
     text = source[:source.index("int tp_entry")]
-    starts = list(re.finditer(r"/\*[^\n]*\*/\nstatic void (kernel_\d+)\(", text))
+    starts = list(re.finditer(r"/\*[^\n]*\*/\nstatic [^\n]*?void (kernel_\d+)\(", text))
     ends = [m.start() for m in starts[1:]] + [len(text)]
     return {m.group(1): text[m.start():end] for m, end in zip(starts, ends)}
 
@@ -188,7 +188,7 @@ def test_stencil_loop_has_no_copy_inside_and_no_restrict_on_swapped_buffers():
         assert "dynamic_update_slice" in bodies[k] and iterations(bodies[k]) < 9 * 10
     for current, spare in swaps:
         for body in bodies.values():
-            signature = body[body.index("static void"):body.index("{")]
+            signature = body[body.index("static "):body.index(") {")]
             assert not re.search(rf"restrict {current}\b|restrict {spare}\b", signature), \
                 signature
 

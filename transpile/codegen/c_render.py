@@ -10,6 +10,7 @@ import math
 import re
 
 from .. import dtypes
+from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
 from .c_ops import C_TYPE, TAG
@@ -136,7 +137,7 @@ class CRenderer:
         params += ["int64_t lower", "int64_t upper"]
         self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
         lines = Lines()
-        lines.add(f"/* {k.comment} */")
+        lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         lines.depth += 1
         counter = _counter()
@@ -164,7 +165,7 @@ class CRenderer:
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, self._buffers, out)
-        lines.add(f"/* {comment} */")
+        lines.add(c_comment(comment))
         lines.add(self.kernel_signature(index, reads, out) + " {")
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
 
@@ -335,10 +336,9 @@ class CRenderer:
             f"initializer(omp_priv = {init})")
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        t = C_TYPE[k.out.dtype]
         self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
         return "\n".join([
-            f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]) */",
+            c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}])"),
             f"{self.kernel_qualifier} kernel_{index}({self.pointer_param(k.lhs, True)}, "
             f"{self.pointer_param(k.rhs, True)}, {self.pointer_param(k.out, False)}) {{",
             f"{INDENT}tp_matmul_{TAG[k.out.dtype]}({k.lhs.name}, {k.rhs.name}, {k.out.name}, "

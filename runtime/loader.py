@@ -15,6 +15,7 @@ kept for the process's life instead.
 from __future__ import annotations
 
 import functools
+import os
 
 import _cffi_backend as backend
 
@@ -38,6 +39,18 @@ _NODELETE = getattr(backend, "RTLD_NODELETE", 0)
 from_buffer = functools.partial(backend.from_buffer, _CHAR_ARRAY)
 
 
+def prefer_passive_waiting() -> None:
+    """Idle OpenMP threads sleep instead of spinning, unless the user chose otherwise.
+
+    libgomp reads its policy once, when it is loaded (with the first compiled module). Its
+    default spins idle threads for a while before sleeping: on a machine whose cores are
+    busy with other work, spinning threads and descheduled ones make every parallel region
+    wait, and a 260k-element map took 17 ms instead of 0.07 ms (benchmarks/bench_parallel.py,
+    README "Threads"). OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the user win."""
+    if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
+
 class Module:
     """A loaded library and its entry function; the library closes when this is collected."""
     __slots__ = ("library", "function", "__weakref__")
@@ -48,6 +61,7 @@ class Module:
 
 def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     """The C function `int entry(void *, ...)` in `so_path`, callable as `.function`."""
+    prefer_passive_waiting()       # before the module can bring the OpenMP runtime in
     # Without a way to see which libraries are mapped, modules are never unloaded.
     flags = backend.RTLD_NOW | (0 if openmp.can_pin() else _NODELETE)
     try:

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..ir import IR, Eqn, Literal, Var
 from ..rules.impl import impl_rules
+from .loop_invariants import hoist_invariant_carries
 from .typecheck import typecheck
 
 
@@ -96,7 +97,8 @@ def eliminate_dead_code(ir: IR) -> IR:
     return IR(ir.constvars, ir.invars, kept[::-1], ir.outvars)
 
 
-PASSES = (fold_constants, drop_noops, eliminate_common_subexpressions, eliminate_dead_code)
+PASSES = (fold_constants, drop_noops, eliminate_common_subexpressions, hoist_invariant_carries,
+          eliminate_dead_code)
 
 
 def simplify(ir: IR) -> IR:

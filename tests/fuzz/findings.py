@@ -90,6 +90,8 @@ def features(prog, node, values, runtime, expected=None) -> frozenset:
                 feats.add("out-of-range")
         elif a.index >= n_in and _fn_of_python_scalars(prog, a.index, values):
             feats.add("fn-of-python-scalars")
+        if a.index >= n_in:
+            feats |= _producer_features(prog.nodes[a.index - n_in], values)
         if is_big(v):
             feats.add("big")
         if not isinstance(v, (bool, int, float)):
@@ -100,6 +102,18 @@ def features(prog, node, values, runtime, expected=None) -> frozenset:
         feats.add("0-d")
     feats |= _op_features(node, values, n_in)
     return frozenset(feats)
+
+
+def _producer_features(producer, values) -> set:
+    """What made an operand: a float->int cast, or arange/linspace."""
+    if producer.op == "arange":
+        return {"from-arange"}
+    if producer.op == "astype":
+        src = producer.operands[0]
+        src = src.value if isinstance(src, Lit) else values[src.index]
+        if np.asarray(src).dtype.kind == "f" and np.dtype(producer.params["dtype"]).kind in "iu":
+            return {"after-float-to-int-cast"}
+    return set()
 
 
 def _edge_literal(value, node, values) -> bool:

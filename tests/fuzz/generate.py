@@ -43,7 +43,7 @@ class Program:
 
 def _describe_input(x, layout):
     if isinstance(x, np.ndarray):
-        body = np.array2string(np.asarray(x).ravel()[:12], threshold=12)
+        body = np.array2string(np.asarray(x).ravel()[:12], threshold=12, max_line_width=10**6)
         return f"{x.dtype}{list(x.shape)} {layout} {body}"
     return f"{type(x).__name__} argument {x!r}"
 
@@ -111,7 +111,7 @@ def evaluate(op, node_operands, params, values):
 
 def program(seed: int, n_ops: int | None = None) -> Program:
     rng = np.random.default_rng(seed)
-    big = rng.random() < 0.12
+    big = rng.random() < 0.2
     inputs, layouts = draw_inputs(rng, big)
     metas = [Meta(x, isinstance(x, (bool, int, float)), lay) for x, lay in zip(inputs, layouts)]
     values = list(inputs)

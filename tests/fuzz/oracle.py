@@ -119,7 +119,9 @@ def run_variant(cases, backend: str, fused: bool) -> list[Run]:
     except Exception as e:            # noqa: BLE001 - every error is a finding or a split
         if len(cases) == 1:
             return [Run(error=e)]
-        return [r for c in cases for r in run_variant([c], backend, fused)]
+        half = len(cases) // 2        # bisect: errors are rare, so few extra compiles
+        return run_variant(cases[:half], backend, fused) + \
+            run_variant(cases[half:], backend, fused)
     runs = []
     for outs, firsts, seconds in zip(_split(cases, kept, fused), _split(cases, first, fused),
                                      _split(cases, second, fused)):
@@ -132,9 +134,14 @@ def run_variant(cases, backend: str, fused: bool) -> list[Run]:
 # -- checking ----------------------------------------------------------------------------------
 
 def _as_operand(compiled, ref):
-    """A compiled value in the form NumPy saw: Python scalars stay Python scalars."""
+    """A compiled value in the form NumPy saw: Python scalars stay Python scalars, and a value
+    whose dtype was already reported wrong takes NumPy's dtype, so the error does not cascade
+    into every op that uses it."""
     if isinstance(ref, (bool, int, float)):
         return type(ref)(np.asarray(compiled).item())
+    ref_dtype = np.asarray(ref).dtype
+    if np.asarray(compiled).dtype != ref_dtype:
+        return np.asarray(compiled).astype(ref_dtype)
     return compiled
 
 
@@ -228,6 +235,17 @@ def _error_finding(case, e, backend, seed):
     return f
 
 
+def _trace_error(case):
+    handles = quiet()
+    try:
+        tp.make_ir(batch_function([case], False))(*case.prog.inputs)
+        return None
+    except Exception as e:            # noqa: BLE001 - an error where NumPy gave a result
+        return e
+    finally:
+        unquiet(handles)
+
+
 def _first_failing_node(case) -> int:
     for k in range(1, len(case.body) + 1):
         prefix = Case(case.prog, case.refs, case.runtime, case.body[:k], None)
@@ -307,6 +325,14 @@ def check_batch(programs) -> tuple[list[Finding], int]:
             if f is not None:
                 findings.append(f)
     cases = [c for c in cases if c.body]
+    traced = []
+    for c in cases:               # tracing errors first, alone: a batch would hide the rest
+        error = _trace_error(c)
+        if error is None:
+            traced.append(c)
+        else:
+            findings.append(_error_finding(c, error, "trace", c.prog.seed))
+    cases = traced
     if not cases:
         return findings, len(programs)
     snapshots = [[np.array(x, copy=True) if isinstance(x, np.ndarray) else x

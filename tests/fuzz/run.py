@@ -7,7 +7,7 @@ import time
 from . import generate, oracle
 from .findings import deduplicate
 
-BATCH = 8          # programs per compiled function: gcc's fixed cost is shared by them
+BATCH = 12         # programs per compiled function: gcc's fixed cost is shared by them
 
 
 @dataclasses.dataclass

@@ -20,7 +20,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path.insert(0, ROOT)                        # transpile from this checkout
+sys.path.insert(0, os.path.join(ROOT, "tests"))  # the fuzz package
 
 CHUNK = 48           # seeds per worker process
 CHUNK_TIMEOUT = 600  # seconds; a chunk that hangs is bisected like one that crashes
@@ -28,7 +29,7 @@ CHUNK_TIMEOUT = 600  # seconds; a chunk that hangs is bisected like one that cra
 
 def _worker(start, count):
     """Run seeds in this process; print the findings, pickled, on stdout."""
-    from tests.fuzz import run
+    from fuzz import run
     report = run.run_seeds(range(start, start + count))
     sys.stdout.write(base64.b64encode(pickle.dumps((report.programs, report.findings)))
                      .decode())
@@ -52,7 +53,7 @@ def _run_chunk(seeds: range):
         half = len(seeds) // 2
         (n1, f1), (n2, f2) = _run_chunk(seeds[:half]), _run_chunk(seeds[half:])
         return n1 + n2, f1 + f2
-    from tests.fuzz.findings import Finding
+    from fuzz.findings import Finding
     return 1, [Finding("crash", "-", "cpu", (), frozenset(), why, seeds.start)]
 
 
@@ -80,8 +81,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.worker:
         return _worker(*args.worker)
-    from tests.fuzz import generate, known, shrink
-    from tests.fuzz.findings import deduplicate
+    from fuzz import generate, known, shrink
+    from fuzz.findings import deduplicate
     programs, findings, seconds = run_all(args.start, args.count, args.jobs)
     classes = deduplicate(findings)
     print(f"{programs} programs in {seconds:.0f} s ({programs / max(seconds, 1e-9):.1f}/s), "

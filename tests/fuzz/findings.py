@@ -14,7 +14,7 @@ import re
 import numpy as np
 
 from .ops import Lit, Ref
-from .values import is_big
+from .values import is_big, is_pyscalar
 
 KINDS = ("value", "dtype", "shape", "signed-zero", "error", "no-raise", "race",
          "static-race", "output-reused", "input-modified")
@@ -59,7 +59,7 @@ def operand_dtypes(operands, values) -> tuple:
         v = values[a.index] if isinstance(a, Ref) else a.value
         if v is None:
             continue
-        if isinstance(v, (bool, int, float)):
+        if is_pyscalar(v):
             out.append("py-" + type(v).__name__)
         else:
             out.append(np.asarray(v).dtype.name)
@@ -88,13 +88,15 @@ def features(prog, node, values, runtime, expected=None) -> frozenset:
             feats.add("python-scalar-arg")
             if _edge_literal(v, node, values):
                 feats.add("out-of-range")
-        elif a.index >= n_in and _fn_of_python_scalars(prog, a.index, values):
-            feats.add("fn-of-python-scalars")
+        elif a.index >= n_in:
+            roots = _roots(prog, a.index)
+            if "array" not in roots:
+                feats.add("fn-of-python-scalars" if "scalar" in roots else "constant-only")
         if a.index >= n_in:
             feats |= _producer_features(prog.nodes[a.index - n_in], values)
         if is_big(v):
             feats.add("big")
-        if not isinstance(v, (bool, int, float)):
+        if not is_pyscalar(v):
             arrays.append(np.asarray(v))
     if expected is not None and is_big(np.asarray(expected)):
         feats.add("big")
@@ -119,7 +121,7 @@ def _producer_features(producer, values) -> set:
 def _edge_literal(value, node, values) -> bool:
     """An int outside an integer partner's range, or a float outside float32's."""
     partners = [np.asarray(values[a.index]).dtype for a in node.operands
-                if isinstance(a, Ref) and not isinstance(values[a.index], (bool, int, float))]
+                if isinstance(a, Ref) and not is_pyscalar(values[a.index])]
     if type(value) is int:
         return any(d.kind in "iu" and not np.iinfo(d).min <= value <= np.iinfo(d).max
                    for d in partners) or not -2**63 <= value < 2**63
@@ -129,14 +131,20 @@ def _edge_literal(value, node, values) -> bool:
     return False
 
 
-def _fn_of_python_scalars(prog, index, values) -> bool:
-    """A NumPy scalar computed by a function from Python scalars only (weak inputs, strong
-    result, as NumPy 2 makes it)."""
-    node = prog.nodes[index - len(prog.inputs)]
-    ops = [a for a in node.operands if not (isinstance(a, Lit) and a.value is None)]
-    return bool(ops) and all(
-        isinstance(a.value if isinstance(a, Lit) else values[a.index], (bool, int, float))
-        for a in ops)
+def _roots(prog, index) -> set:
+    """Where a value comes from: program arrays, Python-scalar arguments, or neither
+    (literals and creation ops only)."""
+    n_in, roots, todo, seen = len(prog.inputs), set(), [index], set()
+    while todo:
+        i = todo.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        if i < n_in:
+            roots.add("scalar" if is_pyscalar(prog.inputs[i]) else "array")
+        else:
+            todo += [a.index for a in prog.nodes[i - n_in].operands if isinstance(a, Ref)]
+    return roots
 
 
 def _op_features(node, values, n_in) -> set:

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from .ops import OPS, Meta, NoOperand, Pool, Ref, draw_op, operand_value
-from .values import DTYPES, LAYOUTS, random_array, random_literal, random_shape
+from .values import DTYPES, LAYOUTS, is_pyscalar, random_array, random_literal, random_shape
 
 MAX_TRIES = 40
 
@@ -113,7 +113,7 @@ def program(seed: int, n_ops: int | None = None) -> Program:
     rng = np.random.default_rng(seed)
     big = rng.random() < 0.2
     inputs, layouts = draw_inputs(rng, big)
-    metas = [Meta(x, isinstance(x, (bool, int, float)), lay) for x, lay in zip(inputs, layouts)]
+    metas = [Meta(x, is_pyscalar(x), lay) for x, lay in zip(inputs, layouts)]
     values = list(inputs)
     nodes = []
     n_ops = int(rng.integers(2, 9)) if n_ops is None else n_ops
@@ -141,7 +141,7 @@ def program(seed: int, n_ops: int | None = None) -> Program:
             continue
         nodes.append(Node(op.name, operands, params))
         values.append(value)
-        runtime = isinstance(value, (bool, int, float)) and _runtime(metas, operands)
+        runtime = is_pyscalar(value) and _runtime(metas, operands)
         metas.append(Meta(value, runtime))
     return Program(seed, inputs, layouts, nodes)
 
@@ -175,8 +175,8 @@ def reference_values(prog: Program) -> list:
 
 
 def runtime_flags(prog: Program, values) -> list:
-    flags = [isinstance(x, (bool, int, float)) for x in prog.inputs]
+    flags = [is_pyscalar(x) for x in prog.inputs]
     for node, v in zip(prog.nodes, values[len(prog.inputs):]):
-        flags.append(isinstance(v, (bool, int, float)) and _runtime(
+        flags.append(is_pyscalar(v) and _runtime(
             [Meta(None, f) for f in flags], node.operands))
     return flags

@@ -17,7 +17,7 @@ import numpy as np
 import transpile.lax as lax
 import transpile.numpy as tnp
 
-from .values import DTYPES, random_literal
+from .values import DTYPES, is_pyscalar, random_literal
 
 TRANSCENDENTAL = "ulp"     # libm / SIMD approximations: a few ulp
 EXACT = "exact"            # bit-exact, NaN == NaN, the sign of zero counts
@@ -55,7 +55,7 @@ class Meta:
 
     @property
     def is_pyscalar(self):
-        return isinstance(self.value, (bool, int, float))
+        return is_pyscalar(self.value)
 
     @property
     def shape(self):
@@ -245,7 +245,7 @@ def _draw_round(rng, pool):
 
 
 def _tp_round(p, x):
-    if p["method"] and not isinstance(x, (bool, int, float)):
+    if p["method"] and not is_pyscalar(x):
         return x.round(p["decimals"])
     return tnp.round(x, p["decimals"])
 
@@ -263,10 +263,19 @@ def _ref_astype(p, x):
 def _draw_full(rng, pool):
     shape = pool.choice([(), (), (3,), (2, 3)])
     dtype = pool.choice(DTYPES).name
-    kind = _kind(Meta(np.zeros((), dtype), False))
-    fill = random_literal(rng, kind) if pool.chance(0.8) else random_literal(rng, "float")
+    fill = _fill_for(rng, pool, np.dtype(dtype))
     return [], {"shape": shape, "dtype": dtype, "fill": fill,
                 "how": pool.choice(["full", "zeros", "ones"])}
+
+
+def _fill_for(rng, pool, dtype):
+    """A fill value NumPy defines for dtype: of its kind, or a finite float in its range (a
+    float->int conversion of inf or NaN is undefined)."""
+    kind = _kind(Meta(np.zeros((), dtype), False))
+    if pool.chance(0.8) or kind == "float":
+        return random_literal(rng, kind)
+    value = float(rng.choice([0.5, -1.5, 2.5, 100.25]))
+    return value if dtype.kind != "u" or value >= 0 else -value
 
 
 def _tp_full(p):
@@ -282,9 +291,11 @@ def _ref_full(p):
 
 
 def _draw_like(rng, pool):
-    return [pool.pick()], {"dtype": pool.choice(DTYPES + [None]),
-                           "how": pool.choice(["zeros_like", "ones_like", "full_like"]),
-                           "fill": random_literal(rng, pool.choice(["int", "float", "bool"]))}
+    x = pool.pick()
+    dtype = pool.choice(DTYPES + [None])
+    fill = _fill_for(rng, pool, pool.meta(x).dtype if dtype is None else dtype)
+    return [x], {"dtype": dtype, "how": pool.choice(["zeros_like", "ones_like", "full_like"]),
+                 "fill": fill}
 
 
 def _like(mod, p, x):
@@ -766,8 +777,8 @@ def _table() -> dict[str, Op]:
            lambda p, a, lo, hi: np.clip(a, lo, hi), _draw_clip, family="select"),
         Op("round", _tp_round, lambda p, x: np.round(x, p["decimals"]), _draw_round,
            family="unary"),
-        Op("astype", lambda p, x: tnp.astype(x, p["dtype"]) if isinstance(
-            x, (bool, int, float)) else x.astype(p["dtype"]), _ref_astype, _draw_astype,
+        Op("astype", lambda p, x: tnp.astype(x, p["dtype"]) if is_pyscalar(
+            x) else x.astype(p["dtype"]), _ref_astype, _draw_astype,
            family="cast"),
         Op("full", lambda p: _tp_full(p), lambda p: _ref_full(p), _draw_full, family="create"),
         Op("like", lambda p, x: _like(tnp, p, x), lambda p, x: _like(np, p, x), _draw_like,

@@ -20,6 +20,7 @@ from . import compare
 from .findings import Finding, error_class, error_detail, features, operand_dtypes
 from .generate import Program, quiet, reference_values, runtime_flags, unquiet
 from .ops import ACCUMULATE, OPS, Lit, Ref
+from .values import is_pyscalar
 
 
 @dataclasses.dataclass
@@ -137,7 +138,7 @@ def _as_operand(compiled, ref):
     """A compiled value in the form NumPy saw: Python scalars stay Python scalars, and a value
     whose dtype was already reported wrong takes NumPy's dtype, so the error does not cascade
     into every op that uses it."""
-    if isinstance(ref, (bool, int, float)):
+    if is_pyscalar(ref):
         return type(ref)(np.asarray(compiled).item())
     ref_dtype = np.asarray(ref).dtype
     if np.asarray(compiled).dtype != ref_dtype:

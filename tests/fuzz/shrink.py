@@ -10,6 +10,7 @@ import numpy as np
 from . import oracle
 from .generate import Program, reference_values
 from .ops import Lit, Ref
+from .values import is_pyscalar
 
 
 def _same(f, target) -> bool:
@@ -96,7 +97,7 @@ def _smaller(prog: Program):
             yield Program(prog.seed, inputs, layouts, prog.nodes)
     for k, node in enumerate(prog.nodes):             # a literal for a value operand
         for j, a in enumerate(node.operands):
-            if isinstance(a, Ref) and isinstance(_value(prog, a.index), (bool, int, float)):
+            if isinstance(a, Ref) and is_pyscalar(_value(prog, a.index)):
                 operands = list(node.operands)
                 operands[j] = Lit(_value(prog, a.index))
                 nodes = list(prog.nodes)

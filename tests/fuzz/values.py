@@ -111,3 +111,8 @@ def layout_of(x) -> str:
     if x.flags.c_contiguous:
         return "contiguous"
     return "non-contiguous"
+
+
+def is_pyscalar(x) -> bool:
+    """A Python number (weak in NumPy 2), not a NumPy scalar (np.float64 subclasses float)."""
+    return type(x) in (bool, int, float)

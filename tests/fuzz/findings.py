@@ -179,6 +179,8 @@ def _op_features(node, values, n_in) -> set:
             feats.add("all-axes" if axis is None else "several-axes")
         elif axis % max(ndim, 1) != ndim - 1:
             feats.add("non-last-axis")
+    if node.op == "cast_math":
+        feats.add("after-float-to-int-cast")
     if node.op == "round":
         feats.add("negative-decimals" if node.params["decimals"] < 0 else "decimals")
     return feats

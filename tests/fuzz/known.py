@@ -33,8 +33,8 @@ ISSUE_CLASSES: dict[str, Callable] = {
     "7-clip": lambda f: f.op == "clip" and f.kind in ("dtype", "value", "signed-zero"),
     "8-negative-literal-u64": lambda f: f.op == "where" and f.backend != "interpret" and
     "uint64" in f.dtypes and _has(f, "literal"),
-    "9-int-cast-folded": lambda f: f.backend == "cpu-fused" and _has(f,
-                                                                     "after-float-to-int-cast"),
+    "9-int-cast-folded": lambda f: f.kind in ("value", "signed-zero") and _has(
+        f, "after-float-to-int-cast") and (f.backend == "cpu-fused" or f.op == "cast_math"),
     "10-interpret-where-u64": lambda f: f.backend == "interpret" and f.op == "where" and
     "uint64" in f.dtypes,
     "11-max-min-signed-zero": lambda f: f.kind == "signed-zero" and f.op in ("max", "min"),

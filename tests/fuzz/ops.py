@@ -258,6 +258,32 @@ def _ref_astype(p, x):
     return np.asarray(x).astype(p["dtype"])
 
 
+def _draw_cast_math(rng, pool):
+    """A float -> int cast feeding float arithmetic in one expression (fused even in the
+    unfused variant): the cast's value, -0.0 -> 0 included, must survive the compiler."""
+    x = pool.pick(lambda m: _array(m) and m.dtype.kind == "f")
+    return [x], {"dtype": pool.choice(["int32", "int64", "int16", "uint8"]),
+                 "math": pool.choice(["divide", "arctan2", "multiply", "copysign-free"]),
+                 "lit": pool.choice([1.0, -1.0, 0.5])}
+
+
+def _cast_math(mod, p, x, astype):
+    y = astype(x, p["dtype"])
+    if p["math"] == "divide":
+        return mod.divide(p["lit"], y)
+    if p["math"] == "arctan2":
+        return mod.arctan2(-0.0, y)
+    if p["math"] == "multiply":
+        return mod.multiply(y, -p["lit"]) * 1.0
+    return mod.divide(1.0, mod.add(y, 0.0))
+
+
+def _cast_math_mask(x, dtype):
+    info = np.iinfo(dtype)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(x) & (np.trunc(x) >= info.min) & (np.trunc(x) <= info.max)
+
+
 # -- creation -------------------------------------------------------------------------------
 
 def _draw_full(rng, pool):
@@ -327,7 +353,7 @@ def _draw_reduce(name):
     def draw(rng, pool):
         x = pool.pick(_array)
         ndim = pool.meta(x).value.ndim
-        choices = [None] + list(range(-ndim, ndim))
+        choices = [None, None] + list(range(-ndim, ndim))
         if ndim >= 2 and name not in ("argmax", "argmin"):
             choices.append(tuple(sorted(rng.choice(ndim, 2, replace=False).tolist())))
         axis = pool.choice(choices)
@@ -780,6 +806,9 @@ def _table() -> dict[str, Op]:
         Op("astype", lambda p, x: tnp.astype(x, p["dtype"]) if is_pyscalar(
             x) else x.astype(p["dtype"]), _ref_astype, _draw_astype,
            family="cast"),
+        Op("cast_math", lambda p, x: _cast_math(tnp, p, x, lambda v, d: v.astype(d)),
+           lambda p, x: _cast_math(np, p, x, lambda v, d: np.asarray(v).astype(d)),
+           _draw_cast_math, TRANSCENDENTAL, family="cast"),
         Op("full", lambda p: _tp_full(p), lambda p: _ref_full(p), _draw_full, family="create"),
         Op("like", lambda p, x: _like(tnp, p, x), lambda p, x: _like(np, p, x), _draw_like,
            family="create"),
@@ -818,8 +847,8 @@ def _table() -> dict[str, Op]:
 OPS = _table()
 
 # How often each family is drawn (elementwise ops are many and cheap; loops are few).
-FAMILY_WEIGHTS = {"unary": 2.0, "binary": 3.5, "select": 1.2, "cast": 1.0, "create": 0.4,
-                  "reduce": 1.6, "shape": 1.6, "linalg": 0.4, "index": 1.0, "lax": 0.8}
+FAMILY_WEIGHTS = {"unary": 2.0, "binary": 3.5, "select": 1.2, "cast": 1.2, "create": 0.4,
+                  "reduce": 2.4, "shape": 1.6, "linalg": 0.4, "index": 1.0, "lax": 0.8}
 
 
 def draw_op(rng) -> Op:

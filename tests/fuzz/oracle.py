@@ -161,7 +161,7 @@ def _compiled_operands(case, node, outs):
 def _cast_mask(node, operands, expected):
     """Float->int casts of NaN, inf or out-of-range values are undefined in NumPy (and differ
     between its own loops): those elements are not compared."""
-    if node.op != "astype":
+    if node.op not in ("astype", "cast_math"):
         return None
     src, dst = np.asarray(operands[0]), np.dtype(node.params["dtype"])
     if src.dtype.kind != "f" or dst.kind not in "iu":

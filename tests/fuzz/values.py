@@ -55,7 +55,8 @@ def random_values(rng, dtype: np.dtype, n: int, edgy: float) -> np.ndarray:
         out = (rng.standard_normal(n) * rng.choice([1.0, 4.0, 1e3])).astype(dtype)
     if dtype.kind == "f" and rng.random() < 0.1:
         # Mostly signed zeros: max/min must return NumPy's zero, sign included.
-        return rng.choice(np.array([0.0, -0.0, -0.0, -1.0], dtype=dtype), size=n)
+        pool = [0.0, -0.0] if rng.random() < 0.5 else [0.0, -0.0, -0.0, -1.0]
+        return rng.choice(np.array(pool, dtype=dtype), size=n)
     edges = np.array(edge_values(dtype), dtype=dtype)
     pick = rng.random(n) < edgy
     out[pick] = edges[rng.integers(0, len(edges), size=int(pick.sum()))]

@@ -36,7 +36,8 @@ def test_fuzz_sample_matches_numpy(seeds):
 @pytest.mark.parametrize("entry", known.OPEN, ids=lambda e: e.name)
 def test_open_classes_still_reproduce(entry):
     """An open class whose reproducer passes is fixed: remove it from known.OPEN."""
-    namespace = {"np": np, "tnp": tnp, "static_races": oracle.static_races}
+    namespace = {"np": np, "tnp": tnp, "static_races": oracle.static_races,
+                 "reproduce": known.reproduce}
     exec("import transpile as tp\nimport transpile.lax as lax", namespace)
     with pytest.raises(Exception):   # noqa: B017 - a wrong answer or an error, both count
         exec(entry.reproducer, namespace)

@@ -53,7 +53,7 @@ def random_values(rng, dtype: np.dtype, n: int, edgy: float) -> np.ndarray:
                                  endpoint=True)
     else:
         out = (rng.standard_normal(n) * rng.choice([1.0, 4.0, 1e3])).astype(dtype)
-    if dtype.kind == "f" and rng.random() < 0.1:
+    if dtype.kind == "f" and rng.random() < 0.25:
         # Mostly signed zeros: max/min must return NumPy's zero, sign included.
         pool = [0.0, -0.0] if rng.random() < 0.5 else [0.0, -0.0, -0.0, -1.0]
         return rng.choice(np.array(pool, dtype=dtype), size=n)

@@ -92,6 +92,8 @@ def features(prog, node, values, runtime, expected=None) -> frozenset:
             roots = _roots(prog, a.index)
             if "array" not in roots:
                 feats.add("fn-of-python-scalars" if "scalar" in roots else "constant-only")
+            elif "weak" in roots:
+                feats.add("weak-ancestry")
         if a.index >= n_in:
             feats |= _producer_features(prog.nodes[a.index - n_in], values)
         if is_big(v):
@@ -142,8 +144,12 @@ def _roots(prog, index) -> set:
         seen.add(i)
         if i < n_in:
             roots.add("scalar" if is_pyscalar(prog.inputs[i]) else "array")
-        else:
-            todo += [a.index for a in prog.nodes[i - n_in].operands if isinstance(a, Ref)]
+            continue
+        operands = prog.nodes[i - n_in].operands
+        if any(isinstance(a, Lit) and a.value is not None or isinstance(a, Ref) and a.index <
+               n_in and is_pyscalar(prog.inputs[a.index]) for a in operands):
+            roots.add("weak")         # a Python scalar met an op somewhere upstream
+        todo += [a.index for a in operands if isinstance(a, Ref)]
     return roots
 
 

@@ -21,11 +21,10 @@ def _has(f, *features):
 ISSUE_CLASSES: dict[str, Callable] = {
     "1-race": lambda f: f.kind in ("race", "static-race") or (
         f.kind == "value" and f.op in REDUCTIONS and _has(f, "big")),
-    "2-round-int": lambda f: f.op == "round" and _has(f, "negative-decimals") and any(
-        d[0] in "iu" for d in f.dtypes),
+    "2-round-int": lambda f: f.op == "round" and _has(f, "negative-decimals"),
     "3-at-negative-index": lambda f: f.op == "at" and _has(f, "negative-index", "axis>=1"),
-    "4-weak-results": lambda f: f.kind in ("dtype", "value") and _has(f,
-                                                                      "fn-of-python-scalars"),
+    "4-weak-results": lambda f: f.kind in ("dtype", "value") and (
+        _has(f, "fn-of-python-scalars") or f.kind == "dtype" and _has(f, "weak-ancestry")),
     "5-python-int-arg-range": lambda f: f.op in COMPARISONS and _has(f, "python-scalar-arg",
                                                                      "out-of-range"),
     "6-0d-constant-dtype": lambda f: f.kind == "dtype" and (

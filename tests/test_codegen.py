@@ -1,4 +1,6 @@
 """The shape of the generated C: fusion, parallel pragmas, line comments, no fast-math."""
+import json
+import os
 import re
 
 import numpy as np
@@ -15,7 +17,7 @@ def softmax(x):
 def test_softmax_buffers_only_what_two_loops_share():
     source = tp.jit(softmax).lower(np.ones((1000, 1000), np.float32)).source
     # max, exp(x - max), sum, divide: x - max is fused into exp's loop, not buffered.
-    assert source.count("static void kernel_") == 4
+    assert source.count("void kernel_") == 4
     assert source.count("malloc(") == 3
 
 
@@ -38,6 +40,8 @@ def test_every_statement_names_its_python_line_and_no_fast_math():
                   if re.match(r"\s+const \w+ v\d+ = .*\(", line) and "[" not in line]
     assert statements and all("test_codegen.py:" in line for line in statements)
     compiled = lowered.compile()
-    with open(compiled.source_path) as f:
-        kept = f.read()
-    assert "fast-math" not in kept and "-ffp-contract=off" in kept
+    # The build command is kept in the manifest beside the source (the source itself is
+    # exactly what the key hashes).
+    with open(os.path.join(os.path.dirname(compiled.source_path), "manifest.json")) as f:
+        command = json.load(f)["built"]["command"]
+    assert "fast-math" not in command and "-ffp-contract=off" in command

@@ -26,8 +26,9 @@ _LAZY = {
     "jit": "api", "make_ir": "api", "block_until_ready": "api", "Jitted": "api",
     "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
+    "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
 }
-_SUBMODULES = ("lax", "numpy")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

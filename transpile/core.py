@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 
 import numpy as np
 
@@ -85,10 +86,10 @@ class Tracer:
     ConcretizationError can say which argument to make static.
     """
     __array_priority__ = 1000
-    __slots__ = ("aval", "trace", "var", "deps", "source")
+    __slots__ = ("aval", "_trace", "_var", "deps", "source")
 
     def __init__(self, aval: ShapedArray, trace, var, deps: frozenset, source: str = ""):
-        self.aval, self.trace, self.var, self.deps = aval, trace, var, deps
+        self.aval, self._trace, self._var, self.deps = aval, trace, var, deps
         self.source = source          # where it was created, for leaked-tracer errors
 
     shape = property(lambda self: self.aval.shape)
@@ -134,7 +135,7 @@ class Tracer:
 
 
 def concretization_message(tracer: Tracer, what: str) -> str:
-    trace = tracer.trace
+    trace = tracer._trace
     lines = [f"Abstract tracer value encountered where a concrete value is expected: {tracer!r} "
              f"was passed to `{what}()` at {user_location()}."]
     fun_desc = trace.function_description if trace is not None else "the traced function"
@@ -159,11 +160,27 @@ def concretization_message(tracer: Tracer, what: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # The trace stack and bind
 
-_trace_stack: list = []
+class _TraceState(threading.local):
+    """Per thread: two threads tracing at once must never see each other's traces."""
+
+    def __init__(self):
+        self.stack: list = []
+
+
+_state = _TraceState()
+# Every trace active in any thread: an empty list tells the per-call path, at the cost of
+# one global lookup, that no thread is tracing, before it asks the thread-local state.
+active_traces: list = []
+
+
+def trace_stack() -> list:
+    """This thread's stack of active traces (innermost last)."""
+    return _state.stack
 
 
 def current_trace():
-    return _trace_stack[-1] if _trace_stack else None
+    stack = _state.stack
+    return stack[-1] if stack else None
 
 
 class trace_context:
@@ -173,21 +190,23 @@ class trace_context:
         self.trace = trace
 
     def __enter__(self):
-        _trace_stack.append(self.trace)
+        _state.stack.append(self.trace)
+        active_traces.append(self.trace)
         return self.trace
 
     def __exit__(self, *exc):
-        _trace_stack.pop()
+        _state.stack.pop()
+        active_traces.remove(self.trace)
         self.trace.closed = True
 
 
 def check_tracer_is_live(t: Tracer, trace) -> None:
-    live = not t.trace.closed and trace is not None and trace.is_within(t.trace)
+    live = not t._trace.closed and trace is not None and trace.is_within(t._trace)
     if not live:
         created = f" ({t.source})" if t.source else ""
         raise UnexpectedTracerError(
             f"Encountered an unexpected tracer {t!r}{created}: it was created while tracing "
-            f"{t.trace.function_description} and escaped that trace (stored in a global, a "
+            f"{t._trace.function_description} and escaped that trace (stored in a global, a "
             f"closure or an outer list). Return values from the traced function instead of "
             f"saving them; it was used at {user_location()}.")
 

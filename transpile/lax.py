@@ -319,3 +319,8 @@ def dynamic_index_in_dim(x, index, axis=0, keepdims=True):
         return out
     from .numpy._util import reshape
     return reshape(out, tuple(d for i, d in enumerate(shape) if i != axis))
+
+
+# -- elementwise, structural and reduction operations (jax.lax's names) ------------------------
+from .lax_ops import *  # noqa: E402,F401,F403  (one module per idea; lax re-exports them)
+from .lax_ops import RoundingMethod  # noqa: E402,F401

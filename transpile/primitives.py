@@ -13,6 +13,8 @@ UNARY_UFUNC = {
     "acos": "arccos", "atan": "arctan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
     "floor": "floor", "ceil": "ceil", "round": "rint", "trunc": "trunc", "not": "invert",
     "is_nan": "isnan", "is_inf": "isinf", "is_finite": "isfinite", "reciprocal": "reciprocal",
+    "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh", "cbrt": "cbrt",
+    "signbit": "signbit",
 }
 BINARY_UFUNC = {
     "add": "add", "sub": "subtract", "mul": "multiply", "div": "true_divide",
@@ -20,7 +22,9 @@ BINARY_UFUNC = {
     "min": "minimum", "atan2": "arctan2", "eq": "equal", "ne": "not_equal", "lt": "less",
     "le": "less_equal", "gt": "greater", "ge": "greater_equal", "and": "bitwise_and",
     "or": "bitwise_or", "xor": "bitwise_xor", "shift_left": "left_shift",
-    "shift_right": "right_shift",
+    "shift_right": "right_shift", "hypot": "hypot", "copysign": "copysign",
+    "fmax": "fmax", "fmin": "fmin", "logaddexp": "logaddexp", "logaddexp2": "logaddexp2",
+    "nextafter": "nextafter",
 }
 ELEMENTWISE_UFUNC = {**UNARY_UFUNC, **BINARY_UFUNC}
 
@@ -55,6 +59,9 @@ argmin = _make("argmin")
 dot_general = _make("dot_general")            # (batch..., m, k) x (batch..., k, n)
 dynamic_slice = _make("dynamic_slice")        # operand *starts; slice_sizes (starts clamped)
 dynamic_update_slice = _make("dynamic_update_slice")   # operand update *starts (clamped)
+sort = _make("sort")                          # along the last axis, stable, NaN last
+argsort = _make("argsort")                    # int64 positions of that order
+gather = _make("gather")                      # operand indices; axis (indices clamped)
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.

@@ -1,7 +1,8 @@
 """Flattening nested containers (pytrees) into leaves and a structure to rebuild them.
 
-Containers: tuple, list, dict (keys sorted), None, namedtuples and dataclasses.
-Everything else is a leaf. Structures are hashable so they can key caches.
+Containers: tuple, list, dict (keys sorted), None, namedtuples, dataclasses, and any type
+registered with `register_pytree_node` / `register_dataclass`. Everything else is a leaf.
+Structures are hashable so they can key caches (registered aux data must be hashable).
 """
 from __future__ import annotations
 
@@ -20,28 +21,62 @@ class TreeDef(NamedTuple):
 
 LEAF = TreeDef(None, None, ())
 
+# type -> (flatten(x) -> (children, aux), unflatten(aux, children) -> x)
+_REGISTRY: dict[type, tuple] = {}
+
+
+def register_pytree_node(nodetype: type, flatten_func, unflatten_func) -> None:
+    """Make `nodetype` a container: flatten_func(x) gives (children, aux data) and
+    unflatten_func(aux, children) rebuilds it, as in jax.tree_util."""
+    _REGISTRY[nodetype] = (flatten_func, unflatten_func)
+
+
+def register_dataclass(nodetype: type, data_fields=None, meta_fields=None):
+    """A dataclass whose `data_fields` are children and `meta_fields` static aux data."""
+    if data_fields is None:
+        data_fields = [f.name for f in dataclasses.fields(nodetype)
+                       if not f.metadata.get("static", False)]
+        meta_fields = [f.name for f in dataclasses.fields(nodetype) if f.name not in data_fields]
+    data_fields, meta_fields = tuple(data_fields), tuple(meta_fields or ())
+
+    def flatten(x):
+        return ([getattr(x, n) for n in data_fields],
+                tuple(getattr(x, n) for n in meta_fields))
+
+    def unflatten(aux, children):
+        return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
+    register_pytree_node(nodetype, flatten, unflatten)
+    return nodetype
+
 
 def _is_namedtuple(x) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
-def tree_flatten(tree) -> tuple[list, TreeDef]:
+def tree_flatten(tree, is_leaf=None) -> tuple[list, TreeDef]:
     leaves: list = []
-    return leaves, _flatten(tree, leaves)
+    return leaves, _flatten(tree, leaves, is_leaf)
 
 
-def _flatten(x, leaves: list) -> TreeDef:
+def _flatten(x, leaves: list, is_leaf=None) -> TreeDef:
+    if is_leaf is not None and is_leaf(x):
+        leaves.append(x)
+        return LEAF
+    if type(x) in _REGISTRY:
+        children, aux = _REGISTRY[type(x)][0](x)
+        return TreeDef(type(x), aux, tuple(_flatten(c, leaves, is_leaf) for c in children))
     if x is None:
         return TreeDef(type(None), None, ())
     if type(x) in (tuple, list) or _is_namedtuple(x):
-        return TreeDef(type(x), None, tuple(_flatten(c, leaves) for c in x))
+        return TreeDef(type(x), None, tuple(_flatten(c, leaves, is_leaf) for c in x))
     if isinstance(x, dict):
         keys = tuple(sorted(x, key=repr)) if not all(isinstance(k, str) for k in x) \
             else tuple(sorted(x))
-        return TreeDef(type(x), keys, tuple(_flatten(x[k], leaves) for k in keys))
+        return TreeDef(type(x), keys, tuple(_flatten(x[k], leaves, is_leaf) for k in keys))
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         names = tuple(f.name for f in dataclasses.fields(x))
-        return TreeDef(type(x), names, tuple(_flatten(getattr(x, n), leaves) for n in names))
+        return TreeDef(type(x), names,
+                       tuple(_flatten(getattr(x, n), leaves, is_leaf) for n in names))
     leaves.append(x)
     return LEAF
 
@@ -58,6 +93,8 @@ def _unflatten(td: TreeDef, it):
     if td.kind is type(None):
         return None
     children = [_unflatten(c, it) for c in td.children]
+    if td.kind in _REGISTRY:
+        return _REGISTRY[td.kind][1](td.aux, children)
     if td.kind in (tuple, list):
         return td.kind(children)
     if issubclass(td.kind, tuple):          # namedtuple
@@ -77,6 +114,10 @@ def tree_leaf_paths(tree, prefix: str) -> list[str]:
 def _paths(x, prefix, out):
     if x is None:
         return
+    if type(x) in _REGISTRY:
+        for i, c in enumerate(_REGISTRY[type(x)][0](x)[0]):
+            _paths(c, f"{prefix}[{i}]", out)
+        return
     if type(x) in (tuple, list) or _is_namedtuple(x):
         for i, c in enumerate(x):
             _paths(c, f"{prefix}[{i}]", out)
@@ -91,9 +132,28 @@ def _paths(x, prefix, out):
         out.append(prefix)
 
 
-def tree_map(fn, tree):
-    leaves, td = tree_flatten(tree)
-    return tree_unflatten(td, [fn(x) for x in leaves])
+def tree_map(fn, tree, *rest, is_leaf=None):
+    leaves, td = tree_flatten(tree, is_leaf)
+    others = [tree_flatten(r, is_leaf) for r in rest]
+    for other_leaves, other_td in others:
+        if other_td != td:
+            raise ValueError(f"tree_map: tree structures differ: {td} and {other_td}")
+    return tree_unflatten(td, [fn(*xs) for xs in zip(leaves, *(o[0] for o in others))])
+
+
+def tree_leaves(tree, is_leaf=None) -> list:
+    return tree_flatten(tree, is_leaf)[0]
+
+
+def tree_structure(tree, is_leaf=None) -> TreeDef:
+    return tree_flatten(tree, is_leaf)[1]
+
+
+def tree_reduce(fn, tree, initializer=None, is_leaf=None):
+    import functools
+    leaves = tree_leaves(tree, is_leaf)
+    return functools.reduce(fn, leaves) if initializer is None else \
+        functools.reduce(fn, leaves, initializer)
 
 
 def tree_repr(td: TreeDef) -> str:

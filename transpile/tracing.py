@@ -47,9 +47,9 @@ class Trace:
 
     def lift(self, x: Tracer) -> Tracer:
         """`x` as a tracer of this trace (capturing it from an enclosing trace if needed)."""
-        if x.trace is self:
+        if x._trace is self:
             return x
-        if x.trace.closed or not self.is_within(x.trace):
+        if x._trace.closed or not self.is_within(x._trace):
             check_tracer_is_live(x, self)       # raises: the tracer escaped its trace
         lifted = self._captured_ids.get(id(x))
         if lifted is None:
@@ -62,12 +62,12 @@ class Trace:
 
     def to_atom(self, x):
         if isinstance(x, Tracer):
-            return self.lift(x).var
+            return self.lift(x)._var
         aval = aval_of(x)
         if aval.shape == ():
             return Literal(np.asarray(x).item() if isinstance(x, np.ndarray) else x, aval)
         if self.parent is not None:        # array constants live in the outermost trace
-            return self.lift(self.root()._const_tracer(np.asarray(x), aval)).var
+            return self.lift(self.root()._const_tracer(np.asarray(x), aval))._var
         return self._constvar(np.asarray(x), aval)
 
     def root(self) -> "Trace":

@@ -120,6 +120,28 @@ TP_UNSIGNED_SHIFTS(u64, uint64_t, uint64_t, 64)
 TP_FLOAT_MINMAX(f32, float)
 TP_FLOAT_MINMAX(f64, double)
 
+/* ---- log(exp(a) + exp(b)) and its base-2 twin, without overflow, as NumPy computes them:
+ * equal arguments (including two infinities of one sign) short-cut, NaN propagates. ---- */
+#define TP_LOGADDEXP(tag, T, LOG1P, EXP, EXP2, LN2, LOG2E)                                   \
+    TP_INLINE T tp_logaddexp_##tag(T a, T b) {                                               \
+        if (a == b) return a + LN2;                                                           \
+        T d = a - b;                                                                          \
+        if (d > 0) return a + LOG1P(EXP(-d));                                                 \
+        if (d <= 0) return b + LOG1P(EXP(d));                                                 \
+        return d;                                                                             \
+    }                                                                                         \
+    TP_INLINE T tp_logaddexp2_##tag(T a, T b) {                                              \
+        if (a == b) return a + (T)1;                                                          \
+        T d = a - b;                                                                          \
+        if (d > 0) return a + LOG1P(EXP2(-d)) * LOG2E;                                        \
+        if (d <= 0) return b + LOG1P(EXP2(d)) * LOG2E;                                        \
+        return d;                                                                             \
+    }
+TP_LOGADDEXP(f32, float, log1pf, expf, exp2f, 0.693147180559945309417232121458176568f,
+             1.442695040888963407359924681001892137f)
+TP_LOGADDEXP(f64, double, log1p, exp, exp2, 0.693147180559945309417232121458176568,
+             1.442695040888963407359924681001892137)
+
 /* ---- float -> integer casts, defined for every input ----
  * C leaves NaN/inf/out-of-range conversions undefined. NumPy on x86-64 gets the hardware's
  * answer: cvttsd2si yields the "integer indefinite" value (the minimum of its 32- or 64-bit

@@ -88,7 +88,6 @@ def test_aliases_resolve_by_qualified_name(imports, decorator):
 @pytest.mark.parametrize(
     "imports, decorator",
     [
-        ("from jax import jit", "@jit"),  # another library's jit
         ("import transpile as tp\n\ndef jit(f):\n    return f", "@jit"),  # a local function named jit
         ("import transpile as tp", "@tp.vmap"),
         ("import transpile as tp\nfrom functools import partial", "@partial(tp.jit, static_argnames=['n'])"),

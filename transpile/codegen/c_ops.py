@@ -160,6 +160,20 @@ def _float_binary(name: str):
     return rule
 
 
+def _nan_ignoring_minmax(which: str):
+    plain = _minmax(which[1:])          # "fmax" -> "max"
+
+    def rule(args, loop, out):
+        if dtypes.is_float(loop[0]):
+            return f"{which}{'f' if _is_f32(loop[0]) else ''}({args[0]}, {args[1]})"
+        return plain(args, loop, out)      # integers and booleans have no NaN: plain max/min
+    return rule
+
+
+def _signbit(args, loop, out):
+    return f"(signbit({args[0]}) != 0)"
+
+
 def _true_divide(args, loop, out):
     return f"({args[0]} / {args[1]})"
 
@@ -182,6 +196,11 @@ OP_RULES = {
     "trunc": _integral_identity("trunc"), "not": _not,
     "is_nan": _float_predicate("isnan"), "is_inf": _float_predicate("isinf"),
     "is_finite": _float_predicate("isfinite"), "reciprocal": _reciprocal,
+    "asinh": _libm("asinh"), "acosh": _libm("acosh"), "atanh": _libm("atanh"),
+    "cbrt": _libm("cbrt"), "signbit": _signbit, "hypot": _float_binary("hypot"),
+    "copysign": _float_binary("copysign"), "fmax": _nan_ignoring_minmax("fmax"),
+    "fmin": _nan_ignoring_minmax("fmin"), "logaddexp": _helper("logaddexp"),
+    "logaddexp2": _helper("logaddexp2"), "nextafter": _float_binary("nextafter"),
 }
 
 

@@ -10,30 +10,38 @@ import math
 import re
 
 from .. import dtypes
+from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
 from .c_ops import C_TYPE, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
 from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, Switch, While)
+                        ReduceKernel, SortKernel, Switch, While)
 
 
 # -- the renderer ----------------------------------------------------------------------------
 
 class CRenderer:
     """C + OpenMP. Subclasses change the dialect attributes below."""
-    kernel_qualifier = "static void"
+    # Kernels are never inlined into the entry: gcc 12 at -O3 has been seen to reorder
+    # memory accesses across inlined kernels whose parameters are `restrict` (wrong results
+    # that -O2, -fno-inline or dropping restrict all avoid). Out of line, each kernel's
+    # restrict promise is the plain, well-tested function-parameter one. A call per kernel
+    # costs nothing next to its loop nest.
+    kernel_qualifier = "static __attribute__((noinline)) void"
     entry_qualifier = ""
     restrict = "restrict"
     parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
+        self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
-        parts = [header, '#include "transpile.h"', ""]
+        parts = [header, '#include "transpile.h"']
+        parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
@@ -51,6 +59,8 @@ class CRenderer:
             return self._matmul_kernel(kernel, index)
         if isinstance(kernel, IteratedKernel):
             return self._iterated_kernel(kernel, index)
+        if isinstance(kernel, SortKernel):
+            return self._sort_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -92,7 +102,7 @@ class CRenderer:
         params += ["int64_t lower", "int64_t upper"]
         self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
         lines = Lines()
-        lines.add(f"/* {k.comment} */")
+        lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         lines.depth += 1
         counter = _counter()
@@ -120,7 +130,7 @@ class CRenderer:
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, self._buffers)
-        lines.add(f"/* {comment} */")
+        lines.add(c_comment(comment))
         lines.add(self.kernel_signature(index, reads, out) + " {")
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
 
@@ -213,11 +223,26 @@ class CRenderer:
         t = C_TYPE[k.out.dtype]
         self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
         return "\n".join([
-            f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]) */",
+            c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}])"),
             f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} {k.lhs.name}, "
             f"const {t} *{self.restrict} {k.rhs.name}, {t} *{self.restrict} {k.out.name}) {{",
             f"{INDENT}tp_matmul_{TAG[k.out.dtype]}({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
             f"{k.batch}, {k.m}, {k.k}, {k.n});",
+            "}", ""])
+
+    def _sort_kernel(self, k: SortKernel, index: int) -> str:
+        t = C_TYPE[k.operand.dtype]
+        self.includes.add("tp_sort.h")
+        self._kernel_args[index] = [k.operand.name, k.out.name, k.scratch.name]
+        out_t = "int64_t" if k.indices else t
+        values, indices = ("NULL", k.out.name) if k.indices else (k.out.name, "NULL")
+        return "\n".join([
+            f"/* {k.comment}: {k.rows} rows of {k.n}, stable, NaN last */",
+            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} "
+            f"{k.operand.name}, {out_t} *{self.restrict} {k.out.name}, "
+            f"int64_t *{self.restrict} {k.scratch.name}) {{",
+            f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
+            f"{k.scratch.name}, {k.rows}, {k.n});",
             "}", ""])
 
     # -- entry point ------------------------------------------------------------------------
@@ -320,6 +345,7 @@ class CRenderer:
                          program.inputs + program.outputs + program.temps + program.views}
         self._kernel_args: dict[int, list[str]] = {}
         self.declared_reductions = set()
+        self.includes = set()
         return self.render(program, header)
 
 

@@ -71,7 +71,8 @@ def try_interchanged_for_loop(region, eqn, lower: str, upper: str):
         from .lower import _cast
         carries.append((names[k], _cast(init_expr, dtype, None), _cast(update, dtype, None),
                         region.buffers[eqn.outputs[k]]))
-    where = f" at {eqn.source}" if eqn.source else ""
+    from .lower import _short
+    where = f" at {_short(eqn.source)}" if eqn.source else ""    # as every comment: no full path
     kernel = IteratedKernel(shape, carries, index_name, index_var.aval.dtype,
                             f"fori_loop{where}, interchanged: elements outside, iterations inside")
     call = region.builder.add_kernel(kernel)

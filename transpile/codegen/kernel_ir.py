@@ -148,6 +148,20 @@ class MatmulKernel:
     comment: str = ""
 
 
+@dataclasses.dataclass
+class SortKernel:
+    """Each row of a contiguous (rows, n) operand sorted stably (NaN last): the values into
+    `out`, or, with `indices=True`, their int64 positions. `scratch` holds 2 * rows * n
+    int64 of working space, allocated with the other temporaries."""
+    operand: Buffer
+    out: Buffer
+    scratch: Buffer
+    rows: int
+    n: int
+    indices: bool
+    comment: str = ""
+
+
 # -- statements: the control flow of the entry function, calling kernels -------------------
 
 @dataclasses.dataclass

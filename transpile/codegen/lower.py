@@ -18,7 +18,7 @@ from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, linearize)
+                        ReduceKernel, SortKernel, linearize)
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -170,6 +170,8 @@ class RegionLowering:
             kernels = [self._matmul_kernel(eqn, buf, comment)]
         elif name == "concatenate":
             kernels = self._concat_kernels(eqn, buf, comment)
+        elif name in ("sort", "argsort"):
+            kernels = [self._sort_kernel(eqn, buf, comment)]
         else:
             shape = var.aval.shape
             n = len(shape)
@@ -199,6 +201,14 @@ class RegionLowering:
         lhs, rhs = (self.buffers[a] for a in eqn.inputs)   # the schedule gave them buffers
         *batch, m, k = lhs.shape
         return MatmulKernel(lhs, rhs, buf, math.prod(batch), m, k, rhs.shape[-1], comment)
+
+    def _sort_kernel(self, eqn, buf, comment):
+        operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer
+        shape = operand.shape
+        n = shape[-1] if shape else 1
+        rows = math.prod(shape[:-1]) if shape else 1
+        scratch = self.builder.temp((2 * rows * n,), I64)
+        return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):
         dim, offset, kernels = eqn.params["dimension"], 0, []
@@ -337,10 +347,25 @@ def _dynamic_update_slice_index(low, eqn, idx, nvars):
     return Expr("select", (inside, new, old), old.dtype, eqn.source)
 
 
+def _gather_index(low, eqn, idx, nvars):
+    """The operand read at a data-dependent position: the index value, counted from the end
+    when negative and clamped into the axis (as in JAX), becomes a run-time offset."""
+    x, indices = eqn.inputs
+    axis, k = eqn.params["axis"], indices.aval.ndim
+    n = x.aval.shape[axis]
+    raw = _cast(low.value_at(indices, tuple(idx[axis:axis + k]), nvars), I64, eqn.source)
+    negative = op_expr("lt", [raw, literal_expr(0, I64)], (I64, I64), np.bool_)
+    wrapped = Expr("select", (negative, op_expr("add", [raw, literal_expr(n, I64)], (I64, I64),
+                                                       I64), raw), I64, eqn.source)
+    position = Affine.constant(0, nvars).plus(clamp_expr(wrapped, 0, max(n - 1, 0)))
+    sub = tuple(idx[:axis]) + (position,) + tuple(idx[axis + k:])
+    return low.value_at(x, sub, nvars)
+
+
 _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_index,
                 "slice": _slice_index, "rev": _rev_index, "reshape": _reshape_index,
                 "iota": _iota_index, "dynamic_slice": _dynamic_slice_index,
-                "dynamic_update_slice": _dynamic_update_slice_index}
+                "dynamic_update_slice": _dynamic_update_slice_index, "gather": _gather_index}
 
 
 def lower(ir: IR, name: str) -> Program:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, REDUCTIONS
 
-_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate"}
+_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate", "sort",
+                                                      "argsort"}
+_READS_MEMORY = {"dot_general", "sort", "argsort"}     # run-time helpers read whole buffers
 _CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
 
 
@@ -40,7 +42,7 @@ def materialised_vars(ir: IR) -> set[Var]:
             skip = 2 if eqn.prim.name == "for_loop" else 0
             fused = range(skip, _carry_count(eqn))
             roots.update(a for i, a in enumerate(eqn.inputs) if a in producers and i not in fused)
-        if eqn.prim.name == "dot_general":
+        if eqn.prim.name in _READS_MEMORY:
             roots.update(a for a in eqn.inputs if a in producers)
         if eqn.prim.name == "reshape" and eqn.inputs[0] in producers and \
                 not is_trivial_reshape(eqn.inputs[0].aval.shape, eqn.params["new_sizes"]):

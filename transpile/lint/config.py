@@ -10,11 +10,17 @@ from __future__ import annotations
 import fnmatch
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 DEFAULT_MAX_UNROLL = 100
-# The qualified names that mean "jit this function"; users may add e.g. "jax.jit".
-DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit")
+# The qualified names that mean "jit this function". JAX is known without configuration (the
+# hazards are the same, and users migrating lint their JAX code first); `jit-functions` adds
+# others, such as "equinox.filter_jit".
+DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit")
+# Array and lax namespaces per package (a package not listed gets `<root>.numpy`/`<root>.lax`).
+KNOWN_ARRAY_NAMESPACES = {"jax": ("jax.numpy",), "transpile": ("transpile.numpy",)}
+KNOWN_LAX_NAMESPACES = {"jax": ("jax.lax",), "transpile": ("transpile.lax",)}
 # Directories nobody wants linted; matched against each path component like ruff's defaults.
 DEFAULT_EXCLUDE = (
     ".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".pytest_cache",
@@ -61,19 +67,31 @@ class LintConfig:
         """Top-level packages whose import makes a module worth analysing ("transpile")."""
         return tuple(sorted({name.split(".")[0] for name in self.jit_functions}))
 
-    @property
+    @cached_property
+    def jit_set(self) -> frozenset[str]:
+        return frozenset(self.jit_functions)
+
+    @cached_property
+    def jit_leaves(self) -> tuple[str, ...]:
+        """The last parts of the jit functions' names ("jit", "filter_jit"): the text check."""
+        return tuple(sorted({name.rsplit(".", 1)[-1] for name in self.jit_functions}))
+
+    @cached_property
     def array_namespaces(self) -> tuple[str, ...]:
         """`transpile.numpy`-like modules, derived from the jit functions' packages."""
-        return _sibling_modules(self.jit_functions, "numpy")
+        return _sibling_modules(self.jit_functions, "numpy", KNOWN_ARRAY_NAMESPACES)
 
-    @property
+    @cached_property
     def lax_namespaces(self) -> tuple[str, ...]:
-        return _sibling_modules(self.jit_functions, "lax")
+        return _sibling_modules(self.jit_functions, "lax", KNOWN_LAX_NAMESPACES)
 
 
-def _sibling_modules(jit_functions: tuple[str, ...], leaf: str) -> tuple[str, ...]:
-    roots = {name.split(".")[0] for name in jit_functions}
-    return tuple(sorted(f"{root}.{leaf}" for root in roots))
+def _sibling_modules(jit_functions: tuple[str, ...], leaf: str, known: dict) -> tuple[str, ...]:
+    roots = sorted({name.split(".")[0] for name in jit_functions})
+    found: list[str] = []
+    for root in roots:
+        found.extend(known.get(root, (f"{root}.{leaf}",)))
+    return tuple(found)
 
 
 def _best_match(code: str, selectors: tuple[str, ...]) -> int:

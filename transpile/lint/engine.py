@@ -1,8 +1,11 @@
-"""Lint one module: parse with libcst, find jit sites, run the trace analysis and the rules.
+"""Lint one module: a cheap text check, Python's own parser, jit sites, trace analysis, rules.
 
-Modules that never mention a jit package (`transpile` by default) cannot jit anything, so they
-only get a syntax check; everything else is parsed once, and the costlier metadata (positions,
-the trace analysis) is computed only when a rule asks for it.
+Modules that never mention a jit entry point (`transpile`/`jax` and `jit`, by default) cannot
+jit anything, so they only get a syntax check. Everything else is parsed once with `ast` (the C
+parser, about ten times faster than libcst's), indexed statement by statement, and analysed
+only in the functions that are jitted or run from jitted ones. libcst is not involved in
+linting at all: fixes are text edits at exact positions, and the fixer checks its result with
+libcst (`fixer.py`).
 """
 
 from __future__ import annotations
@@ -12,12 +15,10 @@ import re
 from collections.abc import Iterable
 from functools import cached_property
 
-import libcst as cst
-from libcst.metadata import Access, CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
-
 from .config import LintConfig
 from .evidence import array_like_params
 from .flow import TraceFacts, analyze
+from .flow_tables import SHAPE_PARAMETERS
 from .index import Function, build_index
 from .jitsites import find_jit_sites
 from .model import Edit, Finding, Fix
@@ -34,19 +35,17 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 class ModuleContext:
     """Everything rules may ask about one parsed module."""
 
-    def __init__(self, path: str, source: str, module: cst.Module, config: LintConfig):
+    def __init__(self, path: str, source: str, tree: ast.Module, config: LintConfig):
         self.path = path
         self.source = source
-        self.module = module
+        self.tree = tree
         self.config = config
-        self.wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self.scopes = self.wrapper.resolve(ScopeProvider)
-        self.index = build_index(module)
-        self.names = Names(module, self.scopes, config)
-        self.resolver = Resolver(self.scopes, self.index)
-        self.sites = find_jit_sites(self.index, self.names, self.resolver)
+        self.line_starts = [0] + [match.end() for match in _NEWLINE.finditer(source)]
+        self.index = build_index(tree)
+        self.names = Names(self.index, config)
+        self.resolver = Resolver(self.index)
+        self.sites = find_jit_sites(self.index, self.names, self.resolver, source, self.line_starts)
         self._array_params: dict[Function, frozenset[str]] = {}
-        self._accesses: dict[cst.CSTNode, Access] | None = None
 
     @cached_property
     def facts(self) -> TraceFacts:
@@ -60,109 +59,111 @@ class ModuleContext:
         """Parameters of `function` used as arrays or containers (see evidence.py)."""
         found = self._array_params.get(function)
         if found is None:
-            found = self._array_params[function] = array_like_params(function)
+            namespaces = (*self.config.array_namespaces, "numpy")
+            found = array_like_params(function, lambda call: self._takes_arrays(call, namespaces, function))
+            self._array_params[function] = found
         return found
 
-    def access(self, name: cst.Name) -> Access | None:
-        """libcst's record of a read of `name`: which assignments it may see."""
-        if self._accesses is None:
-            self._accesses = {}
-            for scope in set(self.scopes.values()):
-                if scope is not None:
-                    for access in scope.accesses:
-                        self._accesses[access.node] = access
-        return self._accesses.get(name)
+    def _takes_arrays(self, call: ast.Call, namespaces: tuple[str, ...], function: Function) -> bool:
+        """A call of an array function, other than one whose arguments are sizes (zeros(n))."""
+        member = self.names.member_of(call.func, namespaces, function)
+        return member is not None and member not in SHAPE_PARAMETERS
 
-    @cached_property
-    def _positions(self):
-        return self.wrapper.resolve(PositionProvider)
+    # -- positions: ast columns are UTF-8 byte offsets; findings and edits use characters -------
+    def line_text(self, line: int) -> str:
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] if line < len(self.line_starts) else len(self.source)
+        return self.source[start:end]
 
-    @cached_property
-    def _line_starts(self) -> list[int]:
-        return [0] + [match.end() for match in _NEWLINE.finditer(self.source)]
+    def column(self, line: int, byte_offset: int) -> int:
+        text = self.line_text(line)
+        if text.isascii():
+            return byte_offset
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
 
-    def position(self, node: cst.CSTNode) -> CodeRange:
-        return self._positions[node]
+    def start(self, node: ast.AST) -> tuple[int, int]:
+        return node.lineno, self.column(node.lineno, node.col_offset)
+
+    def end(self, node: ast.AST) -> tuple[int, int]:
+        return node.end_lineno, self.column(node.end_lineno, node.end_col_offset)
 
     def offset(self, line: int, column: int) -> int:
-        return self._line_starts[line - 1] + column
+        return self.line_starts[line - 1] + column
 
-    def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+    def code(self, node: ast.AST) -> str:
+        (line, column), (end_line, end_column) = self.start(node), self.end(node)
+        return self.source[self.offset(line, column) : self.offset(end_line, end_column)]
 
     def finding(
-        self, code: str, node: cst.CSTNode, message: str, help: str = "", fix: Fix | None = None,
-        end: cst.CSTNode | None = None,
+        self, code: str, node: ast.AST, message: str, help: str = "", fix: Fix | None = None,
+        end: ast.AST | None = None,
     ) -> Finding:  # fmt: skip
         """A finding at `node` (up to `end`, e.g. an `if` keyword through its condition)."""
-        start = self.position(node).start
-        stop = self.position(end if end is not None else node).end
-        return Finding(
-            self.path, start.line, start.column + 1, code, message, help, stop.line, stop.column + 1, fix,
+        line, column = self.start(node)
+        end_line, end_column = self.end(end if end is not None else node)
+        return Finding(self.path, line, column + 1, code, message, help, end_line, end_column + 1, fix)
+
+    def replace_edit(self, node: ast.AST, text: str) -> Edit:
+        (line, column), (end_line, end_column) = self.start(node), self.end(node)
+        return Edit(
+            self.offset(line, column), self.offset(end_line, end_column), text,
+            line, column + 1, end_line, end_column + 1,
         )  # fmt: skip
 
-    def replace_edit(self, node: cst.CSTNode, replacement: cst.CSTNode | str) -> Edit:
-        where = self.position(node)
-        text = replacement if isinstance(replacement, str) else self.code(replacement)
-        return Edit(
-            self.offset(where.start.line, where.start.column),
-            self.offset(where.end.line, where.end.column),
-            text, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-        )  # fmt: skip
+    def insert_at(self, line: int, column: int, text: str) -> Edit:
+        offset = self.offset(line, column)
+        return Edit(offset, offset, text, line, column + 1, line, column + 1)
 
     def lines_edit(self, first: int, last: int, text: str = "") -> Edit:
         """Replace whole lines first..last (1-based, inclusive) with `text`."""
-        start = self._line_starts[first - 1]
-        end = self._line_starts[last] if last < len(self._line_starts) else len(self.source)
+        start = self.line_starts[first - 1]
+        end = self.line_starts[last] if last < len(self.line_starts) else len(self.source)
         return Edit(start, end, text, first, 1, last + 1, 1)
 
     def insert_edit(self, line: int, text: str) -> Edit:
         """Insert whole lines before line `line` (1-based; one past the end appends)."""
-        offset = self._line_starts[line - 1] if line <= len(self._line_starts) else len(self.source)
+        offset = self.line_starts[line - 1] if line <= len(self.line_starts) else len(self.source)
         return Edit(offset, offset, text, line, 1, line, 1)
+
+    @cached_property
+    def newline(self) -> str:
+        match = _NEWLINE.search(self.source)
+        return match.group() if match else "\n"
 
 
 def lint_source(source: str, path: str, config: LintConfig, rules: Iterable[Rule] | None = None) -> list[Finding]:
     """All findings for one module's text, after noqa comments and rule selection."""
     chosen = list(rules) if rules is not None else enabled_rules(config, path)
-    findings = _syntax_only(source, path) if not _may_jit(source, config) else _analyse(source, path, config, chosen)
+    findings = _analyse(source, path, config, chosen) if may_jit(source, config) else _syntax_only(source, path)
     return _filter(findings, source)
 
 
-def _may_jit(source: str, config: LintConfig) -> bool:
-    """Cheap text test: jitting needs the package imported and `jit` spelled somewhere (an
-    import or an attribute); modules that fail it only get a syntax check."""
-    leaves = {name.rsplit(".", 1)[-1] for name in config.jit_functions}
-    return any(root in source for root in config.module_roots) and any(leaf in source for leaf in leaves)
+def may_jit(source: str, config: LintConfig) -> bool:
+    """Cheap text test: jitting needs a jit package named and a jit function's name spelled
+    somewhere (an import or an attribute); modules that fail it only get a syntax check."""
+    return any(root in source for root in config.module_roots) and any(leaf in source for leaf in config.jit_leaves)
 
 
 def _syntax_only(source: str, path: str) -> list[Finding]:
-    error = _python_syntax_error(source, path)
-    return [error] if error else []
+    tree = _parse(source, path)
+    return tree if isinstance(tree, list) else []
 
 
-def _python_syntax_error(source: str, path: str) -> Finding | None:
+def _parse(source: str, path: str) -> ast.Module | list[Finding]:
     try:
-        ast.parse(source, filename=path)
+        return ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
-        return Finding(path, line, max(error.offset or 1, 1), SYNTAX_ERROR, f"SyntaxError: {error.msg}")
+        return [Finding(path, line, max(error.offset or 1, 1), SYNTAX_ERROR, f"SyntaxError: {error.msg}")]
     except ValueError as error:  # e.g. null bytes
-        return Finding(path, 1, 1, SYNTAX_ERROR, f"SyntaxError: {error}")
-    return None
+        return [Finding(path, 1, 1, SYNTAX_ERROR, f"SyntaxError: {error}")]
 
 
 def _analyse(source: str, path: str, config: LintConfig, rules: list[Rule]) -> list[Finding]:
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        python_error = _python_syntax_error(source, path)
-        if python_error is not None:
-            return [python_error]
-        # Valid Python that this libcst cannot parse (newer syntax): say so, lint the rest.
-        message = f"SyntaxError: libcst cannot parse this file: {error.message}"
-        return [Finding(path, error.raw_line, error.raw_column + 1, SYNTAX_ERROR, message)]
-    ctx = ModuleContext(path, source, module, config)
+    tree = _parse(source, path)
+    if isinstance(tree, list):
+        return tree
+    ctx = ModuleContext(path, source, tree, config)
     if not ctx.sites.sites:
         return []
     findings: list[Finding] = []

@@ -70,11 +70,18 @@ def apply_fixes(source: str, fixes: list[Fix]) -> tuple[str, int]:
 
 
 def _parses(source: str, path: str) -> bool:
+    """The fixed text is valid Python, and libcst (the concrete-syntax parser) reads it and
+    prints it back unchanged. libcst is imported here only: linting never needs it."""
     try:
         ast.parse(source, filename=path)
     except (SyntaxError, ValueError):
         return False
-    return True
+    import libcst
+
+    try:
+        return libcst.parse_module(source).code == source
+    except libcst.ParserSyntaxError:
+        return True  # newer syntax than this libcst knows; Python's own parser accepted it
 
 
 def unified_diff(before: str, after: str, path: str) -> str:

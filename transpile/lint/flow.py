@@ -10,15 +10,17 @@ function body that runs during tracing, which the rules then report on.
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from .config import LintConfig
+from .evidence import container_params
 from .flow_calls import CallMixin
 from .flow_expressions import ExpressionMixin
 from .flow_state import Frame, Hazard, TraceFacts
 from .flow_statements import StatementMixin
+from .flow_tables import STATIC_ATTRIBUTES, STATIC_FIELD_KEYWORDS
 from .flow_values import CONCRETE, Origin, Taint, Value
-from .index import Function
+from .index import Function, ModuleIndex
 from .jitsites import JitSites
 from .names import Names
 from .resolve import Resolver, all_params
@@ -36,13 +38,21 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
         self.def_frames: dict[Function, Frame] = {}  # where each local def/lambda was made
         self.call_memo: dict[tuple, Value] = {}
         self.active: set[Function] = set()  # functions being analysed (recursion guard)
+        self.static_attributes = STATIC_ATTRIBUTES | static_fields(names.index)
+        self.pure_calls: frozenset[str] = frozenset()
 
     def run_root(self, root: int, function: Function, traced: list[str]) -> None:
         env = {}
-        star = _star_params(function)
+        containers = container_params(function)
         for name in all_params(function):
             taint = Taint(frozenset({Origin(name, root)})) if name in traced else Taint()
-            env[name] = Value(taint, container=name in star) if taint or name in star else CONCRETE
+            if name in containers:
+                keys = containers[name] == "dict"
+                env[name] = Value(taint, container=True, elem=CONCRETE if keys else None)
+                if containers[name] == "optional":
+                    env[name] = Value(taint, container=True, elem=Value(taint.as_array()))
+            else:
+                env[name] = Value(taint) if taint else CONCRETE
         self.active.add(function)
         try:
             self.run_function(function, env, root)
@@ -50,10 +60,27 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
             self.active.discard(function)
 
 
-def _star_params(function: Function) -> set[str]:
-    """`*args` and `**kwargs`: a tuple and a dict of traced values, not traced values."""
-    params = function.params
-    return {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+def static_fields(index: ModuleIndex) -> frozenset[str]:
+    """Fields of this module's dataclasses marked static (`field(static=True)`, ...)."""
+    found: set[str] = set()
+    for cls in index.classes:
+        for statement in cls.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                if _static_field(statement.value):
+                    found.add(statement.target.id)
+    return frozenset(found)
+
+
+def _static_field(value: ast.expr | None) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    for keyword in value.keywords:
+        wanted = STATIC_FIELD_KEYWORDS.get(keyword.arg or "")
+        if wanted is not None and isinstance(keyword.value, ast.Constant) and keyword.value.value is wanted:
+            return True
+        if keyword.arg == "metadata" and "static" in ast.unparse(keyword.value):
+            return True
+    return False
 
 
 def analyze(names: Names, resolver: Resolver, sites: JitSites, config: LintConfig) -> TraceFacts:

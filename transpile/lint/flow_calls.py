@@ -3,11 +3,13 @@
 A call to a function defined in the same module is analysed with the caller's argument values
 bound to its parameters, so a hazard inside a helper is reported at the helper's line and names
 the jitted function's arguments it came from. Results are memoised per (function, arguments).
+Method calls keep the receiver's status: `(x > 0).any()`, `tnp.abs(x).max()` are traced when
+`x` is, whatever the chain of calls and attributes in between.
 """
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from .flow_expressions import truth_taint
 from .flow_state import Frame
@@ -17,7 +19,9 @@ from .flow_tables import (
     CONCRETE_BUILTINS,
     CONVERSION_BUILTINS,
     CONVERSION_METHODS,
+    DATA_DEPENDENT_SHAPE,
     LAX_BODIES,
+    MASK_FUNCTIONS,
     MUTATING_METHODS,
     PASS_THROUGH_BUILTINS,
     SHAPE_METHODS,
@@ -27,12 +31,19 @@ from .flow_values import CONCRETE, Origin, Taint, Value, container_of, join, of,
 from .index import Function
 from .resolve import positional_params
 
-Args = list[tuple[cst.Arg, Value]]
+Args = list[tuple[ast.expr, str | None, Value]]  # (expression, keyword or "*"/"**", value)
 
 
 class CallMixin:
-    def eval_call(self, node: cst.Call, frame: Frame) -> Value:
-        args = [(arg, self.eval(arg.value, frame)) for arg in node.args]
+    def eval_call(self, node: ast.Call, frame: Frame) -> Value:
+        args: Args = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                args.append((arg.value, "*", self.eval(arg.value, frame)))
+            else:
+                args.append((arg, None, self.eval(arg, frame)))
+        for keyword in node.keywords:
+            args.append((keyword.value, keyword.arg or "**", self.eval(keyword.value, frame)))
         for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call):
             result = handler(node, args, frame)
             if result is not None:
@@ -40,14 +51,16 @@ class CallMixin:
         return of(self.eval(node.func, frame).taint | _args_taint(args))
 
     # -- builtins ----------------------------------------------------------------------------
-    def _builtin_call(self, node: cst.Call, args: Args, frame: Frame) -> Value | None:
-        name = self.names.builtin(node.func)
+    def _builtin_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
+        name = self.names.builtin(node.func, frame.function)
         if name is None:
             return None
         taint = _args_taint(args)
+        values = [value for _, _, value in args]
         if name in CONVERSION_BUILTINS or name in COMPARING_BUILTINS:
-            if name == "bool":
-                taint = taint_of(Value(truth_taint(value)) for _, value in args)
+            if name in ("bool", "any", "all", "sorted") or (name in ("min", "max") and len(args) == 1):
+                # Truth of a Python container, or the keys of a dict: only its length counts.
+                taint = taint_of(Value(truth_taint(value)) for value in values) if name == "bool" else _elements(values)
             self.hazard("convert", node, taint, frame, f"{name}()")
             return CONCRETE
         if name == "range":
@@ -55,31 +68,35 @@ class CallMixin:
             return CONCRETE
         if name in CONCRETE_BUILTINS:
             return CONCRETE
-        values = [value for _, value in args]
         if name == "enumerate" and values:
-            return Value(values[0].taint, elem=tuple_of([CONCRETE, values[0].element()]))
+            return Value(values[0].taint, elem=tuple_of([CONCRETE, values[0].element()]), container=True)
         if name == "zip":
-            return Value(taint, elem=tuple_of([value.element() for value in values]))
+            return Value(taint, elem=tuple_of([value.element() for value in values]), container=True)
         if name in PASS_THROUGH_BUILTINS and values:
             return values[0]
         return of(taint)
 
     # -- array namespace, lax, numpy, math -------------------------------------------------
-    def _namespace_call(self, node: cst.Call, args: Args, frame: Frame) -> Value | None:
-        member = self.names.member_of(node.func, self.config.array_namespaces)
+    def _namespace_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
+        function = frame.function
+        member = self.names.member_of(node.func, self.config.array_namespaces, function)
         if member is not None:
             return self._array_function(member, node, args, frame)
-        member = self.names.member_of(node.func, self.config.lax_namespaces)
+        member = self.names.member_of(node.func, self.config.lax_namespaces, function)
         if member is not None:
             self._trace_lax_bodies(member, args, frame)
             return of(_args_taint(args).as_array())
-        for namespace in ("numpy", "math", "operator"):
-            member = self.names.member_of(node.func, (namespace,))
-            if member is not None:
-                return self._host_function(f"{namespace}.{member}", node, args, frame)
+        qualified = self.names.qualified(node.func, function)
+        if qualified is None:
+            return None
+        root = qualified.split(".", 1)[0]
+        if root in ("numpy", "math", "operator") and "." in qualified:
+            return self._host_function(qualified, node, args, frame)
+        if root in self.config.module_roots or qualified in self.pure_calls:
+            return of(_args_taint(args).as_array())  # jax.nn.relu, jax.tree_util.tree_map, ...
         return None
 
-    def _array_function(self, member: str, node: cst.Call, args: Args, frame: Frame) -> Value:
+    def _array_function(self, member: str, node: ast.Call, args: Args, frame: Frame) -> Value:
         if member in CONCRETE_ARRAY_FUNCTIONS:
             return CONCRETE
         if member in SHAPE_PARAMETERS:
@@ -87,13 +104,20 @@ class CallMixin:
             shape, rest = _split_args(args, positions, keywords)
             self.hazard("shape", node, _args_taint(shape), frame, member)
             return of(_args_taint(rest).as_array())
-        return of(_args_taint(args).as_array())
+        taint = _args_taint(args).as_array()
+        if member in DATA_DEPENDENT_SHAPE and not _has_keyword(args, "size"):
+            positional = [value for _, keyword, value in args if keyword is None]
+            if member != "where" or len(positional) == 1:
+                self.hazard("datashape", node, taint, frame, member)
+        if member in MASK_FUNCTIONS and taint:
+            return Value(taint, mask=True)
+        return of(taint)
 
-    def _host_function(self, qualified: str, node: cst.Call, args: Args, frame: Frame) -> Value:
+    def _host_function(self, qualified: str, node: ast.Call, args: Args, frame: Frame) -> Value:
         """numpy/math/operator functions run in Python on concrete values."""
         member = qualified.split(".", 1)[1]
-        if qualified.startswith("numpy.") and member in CONCRETE_ARRAY_FUNCTIONS:
-            return CONCRETE
+        if qualified.startswith("numpy.") and (member in CONCRETE_ARRAY_FUNCTIONS or "." in member):
+            return CONCRETE  # np.shape(x), np.dtype(...), np.random.* on concrete seeds
         taint = _args_taint(args)
         if qualified.startswith("operator.") and member not in ("index", "truth", "not_"):
             return of(taint)
@@ -102,23 +126,24 @@ class CallMixin:
 
     def _trace_lax_bodies(self, member: str, args: Args, frame: Frame) -> None:
         positions = LAX_BODIES.get(member, ())
+        positional = [(expr, value) for expr, keyword, value in args if keyword is None]
         for position in positions:
-            if position >= len(args):
+            if position >= len(positional):
                 continue
-            arg, value = args[position]
-            for body in self._functions_in(arg.value, value, frame):
+            expr, value = positional[position]
+            for body in self._functions_in(expr, value, frame):
                 env = {name: self._body_param(name, frame) for name in positional_params(body)}
                 self.call_function(body, env, frame)
 
-    def _functions_in(self, expr: cst.BaseExpression, value: Value, frame: Frame) -> list[Function]:
-        if isinstance(expr, (cst.List, cst.Tuple)):  # lax.switch takes a list of branches
+    def _functions_in(self, expr: ast.expr, value: Value, frame: Frame) -> list[Function]:
+        if isinstance(expr, (ast.List, ast.Tuple)):  # lax.switch takes a list of branches
             found = []
-            for element in expr.elements:
-                found.extend(self._functions_in(element.value, self.eval(element.value, frame), frame))
+            for element in expr.elts:
+                found.extend(self._functions_in(element, self.eval(element, frame), frame))
             return found
         if value.function is not None:
             return [value.function]
-        resolved = self.resolver.callee(expr, frame.function) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+        resolved = self.resolver.callee(expr, frame.function) if isinstance(expr, (ast.Name, ast.Attribute)) else None
         return [resolved[0]] if resolved else []
 
     @staticmethod
@@ -127,9 +152,9 @@ class CallMixin:
         return Value(Taint(frozenset({Origin(name, frame.root, "body")}), True))
 
     # -- functions defined in this module ----------------------------------------------------
-    def _user_call(self, node: cst.Call, args: Args, frame: Frame) -> Value | None:
+    def _user_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
         func = node.func
-        local = frame.lookup(func.value) if isinstance(func, cst.Name) else None
+        local = frame.lookup(func.id) if isinstance(func, ast.Name) else None
         if local is not None and local.function is not None:
             callee, self_bound = local.function, False
         else:
@@ -160,14 +185,14 @@ class CallMixin:
         return result
 
     # -- methods -------------------------------------------------------------------------------
-    def _method_call(self, node: cst.Call, args: Args, frame: Frame) -> Value | None:
+    def _method_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
         func = node.func
-        if not isinstance(func, cst.Attribute):
+        if not isinstance(func, ast.Attribute):
             return None
         receiver = self.eval(func.value, frame)
-        method = func.attr.value
+        method = func.attr
         taint = _args_taint(args)
-        if method in MUTATING_METHODS:
+        if method in MUTATING_METHODS and isinstance(func.value, ast.Name) and receiver.container:
             return self._mutate(func.value, receiver, method, taint, frame)
         if not receiver.taint:
             return of(taint)
@@ -179,12 +204,16 @@ class CallMixin:
             shape, rest = _split_args(args, positions, keywords)
             self.hazard("shape", node, _args_taint(shape), frame, f".{method}()")
             return of((receiver.taint | _args_taint(rest)).as_array())
+        if method == "nonzero" and not receiver.container:
+            self.hazard("datashape", node, receiver.taint, frame, ".nonzero")
+        if method in ("astype", "copy", "__invert__") and receiver.mask:
+            return receiver
         return self._container_method(method, receiver, taint)
 
-    def _mutate(self, target: cst.BaseExpression, receiver: Value, method: str, taint: Taint, frame: Frame) -> Value:
+    def _mutate(self, target: ast.Name, receiver: Value, method: str, taint: Taint, frame: Frame) -> Value:
         # A container that receives a traced value holds traced values from now on.
-        if taint and isinstance(target, cst.Name):
-            frame.bind(target.value, join(receiver, of(taint)))
+        if taint:
+            frame.bind(target.id, join(receiver, container_of(taint)))
         return Value(receiver.taint) if method in ("pop", "popitem", "popleft") else CONCRETE
 
     @staticmethod
@@ -192,22 +221,39 @@ class CallMixin:
         if method == "keys":
             return CONCRETE  # pytree dict keys are static
         if method == "items":
-            return Value(receiver.taint, elem=tuple_of([CONCRETE, Value(receiver.taint)]))
+            return Value(receiver.taint, elem=tuple_of([CONCRETE, Value(receiver.taint)]), container=True)
+        if method == "values":
+            return Value(receiver.taint, container=True)
         return of((receiver.taint | taint).as_array())
 
 
 def _args_taint(args: Args) -> Taint:
-    return taint_of(value for _, value in args)
+    return taint_of(value for _, _, value in args)
+
+
+def _elements(values: list[Value]) -> Taint:
+    """Taint of what `sorted`/`any`/`min` compare: the elements (dict keys are static)."""
+    taint = Taint()
+    for value in values:
+        if value.container and value.elem is None and value.items is None:
+            continue  # sorted(d), any(kwargs): iterating a dict yields its static keys
+        taint = taint | value.element().taint
+    return taint
+
+
+def _has_keyword(args: Args, name: str) -> bool:
+    return any(keyword == name or keyword == "**" for _, keyword, _ in args)
 
 
 def _split_args(args: Args, positions: tuple[int, ...] | None, keywords: tuple[str, ...]) -> tuple[Args, Args]:
     picked, rest = [], []
     index = 0
-    for arg, value in args:
-        if arg.keyword is not None:
-            (picked if arg.keyword.value in keywords else rest).append((arg, value))
+    for arg in args:
+        keyword = arg[1]
+        if keyword is not None and keyword != "*":
+            (picked if keyword in keywords else rest).append(arg)
             continue
-        (picked if positions is None or index in positions or arg.star else rest).append((arg, value))
+        (picked if positions is None or index in positions or keyword == "*" else rest).append(arg)
         index += 1
     return picked, rest
 
@@ -220,13 +266,13 @@ class Bound:
         self.keywords: dict[str, Value] = {}
         self.spread: Value | None = None  # elements of `*xs`: they fill any positional slot
         self.kwspread: Value | None = None  # values of `**kw`: they fill any keyword slot
-        for arg, value in args:
-            if arg.star == "*":
+        for _, keyword, value in args:
+            if keyword == "*":
                 self.spread = value.element() if self.spread is None else join(self.spread, value.element())
-            elif arg.star == "**":
+            elif keyword == "**":
                 self.kwspread = value
-            elif arg.keyword is not None:
-                self.keywords[arg.keyword.value] = value
+            elif keyword is not None:
+                self.keywords[keyword] = value
             else:
                 self.positional.append(value)
 
@@ -238,25 +284,23 @@ class Bound:
 
 
 def bind_params(function: Function, bound: Bound) -> dict[str, Value]:
-    params = function.params
+    params = function.args
     names = positional_params(function)
     env = {name: value for name, value in zip(names, bound.positional)}
     for name in names[len(bound.positional) :]:
         env[name] = bound.fallback(name)
-    if isinstance(params.star_arg, cst.Param):
+    if params.vararg is not None:
         extra = bound.positional[len(names) :]
         if bound.spread is not None:
             extra.append(bound.spread)
         items = None if bound.spread else tuple(extra)
-        env[params.star_arg.name.value] = Value(taint_of(extra), items, container=True)
-    for param in params.kwonly_params:
-        env[param.name.value] = bound.keywords.get(param.name.value, bound.kwspread or CONCRETE)
-    if params.star_kwarg is not None:
+        env[params.vararg.arg] = Value(taint_of(extra), items, container=True)
+    for param in params.kwonlyargs:
+        env[param.arg] = bound.keywords.get(param.arg, bound.kwspread or CONCRETE)
+    if params.kwarg is not None:
         known = set(env)
         rest = [value for name, value in bound.keywords.items() if name not in known]
         if bound.kwspread is not None:
             rest.append(bound.kwspread)
-        env[params.star_kwarg.name.value] = container_of(taint_of(rest))
+        env[params.kwarg.arg] = container_of(taint_of(rest))
     return env
-
-

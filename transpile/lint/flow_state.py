@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
 
 from .flow_values import CONCRETE, Taint, Value, join
 from .index import Function
@@ -15,7 +15,7 @@ class Hazard:
     """A place where tracing needs a concrete value but gets a traced one."""
 
     kind: str  # "if", "while", "convert", "range", "shape", "slice", "and", "not", ...
-    node: cst.CSTNode
+    node: ast.AST
     taint: Taint
     detail: str  # e.g. the conversion: "int", ".item()", "math.sqrt"
     functions: set[Function] = field(default_factory=set)  # the code that holds `node`
@@ -27,7 +27,7 @@ class TraceFacts:
     # Every function body that runs while tracing, with the jit sites (roots) that run it.
     traced: dict[Function, set[int]] = field(default_factory=dict)
 
-    def add_hazard(self, kind: str, node: cst.CSTNode, taint: Taint, detail: str, function: Function) -> None:
+    def add_hazard(self, kind: str, node: ast.AST, taint: Taint, detail: str, function: Function) -> None:
         if not taint:
             return
         key = (kind, id(node))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from .flow_state import Frame, merge_envs
 from .flow_values import CONCRETE, Value, join, of
@@ -11,7 +11,7 @@ from .index import Function
 # Loops re-run their body until no variable's taint grows; taints only grow, so this ends,
 # and in practice two or three passes suffice.
 MAX_LOOP_PASSES = 6
-ENDS_BLOCK = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 
 
 class StatementMixin:
@@ -19,126 +19,105 @@ class StatementMixin:
         frame = Frame(root, function, parent=self.def_frames.get(function))
         frame.env.update(env)
         self.facts.traced.setdefault(function, set()).add(root)
-        if isinstance(function, cst.Lambda):
+        if isinstance(function, ast.Lambda):
             return self.eval(function.body, frame)
         self.run_block(function.body, frame)
         return frame.returns if frame.returns is not None else CONCRETE
 
-    def run_block(self, block: cst.BaseSuite, frame: Frame) -> None:
-        if isinstance(block, cst.SimpleStatementSuite):
-            self._run_small(block.body, frame)
-            return
-        for statement in block.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                if self._run_small(statement.body, frame):
-                    return
-            else:
-                handler = self._statement_handlers.get(type(statement))
-                if handler is not None:
-                    handler(self, statement, frame)
-
-    def _run_small(self, statements, frame: Frame) -> bool:
-        """Run simple statements; True if one of them ends the block (return, raise, ...)."""
-        for statement in statements:
-            handler = self._small_handlers.get(type(statement))
+    def run_block(self, block: list[ast.stmt], frame: Frame) -> None:
+        handlers = self._statement_handlers
+        for statement in block:
+            handler = handlers.get(type(statement))
             if handler is not None:
                 handler(self, statement, frame)
             if isinstance(statement, ENDS_BLOCK):
-                return True
-        return False
+                return
 
     # -- bindings --------------------------------------------------------------------------------
-    def assign(self, target: cst.BaseExpression, value: Value, frame: Frame) -> None:
-        if isinstance(target, cst.Name):
-            frame.bind(target.value, value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
+    def assign(self, target: ast.expr, value: Value, frame: Frame) -> None:
+        if isinstance(target, ast.Name):
+            frame.bind(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
             self._assign_unpacked(target, value, frame)
-        elif isinstance(target, cst.StarredElement):
+        elif isinstance(target, ast.Starred):
             self.assign(target.value, of(value.taint), frame)
-        elif isinstance(target, (cst.Subscript, cst.Attribute)):
+        elif isinstance(target, (ast.Subscript, ast.Attribute)):
             self._assign_into(target, value, frame)
 
-    def _assign_unpacked(self, target: cst.Tuple | cst.List, value: Value, frame: Frame) -> None:
-        elements = target.elements
+    def _assign_unpacked(self, target: ast.Tuple | ast.List, value: Value, frame: Frame) -> None:
+        elements = target.elts
         exact = value.items is not None and len(value.items) == len(elements)
-        exact = exact and not any(isinstance(e, cst.StarredElement) for e in elements)
+        exact = exact and not any(isinstance(e, ast.Starred) for e in elements)
         for position, element in enumerate(elements):
             part = value.items[position] if exact else value.element()
-            self.assign(element.value if isinstance(element, cst.Element) else element, part, frame)
+            self.assign(element, part, frame)
 
-    def _assign_into(self, target: cst.Subscript | cst.Attribute, value: Value, frame: Frame) -> None:
+    def _assign_into(self, target: ast.Subscript | ast.Attribute, value: Value, frame: Frame) -> None:
         # `acc[i] = v` / `obj.a = v`: the container now holds v.
-        if isinstance(target, cst.Subscript):
-            for element in target.slice:
-                if isinstance(element.slice, cst.Index):
-                    self.eval(element.slice.value, frame)
+        if isinstance(target, ast.Subscript):
+            self.eval(target.slice, frame)
         base = target.value
-        while isinstance(base, (cst.Subscript, cst.Attribute)):
+        while isinstance(base, (ast.Subscript, ast.Attribute)):
             base = base.value
-        if isinstance(base, cst.Name) and value.taint:
-            frame.bind(base.value, join(frame.lookup(base.value), of(value.taint)))
+        if isinstance(base, ast.Name) and value.taint:
+            held = frame.lookup(base.id)
+            frame.bind(base.id, join(held, Value(value.taint, container=held.container)))
 
     # -- simple statements -------------------------------------------------------------------------
-    def _expr(self, node: cst.Expr, frame: Frame) -> None:
+    def _expr(self, node: ast.Expr, frame: Frame) -> None:
         self.eval(node.value, frame)
 
-    def _assign_statement(self, node: cst.Assign, frame: Frame) -> None:
+    def _assign_statement(self, node: ast.Assign, frame: Frame) -> None:
         value = self.eval(node.value, frame)
         for target in node.targets:
-            self.assign(target.target, value, frame)
+            self.assign(target, value, frame)
 
-    def _ann_assign(self, node: cst.AnnAssign, frame: Frame) -> None:
+    def _ann_assign(self, node: ast.AnnAssign, frame: Frame) -> None:
         if node.value is not None:
             self.assign(node.target, self.eval(node.value, frame), frame)
 
-    def _aug_assign(self, node: cst.AugAssign, frame: Frame) -> None:
+    def _aug_assign(self, node: ast.AugAssign, frame: Frame) -> None:
         value = join(self.eval(node.target, frame), self.eval(node.value, frame))
         self.assign(node.target, of(value.taint), frame)
 
-    def _return(self, node: cst.Return, frame: Frame) -> None:
+    def _return(self, node: ast.Return, frame: Frame) -> None:
         frame.add_return(self.eval(node.value, frame) if node.value is not None else CONCRETE)
 
-    def _assert(self, node: cst.Assert, frame: Frame) -> None:
+    def _assert(self, node: ast.Assert, frame: Frame) -> None:
         self.hazard("assert", node, self.eval_test(node.test, frame), frame)
         if node.msg is not None:
             self.eval(node.msg, frame)
 
-    def _raise(self, node: cst.Raise, frame: Frame) -> None:
+    def _raise(self, node: ast.Raise, frame: Frame) -> None:
         if node.exc is not None:
             self.eval(node.exc, frame)
 
-    def _import(self, node: cst.Import | cst.ImportFrom, frame: Frame) -> None:
-        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
-            return
+    def _import(self, node: ast.Import | ast.ImportFrom, frame: Frame) -> None:
         for alias in node.names:
-            bound = alias.asname.name if alias.asname else alias.name
-            while isinstance(bound, cst.Attribute):
-                bound = bound.value
-            if isinstance(bound, cst.Name):
-                frame.bind(bound.value, CONCRETE)
+            frame.bind((alias.asname or alias.name).split(".")[0], CONCRETE)
 
     # -- compound statements -----------------------------------------------------------------------
-    def _if(self, node: cst.If, frame: Frame, kind: str = "if") -> None:
+    def _if(self, node: ast.If, frame: Frame, kind: str = "if") -> None:
         self.hazard(kind, node, self.eval_test(node.test, frame), frame)
         before = dict(frame.env)
         self.run_block(node.body, frame)
         after_body, frame.env = frame.env, before
-        if isinstance(node.orelse, cst.If):
-            self._if(node.orelse, frame, "elif")
-        elif isinstance(node.orelse, cst.Else):
-            self.run_block(node.orelse.body, frame)
+        orelse = node.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If) and _is_elif(node, orelse[0]):
+            self._if(orelse[0], frame, "elif")
+        else:
+            self.run_block(orelse, frame)
         frame.env = merge_envs(after_body, frame.env)
 
-    def _while(self, node: cst.While, frame: Frame) -> None:
+    def _while(self, node: ast.While, frame: Frame) -> None:
         def one_pass() -> None:
             self.hazard("while", node, self.eval_test(node.test, frame), frame)
             self.run_block(node.body, frame)
 
         self._loop(one_pass, frame)
-        if node.orelse is not None:
-            self.run_block(node.orelse.body, frame)
+        self.run_block(node.orelse, frame)
 
-    def _for(self, node: cst.For, frame: Frame) -> None:
+    def _for(self, node: ast.For, frame: Frame) -> None:
         element = self.eval(node.iter, frame).element()
 
         def one_pass() -> None:
@@ -146,8 +125,7 @@ class StatementMixin:
             self.run_block(node.body, frame)
 
         self._loop(one_pass, frame)
-        if node.orelse is not None:
-            self.run_block(node.orelse.body, frame)
+        self.run_block(node.orelse, frame)
 
     def _loop(self, one_pass, frame: Frame) -> None:
         for _ in range(MAX_LOOP_PASSES):
@@ -157,33 +135,31 @@ class StatementMixin:
             if frame.env == before:
                 return
 
-    def _with(self, node: cst.With, frame: Frame) -> None:
+    def _with(self, node: ast.With, frame: Frame) -> None:
         for item in node.items:
-            value = self.eval(item.item, frame)
-            if item.asname is not None:
-                self.assign(item.asname.name, value, frame)
+            value = self.eval(item.context_expr, frame)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value, frame)
         self.run_block(node.body, frame)
 
-    def _try(self, node: cst.Try | cst.TryStar, frame: Frame) -> None:
+    def _try(self, node: ast.Try, frame: Frame) -> None:
         self.run_block(node.body, frame)
         merged = dict(frame.env)
         for handler in node.handlers:
             frame.env = dict(merged)
             if handler.type is not None:
                 self.eval(handler.type, frame)
-            if handler.name is not None:
-                self.assign(handler.name.name, CONCRETE, frame)
+            if handler.name:
+                frame.bind(handler.name, CONCRETE)
             self.run_block(handler.body, frame)
             merged = merge_envs(merged, frame.env)
         frame.env = merged
-        if node.orelse is not None:
-            self.run_block(node.orelse.body, frame)
-        if node.finalbody is not None:
-            self.run_block(node.finalbody.body, frame)
+        self.run_block(node.orelse, frame)
+        self.run_block(node.finalbody, frame)
 
-    def _match(self, node: cst.Match, frame: Frame) -> None:
+    def _match(self, node: ast.Match, frame: Frame) -> None:
         subject = self.eval(node.subject, frame)
-        if any(isinstance(case.pattern, (cst.MatchValue, cst.MatchOr)) for case in node.cases):
+        if any(isinstance(case.pattern, (ast.MatchValue, ast.MatchOr, ast.MatchSingleton)) for case in node.cases):
             self.hazard("match", node, subject.taint, frame)
         before = dict(frame.env)
         merged = dict(before)
@@ -193,33 +169,40 @@ class StatementMixin:
             merged = merge_envs(merged, frame.env)
         frame.env = merged
 
-    def _function_def(self, node: cst.FunctionDef, frame: Frame) -> None:
+    def _function_def(self, node: ast.FunctionDef, frame: Frame) -> None:
         # Runs only if called; remember the frame it closes over.
         self.def_frames[node] = frame
-        frame.bind(node.name.value, Value(function=node))
+        frame.bind(node.name, Value(function=node))
 
-    def _class_def(self, node: cst.ClassDef, frame: Frame) -> None:
-        frame.bind(node.name.value, CONCRETE)
+    def _class_def(self, node: ast.ClassDef, frame: Frame) -> None:
+        frame.bind(node.name, CONCRETE)
 
-    _small_handlers = {
-        cst.Expr: _expr,
-        cst.Assign: _assign_statement,
-        cst.AnnAssign: _ann_assign,
-        cst.AugAssign: _aug_assign,
-        cst.Return: _return,
-        cst.Assert: _assert,
-        cst.Raise: _raise,
-        cst.Import: _import,
-        cst.ImportFrom: _import,
-    }
     _statement_handlers = {
-        cst.If: _if,
-        cst.While: _while,
-        cst.For: _for,
-        cst.With: _with,
-        cst.Try: _try,
-        cst.TryStar: _try,
-        cst.Match: _match,
-        cst.FunctionDef: _function_def,
-        cst.ClassDef: _class_def,
+        ast.Expr: _expr,
+        ast.Assign: _assign_statement,
+        ast.AnnAssign: _ann_assign,
+        ast.AugAssign: _aug_assign,
+        ast.Return: _return,
+        ast.Assert: _assert,
+        ast.Raise: _raise,
+        ast.Import: _import,
+        ast.ImportFrom: _import,
+        ast.If: _if,
+        ast.While: _while,
+        ast.For: _for,
+        ast.AsyncFor: _for,
+        ast.With: _with,
+        ast.AsyncWith: _with,
+        ast.Try: _try,
+        ast.Match: _match,
+        ast.FunctionDef: _function_def,
+        ast.AsyncFunctionDef: _function_def,
+        ast.ClassDef: _class_def,
     }
+    if hasattr(ast, "TryStar"):
+        _statement_handlers[ast.TryStar] = _try
+
+
+def _is_elif(parent: ast.If, child: ast.If) -> bool:
+    """`elif` (not `else:` holding an `if`): ast spells both alike; the column tells them apart."""
+    return child.col_offset == parent.col_offset

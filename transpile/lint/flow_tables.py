@@ -88,3 +88,22 @@ MUTATING_METHODS = frozenset(
         "__setitem__", "__delitem__",
     }
 )  # fmt: skip
+
+# Array-namespace functions whose output shape depends on the data (unless given `size=`);
+# `where` only in its one-argument form.
+DATA_DEPENDENT_SHAPE = frozenset(
+    {"nonzero", "argwhere", "flatnonzero", "unique", "unique_values", "unique_counts",
+     "unique_inverse", "unique_all", "where", "extract", "compress"}
+)  # fmt: skip
+
+# Array-namespace functions that return boolean arrays (masks).
+MASK_FUNCTIONS = frozenset(
+    {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "signbit", "isclose", "logical_and",
+     "logical_or", "logical_not", "logical_xor", "greater", "greater_equal", "less", "less_equal",
+     "equal", "not_equal", "isin"}
+)  # fmt: skip
+
+# Class field helpers whose `static=True` / `pytree_node=False` marks a field as static
+# metadata of a pytree dataclass (equinox.field, flax.struct.field, dataclasses.field with
+# metadata=dict(static=True)).
+STATIC_FIELD_KEYWORDS = {"static": True, "pytree_node": False}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import libcst as cst
+import ast
 
 
 @dataclass(frozen=True, order=True)
@@ -50,10 +50,11 @@ class Value:
     taint: Taint = CLEAN
     items: tuple[Value, ...] | None = None  # elements of a tuple/list of known length
     elem: Value | None = None  # what iterating yields, when that differs from `taint`
-    function: cst.FunctionDef | cst.Lambda | None = None  # a local def or lambda
+    function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None  # a local def or lambda
     # A Python tuple/list/dict/generator holding the traced values: its truth value and length
     # are concrete even though its elements are not.
     container: bool = False
+    mask: bool = False  # a boolean array (a comparison of traced values): indexing with it gives a data-dependent shape
 
     def element(self) -> Value:
         """The value a `for` loop binds when iterating over this one."""
@@ -85,7 +86,7 @@ def join(a: Value, b: Value) -> Value:
         items = tuple(join(x, y) for x, y in zip(a.items, b.items))
     elem = join(a.element(), b.element()) if (a.elem or b.elem) else None
     function = a.function if a.function is b.function else None
-    return Value(a.taint | b.taint, items, elem, function, a.container and b.container)
+    return Value(a.taint | b.taint, items, elem, function, a.container and b.container, a.mask and b.mask)
 
 
 def join_all(values) -> Value:

@@ -1,6 +1,6 @@
 """Find every place a function is jitted, and which of its arguments are static.
 
-Recognised forms, whatever `transpile` is imported as:
+Recognised forms, whatever `transpile` (or `jax`) is imported as:
 
     @tp.jit                                   form "bare"
     @tp.jit(static_argnames=...)              form "call"    (options in the decorator call)
@@ -9,15 +9,19 @@ Recognised forms, whatever `transpile` is imported as:
     tp.jit(partial(f, 2)), tp.jit(lambda x: ...), self.g = tp.jit(self._g)
 
 Static arguments given as anything but literals make the site "unknown": the analysis then
-trusts the user and reports no value-dependent control flow for it.
+trusts the user and reports no value-dependent control flow for it. `filter_jit`-style
+decorators (a configured jit function whose name starts with `filter_`) trace only the
+arguments that are arrays, so only parameters with array evidence count as traced there.
 """
 
 from __future__ import annotations
 
+import ast
+import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
-import libcst as cst
-
+from .evidence import array_like_params
 from .index import CallSite, Function, ModuleIndex
 from .names import Names
 from .resolve import Resolver, all_params, positional_params
@@ -29,23 +33,29 @@ STATIC_KEYWORDS = ("static_argnums", "static_argnames")
 class JitSite:
     index: int
     form: str  # "bare" | "call" | "partial"
-    edit_node: cst.BaseExpression  # what a static_argnames fix replaces
-    jit_expr: cst.BaseExpression  # the expression that names jit, spelled as the user did
-    options: cst.Call | None  # the call whose keywords hold static_argnums/static_argnames
+    edit_node: ast.expr  # what a static_argnames fix replaces
+    jit_expr: ast.expr  # the expression that names jit, spelled as the user did
+    options: ast.Call | None  # the call whose keywords hold static_argnums/static_argnames
     target: Function | None
-    target_expr: cst.BaseExpression | None = None  # the jitted expression (call form)
+    target_expr: ast.expr | None = None  # the jitted expression (call form)
     static: frozenset[str] | None = frozenset()  # None: not literal, so unknown
     bound: frozenset[str] = frozenset()  # bound by partial(...) or as `self` of `self.m`
-    binding: cst.Name | None = None  # the name calls go through
+    binding: str | None = None  # the name calls go through
+    binding_scope: Function | None = None  # where that name is bound
     call: CallSite | None = None  # for call-form sites
-    decorator_of: cst.FunctionDef | None = None
+    decorator_of: ast.FunctionDef | None = None
+    filtering: bool = False  # filter_jit style: non-array arguments are static
+    arrays: frozenset[str] = frozenset()  # for filtering sites: parameters used as arrays
 
     @property
     def traced_params(self) -> list[str]:
         if self.target is None or self.static is None:
             return []
         excluded = self.static | self.bound
-        return [name for name in all_params(self.target) if name not in excluded]
+        names = [name for name in all_params(self.target) if name not in excluded]
+        if self.filtering:
+            names = [name for name in names if name in self.arrays]
+        return names
 
     def static_positions(self) -> dict[int, str]:
         """Call-site positions (0-based) of static parameters of the jitted callable."""
@@ -66,67 +76,95 @@ class JitSites:
             self.by_target.setdefault(site.target, []).append(site)
 
 
-def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver) -> JitSites:
+def lines_mentioning(source: str, words: set[str], line_starts: list[int]) -> set[int]:
+    """1-based numbers of the lines where one of `words` is called (`word(`, `x.word (`)."""
+    if not words:
+        return set()
+    pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\s*\(")
+    return {bisect_right(line_starts, match.start()) for match in pattern.finditer(source)}
+
+
+def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver, source: str, line_starts: list[int]) -> JitSites:
     found = JitSites()
     for function in index.functions:
-        for decorator in function.decorators:
-            site = _decorator_site(decorator.decorator, function, names, len(found.sites))
+        for decorator in function.decorator_list:
+            site = _decorator_site(decorator, function, names, len(found.sites))
             if site is not None:
                 found.add(site)
-    for call in index.calls:
+    words = set(names.config.jit_leaves)
+    words.update(local for local, target in names.imports.items() if target in names.config.jit_set)
+    for call in index.calls_on_lines(lines_mentioning(source, words, line_starts)):
         site = _call_site(call, names, resolver, index, len(found.sites))
         if site is not None:
             found.add(site)
+    for site in found.sites:
+        if site.filtering and site.target is not None:
+            site.arrays = _used_as_arrays(site.target, names)
     return found
 
 
-def _decorator_site(expr: cst.BaseExpression, function: cst.FunctionDef, names: Names, number: int) -> JitSite | None:
-    if names.is_jit(expr):
+def _used_as_arrays(function: Function, names: Names) -> frozenset[str]:
+    namespaces = (*names.config.array_namespaces, "numpy")
+    return array_like_params(function, lambda call: names.member_of(call.func, namespaces, function) is not None)
+
+
+def _filtering(qualified: str | None) -> bool:
+    return bool(qualified) and qualified.rsplit(".", 1)[-1].startswith("filter_")
+
+
+def _decorator_site(expr: ast.expr, function: ast.FunctionDef, names: Names, number: int) -> JitSite | None:
+    scope = names.index.parent_function.get(function)
+    if names.is_jit(expr, scope):
         site = JitSite(number, "bare", expr, expr, None, function)
-    elif isinstance(expr, cst.Call) and names.is_jit(expr.func):
+    elif isinstance(expr, ast.Call) and names.is_jit(expr.func, scope):
         site = JitSite(number, "call", expr, expr.func, expr, function)
-    elif isinstance(expr, cst.Call) and _is_partial_of_jit(expr, names):
-        site = JitSite(number, "partial", expr, expr.args[0].value, expr, function)
+    elif isinstance(expr, ast.Call) and _is_partial_of_jit(expr, names, scope):
+        site = JitSite(number, "partial", expr, expr.args[0], expr, function)
     else:
         return None
+    site.filtering = _filtering(names.qualified(site.jit_expr, scope))
     site.binding = function.name
+    site.binding_scope = scope
     site.decorator_of = function
     site.static = _static_names(site.options, function, site.bound)
     return site
 
 
-def _is_partial_of_jit(call: cst.Call, names: Names) -> bool:
+def _is_partial_of_jit(call: ast.Call, names: Names, scope) -> bool:
     return (
-        names.is_partial(call.func)
+        names.is_partial(call.func, scope)
         and bool(call.args)
-        and call.args[0].keyword is None
-        and names.is_jit(call.args[0].value)
+        and not isinstance(call.args[0], ast.Starred)
+        and names.is_jit(call.args[0], scope)
     )
 
 
 def _call_site(call: CallSite, names: Names, resolver: Resolver, index: ModuleIndex, number: int) -> JitSite | None:
     node = call.node
-    if not node.args or node.args[0].keyword is not None or node.args[0].star:
+    if not node.args or isinstance(node.args[0], ast.Starred):
         return None
-    if not names.is_jit(node.func):
+    if not names.is_jit(node.func, call.function):
         return None
-    target_expr = node.args[0].value
+    target_expr = node.args[0]
     target, bound = _jitted_callable(target_expr, call.function, names, resolver)
     site = JitSite(number, "call", node, node.func, node, target, target_expr, bound=bound, call=call)
-    site.binding = index.assigned_to.get(node)
+    site.filtering = _filtering(names.qualified(node.func, call.function))
+    binding = index.assigned_to.get(node)
+    site.binding = binding.id if binding is not None else None
+    site.binding_scope = call.function
     site.static = _static_names(node, target, bound) if target is not None else None
     return site
 
 
 def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Function | None, frozenset[str]]:
-    if isinstance(expr, cst.Lambda):
+    if isinstance(expr, ast.Lambda):
         return expr, frozenset()
-    if isinstance(expr, cst.Call) and names.is_partial(expr.func) and expr.args:
-        inner, bound = _jitted_callable(expr.args[0].value, caller, names, resolver)
+    if isinstance(expr, ast.Call) and names.is_partial(expr.func, caller) and expr.args:
+        inner, bound = _jitted_callable(expr.args[0], caller, names, resolver)
         if inner is None:
             return None, frozenset()
         return inner, bound | _partial_bound(expr, inner, bound)
-    resolved = resolver.callee(expr, caller) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+    resolved = resolver.callee(expr, caller) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     if resolved is None:
         return None, frozenset()
     function, self_bound = resolved
@@ -134,30 +172,31 @@ def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Fu
     return function, frozenset(params[:1]) if self_bound and params else frozenset()
 
 
-def _partial_bound(call: cst.Call, function: Function, already: frozenset[str]) -> frozenset[str]:
+def _partial_bound(call: ast.Call, function: Function, already: frozenset[str]) -> frozenset[str]:
     free = [p for p in positional_params(function) if p not in already]
-    positional = [a for a in call.args[1:] if a.keyword is None and not a.star]
-    keywords = {a.keyword.value for a in call.args[1:] if a.keyword is not None}
+    positional = [a for a in call.args[1:] if not isinstance(a, ast.Starred)]
+    keywords = {k.arg for k in call.keywords if k.arg is not None}
     return frozenset(free[: len(positional)]) | keywords
 
 
-def _static_names(options: cst.Call | None, function: Function, bound: frozenset[str]) -> frozenset[str] | None:
+def _static_names(options: ast.Call | None, function: Function, bound: frozenset[str]) -> frozenset[str] | None:
     if options is None:
         return frozenset()
     names: set[str] = set()
     callable_params = [p for p in positional_params(function) if p not in bound]
-    for arg in options.args:
-        keyword = arg.keyword.value if arg.keyword else None
-        if keyword == "static_argnames":
-            strings = literal_strings(arg.value)
+    for keyword in options.keywords:
+        if keyword.arg == "static_argnames":
+            strings = literal_strings(keyword.value)
             if strings is None:
                 return None
             names.update(strings)
-        elif keyword == "static_argnums":
-            numbers = literal_ints(arg.value)
+        elif keyword.arg == "static_argnums":
+            numbers = literal_ints(keyword.value)
             if numbers is None:
                 return None
             names.update(_names_at(numbers, callable_params))
+        elif keyword.arg is None:
+            return None  # **options: unknown
     return frozenset(names)
 
 
@@ -170,29 +209,27 @@ def _names_at(numbers: list[int], params: list[str]) -> list[str]:
     return picked
 
 
-def literal_strings(expr: cst.BaseExpression) -> list[str] | None:
-    if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
-        return [value] if isinstance(value, str) else None
-    if isinstance(expr, (cst.List, cst.Tuple)):
+def literal_strings(expr: ast.expr) -> list[str] | None:
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return [expr.value]
+    if isinstance(expr, (ast.List, ast.Tuple)):
         found = []
-        for element in expr.elements:
-            inner = literal_strings(element.value) if isinstance(element, cst.Element) else None
-            if inner is None or not isinstance(element.value, cst.SimpleString):
+        for element in expr.elts:
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
                 return None
-            found.extend(inner)
+            found.append(element.value)
         return found
     return None
 
 
-def literal_ints(expr: cst.BaseExpression) -> list[int] | None:
+def literal_ints(expr: ast.expr) -> list[int] | None:
     value = literal_int(expr)
     if value is not None:
         return [value]
-    if isinstance(expr, (cst.List, cst.Tuple)):
+    if isinstance(expr, (ast.List, ast.Tuple)):
         found = []
-        for element in expr.elements:
-            number = literal_int(element.value) if isinstance(element, cst.Element) else None
+        for element in expr.elts:
+            number = literal_int(element)
             if number is None:
                 return None
             found.append(number)
@@ -200,10 +237,10 @@ def literal_ints(expr: cst.BaseExpression) -> list[int] | None:
     return None
 
 
-def literal_int(expr: cst.BaseExpression) -> int | None:
-    if isinstance(expr, cst.Integer):
-        return int(expr.evaluated_value)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        inner = literal_int(expr.expression)
+def literal_int(expr: ast.expr) -> int | None:
+    if isinstance(expr, ast.Constant) and type(expr.value) is int:
+        return expr.value
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = literal_int(expr.operand)
         return -inner if inner is not None else None
     return None

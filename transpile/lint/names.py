@@ -1,71 +1,95 @@
-"""What names mean: qualified names from libcst's scope metadata, and how to spell them back.
+"""What names mean: qualified names resolved through the scopes the index recorded, and how to
+spell them back.
 
 Rules never compare spellings: `tp.jit`, `transpile.jit` and `J` after `from transpile import
-jit as J` all resolve to the qualified name `transpile.jit` through libcst's scope analysis
-(the same machinery as its QualifiedNameProvider, asked only for the nodes a rule looks at,
-which keeps whole-file resolution off the hot path). For messages and fixes we go the other way:
-`spelling("transpile.lax")` is whatever this module calls that module (`lax`, `tp.lax`, ...).
+jit as J` all resolve to the qualified name `transpile.jit`. A name is looked up as Python
+would: in the enclosing functions (a local variable means "not an import"; a function-level
+import counts), then the module's imports, then the module's own definitions, then builtins.
+Only the names the analysis asks about are resolved, and each once. For messages and fixes we
+go the other way: `spelling("transpile.lax")` is whatever this module calls that module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-import libcst as cst
-from libcst.helpers import get_full_name_for_node
-from libcst.metadata import Scope
+import ast
 
 from .config import LintConfig
+from .index import Function, ModuleIndex
 
 PARTIAL = "functools.partial"
 
 
 class Names:
-    def __init__(self, module: cst.Module, scopes: Mapping[cst.CSTNode, Scope | None], config: LintConfig):
-        self.scopes = scopes
+    def __init__(self, index: ModuleIndex, config: LintConfig):
+        self.index = index
         self.config = config
-        self._memo: dict[int, frozenset[str]] = {}
-        self.imports = _top_level_imports(module)
+        self.imports = index.module.imports
+        self._memo: dict[int, str | None] = {}
 
-    def qualified(self, node: cst.CSTNode) -> frozenset[str]:
+    def qualified(self, node: ast.AST, function: Function | None) -> str | None:
+        """`transpile.numpy.sum` for `tnp.sum`; `builtins.len`; None for locals and the rest."""
         key = id(node)
-        found = self._memo.get(key)
-        if found is None:
-            found = self._resolve(node)
-            self._memo[key] = found
+        if key in self._memo:
+            return self._memo[key]
+        parts: list[str] = []
+        root = node
+        while isinstance(root, ast.Attribute):
+            parts.append(root.attr)
+            root = root.value
+        found = None
+        if isinstance(root, ast.Name):
+            base = self.resolve(root.id, function)
+            if base is not None:
+                found = ".".join([base, *reversed(parts)])
+        self._memo[key] = found
         return found
 
-    def _resolve(self, node: cst.CSTNode) -> frozenset[str]:
-        if not isinstance(node, (cst.Name, cst.Attribute)):
-            return frozenset()
-        scope = self.scopes.get(node)
-        if scope is None:
-            return frozenset()
-        try:
-            return frozenset(q.name for q in scope.get_qualified_names_for(node))
-        except Exception:  # libcst cannot resolve some exotic attribute chains; treat as unknown
-            return frozenset()
+    def resolve(self, name: str, function: Function | None) -> str | None:
+        owner = function
+        while owner is not None:
+            scope = self.index.scope(owner)
+            if scope.declared.get(name) == "global":
+                break
+            if name in scope.imports:
+                return scope.imports[name]
+            if name in scope.bound:
+                return None  # a local variable
+            owner = self.index.parent_function.get(owner)
+        if name in self.imports:
+            return self.imports[name]
+        if name in self.index.module.bound:
+            return None  # a module-level definition or variable
+        return f"builtins.{name}"
 
-    def is_jit(self, node: cst.CSTNode) -> bool:
-        return not self.qualified(node).isdisjoint(self.config.jit_functions)
+    def is_local(self, name: str, function: Function | None) -> bool:
+        """Bound in `function` itself (not declared global/nonlocal there)."""
+        if function is None:
+            return False
+        scope = self.index.scope(function)
+        return name in scope.bound and name not in scope.declared
 
-    def is_partial(self, node: cst.CSTNode) -> bool:
-        return PARTIAL in self.qualified(node)
+    def is_jit(self, node: ast.AST, function: Function | None) -> bool:
+        return self.qualified(node, function) in self.config.jit_set
 
-    def member_of(self, node: cst.CSTNode, namespaces: tuple[str, ...]) -> str | None:
+    def is_partial(self, node: ast.AST, function: Function | None) -> bool:
+        return self.qualified(node, function) == PARTIAL
+
+    def member_of(self, node: ast.AST, namespaces: tuple[str, ...], function: Function | None) -> str | None:
         """`zeros` for a node that resolves to `transpile.numpy.zeros`; None otherwise."""
-        for name in self.qualified(node):
-            for namespace in namespaces:
-                if name.startswith(namespace + "."):
-                    return name[len(namespace) + 1 :]
+        name = self.qualified(node, function)
+        if name is None:
+            return None
+        for namespace in namespaces:
+            if name.startswith(namespace) and name[len(namespace) : len(namespace) + 1] == ".":
+                return name[len(namespace) + 1 :]
         return None
 
-    def builtin(self, node: cst.CSTNode) -> str | None:
+    def builtin(self, node: ast.AST, function: Function | None) -> str | None:
         """`print` for the builtin print (not for a local that shadows it)."""
-        for name in self.qualified(node):
-            if name.startswith("builtins."):
-                return name[len("builtins.") :]
-        return None
+        if not isinstance(node, ast.Name):
+            return None
+        name = self.qualified(node, function)
+        return name[9:] if name is not None and name.startswith("builtins.") else None
 
     def spelling(self, qualified: str) -> str | None:
         """How top-level code of this module refers to `qualified`, or None if not imported."""
@@ -83,37 +107,3 @@ class Names:
             if spelled:
                 return spelled
         return default
-
-
-def _top_level_imports(module: cst.Module) -> dict[str, str]:
-    """Local name -> qualified module or object, for module-level import statements."""
-    found: dict[str, str] = {}
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Import):
-                _record_import(small, found)
-            elif isinstance(small, cst.ImportFrom):
-                _record_import_from(small, found)
-    return found
-
-
-def _record_import(node: cst.Import, found: dict[str, str]) -> None:
-    for alias in node.names:
-        full = get_full_name_for_node(alias.name) or ""
-        if alias.asname is not None:
-            found[get_full_name_for_node(alias.asname.name) or full] = full
-        else:
-            # `import a.b` binds `a`, through which `a.b` is reachable.
-            found[full.split(".")[0]] = full.split(".")[0]
-
-
-def _record_import_from(node: cst.ImportFrom, found: dict[str, str]) -> None:
-    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-        return
-    base = get_full_name_for_node(node.module) or ""
-    for alias in node.names:
-        name = get_full_name_for_node(alias.name) or ""
-        local = get_full_name_for_node(alias.asname.name) if alias.asname else name
-        found[local or name] = f"{base}.{name}"

@@ -1,79 +1,71 @@
-"""From a name at a call site to the function definition it runs, through libcst scopes."""
+"""From a name at a call site to the function definition it runs, through the index's scopes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ast
 
-import libcst as cst
-from libcst.metadata import Scope
-
-from .index import Function, ModuleIndex
+from .index import DEFS, Function, ModuleIndex, all_args
 
 
 def positional_params(function: Function) -> list[str]:
-    params = function.params
-    return [p.name.value for p in (*params.posonly_params, *params.params)]
+    args = function.args
+    return [p.arg for p in (*args.posonlyargs, *args.args)]
 
 
 def all_params(function: Function) -> list[str]:
-    params = function.params
-    names = positional_params(function)
-    if isinstance(params.star_arg, cst.Param):
-        names.append(params.star_arg.name.value)
-    names.extend(p.name.value for p in params.kwonly_params)
-    if params.star_kwarg is not None:
-        names.append(params.star_kwarg.name.value)
-    return names
+    return [p.arg for p in all_args(function.args)]
 
 
 def function_name(function: Function) -> str:
-    return function.name.value if isinstance(function, cst.FunctionDef) else "<lambda>"
+    return function.name if isinstance(function, DEFS) else "<lambda>"
 
 
 class Resolver:
-    def __init__(self, scopes: Mapping[cst.CSTNode, Scope | None], index: ModuleIndex):
-        self.scopes = scopes
+    def __init__(self, index: ModuleIndex):
         self.index = index
 
-    def definition(self, name: cst.Name) -> Function | None:
+    def definition(self, name: str, caller: Function | None) -> Function | None:
         """The one def (or `name = lambda`) that `name` can refer to; None if not exactly one."""
-        scope = self.scopes.get(name)
-        if scope is None:
-            return None
+        owner = caller
+        while owner is not None:
+            scope = self.index.scope(owner)
+            if scope.declared.get(name) == "global":
+                owner = None
+                break
+            if name in scope.bound:
+                break
+            owner = self.index.parent_function.get(owner)
+        bindings = self.index.scope(owner).bound.get(name, [])
         found: list[Function] = []
-        for assignment in scope[name.value]:
-            node = getattr(assignment, "node", None)
-            value = self.index.value_of.get(node) if isinstance(node, cst.Name) else None
-            if isinstance(node, cst.FunctionDef):
+        for node in bindings:
+            value = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+            if isinstance(node, DEFS):
                 found.append(node)
-            elif isinstance(value, cst.Lambda):
+            elif isinstance(value, ast.Lambda):
                 found.append(value)
-            elif not isinstance(value, cst.Call):
+            elif not isinstance(value, ast.Call):
                 return None  # rebound to something we cannot see through
             # `f = tp.jit(f)` (or another wrapper call) keeps `f` meaning the def.
         return found[0] if len(found) == 1 else None
 
-    def method(self, attribute: cst.Attribute, caller: Function | None) -> cst.FunctionDef | None:
+    def method(self, attribute: ast.Attribute, caller: Function | None) -> ast.FunctionDef | None:
         """`self.m` inside a method of class C resolves to C.m (no inheritance is followed)."""
-        if not isinstance(caller, cst.FunctionDef) or not isinstance(attribute.value, cst.Name):
+        if not isinstance(caller, DEFS) or not isinstance(attribute.value, ast.Name):
             return None
         owner = self.index.owner_class.get(caller)
         params = positional_params(caller)
-        if owner is None or not params or attribute.value.value != params[0]:
+        if owner is None or not params or attribute.value.id != params[0]:
             return None
-        return self.index.methods.get(owner, {}).get(attribute.attr.value)
+        return self.index.methods.get(owner, {}).get(attribute.attr)
 
-    def callee(self, func: cst.BaseExpression, caller: Function | None) -> tuple[Function, bool] | None:
+    def callee(self, func: ast.expr, caller: Function | None) -> tuple[Function, bool] | None:
         """The function a call runs and whether its first parameter is already bound (self)."""
-        if isinstance(func, cst.Name):
-            found = self.definition(func)
+        if isinstance(func, ast.Name):
+            found = self.definition(func.id, caller)
             return (found, False) if found is not None else None
-        if isinstance(func, cst.Attribute):
+        if isinstance(func, ast.Attribute):
             found = self.method(func, caller)
             return (found, True) if found is not None else None
-        if isinstance(func, cst.Lambda):
+        if isinstance(func, ast.Lambda):
             return func, False
         return None
-
-    def enclosing_function(self, node: Function) -> Function | None:
-        return self.index.parent_function.get(node)

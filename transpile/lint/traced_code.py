@@ -8,50 +8,35 @@ they only run (and are listed on their own) if the analysis saw them called.
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
 
-import libcst as cst
-
-from .fastwalk import child_nodes
+from .astwalk import function_index
 from .index import Function
 
 COLLECTED = (
-    cst.Call, cst.Name, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.Global,
-    cst.Nonlocal, cst.NamedExpr, cst.SimpleStatementLine,
+    ast.Call, ast.Name, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.For, ast.Global,
+    ast.Nonlocal, ast.NamedExpr, ast.Expr,
 )  # fmt: skip
-
-
-NESTED = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
 class TracedCode:
     def __init__(self, functions: list[Function]):
-        self._nodes: dict[type, list[tuple[cst.CSTNode, Function]]] = defaultdict(list)
-        # How many statements share the block of each simple statement line (for deletions).
-        self.block_sizes: dict[cst.SimpleStatementLine, int] = {}
+        self._nodes: dict[type, list[tuple[ast.AST, Function]]] = defaultdict(list)
+        self.by_function: dict[Function, dict[type, list[ast.AST]]] = {}
         for function in functions:
-            _Collector(self, function).walk(function.body)
+            mine = self.by_function[function] = function_index(function)
+            for kind in COLLECTED:
+                nodes = mine.get(kind)
+                if nodes:
+                    self._nodes[kind].extend((node, function) for node in nodes)
 
-    def of(self, *types: type) -> list[tuple[cst.CSTNode, Function]]:
-        found: list[tuple[cst.CSTNode, Function]] = []
+    def in_function(self, function: Function, *types: type) -> list[ast.AST]:
+        mine = self.by_function.get(function, {})
+        return [node for kind in types for node in mine.get(kind, ())]
+
+    def of(self, *types: type) -> list[tuple[ast.AST, Function]]:
+        found: list[tuple[ast.AST, Function]] = []
         for kind in types:
             found.extend(self._nodes.get(kind, ()))
         return found
-
-
-class _Collector:
-    def __init__(self, code: TracedCode, function: Function):
-        self.code = code
-        self.function = function
-
-    def walk(self, node: cst.CSTNode) -> None:
-        if isinstance(node, NESTED):
-            return
-        if isinstance(node, COLLECTED):
-            self.code._nodes[type(node)].append((node, self.function))
-        if isinstance(node, cst.IndentedBlock):
-            for statement in node.body:
-                if isinstance(statement, cst.SimpleStatementLine):
-                    self.code.block_sizes[statement] = len(node.body)
-        for child in child_nodes(node):
-            self.walk(child)

@@ -3,6 +3,8 @@
 Every function works on concrete values (it runs NumPy eagerly) and on tracers
 (it records primitives into the trace), so un-jitted code is the baseline.
 """
+import numpy as _np
+
 from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
                       uint32, uint64)
 from . import _methods
@@ -22,8 +24,27 @@ from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, p
 from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, stack,
                      transpose)
 from ._util import astype, broadcast_to, reshape
+from ._cumulative import (cummax, cummin, cumprod, cumsum, cumulative_prod,
+                          cumulative_sum)
+from ._manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d,
+                            broadcast_arrays, broadcast_shapes, column_stack, copy, diff,
+                            dsplit, dstack, fliplr, flipud, hsplit, hstack, pad, repeat, roll,
+                            row_stack, select, split, swapaxes, tile, vsplit, vstack)
+from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal,
+                         array_equiv, asinh, atanh, cbrt, convolve, copysign, correlate,
+                         deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,
+                         logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
+from ._indexing import take, take_along_axis
+from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
+                        trace, tri, tril, triu)
+from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, percentile,
+                       quantile, searchsorted, sort, unique)
+from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
+                          nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
+                          var)
 
 bool = bool_
+ndarray = _np.ndarray   # for isinstance checks and annotations; traced values are Tracers
 pi = 3.141592653589793
 e = 2.718281828459045
 inf = float("inf")

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..core import Tracer
 from . import _elementwise as E
-from . import _linalg, _reductions as R, _shape as S
+from . import _cumulative as C, _linalg, _manipulation as M, _matrices as X
+from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
 from ._at import IndexUpdateHelper
 from ._util import astype, reshape
 
@@ -40,6 +41,10 @@ _METHODS = {
     "argmax": R.argmax, "argmin": R.argmin, "all": R.all, "any": R.any,
     "squeeze": S.squeeze, "ravel": S.ravel, "flatten": S.ravel, "clip": E.clip,
     "dot": _linalg.dot, "round": E.round, "__getitem__": S.getitem,
+    "var": ST.var, "std": ST.std, "ptp": ST.ptp, "cumsum": C.cumsum, "cumprod": C.cumprod,
+    "trace": X.trace, "diagonal": X.diagonal, "swapaxes": M.swapaxes, "repeat": M.repeat,
+    "copy": M.copy, "take": I.take, "sort": SO.sort, "argsort": SO.argsort,
+    "searchsorted": SO.searchsorted, "nonzero": SO.nonzero,
 }
 
 
@@ -54,5 +59,8 @@ def install() -> None:
     for name, fn in _METHODS.items():
         setattr(Tracer, name, fn)
     Tracer.T = property(lambda self: S.transpose(self))
+    Tracer.mT = property(lambda self: M.swapaxes(self, -1, -2))
+    Tracer.itemsize = property(lambda self: self.dtype.itemsize)
+    Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
     Tracer.__array_ufunc__ = None   # make NumPy defer to our reflected operators

@@ -103,6 +103,9 @@ def flip(a, axis=None):
 
 def getitem(x: Tracer, key):
     key = key if isinstance(key, tuple) else (key,)
+    from ._indexing import advanced_getitem, is_array_index
+    if any(is_array_index(k) for k in key):
+        return advanced_getitem(x, key)
     key = _expand_ellipsis(key, x.ndim)
     if any(isinstance(k, Tracer) for k in key):
         return _dynamic_getitem(x, key)

@@ -223,7 +223,28 @@ def scan_abstract(*inputs, body, n_carry, n_xs, length, reverse):
                                      for y in ys]
 
 
-for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, cond_abstract,
+def sort_abstract(operand):
+    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
+def argsort_abstract(operand):
+    return ShapedArray(operand.shape, dtypes.int64, False)
+
+
+def gather_abstract(operand, indices, *, axis):
+    """operand[..., indices, ...] along `axis`: the axis is replaced by indices' shape."""
+    if not dtypes.is_int(indices.dtype):
+        raise TypeError(f"gather: indices must be integers, got {indices.str_short()}")
+    if not 0 <= axis < operand.ndim:
+        raise ValueError(f"gather: axis {axis} is out of range for rank {operand.ndim}")
+    if operand.shape[axis] == 0 and indices.size:
+        raise IndexError(f"gather: cannot take indices from the empty axis {axis}")
+    shape = operand.shape[:axis] + indices.shape + operand.shape[axis + 1:]
+    return ShapedArray(shape, operand.dtype, operand.weak_type)
+
+
+for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstract, cond_abstract,
+            sort_abstract, argsort_abstract,
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
 abstract_rules["while"] = while_abstract

@@ -172,6 +172,21 @@ def dynamic_update_slice_impl(avals, operand, update, *starts):
     return out
 
 
+def sort_impl(avals, operand):
+    return np.sort(np.asarray(operand), axis=-1, kind="stable")
+
+
+def argsort_impl(avals, operand):
+    return np.argsort(np.asarray(operand), axis=-1, kind="stable").astype(np.int64)
+
+
+def gather_impl(avals, operand, indices, *, axis):
+    operand, n = np.asarray(operand), avals[0].shape[axis]
+    idx = np.asarray(indices).astype(np.int64)
+    idx = np.clip(np.where(idx < 0, idx + n, idx), 0, max(n - 1, 0))   # clamped, as in JAX
+    return np.take(operand, idx, axis=axis)
+
+
 # -- control flow: regions run with the interpreter ------------------------------------------
 
 def _run(ir, args):
@@ -216,6 +231,7 @@ def scan_impl(avals, *inputs, body, n_carry, n_xs, length, reverse):
     return carry + stacked
 
 
-for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, cond_impl, for_loop_impl, scan_impl):
+for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_impl, argsort_impl,
+            cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl

@@ -11,6 +11,7 @@ from .tp101_traced_control_flow import TracedControlFlow
 from .tp102_traced_conversion import TracedConversion
 from .tp103_traced_shape import TracedShape
 from .tp104_traced_bool_op import TracedBoolOp
+from .tp105_data_dependent_shape import DataDependentShape
 from .tp201_print import TracePrint
 from .tp202_outer_mutation import OuterMutation
 from .tp203_global_write import GlobalWrite
@@ -24,6 +25,7 @@ ALL_RULES: tuple[Rule, ...] = (
     TracedConversion(),
     TracedShape(),
     TracedBoolOp(),
+    DataDependentShape(),
     TracePrint(),
     OuterMutation(),
     GlobalWrite(),

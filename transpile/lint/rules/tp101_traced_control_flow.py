@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from ..edits import call_of
 from ..model import Applicability, Fix
@@ -267,7 +267,7 @@ class TracedControlFlow(Rule):
 
     def _finding(self, ctx, hazard):
         node = hazard.node
-        anchor = node.test if isinstance(node, (cst.IfExp, cst.CompIf)) else node
+        anchor = node.test if isinstance(node, ast.IfExp) else node
         problem = f"{LABELS[hazard.kind]} depends on the value of"
         data_help, data_fix = self._data_advice(ctx, hazard)
         return traced_finding(ctx, self.code, hazard, anchor, problem, data_help, data_fix)
@@ -283,10 +283,9 @@ class TracedControlFlow(Rule):
             return f"use {where}(cond, a, b), which selects elementwise", self._where_fix(ctx, hazard.node, where)
         return f"use {lax_name(ctx, 'cond')}(pred, true_fn, false_fn, *operands) or {where}(pred, a, b)", None
 
-    def _where_fix(self, ctx, node: cst.IfExp, where: str) -> Fix | None:
+    def _where_fix(self, ctx, node: ast.IfExp, where: str) -> Fix | None:
         if not tnp_available(ctx):
             return None
-        replacement = call_of(where, node.test, node.body, node.orelse)
-        edit = ctx.replace_edit(node, replacement.with_changes(lpar=node.lpar, rpar=node.rpar))
+        edit = ctx.replace_edit(node, call_of(ctx, where, node.test, node.body, node.orelse))
         # Unsafe: both branches are evaluated, and their shapes must broadcast.
         return Fix(Applicability.UNSAFE, f"replace with {where}(...)", (edit,))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from ..edits import call_of
 from ..model import Applicability, Fix
@@ -95,7 +95,7 @@ class TracedBoolOp(Rule):
             label = "chained comparison" if hazard.kind == "chain" else f"'{hazard.kind}'"
             problem = f"{label} needs the truth value of"
             help, fix = self._data_advice(ctx, hazard)
-            yield traced_finding(ctx, self.code, hazard, hazard.node, problem, help, fix)
+            yield traced_finding(ctx, self.code, hazard, hazard.node, problem, help, fix, prefer_data=True)
 
     def _data_advice(self, ctx, hazard) -> tuple[str, Fix | None]:
         if hazard.kind == "chain":
@@ -105,9 +105,11 @@ class TracedBoolOp(Rule):
         if not tnp_available(ctx):
             return help, None
         node = hazard.node
-        if isinstance(node, cst.UnaryOperation):
-            replacement = call_of(function, node.expression)
+        if isinstance(node, ast.UnaryOp):
+            replacement = call_of(ctx, function, node.operand)
+        elif len(node.values) == 2:
+            replacement = call_of(ctx, function, *node.values)
         else:
-            replacement = call_of(function, node.left, node.right)
-        edit = ctx.replace_edit(node, replacement.with_changes(lpar=node.lpar, rpar=node.rpar))
+            return help, None
+        edit = ctx.replace_edit(node, replacement)
         return help, Fix(Applicability.UNSAFE, f"replace with {function}(...)", (edit,))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from ..model import Applicability, Fix
 from .base import Example, Rule
@@ -117,24 +117,21 @@ class TracePrint(Rule):
     )
 
     def check(self, ctx):
-        statements = {
-            id(line.body[0].value): line
-            for line, _ in ctx.traced_code.of(cst.SimpleStatementLine)
-            if len(line.body) == 1 and isinstance(line.body[0], cst.Expr)
-        }
-        for call, _ in ctx.traced_code.of(cst.Call):
-            if ctx.names.qualified(call.func) & PRINTERS:
+        statements = {id(line.value): line for line, _ in ctx.traced_code.of(ast.Expr)}
+        for call, function in ctx.traced_code.of(ast.Call):
+            if ctx.names.qualified(call.func, function) in PRINTERS:
                 yield self._finding(ctx, call, statements.get(id(call)))
 
-    def _finding(self, ctx, call: cst.Call, line: cst.SimpleStatementLine | None):
+    def _finding(self, ctx, call: ast.Call, line: ast.Expr | None):
         message = "'print' runs once, while tracing, and shows tracers rather than values"
         help = "print the jitted function's result outside it instead"
         fix = self._delete(ctx, call, line) if line is not None else None
         return ctx.finding(self.code, call, message, help, fix)
 
-    def _delete(self, ctx, call: cst.Call, line: cst.SimpleStatementLine) -> Fix:
-        if ctx.traced_code.block_sizes.get(line, 1) <= 1:
+    def _delete(self, ctx, call: ast.Call, line: ast.Expr) -> Fix:
+        alone = ctx.line_text(line.lineno).strip() == ctx.code(line) and line.lineno == line.end_lineno
+        if ctx.index.block_sizes.get(line, 1) <= 1 or not alone:
             edit = ctx.replace_edit(call, "pass")  # the block must keep a statement
         else:
-            edit = ctx.lines_edit(ctx.position(line).start.line, ctx.position(call).end.line)
+            edit = ctx.lines_edit(line.lineno, line.end_lineno)
         return Fix(Applicability.UNSAFE, "remove the print", (edit,))

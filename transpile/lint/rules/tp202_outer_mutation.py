@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from ..flow_tables import MUTATING_METHODS
 from .base import Example, Rule
-from .scoping import WRITES, assignment_targets, outer_kind, root_name
+from .scoping import (
+    WRITES,
+    assignment_targets,
+    bound_value,
+    is_container_value,
+    is_import,
+    is_ref_value,
+    outer_binding,
+    root_name,
+)
 
 
 class OuterMutation(Rule):
@@ -95,28 +104,41 @@ class OuterMutation(Rule):
     )
 
     def check(self, ctx):
-        for call, _ in ctx.traced_code.of(cst.Call):
-            func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS:
-                finding = self._report(ctx, call, func.value, f"{ctx.code(func)}(...)")
+        for statement, function in ctx.traced_code.of(ast.Expr):
+            call = statement.value
+            func = call.func if isinstance(call, ast.Call) else None
+            # Only a call whose result is dropped mutates: `opt.update(g, s)` used as a value
+            # is a pure function returning new state.
+            if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
+                finding = self._report(ctx, call, func.value, function, f"{ctx.code(func)}(...)", method=True)
                 if finding is not None:
                     yield finding
-        for node, _ in ctx.traced_code.of(*WRITES):
+        for node, function in ctx.traced_code.of(*WRITES):
             for target in assignment_targets(node):
-                if isinstance(target, (cst.Subscript, cst.Attribute)):
-                    finding = self._report(ctx, target, target, ctx.code(target))
+                if isinstance(target, (ast.Subscript, ast.Attribute)):
+                    finding = self._report(ctx, target, target, function, ctx.code(target))
                     if finding is not None:
                         yield finding
 
-    def _report(self, ctx, node, receiver, shown: str):
+    def _report(self, ctx, node, receiver, function, shown: str, method: bool = False):
         name = root_name(receiver)
-        kind = outer_kind(ctx, name) if name is not None else None
-        if kind is None:
+        outer = outer_binding(ctx, name.id, function) if name is not None else None
+        if outer is None:
+            return None
+        kind, bindings = outer
+        if is_import(bindings):
+            return None  # `lax.add(...)`, `nnx.update(...)`: a function of a module
+        value = bound_value(bindings)
+        if is_ref_value(value):
+            return None  # a documented ref type, written through on purpose
+        if method and receiver is name and value is not None and not is_container_value(ctx, value):
+            return None  # a method of some object, not a list/dict/set being filled
+        if any(isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for b in bindings):
             return None
         article = "an" if kind == "enclosing" else "a"
         message = (
-            f"'{shown}' mutates '{name.value}', {article} {kind} variable, while tracing: "
+            f"'{shown}' mutates '{name.id}', {article} {kind} variable, while tracing: "
             "it happens once per compilation, not on every call, and stores tracers"
         )
-        help = f"return the value from the jitted function and update '{name.value}' outside it"
+        help = f"return the value from the jitted function and update '{name.id}' outside it"
         return ctx.finding(self.code, node, message, help)

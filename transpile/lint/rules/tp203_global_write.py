@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from .base import Example, Rule
 from .scoping import WRITES, assignment_targets, target_names
@@ -80,18 +80,18 @@ class GlobalWrite(Rule):
 
     def check(self, ctx):
         declared: dict[object, dict[str, str]] = {}
-        for node, function in ctx.traced_code.of(cst.Global, cst.Nonlocal):
-            kind = "global" if isinstance(node, cst.Global) else "nonlocal"
-            for item in node.names:
-                declared.setdefault(function, {})[item.name.value] = kind
+        for node, function in ctx.traced_code.of(ast.Global, ast.Nonlocal):
+            kind = "global" if isinstance(node, ast.Global) else "nonlocal"
+            for name in node.names:
+                declared.setdefault(function, {})[name] = kind
         for node, function in ctx.traced_code.of(*WRITES):
             names = declared.get(function, {})
             for target in assignment_targets(node):
                 for name in target_names(target):
-                    if name.value in names:
-                        yield self._finding(ctx, name, names[name.value])
+                    if name.id in names:
+                        yield self._finding(ctx, name, names[name.id])
 
-    def _finding(self, ctx, name: cst.Name, kind: str):
-        message = f"write to {kind} '{name.value}' happens once, while tracing, not on every call"
-        help = f"return the new value from the jitted function and assign '{name.value}' outside it"
+    def _finding(self, ctx, name: ast.Name, kind: str):
+        message = f"write to {kind} '{name.id}' happens once, while tracing, not on every call"
+        help = f"return the new value from the jitted function and assign '{name.id}' outside it"
         return ctx.finding(self.code, name, message, help)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import libcst as cst
-from libcst.metadata import Assignment, GlobalScope, ImportAssignment
+import ast
 
 from .base import Example, Rule
+from .scoping import outer_binding
 
 
 class StaleCapture(Rule):
@@ -89,46 +89,42 @@ class StaleCapture(Rule):
         if not rebound:
             return
         reported: set[tuple[object, str]] = set()
-        for name, function in ctx.traced_code.of(cst.Name):
-            lines = rebound.get(name.value)
-            if lines is None or (function, name.value) in reported:
+        for name, function in ctx.traced_code.of(ast.Name):
+            lines = rebound.get(name.id)
+            if lines is None or not isinstance(name.ctx, ast.Load) or (function, name.id) in reported:
                 continue
-            access = ctx.access(name)
-            if access is None or not _all_global(access.referents):
+            outer = outer_binding(ctx, name.id, function)
+            if outer is None or outer[0] != "global":
                 continue
-            reported.add((function, name.value))
+            reported.add((function, name.id))
             yield self._finding(ctx, name, lines)
 
-    def _finding(self, ctx, name: cst.Name, assignments: list[cst.CSTNode]):
-        lines = sorted({ctx.position(node).start.line for node in assignments})
+    def _finding(self, ctx, name: ast.Name, lines: list[int]):
         later = lines[1:] or lines
         where = f"line{'s' if len(later) > 1 else ''} {', '.join(map(str, later))}"
         message = (
-            f"'{name.value}' is a module global that is reassigned ({where}); jitted code "
+            f"'{name.id}' is a module global that is reassigned ({where}); jitted code "
             "reads it once, while tracing, and keeps that value"
         )
-        help = f"pass '{name.value}' as an argument (static if it must stay a Python value), or never reassign it"
+        help = f"pass '{name.id}' as an argument (static if it must stay a Python value), or never reassign it"
         return ctx.finding(self.code, name, message, help)
 
 
-def _all_global(referents) -> bool:
-    return bool(referents) and all(isinstance(r.scope, GlobalScope) for r in referents)
+def _rebound_globals(ctx) -> dict[str, list[int]]:
+    """Global variable name -> the lines assigning it, for names assigned more than once
+    (at module level or through `global` in a function)."""
+    index = ctx.index
+    by_name: dict[str, list[ast.AST]] = {name: list(nodes) for name, nodes in index.module.bound.items()}
+    for scope in index.scopes.values():
+        for name, kind in scope.declared.items():
+            if kind == "global":
+                by_name.setdefault(name, []).extend(scope.bound.get(name, []))
+    found: dict[str, list[int]] = {}
+    for name, nodes in by_name.items():
+        if len(nodes) < 2 or any(isinstance(node, NOT_VARIABLES) for node in nodes):
+            continue  # imports, defs and classes are not "variables"
+        found[name] = sorted({node.lineno for node in nodes})
+    return found
 
 
-def _rebound_globals(ctx) -> dict[str, list[cst.CSTNode]]:
-    """Global variable name -> its assignment nodes, for names assigned more than once."""
-    global_scope = ctx.scopes.get(ctx.module)
-    if global_scope is None:
-        return {}
-    by_name: dict[str, list[cst.CSTNode]] = {}
-    excluded: set[str] = set()
-    for assignment in global_scope.assignments:
-        if (
-            not isinstance(assignment, Assignment)
-            or isinstance(assignment, ImportAssignment)
-            or isinstance(assignment.node, (cst.FunctionDef, cst.ClassDef))
-        ):
-            excluded.add(assignment.name)  # imports, defs and classes are not "variables"
-            continue
-        by_name.setdefault(assignment.name, []).append(assignment.node)
-    return {name: nodes for name, nodes in by_name.items() if len(nodes) > 1 and name not in excluded}
+NOT_VARIABLES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from ..model import Applicability, Fix
 from ..resolve import function_name
@@ -128,15 +128,15 @@ class JitOfFreshFunction(Rule):
             call = site.call
             if call is None or not (call.in_loop or call.function is not None):
                 continue
-            kind = self._fresh_kind(ctx, site.target_expr)
+            kind = self._fresh_kind(ctx, site.target_expr, call.function)
             if kind is not None:
                 yield self._finding(ctx, site, kind)
 
     @staticmethod
-    def _fresh_kind(ctx, expr) -> str | None:
-        if isinstance(expr, cst.Lambda):
+    def _fresh_kind(ctx, expr, function) -> str | None:
+        if isinstance(expr, ast.Lambda):
             return "lambda"
-        if isinstance(expr, cst.Call) and ctx.names.is_partial(expr.func):
+        if isinstance(expr, ast.Call) and ctx.names.is_partial(expr.func, function):
             return "partial"
         return None
 
@@ -149,37 +149,36 @@ class JitOfFreshFunction(Rule):
             outer = function_name(call.function)
             where, why = f"inside '{outer}'", f"each call of '{outer}'"
         message = f"'{shown}' {where} makes a new function on {why}, so every call traces and compiles again"
-        direct = _direct_function(site.target_expr, ctx)
+        direct = _direct_function(site.target_expr)
         if direct is not None:
             help = f"jit '{ctx.code(direct)}' itself: the cache is keyed on the function object"
-            edit = ctx.replace_edit(site.target_expr, direct)
+            edit = ctx.replace_edit(site.target_expr, ctx.code(direct))
             return ctx.finding(self.code, call.node, message, help, Fix(Applicability.SAFE, help, (edit,)))
         help = "define the function once and jit it once, outside the loop or function (e.g. at module level)"
         return ctx.finding(self.code, call.node, message, help)
 
 
-def _direct_function(expr, ctx) -> cst.BaseExpression | None:
+def _direct_function(expr) -> ast.expr | None:
     """`f` for `partial(f)` and for `lambda a, b: f(a, b)`; None when that is not equivalent."""
-    if isinstance(expr, cst.Call):
-        return expr.args[0].value if len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star else None
-    if not isinstance(expr, cst.Lambda) or not isinstance(expr.body, cst.Call):
+    if isinstance(expr, ast.Call):
+        plain = len(expr.args) == 1 and not expr.keywords and not isinstance(expr.args[0], ast.Starred)
+        return expr.args[0] if plain else None
+    if not isinstance(expr, ast.Lambda) or not isinstance(expr.body, ast.Call):
         return None
-    params = expr.params
-    if params.posonly_params or params.kwonly_params or params.star_kwarg or not isinstance(params.star_arg, cst.MaybeSentinel):
+    args = expr.args
+    if args.posonlyargs or args.kwonlyargs or args.kwarg or args.vararg or args.defaults:
         return None
-    if any(param.default is not None for param in params.params):
-        return None
-    names = [param.name.value for param in params.params]
+    names = [param.arg for param in args.args]
     body = expr.body
-    passed = [arg.value.value if isinstance(arg.value, cst.Name) and not arg.keyword and not arg.star else None for arg in body.args]
-    if passed != names or not isinstance(body.func, (cst.Name, cst.Attribute)):
+    passed = [arg.id if isinstance(arg, ast.Name) else None for arg in body.args]
+    if body.keywords or passed != names or not isinstance(body.func, (ast.Name, ast.Attribute)):
         return None
     if _mentions(body.func, set(names)):
         return None
     return body.func
 
 
-def _mentions(expr: cst.BaseExpression, names: set[str]) -> bool:
-    while isinstance(expr, cst.Attribute):
+def _mentions(expr: ast.expr, names: set[str]) -> bool:
+    while isinstance(expr, ast.Attribute):
         expr = expr.value
-    return isinstance(expr, cst.Name) and expr.value in names
+    return isinstance(expr, ast.Name) and expr.id in names

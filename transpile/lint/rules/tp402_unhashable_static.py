@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from ..edits import as_tuple
+from ..jitsites import lines_mentioning
 from ..model import Applicability, Fix
 from .base import Example, Rule
 
-UNHASHABLE_LITERALS = {cst.List: "list", cst.Dict: "dict", cst.Set: "set", cst.ListComp: "list",
-                       cst.DictComp: "dict", cst.SetComp: "set"}  # fmt: skip
+UNHASHABLE_LITERALS = {ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.ListComp: "list",
+                       ast.DictComp: "dict", ast.SetComp: "set"}  # fmt: skip
 UNHASHABLE_BUILTINS = {"list": "tuple", "set": "frozenset", "dict": None, "bytearray": "bytes"}
 
 
@@ -105,94 +106,107 @@ class UnhashableStatic(Rule):
     )
 
     def check(self, ctx):
-        for call in ctx.index.calls:
-            site = self._site_called(ctx, call.node)
-            if site is None or not site.static:
+        sites = [site for site in ctx.sites.sites if site.static]
+        if not sites:
+            return
+        for call in static_calls(ctx, sites):
+            site = self._site_called(ctx, call, sites)
+            if site is None:
                 continue
             for arg, name in _static_args(call.node, site):
-                kind, value = self._unhashable(ctx, arg.value)
+                kind, value = self._unhashable(ctx, arg, call.function)
                 if kind is not None:
                     yield self._finding(ctx, call.node, site, arg, name, kind, value)
 
     @staticmethod
-    def _site_called(ctx, call: cst.Call):
-        func = call.func
-        for site in ctx.sites.sites:
+    def _site_called(ctx, call, sites):
+        func = call.node.func
+        for site in sites:
             if site.options is func and site.form == "call":
                 return site  # tp.jit(f, static_argnames=...)(...)
-        if not isinstance(func, cst.Name):
+        if not isinstance(func, ast.Name):
             return None
-        scope = ctx.scopes.get(func)
-        nodes = {getattr(a, "node", None) for a in scope[func.value]} if scope is not None else set()
-        nodes.discard(None)
-        for site in ctx.sites.sites:
-            if site.binding is not None and (site.binding in nodes or site.decorator_of in nodes):
+        for site in sites:
+            if site.binding == func.id and _same_binding(ctx, func.id, call.function, site.binding_scope):
                 return site
         return None
 
-    def _unhashable(self, ctx, expr: cst.BaseExpression, follow: bool = True):
+    def _unhashable(self, ctx, expr: ast.expr, function, follow: bool = True):
         for kind, label in UNHASHABLE_LITERALS.items():
             if isinstance(expr, kind):
                 return label, expr
-        if isinstance(expr, cst.Call):
-            builtin = ctx.names.builtin(expr.func)
+        if isinstance(expr, ast.Call):
+            builtin = ctx.names.builtin(expr.func, function)
             if builtin in UNHASHABLE_BUILTINS:
                 return builtin, expr
             arrays = (*ctx.config.array_namespaces, "numpy")
-            if ctx.names.member_of(expr.func, arrays) is not None:
+            if ctx.names.member_of(expr.func, arrays, function) is not None:
                 return "array", expr
-        if follow and isinstance(expr, cst.Name):
-            value = _single_value(ctx, expr)
+        if follow and isinstance(expr, ast.Name):
+            value = _single_value(ctx, expr.id, function)
             if value is not None:
-                kind, _ = self._unhashable(ctx, value, follow=False)
+                kind, _ = self._unhashable(ctx, value, function, follow=False)
                 return kind, None  # no rewrite through a variable
         return None, None
 
     def _finding(self, ctx, call, site, arg, name: str, kind: str, value):
-        callee = ctx.code(call.func) if isinstance(call.func, cst.Name) else "the jitted function"
+        callee = call.func.id if isinstance(call.func, ast.Name) else "the jitted function"
         message = f"static argument '{name}' of '{callee}' is given a {kind}, which is unhashable (TypeError at the call)"
         fix = self._fix(ctx, value)
         help = fix.description if fix else "pass a hashable value (tuple, frozenset), or make the argument dynamic"
-        return ctx.finding(self.code, arg.value, message, help, fix)
+        return ctx.finding(self.code, arg, message, help, fix)
 
     @staticmethod
     def _fix(ctx, value) -> Fix | None:
-        if isinstance(value, cst.List):
-            return Fix(Applicability.SAFE, "pass a tuple instead", (ctx.replace_edit(value, as_tuple(value)),))
-        if isinstance(value, cst.Set):
-            new = cst.Call(func=cst.Name("frozenset"), args=[cst.Arg(value)])
-            return Fix(Applicability.SAFE, "pass a frozenset instead", (ctx.replace_edit(value, new),))
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-            replacement = UNHASHABLE_BUILTINS.get(ctx.names.builtin(value.func) or "")
+        if isinstance(value, ast.List):
+            return Fix(Applicability.SAFE, "pass a tuple instead", (ctx.replace_edit(value, as_tuple(ctx, value)),))
+        if isinstance(value, ast.Set):
+            return Fix(Applicability.SAFE, "pass a frozenset instead", (ctx.replace_edit(value, f"frozenset({ctx.code(value)})"),))
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            replacement = UNHASHABLE_BUILTINS.get(value.func.id)
             if replacement:
-                edit = ctx.replace_edit(value.func, cst.Name(replacement))
+                edit = ctx.replace_edit(value.func, replacement)
                 return Fix(Applicability.SAFE, f"call {replacement}() instead", (edit,))
         return None
 
 
-def _static_args(call: cst.Call, site) -> list[tuple[cst.Arg, str]]:
+def static_calls(ctx, sites) -> list:
+    """Calls on lines that name a jitted binding (or hold a jit call with options)."""
+    words = {site.binding for site in sites if site.binding}
+    words.update(ctx.config.jit_leaves)
+    return ctx.index.calls_on_lines(lines_mentioning(ctx.source, words, ctx.line_starts))
+
+
+def _same_binding(ctx, name: str, caller, binding_scope) -> bool:
+    """Whether `name` read in `caller` is the name bound in `binding_scope`."""
+    owner = caller
+    while owner is not None and owner is not binding_scope:
+        if ctx.names.is_local(name, owner):
+            return False
+        owner = ctx.index.parent_function.get(owner)
+    return owner is binding_scope
+
+
+def _static_args(call: ast.Call, site) -> list[tuple[ast.expr, str]]:
     positions = site.static_positions()
     found = []
-    position = 0
-    for arg in call.args:
-        if arg.star:
+    for position, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
             break  # positions after *args are unknown
-        if arg.keyword is not None:
-            if arg.keyword.value in site.static:
-                found.append((arg, arg.keyword.value))
-            continue
         if position in positions:
             found.append((arg, positions[position]))
-        position += 1
+    for keyword in call.keywords:
+        if keyword.arg is not None and keyword.arg in site.static:
+            found.append((keyword.value, keyword.arg))
     return found
 
 
-def _single_value(ctx, name: cst.Name) -> cst.BaseExpression | None:
+def _single_value(ctx, name: str, function) -> ast.expr | None:
     """The value of `name` when it is assigned exactly once, by `name = value`."""
-    scope = ctx.scopes.get(name)
-    if scope is None:
+    owner = function
+    while owner is not None and not ctx.names.is_local(name, owner):
+        owner = ctx.index.parent_function.get(owner)
+    nodes = ctx.index.scope(owner).bound.get(name, [])
+    if len(nodes) != 1 or not isinstance(nodes[0], ast.Assign) or len(nodes[0].targets) != 1:
         return None
-    assignments = list(scope[name.value])
-    if len(assignments) != 1:
-        return None
-    return ctx.index.value_of.get(getattr(assignments[0], "node", None))
+    return nodes[0].value

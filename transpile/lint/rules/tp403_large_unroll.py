@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
-from ..fastwalk import FastWalker
+from ..index import COMPREHENSIONS
 from ..jitsites import literal_int
 from .base import Example, Rule
 from .traced import lax_name
 
 # Operators a static trip count may be computed with.
 _OPERATORS = {
-    cst.Add: lambda a, b: a + b,
-    cst.Subtract: lambda a, b: a - b,
-    cst.Multiply: lambda a, b: a * b,
-    cst.FloorDivide: lambda a, b: a // b if b else None,
-    cst.Power: lambda a, b: a**b if 0 <= b < 64 else None,
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b if b else None,
+    ast.Pow: lambda a, b: a**b if 0 <= b < 64 else None,
 }
 
 
@@ -105,10 +105,24 @@ class LargeUnroll(Rule):
     def check(self, ctx):
         limit = ctx.config.max_unroll
         for function in ctx.facts.traced:
-            finder = _LoopFinder(ctx, limit)
-            finder.walk(function.body)
+            if not self._may_exceed(ctx, function, limit):
+                continue  # even every loop nested in every other stays under the limit
+            finder = _LoopFinder(ctx, limit, function)
+            body = function.body if isinstance(function.body, list) else [function.body]
+            for statement in body:
+                finder.walk(statement)
             for node, counts in finder.found:
                 yield self._finding(ctx, node, counts, limit)
+
+    @staticmethod
+    def _may_exceed(ctx, function, limit: int) -> bool:
+        total = 1
+        for loop in ctx.traced_code.in_function(function, ast.For, ast.AsyncFor):
+            total *= trip_count(ctx, loop.iter, function) or 1
+        for comprehension in ctx.traced_code.in_function(function, *COMPREHENSIONS):
+            for generator in comprehension.generators:
+                total *= trip_count(ctx, generator.iter, function) or 1
+        return total > limit
 
     def _finding(self, ctx, node, counts: list[int], limit: int):
         total = 1
@@ -120,40 +134,54 @@ class LargeUnroll(Rule):
         return ctx.finding(self.code, node, message, help)
 
 
-class _LoopFinder(FastWalker):
+class _LoopFinder:
     """Tracks the static trip counts of enclosing loops; reports the loop that crosses the limit."""
 
-    def __init__(self, ctx, limit: int):
+    def __init__(self, ctx, limit: int, function):
         self.ctx = ctx
         self.limit = limit
+        self.function = function
         self.counts: list[int] = []
-        self.found: list[tuple[cst.CSTNode, list[int]]] = []
+        self.found: list[tuple[ast.AST, list[int]]] = []
 
-    # Nested code runs (and is listed) on its own, if at all.
-    def _skip(self, node) -> bool:
-        return False
+    def walk(self, node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return  # nested code runs (and is listed) on its own, if at all
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self.walk(node.iter)
+            self._enter(node, node.iter)
+            for child in (node.target, *node.body):
+                self.walk(child)
+            self.counts.pop()
+            for child in node.orelse:
+                self.walk(child)
+            return
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            self._comprehension(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            self.walk(child)
 
-    enter_FunctionDef = enter_Lambda = enter_ClassDef = _skip
+    def _comprehension(self, node) -> None:
+        entered = 0
+        for generator in node.generators:
+            self.walk(generator.iter)
+            self._enter(generator, generator.iter)
+            entered += 1
+            for condition in generator.ifs:
+                self.walk(condition)
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            self.walk(part)
+        del self.counts[len(self.counts) - entered :]
 
-    def enter_For(self, node: cst.For) -> None:
-        self._enter(node, node.iter)
-
-    def leave_For(self, node: cst.For) -> None:
-        self.counts.pop()
-
-    def enter_CompFor(self, node: cst.CompFor) -> None:
-        self._enter(node, node.iter)
-
-    def leave_CompFor(self, node: cst.CompFor) -> None:
-        self.counts.pop()
-
-    def _enter(self, node: cst.CSTNode, iterable: cst.BaseExpression) -> None:
-        count = trip_count(self.ctx, iterable)
+    def _enter(self, node: ast.AST, iterable: ast.expr) -> None:
+        count = trip_count(self.ctx, iterable, self.function)
         before = _product(self.counts)
         self.counts.append(count if count is not None else 1)
         if count is not None and before <= self.limit < before * count:
             shown = [c for c in self.counts if c > 1] or [count]
-            self.found.append((node, shown))
+            anchor = node.iter if isinstance(node, ast.comprehension) else node
+            self.found.append((anchor, shown))
 
 
 def _product(counts: list[int]) -> int:
@@ -163,42 +191,45 @@ def _product(counts: list[int]) -> int:
     return total
 
 
-def trip_count(ctx, iterable: cst.BaseExpression) -> int | None:
-    if isinstance(iterable, (cst.List, cst.Tuple)):
-        return len(iterable.elements)
-    if not isinstance(iterable, cst.Call) or ctx.names.builtin(iterable.func) != "range":
+def trip_count(ctx, iterable: ast.expr, function) -> int | None:
+    if isinstance(iterable, (ast.List, ast.Tuple)):
+        return len(iterable.elts)
+    if not isinstance(iterable, ast.Call) or ctx.names.builtin(iterable.func, function) != "range":
         return None
-    bounds = [static_int(ctx, arg.value) for arg in iterable.args]
-    if not bounds or None in bounds or any(arg.keyword or arg.star for arg in iterable.args):
+    if iterable.keywords or any(isinstance(arg, ast.Starred) for arg in iterable.args):
+        return None
+    bounds = [static_int(ctx, arg, function) for arg in iterable.args]
+    if not bounds or None in bounds:
         return None
     start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (*bounds[:2], bounds[2] if len(bounds) > 2 else 1)
     return len(range(start, stop, step)) if step else None
 
 
-def static_int(ctx, expr: cst.BaseExpression, depth: int = 0) -> int | None:
+def static_int(ctx, expr: ast.expr, function, depth: int = 0) -> int | None:
     """The value of an int expression built from literals and module constants, if static."""
     if depth > 8:
         return None
     number = literal_int(expr)
     if number is not None:
         return number
-    if isinstance(expr, cst.BinaryOperation) and type(expr.operator) in _OPERATORS:
-        left = static_int(ctx, expr.left, depth + 1)
-        right = static_int(ctx, expr.right, depth + 1)
+    if isinstance(expr, ast.BinOp) and type(expr.op) in _OPERATORS:
+        left = static_int(ctx, expr.left, function, depth + 1)
+        right = static_int(ctx, expr.right, function, depth + 1)
         if left is None or right is None:
             return None
-        return _OPERATORS[type(expr.operator)](left, right)
-    if isinstance(expr, cst.Name):
-        return _module_constant(ctx, expr, depth)
+        return _OPERATORS[type(expr.op)](left, right)
+    if isinstance(expr, ast.Name):
+        return _module_constant(ctx, expr, function, depth)
     return None
 
 
-def _module_constant(ctx, name: cst.Name, depth: int) -> int | None:
-    access = ctx.access(name)
-    if access is None or len(access.referents) != 1:
+def _module_constant(ctx, name: ast.Name, function, depth: int) -> int | None:
+    owner = function
+    while owner is not None:
+        if name.id in ctx.index.scope(owner).bound:
+            return None
+        owner = ctx.index.parent_function.get(owner)
+    nodes = ctx.index.module.bound.get(name.id, [])
+    if len(nodes) != 1 or not isinstance(nodes[0], ast.Assign) or len(nodes[0].targets) != 1:
         return None
-    (assignment,) = access.referents
-    value = ctx.index.value_of.get(getattr(assignment, "node", None))
-    if value is None or assignment.scope is not ctx.scopes.get(ctx.module):
-        return None
-    return static_int(ctx, value, depth + 1)
+    return static_int(ctx, nodes[0].value, None, depth + 1)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import libcst as cst
+import ast
 
+from ..astwalk import descendants
 from ..edits import static_argnames_fix
 from ..flow import Hazard
 from ..flow_values import Taint
-from ..jitsites import JitSite
+from ..jitsites import JitSite, lines_mentioning
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
+from ..suggestions import TNP_FUNCTIONS
 
 if TYPE_CHECKING:
     from ..engine import ModuleContext
@@ -42,12 +44,31 @@ def lax_name(ctx: ModuleContext, member: str) -> str:
     return f"{ctx.names.spell_any(ctx.config.lax_namespaces, 'lax')}.{member}"
 
 
+def array_namespace(ctx: ModuleContext) -> str | None:
+    """The array namespace this module imports (`transpile.numpy`, `jax.numpy`), if any."""
+    for namespace in ctx.config.array_namespaces:
+        if ctx.names.spelling(namespace):
+            return namespace
+    return None
+
+
+def tnp_has(ctx: ModuleContext, member: str) -> bool:
+    """Whether suggesting `<array namespace>.member` names a function that exists."""
+    namespace = array_namespace(ctx) or "transpile.numpy"
+    return namespace != "transpile.numpy" or member in TNP_FUNCTIONS
+
+
 def tnp_name(ctx: ModuleContext, member: str) -> str:
-    return f"{ctx.names.spell_any(ctx.config.array_namespaces, 'tnp')}.{member}"
+    """`tnp.maximum` as this module spells it; a description where transpile.numpy lacks it."""
+    namespace = array_namespace(ctx)
+    if not tnp_has(ctx, member):
+        return f"an array expression ({member} is not in transpile.numpy yet)"
+    spelled = ctx.names.spelling(namespace) if namespace else "tnp"
+    return f"{spelled}.{member}"
 
 
 def tnp_available(ctx: ModuleContext) -> bool:
-    return any(ctx.names.spelling(ns) for ns in ctx.config.array_namespaces)
+    return array_namespace(ctx) is not None
 
 
 def where_from(ctx: ModuleContext, hazard: Hazard) -> str:
@@ -80,8 +101,7 @@ def static_plan(ctx: ModuleContext, taint: Taint) -> dict[JitSite, list[str]] | 
 
 def _nameable(site: JitSite) -> list[str]:
     """Parameters static_argnames can name: not *args/**kwargs."""
-    params = site.target.params
-    return positional_params(site.target) + [p.name.value for p in params.kwonly_params]
+    return positional_params(site.target) + [p.arg for p in site.target.args.kwonlyargs]
 
 
 def static_advice(ctx: ModuleContext, plan: dict[JitSite, list[str]]) -> tuple[str, Fix | None]:
@@ -93,27 +113,67 @@ def static_advice(ctx: ModuleContext, plan: dict[JitSite, list[str]]) -> tuple[s
             editable = False
         else:
             edits.extend(site_edits)
+        for name in names:
+            line = changing_call(ctx, site, name)
+            if line is not None:
+                shown.append(
+                    f"but '{name}' changes on every pass of the loop calling it (line {line}), so each call "
+                    "would compile again: keep it traced and use lax.cond/lax.while_loop/tnp.where instead"
+                )
     help = "; ".join(shown)
     fix = Fix(Applicability.UNSAFE, help, tuple(edits)) if editable and edits else None
     return help, fix
+
+
+def changing_call(ctx: ModuleContext, site: JitSite, name: str) -> int | None:
+    """The line of a call of the jitted function, inside a loop, that passes for `name` a
+    value the loop rebinds (a step counter): made static, it would recompile every pass."""
+    if not site.binding or site.target is None:
+        return None
+    callable_params = [p for p in positional_params(site.target) if p not in site.bound]
+    position = callable_params.index(name) if name in callable_params else None
+    lines = lines_mentioning(ctx.source, {site.binding}, ctx.line_starts)
+    for call in ctx.index.calls_on_lines(lines):
+        node = call.node
+        if call.loop is None or not isinstance(node.func, ast.Name) or node.func.id != site.binding:
+            continue
+        passed = [k.value for k in node.keywords if k.arg == name]
+        if position is not None and position < len(node.args):
+            passed.append(node.args[position])
+        rebound = _rebound_in(call.loop)
+        if any(isinstance(n, ast.Name) and n.id in rebound for value in passed for n in descendants([value], ())):
+            return node.lineno
+    return None
+
+
+def _rebound_in(loop: ast.AST) -> set[str]:
+    found = set()
+    for node in descendants([loop], ()):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+    return found
 
 
 def traced_finding(
     ctx: ModuleContext,
     code: str,
     hazard: Hazard,
-    anchor: cst.CSTNode,
+    anchor: ast.AST,
     problem: str,
     data_help: str,
     data_fix: Fix | None = None,
+    prefer_data: bool = False,
 ) -> Finding:
-    """`problem` reads "'if' depends on the value of"; the subject and the fix are added here."""
+    """`problem` reads "'if' depends on the value of"; the subject and the fix are added here.
+
+    `prefer_data`: the data fix (e.g. `tnp.logical_and`) traces whether the value is a scalar
+    or an array, while a static fix fails for an array; use it whenever there is one."""
     message = f"{problem} {subject(hazard.taint)}{where_from(ctx, hazard)}"
-    plan = static_plan(ctx, hazard.taint)
+    plan = None if prefer_data and data_fix is not None else static_plan(ctx, hazard.taint)
     if plan:
         help, fix = static_advice(ctx, plan)
     else:
         help, fix = data_help, data_fix
     # A compound statement is underlined from its keyword through its condition only.
-    end = getattr(anchor, "test", None) if isinstance(anchor, (cst.If, cst.While, cst.Assert)) else None
+    end = getattr(anchor, "test", None) if isinstance(anchor, (ast.If, ast.While, ast.Assert)) else None
     return ctx.finding(code, anchor, message, help, fix, end=end)

@@ -1,0 +1,56 @@
+/* Stable sorting of the rows of a contiguous (rows, n) array, in NumPy's order: NaN after
+ * every number, and -0.0 and 0.0 tie (so they keep their input order). A bottom-up merge
+ * sort on indices: O(n log n), stable, and it needs scratch space the caller allocates
+ * (2 * rows * n int64 values), so a kernel never allocates or fails. */
+#ifndef TRANSPILE_SORT_H
+#define TRANSPILE_SORT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define TP_LESS_NAN_LAST(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+#define TP_LESS_PLAIN(a, b) ((a) < (b))
+
+#define TP_SORT(tag, T, LESS)                                                                 \
+    static inline void tp_sort_row_##tag(const T *key, int64_t *idx, int64_t *tmp, int64_t n) {      \
+        for (int64_t i = 0; i < n; i++) idx[i] = i;                                           \
+        for (int64_t width = 1; width < n; width *= 2) {                                      \
+            for (int64_t lo = 0; lo < n; lo += 2 * width) {                                   \
+                const int64_t mid = lo + width < n ? lo + width : n;                          \
+                const int64_t hi = mid + width < n ? mid + width : n;                         \
+                int64_t i = lo, j = mid, k = lo;                                              \
+                /* Take from the right run only when strictly less: that is stability. */     \
+                while (i < mid && j < hi)                                                     \
+                    tmp[k++] = LESS(key[idx[j]], key[idx[i]]) ? idx[j++] : idx[i++];          \
+                while (i < mid) tmp[k++] = idx[i++];                                          \
+                while (j < hi) tmp[k++] = idx[j++];                                           \
+            }                                                                                 \
+            memcpy(idx, tmp, (size_t)n * sizeof(int64_t));                                    \
+        }                                                                                     \
+    }                                                                                         \
+    static __attribute__((noinline, unused)) void tp_sort_##tag(const T *in, T *values, int64_t *indices, int64_t *scratch,     \
+                              int64_t rows, int64_t n) {                                      \
+        _Pragma("omp parallel for schedule(dynamic) if(rows > 1 && rows * n > 32768)")        \
+        for (int64_t r = 0; r < rows; r++) {                                                  \
+            int64_t *idx = scratch + 2 * r * n, *tmp = idx + n;                               \
+            const T *row = in + r * n;                                                        \
+            tp_sort_row_##tag(row, idx, tmp, n);                                              \
+            for (int64_t i = 0; i < n; i++) {                                                 \
+                if (values) values[r * n + i] = row[idx[i]];                                  \
+                if (indices) indices[r * n + i] = idx[i];                                     \
+            }                                                                                 \
+        }                                                                                     \
+    }
+TP_SORT(b, bool, TP_LESS_PLAIN)
+TP_SORT(i8, int8_t, TP_LESS_PLAIN)
+TP_SORT(i16, int16_t, TP_LESS_PLAIN)
+TP_SORT(i32, int32_t, TP_LESS_PLAIN)
+TP_SORT(i64, int64_t, TP_LESS_PLAIN)
+TP_SORT(u8, uint8_t, TP_LESS_PLAIN)
+TP_SORT(u16, uint16_t, TP_LESS_PLAIN)
+TP_SORT(u32, uint32_t, TP_LESS_PLAIN)
+TP_SORT(u64, uint64_t, TP_LESS_PLAIN)
+TP_SORT(f32, float, TP_LESS_NAN_LAST)
+TP_SORT(f64, double, TP_LESS_NAN_LAST)
+
+#endif /* TRANSPILE_SORT_H */

@@ -1,0 +1,383 @@
+"""jax.lax's elementwise, structural and reduction operations, with JAX's signatures.
+
+`transpile.lax` re-exports these. Where lax differs from NumPy, these follow lax: `div`
+and `rem` on integers round toward zero (C's `/` and `%`), `round` rounds half away from
+zero by default, and reductions and cumulative ops keep the operand's dtype.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from . import dtypes
+from . import primitives as P
+from .core import Tracer, aval_of, bind
+from .numpy import _cumulative as C
+from .numpy import _elementwise as E
+from .numpy import _mathfuncs as M
+from .numpy._shape import concatenate as _concatenate, transpose as _transpose
+from .numpy._util import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+
+add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum
+neg, abs, sign, exp, exp2, log, log1p, expm1 = (E.negative, E.absolute, E.sign, E.exp, E.exp2,
+                                                E.log, E.log1p, E.expm1)
+sqrt, cbrt, tanh, sin, cos, tan = E.sqrt, M.cbrt, E.tanh, E.sin, E.cos, E.tan
+asin, acos, atan, atan2, sinh, cosh = E.arcsin, E.arccos, E.arctan, E.arctan2, E.sinh, E.cosh
+asinh, acosh, atanh = M.arcsinh, M.arccosh, M.arctanh
+floor, ceil, is_finite, nextafter = E.floor, E.ceil, E.isfinite, M.nextafter
+eq, ne, lt, le, gt, ge = E.equal, E.not_equal, E.less, E.less_equal, E.greater, E.greater_equal
+bitwise_and, bitwise_or, bitwise_xor, bitwise_not = (E.bitwise_and, E.bitwise_or,
+                                                     E.bitwise_xor, E.bitwise_not)
+shift_left, shift_right_logical = E.left_shift, E.right_shift
+pow, square = E.power, lambda x: E.multiply(x, x)
+
+
+def stop_gradient(x):
+    return x          # transpile has no autodiff: the value passes through unchanged
+
+
+def rsqrt(x):
+    return E.divide(1, E.sqrt(x))
+
+
+def logistic(x):
+    return E.divide(1, E.add(1, E.exp(E.negative(x))))
+
+
+def integer_pow(x, y: int):
+    if not isinstance(y, (int, np.integer)) or isinstance(y, Tracer):
+        raise TypeError("lax.integer_pow: the exponent 'y' must be a static Python int")
+    return E.power(x, int(y))
+
+
+def _truncating(x, y, q):
+    """Floor quotient q turned into C's truncating one: one up where signs differ."""
+    r = E.remainder(x, y)
+    inexact = E.logical_and(E.not_equal(r, 0), E.not_equal(E.less(x, 0), E.less(y, 0)))
+    return E.where(inexact, E.add(q, 1), q)
+
+
+def div(x, y):
+    """Integer division rounds toward zero; x / 0 is -1 (all bits set), as XLA defines it."""
+    x, y = operand(x), operand(y)
+    if dtypes.is_float(np.result_type(aval_of(x).dtype, aval_of(y).dtype)):
+        return E.divide(x, y)
+    q = _truncating(x, y, E.floor_divide(x, y))
+    return E.where(E.equal(y, 0), E.invert(E.subtract(q, q)), q)
+
+
+def rem(x, y):
+    """x - div(x, y) * y: the sign of x, as C's % and fmod; x rem 0 is x, as XLA defines it."""
+    x, y = operand(x), operand(y)
+    r = E.remainder(x, y)
+    if dtypes.is_float(aval_of(r).dtype):
+        return M.copysign(E.remainder(E.absolute(x), E.absolute(y)), x)
+    fix = E.logical_and(E.not_equal(r, 0), E.not_equal(E.less(r, 0), E.less(x, 0)))
+    return E.where(E.equal(y, 0), x, E.where(fix, E.subtract(r, y), r))
+
+
+class RoundingMethod:
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
+def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):
+    x = operand(x)
+    if int(rounding_method) == RoundingMethod.TO_NEAREST_EVEN:
+        return E.rint(x)
+    t = E.trunc(x)
+    # x - trunc(x) is exact, so the comparison with 0.5 decides ties exactly.
+    return E.where(E.greater_equal(E.absolute(E.subtract(x, t)), 0.5),
+                   E.add(t, M.copysign(1, x)), t)
+
+
+def clamp(min, x, max):
+    return E.minimum(E.maximum(x, min), max)
+
+
+def select_n(which, *cases):
+    if not cases:
+        raise ValueError("lax.select_n needs at least one case")
+    which = operand(which)
+    if aval_of(which).dtype == dtypes.bool_:
+        if len(cases) > 2:
+            raise ValueError("lax.select_n with a boolean 'which' takes at most two cases")
+        return E.where(which, cases[-1], cases[0])
+    out = cases[-1]
+    for i in range(len(cases) - 2, -1, -1):
+        out = E.where(E.equal(which, i), cases[i], out)
+    return out
+
+
+def convert_element_type(operand_, new_dtype):
+    return astype(operand_, new_dtype)
+
+
+def broadcast_in_dim(operand_, shape, broadcast_dimensions):
+    x = operand(operand_)
+    shape = tuple(int(d) for d in shape)
+    dims = tuple(int(d) for d in broadcast_dimensions)
+    old = aval_of(x).shape
+    if len(dims) != len(old) or any(old[i] not in (1, shape[d]) for i, d in enumerate(dims)):
+        raise ValueError(f"lax.broadcast_in_dim: operand of shape {old} cannot be broadcast "
+                         f"to {shape} along dimensions {dims}")
+    placed = [1] * len(shape)
+    for i, d in enumerate(dims):
+        placed[d] = old[i]
+    return broadcast_to(_np_reshape(x, tuple(placed)), shape)
+
+
+def broadcast(operand_, sizes):
+    x = operand(operand_)
+    return broadcast_to(x, tuple(sizes) + aval_of(x).shape)
+
+
+def reshape(operand_, new_sizes, dimensions=None):
+    x = operand(operand_)
+    if dimensions is not None:
+        x = _transpose(x, tuple(dimensions))
+    return _np_reshape(x, tuple(new_sizes))
+
+
+def transpose(operand_, permutation):
+    return _transpose(operand_, tuple(permutation))
+
+
+def concatenate(operands, dimension):
+    return _concatenate(list(operands), axis=dimension)
+
+
+def slice(operand_, start_indices, limit_indices, strides=None):
+    x = operand(operand_)
+    strides = strides or (1,) * len(start_indices)
+    return x[tuple(builtins.slice(int(a), int(b), int(s))
+                   for a, b, s in zip(start_indices, limit_indices, strides))]
+
+
+def slice_in_dim(operand_, start_index, limit_index, stride=1, axis=0):
+    x = operand(operand_)
+    n = len(aval_of(x).shape)
+    starts, limits, strides = [0] * n, list(aval_of(x).shape), [1] * n
+    start, limit, _ = builtins.slice(start_index, limit_index).indices(limits[axis])
+    starts[axis], limits[axis], strides[axis] = start, limit, stride
+    return slice(x, starts, limits, strides)
+
+
+def iota(dtype, size):
+    return broadcasted_iota(dtype, (int(size),), 0)
+
+
+def broadcasted_iota(dtype, shape, dimension):
+    from .core import current_trace
+    shape = tuple(int(d) for d in shape)
+    dt = dtypes.canonicalize(dtype)
+    if current_trace() is None:
+        index = np.arange(shape[dimension], dtype=dt)
+        placed = [1] * len(shape)
+        placed[dimension] = shape[dimension]
+        return np.broadcast_to(index.reshape(placed), shape).copy()
+    return bind(P.iota, dtype=dt, shape=shape, dimension=int(dimension))
+
+
+def pad(operand_, padding_value, padding_config):
+    """Low/high padding (negative crops) and interior padding, per dimension."""
+    x = operand(operand_)
+    value = astype(operand(padding_value), aval_of(x).dtype)
+    for axis, (lo, hi, interior) in enumerate(padding_config):
+        x = _pad_axis(x, value, axis, int(lo), int(hi), int(interior))
+    return x
+
+
+def _pad_axis(x, value, axis, lo, hi, interior):
+    shape = aval_of(x).shape
+    n = shape[axis]
+    if interior and n > 1:
+        spread = _np_reshape(x, shape[:axis + 1] + (1,) + shape[axis + 1:])
+        fill = broadcast_to(value, shape[:axis + 1] + (interior,) + shape[axis + 1:])
+        woven = _concatenate([spread, fill], axis=axis + 1)
+        flat = _np_reshape(woven, shape[:axis] + (n * (interior + 1),) + shape[axis + 1:])
+        x = slice_in_dim(flat, 0, n * (interior + 1) - interior, axis=axis)
+    n = aval_of(x).shape[axis]
+    if lo < 0:
+        x, n, lo = slice_in_dim(x, -lo, n, axis=axis), n + lo, 0
+    if hi < 0:
+        x, n, hi = slice_in_dim(x, 0, n + hi, axis=axis), n + hi, 0
+    pieces = []
+    for width in (lo, hi):
+        sized = list(aval_of(x).shape)
+        sized[axis] = width
+        pieces.append(broadcast_to(value, tuple(sized)) if width else None)
+    parts = [p for p in (pieces[0], x, pieces[1]) if p is not None]
+    return _concatenate(parts, axis=axis) if len(parts) > 1 else x
+
+
+def dot(lhs, rhs, precision=None, preferred_element_type=None):
+    from .numpy._linalg import dot as np_dot
+    out = np_dot(lhs, rhs)
+    return out if preferred_element_type is None else astype(out, preferred_element_type)
+
+
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
+    """Contract lhs and rhs: result axes are batch, then lhs free, then rhs free (as XLA)."""
+    from .numpy._linalg import matmul
+    (lc, rc), (lb, rb) = dimension_numbers
+    x, y = operand(lhs), operand(rhs)
+    sx, sy = aval_of(x).shape, aval_of(y).shape
+    # Pairs keep the caller's order (contracting lc[i] with rc[i]); no sorting.
+    lc, lb = [int(d) % len(sx) for d in lc], [int(d) % len(sx) for d in lb]
+    rc, rb = [int(d) % len(sy) for d in rc], [int(d) % len(sy) for d in rb]
+    lf = [d for d in range(len(sx)) if d not in lc and d not in lb]
+    rf = [d for d in range(len(sy)) if d not in rc and d not in rb]
+    batch = tuple(sx[d] for d in lb)
+    k = math.prod(sx[d] for d in lc)
+    x3 = _np_reshape(_transpose(x, lb + lf + lc), batch + (math.prod(sx[d] for d in lf), k))
+    y3 = _np_reshape(_transpose(y, rb + rc + rf), batch + (k, math.prod(sy[d] for d in rf)))
+    out = _np_reshape(matmul(x3, y3), batch + tuple(sx[d] for d in lf) + tuple(sy[d] for d in rf))
+    return out if preferred_element_type is None else astype(out, preferred_element_type)
+
+
+def _reduce(prim, x, axes):
+    x = operand(x)
+    axes = normalize_axes(tuple(axes), len(aval_of(x).shape))
+    return bind(prim, x, axes=axes) if axes else x
+
+
+def reduce_sum(operand_, axes):
+    return _reduce(P.reduce_sum, operand_, axes)
+
+
+def reduce_prod(operand_, axes):
+    return _reduce(P.reduce_prod, operand_, axes)
+
+
+def reduce_max(operand_, axes):
+    return _reduce(P.reduce_max, operand_, axes)
+
+
+def reduce_min(operand_, axes):
+    return _reduce(P.reduce_min, operand_, axes)
+
+
+def reduce_and(operand_, axes):
+    return _reduce(P.reduce_and, operand_, axes)
+
+
+def reduce_or(operand_, axes):
+    return _reduce(P.reduce_or, operand_, axes)
+
+
+def argmax(operand_, axis, index_dtype):
+    from .numpy._reductions import argmax as np_argmax
+    return astype(np_argmax(operand_, axis=axis), index_dtype)
+
+
+def argmin(operand_, axis, index_dtype):
+    from .numpy._reductions import argmin as np_argmin
+    return astype(np_argmin(operand_, axis=axis), index_dtype)
+
+
+def _cumulative(fn, operand_, axis, reverse):
+    x = operand(operand_)
+    dt = aval_of(x).dtype
+    if reverse:
+        from .numpy._shape import flip
+        return flip(fn(flip(x, axis), axis=axis, dtype=dt), axis)
+    return fn(x, axis=axis, dtype=dt)
+
+
+def cumsum(operand_, axis=0, reverse=False):
+    return _cumulative(C.cumsum, operand_, axis, reverse)
+
+
+def cumprod(operand_, axis=0, reverse=False):
+    return _cumulative(C.cumprod, operand_, axis, reverse)
+
+
+def cummax(operand_, axis=0, reverse=False):
+    return C.cummax(operand_, axis=axis, reverse=reverse)
+
+
+def cummin(operand_, axis=0, reverse=False):
+    return C.cummin(operand_, axis=axis, reverse=reverse)
+
+
+
+# -- dynamic indexing along one axis, and loops over the leading axis ---------------------------
+
+def dynamic_slice_in_dim(operand_, start_index, slice_size, axis=0):
+    from .lax import dynamic_slice
+    x = operand(operand_)
+    shape = aval_of(x).shape
+    starts, sizes = [0] * len(shape), list(shape)
+    starts[axis], sizes[axis] = start_index, int(slice_size)
+    return dynamic_slice(x, starts, sizes)
+
+
+def dynamic_update_slice_in_dim(operand_, update, start_index, axis):
+    from .lax import dynamic_update_slice
+    x = operand(operand_)
+    starts = [0] * len(aval_of(x).shape)
+    starts[axis] = start_index
+    return dynamic_update_slice(x, update, starts)
+
+
+def dynamic_update_index_in_dim(operand_, update, index, axis):
+    x, update = operand(operand_), operand(update)
+    if len(aval_of(update).shape) == len(aval_of(x).shape) - 1:
+        shape = list(aval_of(update).shape)
+        shape.insert(axis, 1)
+        update = _np_reshape(update, tuple(shape))
+    return dynamic_update_slice_in_dim(x, update, index, axis)
+
+
+def map(f, xs):
+    """f applied to each slice of xs along the leading axis (a scan with no carry)."""
+    from .lax import scan
+    _, ys = scan(lambda carry, x: (carry, f(x)), (), xs)
+    return ys
+
+
+def associative_scan(fn, elems, reverse=False, axis=0):
+    """Inclusive prefix combination with an associative `fn`, in ceil(log2 n) fused steps.
+
+    Step k combines each element with the one 2**k places before it; the first 2**k
+    elements are already final, so no identity element is needed (Hillis-Steele)."""
+    from .numpy._shape import flip
+    from .pytree import tree_flatten, tree_unflatten
+    leaves, tree = tree_flatten(elems)
+    leaves = [operand(x) for x in leaves]
+    if not leaves:
+        return elems
+    ax = normalize_axes(axis, len(aval_of(leaves[0]).shape))[0]
+    if reverse:
+        leaves = [flip(x, ax) for x in leaves]
+    n = aval_of(leaves[0]).shape[ax]
+    k = 1
+    while k < n:
+        before = tree_unflatten(tree, [slice_in_dim(x, 0, n - k, axis=ax) for x in leaves])
+        after = tree_unflatten(tree, [slice_in_dim(x, k, n, axis=ax) for x in leaves])
+        combined, _ = tree_flatten(fn(before, after))
+        leaves = [_concatenate([slice_in_dim(x, 0, k, axis=ax), c], axis=ax)
+                  for x, c in zip(leaves, combined)]
+        k *= 2
+    if reverse:
+        leaves = [flip(x, ax) for x in leaves]
+    return tree_unflatten(tree, leaves)
+
+
+__all__ = [
+    'abs', 'acos', 'acosh', 'add', 'argmax', 'argmin', 'asin', 'asinh', 'associative_scan',
+    'atan', 'atan2', 'atanh', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor',
+    'broadcast', 'broadcast_in_dim', 'broadcasted_iota', 'cbrt', 'ceil', 'clamp',
+    'concatenate', 'convert_element_type', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod',
+    'cumsum', 'div', 'dot', 'dot_general', 'dynamic_slice_in_dim',
+    'dynamic_update_index_in_dim', 'dynamic_update_slice_in_dim', 'eq', 'exp', 'exp2', 'expm1',
+    'floor', 'ge', 'gt', 'integer_pow', 'iota', 'is_finite', 'le', 'log', 'log1p', 'logistic',
+    'lt', 'map', 'max', 'min', 'mul', 'ne', 'neg', 'nextafter', 'pad', 'pow', 'reduce_and',
+    'reduce_max', 'reduce_min', 'reduce_or', 'reduce_prod', 'reduce_sum', 'rem', 'reshape',
+    'round', 'rsqrt', 'select_n', 'shift_left', 'shift_right_logical', 'sign', 'sin', 'sinh',
+    'slice', 'slice_in_dim', 'sqrt', 'square', 'stop_gradient', 'sub', 'tan', 'tanh',
+    'transpose',
+]

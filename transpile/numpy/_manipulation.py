@@ -1,0 +1,375 @@
+"""Array manipulation built from static slices, broadcasts and concatenation.
+
+Everything here has a static result shape, so it composes the existing structural
+primitives (slice, rev, broadcast_in_dim, reshape, concatenate): under `jit` the
+pieces fuse into their consumers as index arithmetic, and no Python loop runs per element.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import Tracer, aval_of
+from ._shape import concatenate, flip, transpose
+from ._util import broadcast_to, normalize_axis, operand, reshape, shape_of
+
+
+def _ndim(x) -> int:
+    return len(shape_of(x))
+
+
+def _take_slice(x, axis: int, start: int, stop: int, step: int = 1):
+    key = [slice(None)] * _ndim(x)
+    key[axis] = slice(start, stop, step)
+    return x[tuple(key)]
+
+
+def take_static(x, indices, axis: int):
+    """x gathered along `axis` at static `indices`, as a concatenation of runs.
+
+    A run is a stretch of the index list with a constant step (0: a repeated element,
+    1: a plain slice, -1: a reversed slice, k: a strided slice), so the common patterns
+    (edge, reflect and wrap padding, roll, tile, repeat) become a handful of slices.
+    """
+    x = operand(x)
+    indices = [int(i) for i in np.asarray(indices).ravel()]
+    n = shape_of(x)[axis]
+    if any(not 0 <= i < n for i in indices):
+        raise IndexError(f"index out of range for an axis of size {n}")
+    pieces = [_run_piece(x, axis, run) for run in _runs(indices)]
+    if not pieces:
+        return _take_slice(x, axis, 0, 0)
+    return pieces[0] if len(pieces) == 1 else concatenate(pieces, axis=axis)
+
+
+def _runs(indices: list[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for i in indices:
+        run = runs[-1] if runs else None
+        if run and (len(run) == 1 or i - run[-1] == run[1] - run[0]):
+            run.append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def _run_piece(x, axis: int, run: list[int]):
+    first, step = run[0], (run[1] - run[0] if len(run) > 1 else 1)
+    if step == 0:
+        one = _take_slice(x, axis, first, first + 1)
+        shape = list(shape_of(one))
+        shape[axis] = len(run)
+        return broadcast_to(one, tuple(shape))
+    stop = run[-1] + (1 if step > 0 else -1)
+    return _take_slice(x, axis, first, stop if stop >= 0 else None, step)
+
+
+# --- dimension helpers ---------------------------------------------------------------------
+
+def _atleast(arys, ndim: int, place):
+    out = [place(operand(a)) if _ndim(operand(a)) < ndim else operand(a) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*arys):
+    return _atleast(arys, 1, lambda a: reshape(a, (1,)))
+
+
+def atleast_2d(*arys):
+    return _atleast(arys, 2, lambda a: reshape(a, (1,) * (2 - _ndim(a)) + shape_of(a)))
+
+
+def atleast_3d(*arys):
+    def place(a):
+        shape = shape_of(a)
+        return reshape(a, {0: (1, 1, 1), 1: (1,) + shape + (1,), 2: shape + (1,)}[len(shape)])
+    return _atleast(arys, 3, place)
+
+
+def _as_list(arrays, name):
+    if isinstance(arrays, (Tracer, np.ndarray)):
+        raise TypeError(f"{name}() takes a sequence of arrays, not one array; "
+                        f"pass a list or tuple")
+    return [operand(a) for a in arrays]
+
+
+def hstack(tup):
+    arrays = [atleast_1d(a) for a in _as_list(tup, "hstack")]
+    return concatenate(arrays, axis=0 if arrays and _ndim(arrays[0]) == 1 else 1)
+
+
+def vstack(tup):
+    return concatenate([atleast_2d(a) for a in _as_list(tup, "vstack")], axis=0)
+
+
+row_stack = vstack
+
+
+def dstack(tup):
+    return concatenate([atleast_3d(a) for a in _as_list(tup, "dstack")], axis=2)
+
+
+def column_stack(tup):
+    arrays = _as_list(tup, "column_stack")
+    return concatenate([reshape(a, (-1, 1)) if _ndim(a) < 2 else a for a in arrays], axis=1)
+
+
+def swapaxes(a, axis1, axis2):
+    a = operand(a)
+    ndim = _ndim(a)
+    perm = list(range(ndim))
+    i, j = normalize_axis(axis1, ndim, "axis1"), normalize_axis(axis2, ndim, "axis2")
+    perm[i], perm[j] = perm[j], perm[i]
+    return transpose(a, perm)
+
+
+def flipud(m):
+    if _ndim(operand(m)) < 1:
+        raise ValueError("flipud needs an array of at least 1 dimension")
+    return flip(m, 0)
+
+
+def fliplr(m):
+    if _ndim(operand(m)) < 2:
+        raise ValueError("fliplr needs an array of at least 2 dimensions")
+    return flip(m, 1)
+
+
+def broadcast_shapes(*shapes):
+    return np.broadcast_shapes(*shapes)
+
+
+def broadcast_arrays(*args):
+    arrays = [operand(a) for a in args]
+    try:
+        shape = np.broadcast_shapes(*(shape_of(a) for a in arrays))
+    except ValueError:
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape: "
+                         + " ".join(str(shape_of(a)) for a in arrays)) from None
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def copy(a, order=None):
+    a = operand(a)
+    return a if isinstance(a, Tracer) else np.array(a, copy=True)
+
+
+# --- splitting ------------------------------------------------------------------------------
+
+def _split_bounds(n: int, indices_or_sections, equal: bool) -> list[int]:
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0")
+        if equal and n % sections:
+            raise ValueError("array split does not result in an equal division")
+        size, extra = divmod(n, sections)
+        sizes = [size + 1] * extra + [size] * (sections - extra)
+        return [0] + list(np.cumsum(sizes))
+    if isinstance(indices_or_sections, Tracer):
+        raise TypeError("split indices must be static (Python ints), since they fix the "
+                        "pieces' shapes")
+    return [0] + [int(i) for i in indices_or_sections] + [n]
+
+
+def _split(ary, indices_or_sections, axis, equal):
+    ary = operand(ary)
+    ax = normalize_axis(axis, _ndim(ary))
+    n = shape_of(ary)[ax]
+    bounds = _split_bounds(n, indices_or_sections, equal)
+    pieces = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        start, stop, _ = slice(int(lo), int(hi)).indices(n)   # Python's slice rules, as NumPy
+        pieces.append(_take_slice(ary, ax, start, max(start, stop)))
+    return pieces
+
+
+def split(ary, indices_or_sections, axis=0):
+    return _split(ary, indices_or_sections, axis, equal=True)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    return _split(ary, indices_or_sections, axis, equal=False)
+
+
+def hsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, axis=0 if _ndim(operand(ary)) == 1 else 1)
+
+
+def vsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, axis=0)
+
+
+def dsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, axis=2)
+
+
+# --- repetition -----------------------------------------------------------------------------
+
+def tile(A, reps):
+    A = operand(A)
+    reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    if isinstance(reps, tuple) and any(isinstance(r, Tracer) for r in reps):
+        raise TypeError("tile: reps must be static")
+    shape = shape_of(A)
+    d = max(len(shape), len(reps))
+    shape = (1,) * (d - len(shape)) + shape
+    reps = (1,) * (d - len(reps)) + tuple(int(r) for r in reps)
+    interleaved = tuple(v for r, s in zip(reps, shape) for v in (r, s))
+    spread = reshape(A, tuple(v for s in shape for v in (1, s)))
+    return reshape(broadcast_to(spread, interleaved), tuple(r * s for r, s in zip(reps, shape)))
+
+
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    a = operand(a)
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    ax = normalize_axis(axis, _ndim(a))
+    n = shape_of(a)[ax]
+    if isinstance(repeats, Tracer):
+        raise TypeError("repeat: 'repeats' must be static (a Python int or sequence), since "
+                        "it fixes the result's length")
+    counts = np.broadcast_to(np.asarray(repeats, dtype=np.int64), (n,))
+    if (counts < 0).any():
+        raise ValueError("repeat: 'repeats' may not contain negative values")
+    if np.ndim(repeats) == 0:
+        k = int(counts[0]) if n else int(np.asarray(repeats))
+        shape = shape_of(a)
+        widened = reshape(a, shape[:ax + 1] + (1,) + shape[ax + 1:])
+        spread = broadcast_to(widened, shape[:ax + 1] + (k,) + shape[ax + 1:])
+        return reshape(spread, shape[:ax] + (n * k,) + shape[ax + 1:])
+    return take_static(a, np.repeat(np.arange(n), counts), ax)
+
+
+def roll(a, shift, axis=None):
+    a = operand(a)
+    if axis is None:
+        return reshape(roll(reshape(a, (-1,)), shift, 0), shape_of(a))
+    shifts = list(shift) if isinstance(shift, (tuple, list)) else [shift]
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: 'shift' and 'axis' must have one length, got {len(shifts)} "
+                         f"and {len(axes)}")
+    for s, ax in zip(shifts, axes):
+        a = _roll_axis(a, s, normalize_axis(ax, _ndim(a)))
+    return a
+
+
+def _roll_axis(a, shift, ax):
+    n = shape_of(a)[ax]
+    if n == 0:
+        return a
+    if isinstance(shift, Tracer):
+        # A traced shift: the window of length n starting at (n - shift) mod n in [a, a].
+        from ..lax import dynamic_slice
+        from ._elementwise import remainder, subtract
+        starts = [0] * _ndim(a)
+        starts[ax] = remainder(subtract(n, shift), n)
+        return dynamic_slice(concatenate([a, a], axis=ax), starts, shape_of(a))
+    s = int(shift) % n
+    if s == 0:
+        return a
+    return concatenate([_take_slice(a, ax, n - s, n), _take_slice(a, ax, 0, n - s)], axis=ax)
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    from ._elementwise import not_equal, subtract
+    a = operand(a)
+    ax = normalize_axis(axis, _ndim(a))
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    extra = []
+    for edge in (prepend, append):
+        if edge is None:
+            extra.append(None)
+            continue
+        # NumPy makes prepend/append arrays first: a Python scalar is not weak here.
+        edge = operand(np.asarray(edge) if isinstance(edge, (bool, int, float)) else edge)
+        if _ndim(edge) == 0:
+            shape = list(shape_of(a))
+            shape[ax] = 1
+            edge = broadcast_to(edge, tuple(shape))
+        extra.append(edge)
+    parts = [p for p in (extra[0], a, extra[1]) if p is not None]
+    if len(parts) > 1:
+        from ._util import astype
+        common = np.result_type(*(aval_of(p).dtype for p in parts))
+        a = concatenate([astype(p, common) for p in parts], axis=ax)
+    from .. import dtypes
+    for _ in range(n):
+        m = shape_of(a)[ax]
+        hi, lo = _take_slice(a, ax, 1, m), _take_slice(a, ax, 0, max(m - 1, 0))
+        a = not_equal(hi, lo) if aval_of(a).dtype == dtypes.bool_ else subtract(hi, lo)
+    return a
+
+
+# --- padding --------------------------------------------------------------------------------
+
+_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+
+
+def _pad_widths(pad_width, ndim):
+    if isinstance(pad_width, Tracer):
+        raise TypeError("pad: 'pad_width' must be static, since it fixes the result's shape")
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("pad: 'pad_width' may not contain negative values")
+    return [tuple(int(w) for w in row) for row in widths]
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    array = operand(array)
+    ndim = _ndim(array)
+    widths = _pad_widths(pad_width, ndim)
+    if mode == "constant":
+        return _pad_constant(array, widths, kwargs.get("constant_values", 0))
+    if mode not in _INDEX_MODES:
+        raise NotImplementedError(f"pad: mode {mode!r} is not supported; use one of "
+                                  f"'constant', " + ", ".join(repr(m) for m in _INDEX_MODES))
+    for ax, (before, after) in enumerate(widths):
+        n = shape_of(array)[ax]
+        if before == after == 0:
+            continue
+        if n == 0:
+            raise ValueError(f"pad: can't extend the empty axis {ax} with mode {mode!r}")
+        index = np.pad(np.arange(n), (before, after), mode=mode)
+        array = take_static(array, index, ax)
+    return array
+
+
+def _pad_constant(array, widths, constant_values):
+    from ._util import astype
+    dtype = aval_of(array).dtype
+    values = np.broadcast_to(np.asarray(constant_values, dtype=object), (len(widths), 2)) \
+        if not isinstance(constant_values, Tracer) else None
+    for ax, (before, after) in enumerate(widths):
+        pieces = []
+        for side, width in enumerate((before, after)):
+            if not width:
+                continue
+            shape = list(shape_of(array))
+            shape[ax] = width
+            value = constant_values if values is None else values[ax, side]
+            fill = astype(operand(value), dtype)
+            pieces.append((side, broadcast_to(fill, tuple(shape))))
+        if pieces:
+            parts = [p for s, p in pieces if s == 0] + [array] + [p for s, p in pieces if s]
+            array = concatenate(parts, axis=ax)
+    return array
+
+
+# --- choosing -------------------------------------------------------------------------------
+
+def select(condlist, choicelist, default=0):
+    from ._elementwise import where
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if not condlist:
+        raise ValueError("select with an empty condition list is not possible")
+    result = default
+    for cond, choice in reversed(list(zip(condlist, choicelist))):
+        result = where(cond, choice, result)
+    return result

@@ -1,0 +1,163 @@
+"""More of NumPy's math: libm-backed ufuncs, and compositions with NumPy's own formulas."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from . import _elementwise as E
+from ._elementwise import _binary, _unary
+from ._util import astype, operand
+
+arcsinh = _unary("asinh", "arcsinh")
+arccosh = _unary("acosh", "arccosh")
+arctanh = _unary("atanh", "arctanh")
+cbrt = _unary("cbrt", "cbrt")
+signbit = _unary("signbit", "signbit")
+hypot = _binary("hypot", "hypot")
+copysign = _binary("copysign", "copysign")
+fmax = _binary("fmax", "fmax")
+fmin = _binary("fmin", "fmin")
+logaddexp = _binary("logaddexp", "logaddexp")
+logaddexp2 = _binary("logaddexp2", "logaddexp2")
+nextafter = _binary("nextafter", "nextafter")
+asinh, acosh, atanh = arcsinh, arccosh, arctanh
+
+
+def deg2rad(x):
+    return E.multiply(x, np.pi / 180.0)
+
+
+def rad2deg(x):
+    return E.multiply(x, 180.0 / np.pi)
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def sinc(x):
+    # NumPy's formula: a tiny stand-in for 0 makes sin(y)/y evaluate to exactly 1 there.
+    x = operand(x)
+    y = E.multiply(np.pi, E.where(E.equal(x, 0), 1.0e-20, x))
+    return E.divide(E.sin(y), y)
+
+
+def heaviside(x1, x2):
+    x1, x2 = operand(x1), operand(x2)
+    avals = [aval_of(x1), aval_of(x2)]
+    (dt1, dt2), out = dtypes.ufunc_loop("heaviside", [a.dtype for a in avals],
+                                        [a.weak_type for a in avals])
+    x1, x2 = astype(x1, dt1), astype(x2, dt2)
+    step = E.where(E.less(x1, 0), 0, E.where(E.greater(x1, 0), 1, x2))
+    return astype(E.where(E.isnan(x1), x1, step), out)
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    x = operand(x)
+    dt = aval_of(x).dtype
+    if not dtypes.is_float(dt):
+        return x
+    info = np.finfo(dt)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+    x = E.where(E.isnan(x), astype(nan, dt), x)
+    x = E.where(E.logical_and(E.isinf(x), E.greater(x, 0)), astype(big, dt), x)
+    return E.where(E.logical_and(E.isinf(x), E.less(x, 0)), astype(small, dt), x)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    # NumPy 2's definition: |a - b| <= atol + rtol * |b|, with b promoted to at least a float.
+    a, b = operand(a), operand(b)
+    bdt = aval_of(b).dtype
+    if not dtypes.is_float(bdt):
+        b = astype(b, np.result_type(bdt, 1.0))
+    close = E.less_equal(E.abs(E.subtract(a, b)), E.add(atol, E.multiply(rtol, E.abs(b))))
+    result = E.logical_or(E.logical_and(close, E.isfinite(b)), E.equal(a, b))
+    if equal_nan:
+        result = E.logical_or(result, E.logical_and(E.isnan(a), E.isnan(b)))
+    return result
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    from ._reductions import all
+    return all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    from ._reductions import all
+    a1, a2 = operand(a1), operand(a2)
+    if aval_of(a1).shape != aval_of(a2).shape:
+        return np.bool_(False)
+    same = E.equal(a1, a2)
+    if equal_nan and dtypes.is_float(aval_of(a1).dtype):
+        same = E.logical_or(same, E.logical_and(E.isnan(a1), E.isnan(a2)))
+    return all(same)
+
+
+def array_equiv(a1, a2):
+    from ._reductions import all
+    a1, a2 = operand(a1), operand(a2)
+    try:
+        np.broadcast_shapes(aval_of(a1).shape, aval_of(a2).shape)
+    except ValueError:
+        return np.bool_(False)
+    return all(E.equal(a1, a2))
+
+
+# --- 1-d convolution ------------------------------------------------------------------------
+
+def _correlate_full(a, v):
+    """Full cross-correlation, out[k] = sum_j a[k + j - (m-1)] * v[j], as m shifted slices.
+
+    Summed in increasing j, the order NumPy's own loop uses."""
+    from ._manipulation import pad
+    n, m = aval_of(a).shape[0], aval_of(v).shape[0]
+    padded = pad(a, (m - 1, m - 1))
+    length = n + m - 1
+    total = None
+    for j in range(m):
+        term = E.multiply(padded[j:j + length], v[j])
+        total = term if total is None else E.add(total, term)
+    return total
+
+
+def _mode_window(full, n, m, mode):
+    length = n + m - 1
+    if mode == "full":
+        return full
+    if mode == "same":
+        size = max(n, m)
+        start = (length - size) // 2
+        return full[start:start + size]
+    if mode == "valid":
+        size = max(n, m) - min(n, m) + 1
+        start = min(n, m) - 1
+        return full[start:start + size]
+    raise ValueError(f"mode must be one of 'full', 'same' or 'valid', got {mode!r}")
+
+
+def _check_1d(a, v, name):
+    a, v = operand(a), operand(v)
+    for arg, what in ((a, "a"), (v, "v")):
+        if len(aval_of(arg).shape) != 1:
+            raise ValueError(f"{name}: '{what}' must be 1-d, got shape {aval_of(arg).shape}")
+        if aval_of(arg).shape[0] == 0:
+            raise ValueError(f"{name}: '{what}' cannot be empty")
+    dt = np.result_type(aval_of(a).dtype, aval_of(v).dtype)
+    return astype(a, dt), astype(v, dt)
+
+
+def correlate(a, v, mode="valid"):
+    a, v = _check_1d(a, v, "correlate")
+    n, m = aval_of(a).shape[0], aval_of(v).shape[0]
+    if m > n:   # NumPy swaps the operands and reverses the result
+        return _mode_window(_correlate_full(v, a), m, n, mode)[::-1]
+    return _mode_window(_correlate_full(a, v), n, m, mode)
+
+
+def convolve(a, v, mode="full"):
+    a, v = _check_1d(a, v, "convolve")
+    if aval_of(v).shape[0] > aval_of(a).shape[0]:
+        a, v = v, a
+    n, m = aval_of(a).shape[0], aval_of(v).shape[0]
+    return _mode_window(_correlate_full(a, v[::-1]), n, m, mode)

@@ -1,0 +1,227 @@
+"""Statistics as compositions of reductions and elementwise ops, with NumPy's dtypes.
+
+Each follows the formula NumPy's own implementation uses (e.g. `var` subtracts the mean
+and sums squares, in the mean's dtype), so results agree to within summation order.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from . import _elementwise as E
+from . import _reductions as R
+from ._util import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
+
+
+def _float_dtype(dt, dtype=None):
+    if dtype is not None:
+        return dtypes.canonicalize(dtype)
+    return dt if dtypes.is_float(dt) else dtypes.float64
+
+
+def _count(shape, axis) -> int:
+    return math.prod(shape[i] for i in normalize_axes(axis, len(shape)))
+
+
+def _divide_by_dof(total, count, ddof):
+    # NumPy divides by max(n - ddof, 0): a non-positive count gives inf or NaN, no error.
+    if isinstance(count, int):
+        return E.divide(total, float(max(count - ddof, 0)))
+    return E.divide(total, E.maximum(E.subtract(count, ddof), 0))
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+        correction=None):
+    _no_out(out, "var")
+    if correction is not None:
+        ddof = correction
+    a = operand(a)
+    aval = aval_of(a)
+    dt = _float_dtype(aval.dtype, dtype)
+    x = astype(a, dt)
+    if where is not None:
+        return _masked_var(x, axis, ddof, keepdims, where)
+    centred = E.subtract(x, R.mean(x, axis=axis, keepdims=True))
+    total = R.sum(E.multiply(centred, centred), axis=axis, keepdims=keepdims)
+    return _divide_by_dof(total, _count(aval.shape, axis), ddof)
+
+
+def _masked_var(x, axis, ddof, keepdims, where):
+    mask = broadcast_to(operand(where), aval_of(x).shape)
+    count = R.sum(mask, axis=axis, keepdims=True)
+    mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True), count)
+    centred = E.where(mask, E.subtract(x, mean), 0)
+    total = R.sum(E.multiply(centred, centred), axis=axis, keepdims=keepdims)
+    count = count if keepdims else R.sum(mask, axis=axis)
+    return _divide_by_dof(total, astype(count, aval_of(total).dtype), ddof)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+        correction=None):
+    return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+
+
+def _no_out(out, name):
+    if out is not None:
+        raise TypeError(f"{name}: 'out' is not supported (arrays are immutable under jit); "
+                        f"use the returned value")
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    a = operand(a)
+    aval = aval_of(a)
+    if weights is None:
+        avg = R.mean(a, axis=axis, keepdims=keepdims)
+        scale = np.asarray(_count(aval.shape, axis), dtype=aval_of(avg).dtype)
+        return (avg, broadcast_to(scale, aval_of(avg).shape)) if returned else avg
+    w = operand(weights)
+    waval = aval_of(w)
+    floor = [dtypes.float64] if not dtypes.is_float(aval.dtype) else []
+    dt = np.result_type(aval.dtype, waval.dtype, *floor)
+    if waval.shape != aval.shape:
+        w = _weights_along_axis(w, aval.shape, axis)
+    scale = R.sum(astype(w, dt), axis=axis, keepdims=keepdims)
+    total = R.sum(E.multiply(astype(a, dt), astype(w, dt)), axis=axis, keepdims=keepdims)
+    avg = E.divide(total, scale)
+    if returned:
+        return avg, broadcast_to(scale, aval_of(avg).shape)
+    return avg
+
+
+def _weights_along_axis(w, shape, axis):
+    wshape = aval_of(w).shape
+    if axis is None:
+        raise TypeError("average: axis must be specified when shapes of a and weights differ")
+    if not isinstance(axis, int) or len(wshape) != 1:
+        raise TypeError("average: 1D weights expected when shapes of a and weights differ")
+    ax = normalize_axes(axis, len(shape))[0]
+    if wshape[0] != shape[ax]:
+        raise ValueError("average: length of weights not compatible with specified axis")
+    placed = reshape(w, tuple(shape[ax] if i == ax else 1 for i in range(len(shape))))
+    return broadcast_to(placed, shape)
+
+
+def count_nonzero(a, axis=None, keepdims=False):
+    return R.sum(as_bool(a), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
+
+
+def ptp(a, axis=None, keepdims=False):
+    return E.subtract(R.max(a, axis=axis, keepdims=keepdims),
+                      R.min(a, axis=axis, keepdims=keepdims))
+
+
+# --- NaN-ignoring reductions ------------------------------------------------------------------
+
+def _is_float(a) -> bool:
+    return dtypes.is_float(aval_of(a).dtype)
+
+
+def nansum(a, axis=None, dtype=None, keepdims=False):
+    a = operand(a)
+    clean = E.where(E.isnan(a), 0, a) if _is_float(a) else a
+    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, keepdims=False):
+    a = operand(a)
+    clean = E.where(E.isnan(a), 1, a) if _is_float(a) else a
+    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _nan_count(a, axis, keepdims):
+    return R.sum(E.logical_not(E.isnan(a)), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, keepdims=False):
+    a = operand(a)
+    if not _is_float(a):
+        return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    dt = _float_dtype(aval_of(a).dtype, dtype)
+    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims)
+    return E.divide(total, astype(_nan_count(a, axis, keepdims), dt))   # all-NaN: 0/0 = NaN
+
+
+def _nan_extreme(reduce, fill, a, axis, keepdims):
+    a = operand(a)
+    if not _is_float(a):
+        return reduce(a, axis=axis, keepdims=keepdims)
+    nan = E.isnan(a)
+    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims)
+    return E.where(R.all(nan, axis=axis, keepdims=keepdims), np.nan, best)
+
+
+def nanmax(a, axis=None, keepdims=False):
+    return _nan_extreme(R.max, -np.inf, a, axis, keepdims)
+
+
+def nanmin(a, axis=None, keepdims=False):
+    return _nan_extreme(R.min, np.inf, a, axis, keepdims)
+
+
+def _nan_arg(reduce, fill, a, axis, keepdims):
+    a = operand(a)
+    if not _is_float(a):
+        return reduce(a, axis=axis, keepdims=keepdims)
+    return reduce(E.where(E.isnan(a), fill, a), axis=axis, keepdims=keepdims)
+
+
+def nanargmax(a, axis=None, keepdims=False):
+    return _nan_arg(R.argmax, -np.inf, a, axis, keepdims)
+
+
+def nanargmin(a, axis=None, keepdims=False):
+    return _nan_arg(R.argmin, np.inf, a, axis, keepdims)
+
+
+def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    a = operand(a)
+    if not _is_float(a):
+        return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+               where=E.logical_not(E.isnan(a)))
+
+
+def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    return E.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+
+
+# --- covariance ---------------------------------------------------------------------------------
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
+        dtype=None):
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("cov: fweights/aweights are not supported yet")
+    from ._linalg import matmul
+    from ._manipulation import atleast_2d
+    from ._shape import concatenate, transpose
+    x = atleast_2d(operand(m))
+    if not rowvar and aval_of(x).shape[0] != 1:
+        x = transpose(x)
+    if y is not None:
+        yy = atleast_2d(operand(y))
+        if not rowvar and aval_of(yy).shape[0] != 1:
+            yy = transpose(yy)
+        x = concatenate([x, yy], axis=0)
+    dt = dtypes.canonicalize(dtype) if dtype is not None else \
+        np.result_type(aval_of(x).dtype, np.float64)
+    x = astype(x, dt)
+    n = aval_of(x).shape[1]
+    ddof = (0 if bias else 1) if ddof is None else ddof
+    centred = E.subtract(x, R.mean(x, axis=1, keepdims=True))
+    c = _divide_by_dof(matmul(centred, transpose(centred)), n, ddof)
+    rows = aval_of(x).shape[0]
+    return reshape(c, ()) if rows == 1 else c
+
+
+def corrcoef(x, y=None, rowvar=True, dtype=None):
+    c = cov(x, y, rowvar, dtype=dtype)
+    shape = aval_of(c).shape
+    if shape == ():
+        return E.divide(c, c)
+    from ._matrices import diagonal
+    d = E.sqrt(diagonal(c))
+    c = E.divide(E.divide(c, reshape(d, (-1, 1))), reshape(d, (1, -1)))
+    return E.clip(c, -1, 1)

@@ -137,13 +137,29 @@ def program(seed: int, n_ops: int | None = None) -> Program:
             break
         except (ValueError, IndexError, ZeroDivisionError, RecursionError):
             continue
-        if not _representable(value):
+        if not _representable(value) or _value_dependent(op, operands, metas):
             continue
         nodes.append(Node(op.name, operands, params))
         values.append(value)
         runtime = is_pyscalar(value) and _runtime(metas, operands)
         metas.append(Meta(value, runtime))
     return Program(seed, inputs, layouts, nodes)
+
+
+COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+
+
+def _value_dependent(op, operands, metas) -> bool:
+    """A Python-int *argument* outside an integer partner's range: NumPy decides the result
+    (or raises) from its value, which a traced argument does not have at trace time.
+    Comparisons are exact whatever the value, so they are kept."""
+    if op.name in COMPARISONS:
+        return False
+    ints = [metas[a.index].value for a in operands if isinstance(a, Ref) and
+            metas[a.index].runtime_scalar and type(metas[a.index].value) is int]
+    dts = [metas[a.index].dtype for a in operands if isinstance(a, Ref) and
+           not metas[a.index].is_pyscalar and metas[a.index].dtype.kind in "iu"]
+    return any(not np.iinfo(d).min <= v <= np.iinfo(d).max for v in ints for d in dts)
 
 
 def _type_level(e: Exception) -> bool:

@@ -12,7 +12,7 @@ import re
 from .. import dtypes
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, TAG
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
 from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
@@ -39,6 +39,8 @@ class CRenderer:
 
     def render(self, program: Program, header: str) -> str:
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
+        self.includes |= {header for prefix, header in HELPER_HEADERS.items()
+                          if any(prefix in text for text in kernels)}
         parts = [header, '#include "transpile.h"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))

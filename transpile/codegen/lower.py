@@ -15,7 +15,8 @@ import os
 import numpy as np
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
+from ..primitives import (ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS,
+                          SPECIAL_UNARY)
 from ..rules.abstract import elementwise_dtypes
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, SortKernel, linearize)
@@ -150,6 +151,8 @@ class RegionLowering:
                         out.dtype, src)
         if name == "convert_element_type":
             return _cast(operands[0], out.dtype, src, force=True)
+        if name in SPECIAL_UNARY or name == "bitcast_convert_type":
+            return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
         if name not in ELEMENTWISE_UFUNC:
             raise NotImplementedError(f"no lowering for primitive '{name}'")
         loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])

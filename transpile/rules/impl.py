@@ -66,7 +66,7 @@ impl_rules["debug_print"] = debug_print_impl
 
 
 def bitcast_convert_type_impl(avals, x, *, new_dtype):
-    return np.ascontiguousarray(np.asarray(x, avals[0].dtype)).view(new_dtype)
+    return np.array(x, avals[0].dtype).view(new_dtype)     # a copy, 0-d stays 0-d
 
 
 impl_rules["bitcast_convert_type"] = bitcast_convert_type_impl

@@ -45,3 +45,28 @@ def load_entry(so_path: str, entry: str, n_pointers: int):
     function = lib.load_function(function_type, entry)
     _keep_alive.append(lib)
     return function
+
+
+_INT64 = backend.new_primitive_type("int64_t")
+_HOOK = backend.new_function_type((_INT64, backend.new_pointer_type(_VOID_P)),
+                                  backend.new_void_type(), False)
+_HOOK_SETTER = backend.new_function_type((_HOOK,), backend.new_void_type(), False)
+
+
+def install_hook(so_path: str, setter_name: str, hook):
+    """Give the module's `void setter(void (*)(int64_t, void **))` a Python callable as the
+    hook; returns the callback object, which must stay alive as long as the module runs."""
+    lib = backend.load_library(so_path, _FLAGS)     # the same handle load_entry opened
+    setter = lib.load_function(_HOOK_SETTER, setter_name)
+    callback = backend.callback(_HOOK, hook)
+    setter(callback)
+    _keep_alive.append(lib)
+    return callback
+
+
+def read_buffer(pointer, nbytes: int) -> bytes:
+    """A copy of `nbytes` at a `void *` cdata."""
+    return bytes(backend.buffer(backend.cast(_CHAR_P, pointer), nbytes)) if nbytes else b""
+
+
+_CHAR_P = backend.new_pointer_type(backend.new_primitive_type("char"))

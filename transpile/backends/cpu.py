@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from .. import logs
-from ..codegen.c_render import CRenderer
+from ..codegen.c_render import DEBUG_HOOK_SUFFIX, CRenderer
 from ..codegen.kernel_ir import Program
 from ..codegen.lower import lower
 from ..errors import describe_function
@@ -16,7 +16,8 @@ from ..ir import IR
 from ..passes.simplify import simplify
 from ..runtime.compiler import CCompiler
 from ..runtime.disk_cache import DiskCache, cache_key
-from ..runtime.loader import from_buffer, load_entry
+from ..runtime.loader import from_buffer, install_hook, load_entry
+from .debug_hook import DebugPrinter
 from . import interpret
 
 ENTRY = "tp_entry"
@@ -62,11 +63,16 @@ class Executable:
         self._plain = list(self._sources) == [("buffer", i)
                                               for i in range(len(self._out_specs))]
         self._const_pointers = [from_buffer(c) for c in self._consts]
+        self._printer = DebugPrinter(program.effects) if program.effects else None
+        if self._printer is not None:
+            self._callback = install_hook(so_path, ENTRY + DEBUG_HOOK_SUFFIX, self._printer)
 
     def __call__(self, arrays):
         outs = [np.empty(shape, dtype) for shape, dtype in self._out_specs]
         status = self._fn(*self._const_pointers, *map(from_buffer, arrays),
                           *map(from_buffer, outs))
+        if self._printer is not None:
+            self._printer.raise_pending()
         if status:
             raise MemoryError("transpile: the compiled function could not allocate its "
                               "temporary buffers")

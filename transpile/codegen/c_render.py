@@ -15,8 +15,10 @@ from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buff
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
-from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, Switch, While)
+from .kernel_ir import (Affine, Call, DebugKernel, For, IteratedKernel, LoopKernel,
+                        MatmulKernel, Program, ReduceKernel, SortKernel, Switch, While)
+
+DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -46,6 +48,8 @@ class CRenderer:
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
+        if program.effects:
+            parts.append(self.debug_hook(program.name))
         parts.extend(kernels)
         parts.append(self.render_entry(program))
         return "\n".join(parts) + "\n"
@@ -62,6 +66,8 @@ class CRenderer:
             return self._iterated_kernel(kernel, index)
         if isinstance(kernel, SortKernel):
             return self._sort_kernel(kernel, index)
+        if isinstance(kernel, DebugKernel):
+            return self._debug_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -244,6 +250,28 @@ class CRenderer:
             f"int64_t *{self.restrict} {k.scratch.name}) {{",
             f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
             f"{k.scratch.name}, {k.rows}, {k.n});",
+            "}", ""])
+
+    def debug_hook(self, entry: str) -> str:
+        """The hook debug prints call (set by the Python loader; without one, as in an
+        exported library, prints do nothing)."""
+        return "\n".join([
+            "/* debug.print: the values of print number `effect`, handed to Python. */",
+            "static void (*tp_debug_hook)(int64_t effect, void **values) = 0;",
+            f"{self.entry_qualifier}__attribute__((unused)) void {entry}{DEBUG_HOOK_SUFFIX}("
+            "void (*hook)(int64_t, void **)) { tp_debug_hook = hook; }", ""])
+
+    def _debug_kernel(self, k: DebugKernel, index: int) -> str:
+        read = [b for b in k.values if b is not None]
+        self._kernel_args[index] = [b.name for b in read]
+        params = ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
+        values = ", ".join("(void *)0" if b is None else f"(void *){b.name}"
+                           for b in k.values) or "0"
+        return "\n".join([
+            f"/* {k.comment} */",
+            f"{self.kernel_qualifier} kernel_{index}({params}) {{",
+            f"{INDENT}void *values[] = {{{values}}};",
+            f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
             "}", ""])
 
     # -- entry point ------------------------------------------------------------------------

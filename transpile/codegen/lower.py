@@ -18,8 +18,8 @@ from ..ir import IR, Literal, Var
 from ..primitives import (ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS,
                           SPECIAL_UNARY)
 from ..rules.abstract import elementwise_dtypes
-from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, linearize)
+from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
+                        Program, ReduceKernel, SortKernel, linearize)
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -40,6 +40,7 @@ class ProgramBuilder:
         self.kernels: list = []
         self.temps: list[Buffer] = []
         self.views: list[Buffer] = []
+        self.effects: list = []
         self._counts: dict[str, int] = {}
 
     def fresh(self, prefix: str) -> str:
@@ -95,6 +96,8 @@ class RegionLowering:
             if eqn.prim.name in CONTROL_FLOW:
                 from .lower_control import lower_control_flow
                 stmts.extend(lower_control_flow(self, eqn))
+            elif eqn.prim.name == "debug_print":
+                stmts.extend(self._debug_print(eqn))
             elif eqn.outputs[0] in roots:
                 stmts.extend(self.emit_kernel(eqn.outputs[0]))
         for var, buf in self.dests.items():
@@ -182,6 +185,18 @@ class RegionLowering:
             kernels = [LoopKernel(shape, buf, linearize(idx, shape, n),
                                   self.compute(var, idx, n), comment)]
         return [self.builder.add_kernel(k) for k in kernels]
+
+    def _debug_print(self, eqn) -> list:
+        from .lower_control import _buffer_for
+        stmts = []
+        # Empty values have nothing to read: they are passed as null pointers.
+        values = [_buffer_for(self, a, stmts) if a.aval.size else None for a in eqn.inputs]
+        effect = len(self.builder.effects)
+        self.builder.effects.append((eqn.params["fmt"], eqn.params["treedef"],
+                                     [(a.aval.shape, a.aval.dtype) for a in eqn.inputs]))
+        where = f" at {_short(eqn.source)}" if eqn.source else ""
+        stmts.append(self.builder.add_kernel(DebugKernel(values, effect, f"debug.print{where}")))
+        return stmts
 
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
@@ -396,4 +411,4 @@ def lower(ir: IR, name: str) -> Program:
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()
     return Program(name, inputs, outputs, builder.temps, builder.kernels, sources, body,
-                   builder.views)
+                   builder.views, builder.effects)

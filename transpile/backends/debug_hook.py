@@ -8,7 +8,13 @@ import math
 import numpy as np
 
 from ..rules.effects import emit
-from ..runtime.loader import read_buffer
+from ..runtime.loader import make_hook, read_buffer, set_hook
+
+# One printer and callback per compiled module, alive for the whole process: the hook is a
+# global of the library, which every Executable loading the same binary shares, so no
+# Executable's lifetime may decide when it is freed. (The effects are the same for all of
+# them: their formats are part of the source, hence of the binary's cache key.)
+_printers: dict = {}
 
 
 class DebugPrinter:
@@ -40,3 +46,13 @@ class DebugPrinter:
             data = read_buffer(values[k], nbytes)
             arrays.append(np.frombuffer(data, dtype=dtype).reshape(shape))
         emit(fmt, treedef, arrays)
+
+
+def install_printer(module, setter_name: str, so_path: str, effects) -> DebugPrinter:
+    """Point the module's debug hook at the printer for its binary (made on first use)."""
+    entry = _printers.get(so_path)
+    if entry is None:
+        printer = DebugPrinter(effects)
+        entry = _printers[so_path] = (printer, make_hook(printer))
+    set_hook(module, setter_name, entry[1])
+    return entry[0]

@@ -8,8 +8,8 @@
  * GPU Computing Gems Jade, 2011) as a start, evaluated in double, then four Newton steps:
  * on erf(t) = a in the centre, and on log(erfc(t)) = log(1 - a) for a > 0.5, where 1 - a is
  * exact and the log keeps the steps well scaled far into the tail. Measured against mpmath:
- * within 1 ulp in float64 over (-1, 1), and float32 (computed in double, rounded once)
- * within 1 ulp. transpile/rules/erf_inv.py is the same algorithm on NumPy.
+ * within 2 ulp in float64 over (-1, 1), and float32 (computed in double, rounded once)
+ * within 1 ulp. transpile/rules/special.py is the same algorithm on NumPy.
  */
 #ifndef TRANSPILE_SPECIAL_H
 #define TRANSPILE_SPECIAL_H

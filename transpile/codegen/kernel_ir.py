@@ -213,7 +213,7 @@ class Program:
     outputs: list[Buffer]
     temps: list[Buffer]
     kernels: list
-    output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", v)
+    output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", 0-d array)
     body: list = dataclasses.field(default_factory=list)    # statements
     views: list = dataclasses.field(default_factory=list)   # pointer-offset buffers (scan)
     effects: list = dataclasses.field(default_factory=list)  # debug prints: (fmt, treedef, avals)

@@ -80,3 +80,26 @@ def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     except (AttributeError, KeyError) as err:
         raise LoadError(f"compiled module {so_path} has no entry point {entry!r}") from err
     return Module(lib, function)
+
+
+_INT64 = backend.new_primitive_type("int64_t")
+_HOOK = backend.new_function_type((_INT64, backend.new_pointer_type(_VOID_P)),
+                                  backend.new_void_type(), False)
+_HOOK_SETTER = backend.new_function_type((_HOOK,), backend.new_void_type(), False)
+_CHAR_P = backend.new_pointer_type(backend.new_primitive_type("char"))
+
+
+def make_hook(fn):
+    """A C function pointer `void (*)(int64_t, void **)` calling `fn`; it must stay alive as
+    long as any module may call it."""
+    return backend.callback(_HOOK, fn)
+
+
+def set_hook(module: Module, setter_name: str, hook) -> None:
+    """Call the module's `void setter(void (*)(int64_t, void **))` with `hook`."""
+    module.library.load_function(_HOOK_SETTER, setter_name)(hook)
+
+
+def read_buffer(pointer, nbytes: int) -> bytes:
+    """A copy of `nbytes` at a `void *` cdata."""
+    return bytes(backend.buffer(backend.cast(_CHAR_P, pointer), nbytes)) if nbytes else b""

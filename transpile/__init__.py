@@ -28,7 +28,7 @@ _LAZY = {
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
 }
-_SUBMODULES = ("lax", "numpy", "tree_util", "tree")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -13,11 +13,14 @@ from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, TAG
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
-from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, Switch, While, swapped_buffers)
+from .kernel_ir import (Affine, Call, DebugKernel, For, IteratedKernel, LoopKernel,
+                        MatmulKernel, Program, ReduceKernel, SortKernel, Switch, While,
+                        swapped_buffers)
+
+DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -59,11 +62,15 @@ class CRenderer:
             self._in_region = self._shared_region_runs(program.body)
             for i in sorted(self._in_region):    # again, with orphaned worksharing loops
                 kernels[i] = self.render_kernel(program.kernels[i], i)
+        self.includes |= {header for prefix, header in HELPER_HEADERS.items()
+                          if any(prefix in text for text in kernels)}
         parts = [header, '#include "transpile.h"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
+        if program.effects:
+            parts.append(self.debug_hook(program.name))
         parts.extend(kernels)
         parts.append(self.render_entry(program))
         return "\n".join(parts) + "\n"
@@ -81,6 +88,8 @@ class CRenderer:
             return self._iterated_kernel(kernel, index)
         if isinstance(kernel, SortKernel):
             return self._sort_kernel(kernel, index)
+        if isinstance(kernel, DebugKernel):
+            return self._debug_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -393,6 +402,28 @@ class CRenderer:
             f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
             f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
             f"{k.scratch.name}, {k.rows}, {k.n});",
+            "}", ""])
+
+    def debug_hook(self, entry: str) -> str:
+        """The hook debug prints call (set by the Python loader; without one, as in an
+        exported library, prints do nothing)."""
+        return "\n".join([
+            "/* debug.print: the values of print number `effect`, handed to Python. */",
+            "static void (*tp_debug_hook)(int64_t effect, void **values) = 0;",
+            f"{self.entry_qualifier}__attribute__((unused)) void {entry}{DEBUG_HOOK_SUFFIX}("
+            "void (*hook)(int64_t, void **)) { tp_debug_hook = hook; }", ""])
+
+    def _debug_kernel(self, k: DebugKernel, index: int) -> str:
+        read = [b for b in k.values if b is not None]
+        self._kernel_args[index] = [b.name for b in read]
+        params = ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
+        values = ", ".join("(void *)0" if b is None else f"(void *){b.name}"
+                           for b in k.values) or "0"
+        return "\n".join([
+            c_comment(k.comment),
+            f"{self.kernel_qualifier} kernel_{index}({params}) {{",
+            f"{INDENT}void *values[] = {{{values}}};",
+            f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
             "}", ""])
 
     # -- entry point ------------------------------------------------------------------------

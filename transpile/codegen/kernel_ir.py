@@ -176,6 +176,16 @@ class SortKernel:
     comment: str = ""
 
 
+@dataclasses.dataclass
+class DebugKernel:
+    """Hand `values` (contiguous buffers) to the Python print hook as print number `effect`
+    (an index into Program.effects); an empty value is None (a null pointer). It runs in the entry's statement order, so prints come
+    out in program order, once per execution (inside loops, once per iteration)."""
+    values: list
+    effect: int
+    comment: str = ""
+
+
 # -- statements: the control flow of the entry function, calling kernels -------------------
 
 @dataclasses.dataclass
@@ -250,3 +260,4 @@ class Program:
     output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", 0-d array)
     body: list = dataclasses.field(default_factory=list)    # statements
     views: list = dataclasses.field(default_factory=list)   # pointer-offset buffers (scan)
+    effects: list = dataclasses.field(default_factory=list)  # debug prints: (fmt, treedef, avals)

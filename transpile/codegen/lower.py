@@ -15,11 +15,12 @@ import os
 import numpy as np
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
+from ..primitives import (ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS,
+                          SPECIAL_UNARY)
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
-from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, StridedOperand, linearize)
+from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
+                        Program, ReduceKernel, SortKernel, StridedOperand, linearize)
 from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
 
@@ -41,6 +42,7 @@ class ProgramBuilder:
         self.kernels: list = []
         self.temps: list[Buffer] = []
         self.views: list[Buffer] = []
+        self.effects: list = []
         self._counts: dict[str, int] = {}
 
     def fresh(self, prefix: str) -> str:
@@ -106,6 +108,8 @@ class RegionLowering:
             if eqn.prim.name in CONTROL_FLOW:
                 from .lower_control import lower_control_flow
                 stmts.extend(lower_control_flow(self, eqn))
+            elif eqn.prim.name == "debug_print":
+                stmts.extend(self._debug_print(eqn))
             elif eqn.outputs[0] in roots:
                 stmts.extend(self.emit_kernel(eqn.outputs[0]))
         for var, buf in self.dests.items():
@@ -164,6 +168,8 @@ class RegionLowering:
                         out.dtype, src)
         if name == "convert_element_type":
             return _cast(operands[0], out.dtype, src, force=True)
+        if name in SPECIAL_UNARY or name == "bitcast_convert_type":
+            return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
         if name not in ELEMENTWISE_UFUNC:
             raise NotImplementedError(f"no lowering for primitive '{name}'")
         loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
@@ -205,6 +211,18 @@ class RegionLowering:
         """An update written to a new buffer copies the rest of the array: say why."""
         why = self.not_in_place.get(var) or "its result has a buffer of its own"
         return f"{comment}, into a new buffer: {why}"
+
+    def _debug_print(self, eqn) -> list:
+        from .lower_control import _buffer_for
+        stmts = []
+        # Empty values have nothing to read: they are passed as null pointers.
+        values = [_buffer_for(self, a, stmts) if a.aval.size else None for a in eqn.inputs]
+        effect = len(self.builder.effects)
+        self.builder.effects.append((eqn.params["fmt"], eqn.params["treedef"],
+                                     [(a.aval.shape, a.aval.dtype) for a in eqn.inputs]))
+        where = f" at {_short(eqn.source)}" if eqn.source else ""
+        stmts.append(self.builder.add_kernel(DebugKernel(values, effect, f"debug.print{where}")))
+        return stmts
 
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
@@ -458,4 +476,4 @@ def lower(ir: IR, name: str) -> Program:
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()
     return Program(name, inputs, outputs, builder.temps, builder.kernels, sources, body,
-                   builder.views)
+                   builder.views, builder.effects)

@@ -15,6 +15,7 @@ kept for the process's life instead.
 from __future__ import annotations
 
 import functools
+import os
 
 import _cffi_backend as backend
 
@@ -38,6 +39,18 @@ _NODELETE = getattr(backend, "RTLD_NODELETE", 0)
 from_buffer = functools.partial(backend.from_buffer, _CHAR_ARRAY)
 
 
+def prefer_passive_waiting() -> None:
+    """Idle OpenMP threads sleep instead of spinning, unless the user chose otherwise.
+
+    libgomp reads its policy once, when it is loaded (with the first compiled module). Its
+    default spins idle threads for a while before sleeping: on a machine whose cores are
+    busy with other work, spinning threads and descheduled ones make every parallel region
+    wait, and a 260k-element map took 17 ms instead of 0.07 ms (benchmarks/bench_parallel.py,
+    README "Threads"). OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the user win."""
+    if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+
+
 class Module:
     """A loaded library and its entry function; the library closes when this is collected."""
     __slots__ = ("library", "function", "__weakref__")
@@ -48,6 +61,7 @@ class Module:
 
 def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     """The C function `int entry(void *, ...)` in `so_path`, callable as `.function`."""
+    prefer_passive_waiting()       # before the module can bring the OpenMP runtime in
     # Without a way to see which libraries are mapped, modules are never unloaded.
     flags = backend.RTLD_NOW | (0 if openmp.can_pin() else _NODELETE)
     try:
@@ -66,3 +80,26 @@ def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     except (AttributeError, KeyError) as err:
         raise LoadError(f"compiled module {so_path} has no entry point {entry!r}") from err
     return Module(lib, function)
+
+
+_INT64 = backend.new_primitive_type("int64_t")
+_HOOK = backend.new_function_type((_INT64, backend.new_pointer_type(_VOID_P)),
+                                  backend.new_void_type(), False)
+_HOOK_SETTER = backend.new_function_type((_HOOK,), backend.new_void_type(), False)
+_CHAR_P = backend.new_pointer_type(backend.new_primitive_type("char"))
+
+
+def make_hook(fn):
+    """A C function pointer `void (*)(int64_t, void **)` calling `fn`; it must stay alive as
+    long as any module may call it."""
+    return backend.callback(_HOOK, fn)
+
+
+def set_hook(module: Module, setter_name: str, hook) -> None:
+    """Call the module's `void setter(void (*)(int64_t, void **))` with `hook`."""
+    module.library.load_function(_HOOK_SETTER, setter_name)(hook)
+
+
+def read_buffer(pointer, nbytes: int) -> bytes:
+    """A copy of `nbytes` at a `void *` cdata."""
+    return bytes(backend.buffer(backend.cast(_CHAR_P, pointer), nbytes)) if nbytes else b""

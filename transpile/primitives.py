@@ -27,6 +27,8 @@ BINARY_UFUNC = {
     "nextafter": "nextafter",
 }
 ELEMENTWISE_UFUNC = {**UNARY_UFUNC, **BINARY_UFUNC}
+# Elementwise special functions NumPy has no ufunc for: a float operand, the same float out.
+SPECIAL_UNARY = ("erf", "erfc", "erf_inv", "lgamma")
 
 _table: dict[str, Primitive] = {}
 
@@ -36,7 +38,7 @@ def _make(name: str) -> Primitive:
     return _table[name]
 
 
-for _name in ELEMENTWISE_UFUNC:
+for _name in (*ELEMENTWISE_UFUNC, *SPECIAL_UNARY):
     _make(_name)
 
 select = _make("select")                      # select pred on_true on_false
@@ -62,6 +64,8 @@ dynamic_update_slice = _make("dynamic_update_slice")   # operand update *starts 
 sort = _make("sort")                          # along the last axis, stable, NaN last
 argsort = _make("argsort")                    # int64 positions of that order
 gather = _make("gather")                      # operand indices; axis (indices clamped)
+bitcast_convert_type = _make("bitcast_convert_type")   # new_dtype (same width: reinterpret)
+debug_print = _make("debug_print")            # *values; fmt, treedef (prints; no outputs)
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.
@@ -74,6 +78,8 @@ REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_a
 ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
 CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
+# Equations kept for what they do, not what they return: never folded, merged or dropped.
+EFFECTS = {"debug_print"}
 
 
 def get(name: str) -> Primitive:

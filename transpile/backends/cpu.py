@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import logs
 from ..codegen.c_comment import comment_text
-from ..codegen.c_render import CRenderer
+from ..codegen.c_render import DEBUG_HOOK_SUFFIX, CRenderer
 from ..codegen.kernel_ir import Program
 from ..codegen.lower import lower
 from ..errors import describe_function
@@ -23,6 +23,7 @@ from ..runtime.cache_location import trusted_root, warn_once
 from ..runtime.disk_cache import DiskCache, cache_key, lock_timeout
 from ..runtime.loader import LoadError, from_buffer, load_entry
 from . import interpret
+from .debug_hook import install_printer
 
 ENTRY = "tp_entry"
 
@@ -73,11 +74,17 @@ class Executable:
         self._plain = list(self._sources) == [("buffer", i)
                                               for i in range(len(self._out_specs))]
         self._const_pointers = [from_buffer(c) for c in self._consts]
+        self._printer = None
+        if program.effects:
+            self._printer = install_printer(self._module, ENTRY + DEBUG_HOOK_SUFFIX, so_path,
+                                            program.effects)
 
     def __call__(self, arrays):
         outs = [np.empty(shape, dtype) for shape, dtype in self._out_specs]
         status = self._fn(*self._const_pointers, *map(from_buffer, arrays),
                           *map(from_buffer, outs))
+        if self._printer is not None:
+            self._printer.raise_pending()
         if status:
             raise MemoryError("transpile: the compiled function could not allocate its "
                               "temporary buffers")

@@ -174,6 +174,19 @@ def _signbit(args, loop, out):
     return f"(signbit({args[0]}) != 0)"
 
 
+def _bitcast(args, loop, out):
+    src = loop[0]
+    if dtypes.is_float(src) or dtypes.is_float(out):      # memcpy: no aliasing UB
+        return f"tp_bitcast_{TAG[src]}_{TAG[out]}({args[0]})"
+    return f"({C_TYPE[out]}){args[0]}"    # same-width integers: modular conversion
+
+
+def _special(name: str):
+    def rule(args, loop, out):
+        return f"tp_{name}_{TAG[loop[0]]}({args[0]})"
+    return rule
+
+
 def _true_divide(args, loop, out):
     return f"({args[0]} / {args[1]})"
 
@@ -201,7 +214,13 @@ OP_RULES = {
     "copysign": _float_binary("copysign"), "fmax": _nan_ignoring_minmax("fmax"),
     "fmin": _nan_ignoring_minmax("fmin"), "logaddexp": _helper("logaddexp"),
     "logaddexp2": _helper("logaddexp2"), "nextafter": _float_binary("nextafter"),
+    "erf": _libm("erf"), "erfc": _libm("erfc"), "erf_inv": _special("erf_inv"),
+    "lgamma": _special("lgamma"), "bitcast_convert_type": _bitcast,
 }
+
+# Helpers that live outside transpile.h: the renderer includes a header when its text calls one.
+HELPER_HEADERS = {"tp_erf_inv_": "tp_special.h", "tp_lgamma_": "tp_special.h",
+                  "tp_bitcast_": "tp_special.h"}
 
 
 def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:

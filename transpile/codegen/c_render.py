@@ -13,11 +13,14 @@ from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, TAG
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
-from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, Switch, While)
+from .kernel_ir import (Affine, Call, DebugKernel, For, IteratedKernel, LoopKernel,
+                        MatmulKernel, Program, ReduceKernel, SortKernel, Switch, While,
+                        swapped_buffers)
+
+DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -32,7 +35,20 @@ class CRenderer:
     kernel_qualifier = "static __attribute__((noinline)) void"
     entry_qualifier = ""
     restrict = "restrict"
-    parallel_min_elements = 1 << 15      # below this, thread start-up costs more than it saves
+    # Below this many loop iterations a kernel runs serially: measured on the loaded 2-core
+    # machine (benchmarks/bench_parallel.py, README "Threads"), a parallel region only paid
+    # off from about 2^19 elements; below, waking the other thread cost more than it saved.
+    parallel_min_elements = 1 << 19
+    # A copy or fill is bound by memory bandwidth, which the cores share: copying 2^20
+    # doubles took 0.28-0.31 ms on one thread and 0.40-0.59 ms on two, under load.
+    copy_parallel_min_elements = 1 << 22
+    # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
+    iterated_parallel_min_elements = 1 << 9
+
+    # Consecutive parallel kernels run in one `omp parallel` region, each kernel's loop an
+    # orphaned `omp for` (its implicit barrier orders the kernels): one fork and join for
+    # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
+    team_regions = True
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
 
@@ -41,18 +57,29 @@ class CRenderer:
         self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
+        self._in_region: set[int] = set()       # kernels called inside a shared region
+        self._parallel_loops: dict[int, int] = {}
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
+        if self.team_regions:
+            self._in_region = self._shared_region_runs(program.body)
+            for i in sorted(self._in_region):    # again, with orphaned worksharing loops
+                kernels[i] = self.render_kernel(program.kernels[i], i)
+        self.includes |= {header for prefix, header in HELPER_HEADERS.items()
+                          if any(prefix in text for text in kernels)}
         parts = [header, f'#include "{self.runtime_header}"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
+        if program.effects:
+            parts.append(self.debug_hook(program.name))
         parts.extend(kernels)
         parts.append(self.render_entry(program))
         return "\n".join(parts) + "\n"
 
     # -- kernels ----------------------------------------------------------------------------
     def render_kernel(self, kernel, index: int) -> str:
+        self._current_kernel = index
         if isinstance(kernel, LoopKernel):
             return self._loop_kernel(kernel, index)
         if isinstance(kernel, ReduceKernel):
@@ -63,26 +90,43 @@ class CRenderer:
             return self._iterated_kernel(kernel, index)
         if isinstance(kernel, SortKernel):
             return self._sort_kernel(kernel, index)
+        if isinstance(kernel, DebugKernel):
+            return self._debug_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
-        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
-        params.append(f"{C_TYPE[out.dtype]} *{self.restrict} {out.name}")
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params.append(self.pointer_param(out, const=False))
         return f"{self.kernel_qualifier} kernel_{index}({', '.join(params)})"
 
-    def _reads(self, exprs, buffers_by_name):
+    def pointer_param(self, buf, const: bool) -> str:
+        """A kernel's pointer parameter. Buffers whose pointers a loop swaps are never
+        `restrict`: gcc -O3 inlined two iterations' kernels into one unrolled loop and
+        moved the second iteration's loads of the (restrict) spare buffer above the first
+        iteration's stores to it, i.e. it read the old carry (tests/test_buffers.py)."""
+        restrict = "" if buf.name in self._swapped else f"{self.restrict} "
+        return f"{'const ' if const else ''}{C_TYPE[buf.dtype]} *{restrict}{buf.name}"
+
+    def _reads(self, exprs, buffers_by_name, out=None):
+        """Buffers the expressions load from, except `out` (an update in place reads the
+        buffer it writes: one parameter, written through)."""
         names = set()
         for e in exprs:
             buffers_of(e, names)
+        names.discard(getattr(out, "name", None))
         return [buffers_by_name[n] for n in sorted(names, key=_buffer_order)]
 
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
         affines = collect_affines(k.value, [k.store])
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
         lines = Lines()
-        self._kernel_header(lines, index, [k.value], k.out, k.comment)
+        # A store at a run-time offset (an update in place) reads that offset's buffers too.
+        exprs = [k.value] + [e for e, _ in k.store.dyn]
+        self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
-        parallel = math.prod(k.shape) >= self.parallel_min_elements
+        copy = k.value.kind in ("load", "lit")
+        parallel = math.prod(k.shape) >= (self.copy_parallel_min_elements if copy
+                                          else self.parallel_min_elements)
         self._open_loops(lines, space, 0, len(space.names), parallel)
         render = ExprRenderer(lines, space, _counter())
         value = render(k.value)
@@ -99,8 +143,8 @@ class CRenderer:
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
         reads = self._reads(exprs, self._buffers)
         outs = [buf for *_, buf in k.carries]
-        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
-        params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in outs]
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params += [self.pointer_param(b, const=False) for b in outs]
         params += ["int64_t lower", "int64_t upper"]
         self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
         lines = Lines()
@@ -109,7 +153,7 @@ class CRenderer:
         lines.depth += 1
         counter = _counter()
         self._open_loops(lines, space, 0, len(space.names),
-                         math.prod(k.shape) >= self.parallel_min_elements // 64,
+                         math.prod(k.shape) >= self.iterated_parallel_min_elements,
                          innermost_pragma="", simd_body=True)
         outer = ExprRenderer(lines, space, counter)
         for name, init, _, buf in k.carries:
@@ -131,7 +175,7 @@ class CRenderer:
         return lines.text() + "\n"
 
     def _kernel_header(self, lines, index, exprs, out, comment):
-        reads = self._reads(exprs, self._buffers)
+        reads = self._reads(exprs, self._buffers, out)
         lines.add(c_comment(comment))
         lines.add(self.kernel_signature(index, reads, out) + " {")
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
@@ -148,13 +192,42 @@ class CRenderer:
                 pragma = "parallel for simd" if innermost and simd_body else "parallel for"
             elif innermost and innermost_pragma:
                 pragma = innermost_pragma
-            if pragma:
+            if pragma and pragma.startswith("parallel"):
                 # Every worksharing or simd loop over reduced elements reduces (a parallel
                 # for without the clause would race on the shared accumulator).
+                lines.add(self._parallel_pragma(pragma, reduction))
+            elif pragma:
                 lines.add(f"#pragma omp {pragma}{reduction}")
             lines.add(f"for (int64_t {space.names[k]} = 0; {space.names[k]} < "
                       f"{space.extents[k]}; {space.names[k]}++) {{")
             lines.depth += 1
+
+    def _parallel_pragma(self, pragma: str, clause: str = "") -> str:
+        """A kernel's parallel loop: `parallel for...`, or the orphaned `for...` when the
+        kernel runs inside a region shared with its neighbours. Records which kernels have
+        exactly one parallel loop and no reduction clause (those can share a region: every
+        statement they run is inside that loop)."""
+        index = self._current_kernel
+        self._parallel_loops[index] = self._parallel_loops.get(index, 0) + (9 if clause else 1)
+        if index in self._in_region:
+            pragma = pragma.replace("parallel ", "", 1)
+        return f"#pragma omp {pragma}{clause}"
+
+    def _shared_region_runs(self, stmts) -> set[int]:
+        """Kernels in runs of two or more consecutive calls that can share a region."""
+        shared, run = set(), []
+        for st in stmts + [None]:
+            if isinstance(st, Call) and self._parallel_loops.get(st.kernel) == 1:
+                run.append(st.kernel)
+                continue
+            if len(run) > 1:
+                shared.update(run)
+            run = []
+            for nested in (getattr(st, "body", None), getattr(st, "cond", None)):
+                shared |= self._shared_region_runs(nested) if nested else set()
+            for case in getattr(st, "cases", ()):
+                shared |= self._shared_region_runs(case)
+        return shared
 
     @staticmethod
     def _close_loops(lines, count):
@@ -171,6 +244,8 @@ class CRenderer:
             merge_groups(extents, affines, n_out, n_out + n_red)
         space = LoopSpace(extents, groups)
         n_out_loops = len(merge_groups(extents, affines, 0, n_out))
+        if self._walks_rows(k, space, affines, n_out_loops):
+            return self._column_reduce_kernel(k, index, space, store)
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment)
         lines.depth += 1
@@ -198,6 +273,57 @@ class CRenderer:
                 self._zero_sign_pass(lines, space, k, n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
         self._close_loops(lines, n_out_loops)
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
+    # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
+    column_block = 2048
+
+    @staticmethod
+    def _walks_rows(k: ReduceKernel, space, affines, n_out_loops) -> bool:
+        """Should this reduction run with the reduced loop outside and the outputs inside?
+
+        Yes for a column reduction: one output loop and one reduced loop (after merging),
+        the outputs contiguous in memory and the reduced dimension strided, and an
+        accumulator of the output's own type (so the output buffer accumulates). Walking
+        rows then reads memory in order instead of one cache line per element."""
+        if n_out_loops != 1 or len(space.groups) != 2 or k.combiner in ("argmax", "argmin"):
+            return False
+        if k.combiner in ("max", "min") and dtypes.is_float(k.body.dtype):
+            return False     # the sign of a zero result has its own pass (_zero_sign_pass)
+        if accumulator_type(k.combiner, k.body.dtype) != C_TYPE[k.out.dtype]:
+            return False
+        out_var, red_var = space.groups[0][-1], space.groups[1][-1]
+        loads = [a for a in affines[1:] if any(a.coeffs)]
+        return any(a.coeffs[out_var] == 1 for a in loads) and \
+            all(a.coeffs[red_var] != 1 for a in loads)
+
+    def _column_reduce_kernel(self, k: ReduceKernel, index: int, space, store) -> str:
+        """Blocks of outputs (in parallel when big); per block, every row of the reduced
+        dimension updates the block's outputs in place (a simd loop). Each output still sees
+        its terms in order, as the row-walking serial loop would."""
+        dt, block = k.body.dtype, self.column_block
+        n_out, n_red = space.extents
+        o, r = space.names
+        target = f"{k.out.name}[{space.render(store)}]"
+        lines = Lines()
+        self._kernel_header(lines, index, [k.body], k.out, k.comment + " (rows outside)")
+        lines.depth += 1
+        if n_out * n_red >= self.parallel_min_elements and n_out > block:
+            lines.add(self._parallel_pragma("parallel for"))
+        with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
+            lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
+                      f"{n_out};")
+            with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
+                lines.add(f"{target} = {reduction_init(k.combiner, dt)};")
+            with lines.block(f"for (int64_t {r} = 0; {r} < {n_red}; {r}++)"):
+                lines.add("#pragma omp simd")
+                with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
+                    v = ExprRenderer(lines, space, _counter())(k.body)
+                    where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
+                    lines.add(reduction_update(k.combiner, dt, target, v) + where)
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
@@ -268,18 +394,38 @@ class CRenderer:
         return lines.text()
 
     def _sort_kernel(self, k: SortKernel, index: int) -> str:
-        t = C_TYPE[k.operand.dtype]
         self.includes.add("tp_sort.h")
         self._kernel_args[index] = [k.operand.name, k.out.name, k.scratch.name]
-        out_t = "int64_t" if k.indices else t
         values, indices = ("NULL", k.out.name) if k.indices else (k.out.name, "NULL")
+        params = [self.pointer_param(k.operand, True), self.pointer_param(k.out, False),
+                  self.pointer_param(k.scratch, False)]
         return "\n".join([
-            f"/* {k.comment}: {k.rows} rows of {k.n}, stable, NaN last */",
-            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} "
-            f"{k.operand.name}, {out_t} *{self.restrict} {k.out.name}, "
-            f"int64_t *{self.restrict} {k.scratch.name}) {{",
+            c_comment(f"{k.comment}: {k.rows} rows of {k.n}, stable, NaN last"),
+            f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
             f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
             f"{k.scratch.name}, {k.rows}, {k.n});",
+            "}", ""])
+
+    def debug_hook(self, entry: str) -> str:
+        """The hook debug prints call (set by the Python loader; without one, as in an
+        exported library, prints do nothing)."""
+        return "\n".join([
+            "/* debug.print: the values of print number `effect`, handed to Python. */",
+            "static void (*tp_debug_hook)(int64_t effect, void **values) = 0;",
+            f"{self.entry_qualifier}__attribute__((unused)) void {entry}{DEBUG_HOOK_SUFFIX}("
+            "void (*hook)(int64_t, void **)) { tp_debug_hook = hook; }", ""])
+
+    def _debug_kernel(self, k: DebugKernel, index: int) -> str:
+        read = [b for b in k.values if b is not None]
+        self._kernel_args[index] = [b.name for b in read]
+        params = ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
+        values = ", ".join("(void *)0" if b is None else f"(void *){b.name}"
+                           for b in k.values) or "0"
+        return "\n".join([
+            c_comment(k.comment),
+            f"{self.kernel_qualifier} kernel_{index}({params}) {{",
+            f"{INDENT}void *values[] = {{{values}}};",
+            f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
             "}", ""])
 
     # -- entry point ------------------------------------------------------------------------
@@ -321,6 +467,7 @@ class CRenderer:
         lines.add("}")
         return lines.text()
 
+    # -- entry hooks: temporaries, and one-element buffers the entry reads or writes -------
     def _allocate_temps(self, lines: Lines, temps) -> str:
         """Declare and allocate the temporaries; return the C expression of the status."""
         for b in temps:
@@ -339,23 +486,57 @@ class CRenderer:
     def _free_temps(temps) -> list[str]:
         return [f"free({b.name});" for b in temps]
 
+    @staticmethod
+    def _host_scalar(text: str) -> str:
+        """A loop bound, flag or switch index as the entry reads it (`t3[0]` in C)."""
+        return text
+
+    @staticmethod
+    def _store_loop_index(lines: Lines, index, var: str) -> None:
+        lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
+
+    def _render_call(self, lines: Lines, st: Call) -> None:
+        args = [self._pointer(name) for name in self._kernel_args[st.kernel]] + list(st.scalars)
+        lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+
     def _render_statements(self, lines: Lines, stmts) -> None:
-        for st in stmts:
-            if isinstance(st, Call):
-                args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
-                self._render_call(lines, st.kernel, args + list(st.scalars))
+        position = 0
+        while position < len(stmts):
+            st = stmts[position]
+            position += 1
+            if isinstance(st, Call) and st.kernel in self._in_region:
+                run = [st]
+                while position < len(stmts) and isinstance(stmts[position], Call) and \
+                        stmts[position].kernel in self._in_region:
+                    run.append(stmts[position])
+                    position += 1
+                lines.add("#pragma omp parallel  /* one region for these kernels */")
+                lines.add("{")
+                lines.depth += 1
+                for call in run:
+                    self._render_call(lines, call)
+                lines.depth -= 1
+                lines.add("}")
+            elif isinstance(st, Call):
+                self._render_call(lines, st)
             elif isinstance(st, For):
+                self._parity_flag(lines, st)
                 lower, upper = self._host_scalar(st.lower), self._host_scalar(st.upper)
                 with lines.block(f"for (int64_t {st.var} = {lower}; {st.var} < {upper}; "
                                  f"{st.var}++)"):
                     if st.index is not None:
                         self._store_loop_index(lines, st.index, st.var)
                     self._render_statements(lines, st.body)
+                    self._swap_pointers(lines, st)
+                self._restore_swapped(lines, st)
             elif isinstance(st, While):
+                self._parity_flag(lines, st)
                 with lines.block("for (;;)"):
                     self._render_statements(lines, st.cond)
                     lines.add(f"if (!{self._host_scalar(st.flag.name + '[0]')}) break;")
                     self._render_statements(lines, st.body)
+                    self._swap_pointers(lines, st)
+                self._restore_swapped(lines, st)
             elif isinstance(st, Switch):
                 last = len(st.cases) - 1
                 index = f"(int64_t){self._host_scalar(st.index)}"
@@ -371,18 +552,31 @@ class CRenderer:
             else:
                 raise NotImplementedError(type(st).__name__)
 
-    # -- entry hooks: how the entry calls a kernel and reads/writes one-element buffers ------
-    def _render_call(self, lines: Lines, kernel: int, args: list) -> None:
-        lines.add(f"kernel_{kernel}({', '.join(args)});")
+    @staticmethod
+    def _parity_flag(lines, loop) -> None:
+        if loop.swaps:
+            lines.add(f"bool {loop.parity} = false;  /* odd number of carry pointer swaps? */")
 
     @staticmethod
-    def _host_scalar(text: str) -> str:
-        """A loop bound, flag or switch index as the entry reads it (`t3[0]` in C)."""
-        return text
+    def _exchange(lines, swap) -> None:
+        t = C_TYPE[swap.current.dtype]
+        a, b = swap.current.name, swap.spare.name
+        lines.add(f"{{ {t} *swap = {a}; {a} = {b}; {b} = swap; }}")
 
-    @staticmethod
-    def _store_loop_index(lines: Lines, index, var: str) -> None:
-        lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
+    def _swap_pointers(self, lines, loop) -> None:
+        """The next carry (in the spare buffer) becomes the current one: no copy."""
+        for swap in loop.swaps:
+            self._exchange(lines, swap)
+        if loop.swaps:
+            lines.add(f"{loop.parity} = !{loop.parity};")
+
+    def _restore_swapped(self, lines, loop) -> None:
+        if not loop.swaps:
+            return
+        with lines.block(f"if ({loop.parity})"):
+            for swap in loop.swaps:
+                self._render_statements(lines, [swap.restore])
+                self._exchange(lines, swap)
 
     def _pointer(self, name: str) -> str:
         buf = self._buffers[name]
@@ -392,6 +586,7 @@ class CRenderer:
         self._buffers = {b.name: b for b in
                          program.inputs + program.outputs + program.temps + program.views}
         self._kernel_args: dict[int, list[str]] = {}
+        self._swapped = swapped_buffers(program.body)
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)

@@ -35,6 +35,7 @@ class CudaRenderer(CRenderer):
     kernel_qualifier = "__global__ void __launch_bounds__(TP_THREADS)"
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
+    team_regions = False          # OpenMP's shared parallel regions have no CUDA counterpart
     runtime_header = "tp_cuda.h"
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
@@ -224,8 +225,9 @@ class CudaRenderer(CRenderer):
         names = [b.name for b in temps] + [name for name, _ in self._scratch]
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
-    def _render_call(self, lines: Lines, kernel: int, args: list) -> None:
-        for launch in self._launches[kernel]([self._host_scalar(a) for a in args]):
+    def _render_call(self, lines: Lines, st) -> None:
+        args = [self._pointer(name) for name in self._kernel_args[st.kernel]] + list(st.scalars)
+        for launch in self._launches[st.kernel]([self._host_scalar(a) for a in args]):
             lines.add(launch)
             if launch.startswith("TP_LAUNCH"):
                 lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
@@ -233,6 +235,13 @@ class CudaRenderer(CRenderer):
     @staticmethod
     def _host_scalar(text: str) -> str:
         return _ONE_ELEMENT_READ.sub(r"tp_read(\1, &status)", text)
+
+    @staticmethod
+    def _parity_flag(lines: Lines, loop) -> None:
+        # Declared without an initializer: C++ forbids a `goto cleanup` past an initialized one.
+        if loop.swaps:
+            lines.add(f"bool {loop.parity};  /* odd number of carry pointer swaps? */")
+            lines.add(f"{loop.parity} = false;")
 
     @staticmethod
     def _store_loop_index(lines: Lines, index, var: str) -> None:

@@ -176,6 +176,16 @@ class SortKernel:
     comment: str = ""
 
 
+@dataclasses.dataclass
+class DebugKernel:
+    """Hand `values` (contiguous buffers) to the Python print hook as print number `effect`
+    (an index into Program.effects); an empty value is None (a null pointer). It runs in the entry's statement order, so prints come
+    out in program order, once per execution (inside loops, once per iteration)."""
+    values: list
+    effect: int
+    comment: str = ""
+
+
 # -- statements: the control flow of the entry function, calling kernels -------------------
 
 @dataclasses.dataclass
@@ -185,22 +195,52 @@ class Call:
 
 
 @dataclasses.dataclass
+class Swap:
+    """A double-buffered loop carry: the body reads `current` and writes the next value into
+    `spare`, then the two pointers are exchanged (no copy). If the loop ends after an odd
+    number of exchanges, `restore` (a Call of a copy kernel spare <- current) runs and the
+    pointers are exchanged back, so every buffer name means its own memory again after the
+    loop. Kernels must not take swapped buffers as `restrict` pointers (see c_render)."""
+    current: Buffer
+    spare: Buffer
+    restore: Call
+
+
+@dataclasses.dataclass
 class For:
-    """for (var = lower; var < upper; var++) { [index[0] = position;] body }"""
+    """for (var = lower; var < upper; var++) { [index[0] = position;] body; swaps }"""
     var: str
     lower: str
     upper: str
     body: list
     index: Buffer | None = None
     reverse_length: int | None = None    # scan(reverse=True): position = length - 1 - var
+    swaps: list = dataclasses.field(default_factory=list)
+    parity: str = ""                     # C name of the "odd number of swaps" flag
 
 
 @dataclasses.dataclass
 class While:
-    """for (;;) { cond; if (!flag[0]) break; body }"""
+    """for (;;) { cond; if (!flag[0]) break; body; swaps }"""
     cond: list
     flag: Buffer
     body: list
+    swaps: list = dataclasses.field(default_factory=list)
+    parity: str = ""
+
+
+def swapped_buffers(stmts) -> set[str]:
+    """Names of the buffers whose pointers some loop exchanges."""
+    names = set()
+    for st in stmts:
+        for swap in getattr(st, "swaps", ()):
+            names.update((swap.current.name, swap.spare.name))
+        for nested in (getattr(st, "body", None), getattr(st, "cond", None)):
+            if nested:
+                names |= swapped_buffers(nested)
+        for case in getattr(st, "cases", ()):
+            names |= swapped_buffers(case)
+    return names
 
 
 @dataclasses.dataclass
@@ -220,3 +260,4 @@ class Program:
     output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", 0-d array)
     body: list = dataclasses.field(default_factory=list)    # statements
     views: list = dataclasses.field(default_factory=list)   # pointer-offset buffers (scan)
+    effects: list = dataclasses.field(default_factory=list)  # debug prints: (fmt, treedef, avals)

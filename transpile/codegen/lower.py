@@ -15,10 +15,13 @@ import os
 import numpy as np
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
+from ..primitives import (ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS,
+                          SPECIAL_UNARY)
 from ..rules.abstract import elementwise_dtypes
-from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, StridedOperand, linearize)
+from .buffers import plan_in_place
+from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
+                        Program, ReduceKernel, SortKernel, StridedOperand, linearize)
+from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -39,6 +42,7 @@ class ProgramBuilder:
         self.kernels: list = []
         self.temps: list[Buffer] = []
         self.views: list[Buffer] = []
+        self.effects: list = []
         self._counts: dict[str, int] = {}
 
     def fresh(self, prefix: str) -> str:
@@ -69,17 +73,23 @@ class RegionLowering:
     to be written into particular buffers (a loop's next carry, a branch's results).
     """
 
-    def __init__(self, builder: ProgramBuilder, ir: IR, bound: dict, dests: dict | None = None):
+    def __init__(self, builder: ProgramBuilder, ir: IR, bound: dict, dests: dict | None = None,
+                 donated=frozenset()):
         self.builder, self.ir = builder, ir
         self.producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
         self.buffers: dict[Var, Buffer] = dict(bound)
         self.leaf_exprs: dict[Var, Expr] = {}     # scalars held in C variables (interchange)
         self.dests = dests or {}
+        self.donated = donated                    # invars whose buffers may be overwritten
+        self.in_place: set[Var] = set()           # updates stored into their operand's buffer
+        self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
         self._memo: dict = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
         roots = materialised_vars(self.ir)
+        plan = plan_in_place(self.ir, roots, self.donated, self.not_in_place)
+        roots |= set(plan)
         written = set()
         for var, buf in self.dests.items():
             if var in self.producers and var not in self.buffers:
@@ -87,13 +97,19 @@ class RegionLowering:
                 written.add(var)
         for eqn in self.ir.eqns:
             for v in eqn.outputs:
-                if v in roots and v not in self.buffers:
+                operand = self.buffers.get(plan.get(v))
+                if operand is not None and self.buffers.get(v, operand) == operand:
+                    self.buffers[v] = operand     # the update writes its operand's buffer
+                    self.in_place.add(v)
+                elif v in roots and v not in self.buffers:
                     self.buffers[v] = self.builder.temp(v.aval.shape, v.aval.dtype)
         stmts = []
         for eqn in self.ir.eqns:
             if eqn.prim.name in CONTROL_FLOW:
                 from .lower_control import lower_control_flow
                 stmts.extend(lower_control_flow(self, eqn))
+            elif eqn.prim.name == "debug_print":
+                stmts.extend(self._debug_print(eqn))
             elif eqn.outputs[0] in roots:
                 stmts.extend(self.emit_kernel(eqn.outputs[0]))
         for var, buf in self.dests.items():
@@ -152,6 +168,8 @@ class RegionLowering:
                         out.dtype, src)
         if name == "convert_element_type":
             return _cast(operands[0], out.dtype, src, force=True)
+        if name in SPECIAL_UNARY or name == "bitcast_convert_type":
+            return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
         if name not in ELEMENTWISE_UFUNC:
             raise NotImplementedError(f"no lowering for primitive '{name}'")
         loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
@@ -166,7 +184,12 @@ class RegionLowering:
         name = eqn.prim.name
         where = f" at {_short(eqn.source)}" if eqn.source else ""
         comment = f"{var.aval.str_short()} = {name}{where}"
-        if name in REDUCTIONS or name in ARG_REDUCTIONS:
+        if var in self.in_place:
+            kernels = in_place_update_kernels(self, eqn, buf, comment)
+        elif name == "dynamic_update_slice" and all(isinstance(s, Literal)
+                                                    for s in eqn.inputs[2:]):
+            kernels = static_update_kernels(self, eqn, buf, self._copy_note(var, comment))
+        elif name in REDUCTIONS or name in ARG_REDUCTIONS:
             kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
             kernels = self._matmul_kernels(eqn, buf, comment)
@@ -175,12 +198,31 @@ class RegionLowering:
         elif name in ("sort", "argsort"):
             kernels = [self._sort_kernel(eqn, buf, comment)]
         else:
+            if name == "dynamic_update_slice":
+                comment = self._copy_note(var, comment)
             shape = var.aval.shape
             n = len(shape)
             idx = tuple(Affine.var(d, n) for d in range(n))
             kernels = [LoopKernel(shape, buf, linearize(idx, shape, n),
                                   self.compute(var, idx, n), comment)]
         return [self.builder.add_kernel(k) for k in kernels]
+
+    def _copy_note(self, var, comment) -> str:
+        """An update written to a new buffer copies the rest of the array: say why."""
+        why = self.not_in_place.get(var) or "its result has a buffer of its own"
+        return f"{comment}, into a new buffer: {why}"
+
+    def _debug_print(self, eqn) -> list:
+        from .lower_control import _buffer_for
+        stmts = []
+        # Empty values have nothing to read: they are passed as null pointers.
+        values = [_buffer_for(self, a, stmts) if a.aval.size else None for a in eqn.inputs]
+        effect = len(self.builder.effects)
+        self.builder.effects.append((eqn.params["fmt"], eqn.params["treedef"],
+                                     [(a.aval.shape, a.aval.dtype) for a in eqn.inputs]))
+        where = f" at {_short(eqn.source)}" if eqn.source else ""
+        stmts.append(self.builder.add_kernel(DebugKernel(values, effect, f"debug.print{where}")))
+        return stmts
 
     def _reduce_kernel(self, eqn, buf, comment):
         (x,) = eqn.inputs
@@ -256,12 +298,12 @@ class RegionLowering:
         return kernels
 
 
-def copy_kernel(dst: Buffer, src: Buffer) -> LoopKernel:
+def copy_kernel(dst: Buffer, src: Buffer, why: str) -> LoopKernel:
     n = len(dst.shape)
     idx = tuple(Affine.var(d, n) for d in range(n))
     flat = linearize(idx, dst.shape, n)
     return LoopKernel(dst.shape, dst, flat, Expr("load", (src.name, flat), src.dtype),
-                      f"{dst.name} = {src.name} (next loop carry)")
+                      f"{dst.name} = {src.name}: {why}")
 
 
 def op_expr(name, operands, loop, out_dtype, source=None) -> Expr:
@@ -434,4 +476,4 @@ def lower(ir: IR, name: str) -> Program:
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()
     return Program(name, inputs, outputs, builder.temps, builder.kernels, sources, body,
-                   builder.views)
+                   builder.views, builder.effects)

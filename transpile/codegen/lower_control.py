@@ -1,10 +1,13 @@
 """Lowering of structured control flow: `cond`, `while`, `for_loop` and `scan` equations
 become C statements around the kernels of their regions.
 
-Loop state lives in buffers: the equation's output buffers hold the carry, each iteration's
-body writes the next carry into temporaries, which are copied back (so the body can still
-read the old carry while writing the new one). Scans read each x as a pointer offset into
-its input (no copy) and write each y straight into its stacked output. All temporaries are
+Loop state lives in buffers: the equation's output buffers hold the carry (initialised by
+one copy, since inputs are never written). A carry the body updates in place (see
+buffers.py) stays in that one buffer; any other changed carry is double-buffered: the body
+writes the next value into a spare buffer and the two pointers are swapped after each
+iteration (never copied). Unchanged carries were turned into captured values before
+lowering (passes/loop_invariants.py). Scans read each x as a pointer offset into its input
+(no copy) and write each y straight into its stacked output. All temporaries are
 allocated once, by the entry function, outside every loop.
 """
 from __future__ import annotations
@@ -16,7 +19,9 @@ import numpy as np
 from ..ir import Literal
 from .c_ops import render_literal
 from .interchange import try_interchanged_for_loop
-from .kernel_ir import For, Switch, While
+from .buffers import carries_in_place
+from .kernel_ir import For, Swap, Switch, While
+from .schedule import materialised_vars
 
 
 def lower_control_flow(region, eqn) -> list:
@@ -38,8 +43,9 @@ def _scalar_text(region, atom, stmts) -> str:
     return f"{_buffer_for(region, atom, stmts).name}[0]"
 
 
-def lower_region(region, ir, args, results) -> list:
-    """Statements computing `ir` on `args` (buffers), writing outvar k into results[k]."""
+def lower_region(region, ir, args, results, donated=frozenset()) -> list:
+    """Statements computing `ir` on `args` (buffers), writing outvar k into results[k].
+    `donated` invars' buffers may be overwritten (a carry updated in place)."""
     from .lower import RegionLowering
     bound = dict(zip(ir.invars, args))
     dests, extra = {}, []
@@ -50,7 +56,7 @@ def lower_region(region, ir, args, results) -> list:
             extra.append((buf, atom))      # not computed here, or wanted twice: copy it
         else:
             dests[atom] = buf
-    low = RegionLowering(region.builder, ir, bound, dests)
+    low = RegionLowering(region.builder, ir, bound, dests, donated)
     stmts = low.lower()
     stmts.extend(low.copy_into(buf, atom, "region result") for buf, atom in extra)
     return stmts
@@ -59,27 +65,37 @@ def lower_region(region, ir, args, results) -> list:
 def _init_carry(region, eqn, inits, stmts):
     carry = [region.buffers[v] for v in eqn.outputs[:len(inits)]]
     for buf, init in zip(carry, inits):
-        stmts.append(region.copy_into(buf, init, "initial carry"))
+        stmts.append(region.copy_into(buf, init, "initial carry: the loop owns this buffer "
+                                      "(inputs are never written)"))
     return carry
 
 
-def _loop_body(region, body_ir, args, carry, extra_results=()) -> list:
-    """The body's statements, then copies of the new carry into the carry buffers.
+def _loop_body(region, body_ir, args, carry, first, extra_results=()):
+    """(the body's statements, the Swaps of its double-buffered carries).
 
-    A carry the body passes through unchanged needs neither a temporary nor a copy."""
+    `first` is the position of the first carry among the body's invars. A carry updated in
+    place is the destination of its own update; any other changed carry gets a spare buffer
+    that the body writes and the loop swaps with it."""
     from .lower import copy_kernel
     n = len(carry)
-    results, copies = [], []
+    invars, outvars = body_ir.invars[first:first + n], body_ir.outvars[:n]
+    in_place = carries_in_place(body_ir, materialised_vars(body_ir), invars, outvars)
+    results, swaps = [], []
     for k in range(n):
-        if body_ir.outvars[k] is body_ir.invars[k]:
-            results.append(None)
+        if k in in_place:
+            results.append(carry[k])
+        elif outvars[k] is invars[k]:
+            results.append(None)         # passed through (its type changed, so not hoisted)
         else:
-            tmp = region.builder.temp(carry[k].shape, carry[k].dtype)
-            results.append(tmp)
-            copies.append((carry[k], tmp))
-    stmts = lower_region(region, body_ir, args, results + list(extra_results))
-    stmts.extend(region.builder.add_kernel(copy_kernel(dst, src)) for dst, src in copies)
-    return stmts
+            spare = region.builder.temp(carry[k].shape, carry[k].dtype)
+            restore = region.builder.add_kernel(copy_kernel(
+                spare, carry[k], "the loop stopped after an odd number of pointer swaps, "
+                "so the carry is in the spare buffer: copy it home once"))
+            results.append(spare)
+            swaps.append(Swap(carry[k], spare, restore))
+    stmts = lower_region(region, body_ir, args, results + list(extra_results),
+                         {invars[k] for k in in_place})
+    return stmts, swaps
 
 
 def _cond(region, eqn) -> list:
@@ -101,8 +117,8 @@ def _while(region, eqn) -> list:
     captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:]]
     flag = region.builder.temp((), np.bool_)
     cond = lower_region(region, cond_ir, carry + captured, [flag])
-    body = _loop_body(region, body_ir, carry + captured, carry)
-    stmts.append(While(cond, flag, body))
+    body, swaps = _loop_body(region, body_ir, carry + captured, carry, 0)
+    stmts.append(While(cond, flag, body, swaps, region.builder.fresh("odd")))
     return stmts
 
 
@@ -118,8 +134,9 @@ def _for_loop(region, eqn) -> list:
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
     captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
     index = region.builder.temp((), body_ir.invars[0].aval.dtype)
-    body = _loop_body(region, body_ir, [index] + carry + captured, carry)
-    stmts.append(For(region.builder.fresh("it"), lower, upper, body, index))
+    body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1)
+    stmts.append(For(region.builder.fresh("it"), lower, upper, body, index, swaps=swaps,
+                     parity=region.builder.fresh("odd")))
     return stmts
 
 
@@ -137,8 +154,9 @@ def _scan(region, eqn) -> list:
         return region.builder.view(buf, buf.shape[1:], f"{position} * {math.prod(buf.shape[1:])}")
     x_views = [step_view(x) for x in xs]
     y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
-    body = _loop_body(region, p["body"], carry + x_views + captured, carry, y_views)
-    stmts.append(For(var, "0", str(length), body))
+    body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views)
+    stmts.append(For(var, "0", str(length), body, swaps=swaps,
+                     parity=region.builder.fresh("odd")))
     return stmts
 
 

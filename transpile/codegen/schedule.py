@@ -13,7 +13,8 @@ from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, REDUCTIONS
 
 _ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate", "sort",
                                                       "argsort"}
-_READS_MEMORY = {"dot_general", "sort", "argsort"}     # run-time helpers read whole buffers
+_READS_MEMORY = {"dot_general", "sort", "argsort",     # run-time helpers read whole buffers
+                 "debug_print"}
 _CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
 # Views a matrix product reads in place, through strides (see StridedOperand). A reshape that
 # is not trivial reads its input's contiguous buffer (the reshape rule below materialises it).

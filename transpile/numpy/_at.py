@@ -2,7 +2,7 @@
 
 An update writes a window found by `dynamic_update_slice`. As in JAX, reads with
 out-of-bounds traced indices clamp, while updates at out-of-bounds indices are dropped:
-the array comes back unchanged.
+the array comes back unchanged (the clamped window is written back as it was).
 """
 from __future__ import annotations
 
@@ -74,14 +74,19 @@ class IndexUpdateRef:
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
         new = broadcast_to(operand(values), shown)
         new = astype(combine(reshape(window, shown), new), aval_of(x).dtype)
-        result = lax.dynamic_update_slice(x, reshape(new, tuple(sizes)), starts)
-        if not traced:
-            return result
-        in_bounds = None
-        for k, n in traced:
-            ok = E.logical_and(E.greater_equal(k, -n), E.less(k, n))
-            in_bounds = ok if in_bounds is None else E.logical_and(in_bounds, ok)
-        return E.where(in_bounds, result, x)
+        if traced:
+            # Out of bounds, the (clamped) window is written back unchanged: the update stays
+            # one dynamic_update_slice, which buffer assignment can turn into a store in place.
+            new = E.where(_in_bounds(traced), new, reshape(window, shown))
+        return lax.dynamic_update_slice(x, reshape(new, tuple(sizes)), starts)
+
+
+def _in_bounds(traced):
+    in_bounds = None
+    for k, n in traced:
+        ok = E.logical_and(E.greater_equal(k, -n), E.less(k, n))
+        in_bounds = ok if in_bounds is None else E.logical_and(in_bounds, ok)
+    return in_bounds
 
 
 def _static_index(k, n):

@@ -8,8 +8,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import IR, Eqn, Literal, Var
+from ..primitives import EFFECTS
 from ..rules.impl import impl_rules
-from .typecheck import typecheck
+from .loop_invariants import hoist_invariant_carries
+from .typecheck import sub_irs, typecheck
+
+
+def has_effect(eqn: Eqn) -> bool:
+    """Does running `eqn` do something (print) besides computing its outputs? Then no pass
+    may drop, merge or evaluate it ahead of time."""
+    return eqn.prim.name in EFFECTS or any(has_effect(e) for ir in sub_irs(eqn)
+                                           for e in ir.eqns)
 
 
 def _substitute(atom, env):
@@ -25,9 +34,10 @@ def fold_constants(ir: IR) -> IR:
     env, eqns = {}, []
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
-        out = eqn.outputs[0]
-        if len(eqn.outputs) == 1 and out.aval.shape == () and inputs \
-                and all(isinstance(a, Literal) for a in inputs) and eqn.prim.name != "iota":
+        out = eqn.outputs[0] if len(eqn.outputs) == 1 else None
+        if out is not None and out.aval.shape == () and inputs \
+                and all(isinstance(a, Literal) for a in inputs) and eqn.prim.name != "iota" \
+                and eqn.prim.name not in EFFECTS:
             values = [np.asarray(a.value, dtype=a.aval.dtype) for a in inputs]
             value = impl_rules[eqn.prim.name]([a.aval for a in inputs], *values, **eqn.params)
             env[out] = Literal(np.asarray(value, dtype=out.aval.dtype).item(), out.aval)
@@ -78,7 +88,7 @@ def eliminate_common_subexpressions(ir: IR) -> IR:
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
         key = (eqn.prim.name, tuple(map(_atom_key, inputs)), _param_key(eqn.params))
-        if key in seen:
+        if key in seen and not has_effect(eqn):
             env.update(zip(eqn.outputs, seen[key]))
             continue
         seen[key] = eqn.outputs
@@ -90,13 +100,14 @@ def eliminate_dead_code(ir: IR) -> IR:
     live = {a for a in ir.outvars if isinstance(a, Var)}
     kept = []
     for eqn in reversed(ir.eqns):
-        if any(o in live for o in eqn.outputs):
+        if any(o in live for o in eqn.outputs) or has_effect(eqn):
             kept.append(eqn)
             live.update(a for a in eqn.inputs if isinstance(a, Var))
     return IR(ir.constvars, ir.invars, kept[::-1], ir.outvars)
 
 
-PASSES = (fold_constants, drop_noops, eliminate_common_subexpressions, eliminate_dead_code)
+PASSES = (fold_constants, drop_noops, eliminate_common_subexpressions, hoist_invariant_carries,
+          eliminate_dead_code)
 
 
 def simplify(ir: IR) -> IR:

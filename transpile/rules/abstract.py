@@ -6,7 +6,7 @@ import math
 
 from .. import dtypes
 from ..core import ShapedArray
-from ..primitives import ARG_REDUCTIONS, ELEMENTWISE_UFUNC, REDUCTIONS
+from ..primitives import ARG_REDUCTIONS, ELEMENTWISE_UFUNC, REDUCTIONS, SPECIAL_UNARY
 
 abstract_rules: dict[str, callable] = {}
 
@@ -41,6 +41,36 @@ def _elementwise_rule(name: str):
 
 for _name in ELEMENTWISE_UFUNC:
     abstract_rules[_name] = _elementwise_rule(_name)
+
+
+def _special_rule(name: str):
+    def rule(x):
+        if not dtypes.is_float(x.dtype):
+            raise TypeError(f"lax.{name} requires a floating-point operand (float32 or "
+                            f"float64), got {x.dtype}; convert it first, e.g. x.astype(float)")
+        return x
+    rule.__name__ = f"{name}_abstract"
+    return rule
+
+
+for _name in SPECIAL_UNARY:
+    abstract_rules[_name] = _special_rule(_name)
+
+
+def bitcast_convert_type_abstract(x, *, new_dtype):
+    new = dtypes.canonicalize(new_dtype)
+    if new.itemsize != x.dtype.itemsize or dtypes.bool_ in (new, x.dtype):
+        raise TypeError(f"bitcast_convert_type: {x.dtype} and {new} differ in width (only "
+                        "same-width numeric casts are supported)")
+    return ShapedArray(x.shape, new)
+
+
+def debug_print_abstract(*values, fmt, treedef):
+    return []          # an effect: no values out
+
+
+abstract_rules["bitcast_convert_type"] = bitcast_convert_type_abstract
+abstract_rules["debug_print"] = debug_print_abstract
 
 
 def select_abstract(pred, on_true, on_false):

@@ -13,6 +13,8 @@ from .. import dtypes
 from ..core import aval_of
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
+from .effects import debug_print_impl
+from .special import SPECIAL_IMPLS
 
 impl_rules: dict[str, callable] = {}
 
@@ -59,6 +61,15 @@ def _int_pow_with_negative_exponents(out_dtype, x, y):
 
 
 impl_rules["pow"] = _integer_power_rule()
+impl_rules.update(SPECIAL_IMPLS)
+impl_rules["debug_print"] = debug_print_impl
+
+
+def bitcast_convert_type_impl(avals, x, *, new_dtype):
+    return np.array(x, avals[0].dtype).view(new_dtype)     # a copy, 0-d stays 0-d
+
+
+impl_rules["bitcast_convert_type"] = bitcast_convert_type_impl
 
 
 def select_impl(avals, pred, on_true, on_false):

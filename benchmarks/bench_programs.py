@@ -1,0 +1,444 @@
+"""Real-program benchmark (issue 8): loops that update arrays, solves, factorizations,
+matrix products, a small network, a convolution, reductions.
+
+Usage:  python benchmarks/bench_programs.py [--quick] [--only NAME ...]
+                                            [--save FILE.json] [--before FILE.json]
+
+Method
+------
+* Each pattern is written once against `transpile.numpy` / `lax` (jitted) and once as the
+  natural eager NumPy program (Python loops where NumPy has no loop primitive, in-place
+  slice assignment where NumPy users would write it). JAX and Numba columns appear when
+  they are importable (they print "not installed" otherwise).
+* All implementations run in this one process on the same inputs, after a warm-up call
+  that compiles and whose answer is checked against NumPy's.
+* A sample is `inner` back-to-back calls (calibrated to last about `sample_seconds`, at
+  least one call); samples of the implementations are interleaved; the table shows the
+  MEDIAN per-call time, and speed-up = NumPy time / transpile time. A pattern whose single
+  call is slow gets fewer samples (a time budget per pattern), never fewer than 3.
+* `--save` writes the medians as JSON; `--before` adds that file's transpile times as a
+  "before" column (how the numbers in the README and the issue notes were produced: once on
+  the old commit with --save, once on the new with --before).
+* `--cpu-time` times the calling thread's CPU time (run it with OMP_NUM_THREADS=1 and
+  OPENBLAS_NUM_THREADS=1): on a machine loaded by other jobs, wall-clock medians swing by
+  several times, single-thread CPU time hardly moves.
+* The element-update loop runs at two trip counts: its time should grow linearly with the
+  trip count (one store per step), not with trip count x array size.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import transpile as tp
+import transpile.numpy as tnp
+from transpile import lax
+
+try:
+    import jax
+    import jax.numpy as jnp
+except Exception:          # not installed (or broken): its column says so
+    jax = jnp = None
+try:
+    import numba
+except Exception:
+    numba = None
+
+TARGET_EACH = 1.0          # every pattern at least as fast as eager NumPy
+TARGET_GEOMEAN = 2.0       # geometric mean of the speed-ups
+
+
+# -- the programs, transpile and NumPy side by side -------------------------------------------
+
+def jacobi(a, steps=100):
+    def step(_, a):
+        return a.at[1:-1, 1:-1].set(0.25 * (a[:-2, 1:-1] + a[2:, 1:-1]
+                                            + a[1:-1, :-2] + a[1:-1, 2:]))
+    return lax.fori_loop(0, steps, step, a)
+
+
+def np_jacobi(a, steps=100):
+    a = a.copy()
+    for _ in range(steps):
+        a[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    return a
+
+
+def forward_substitution(lower, b):
+    """Solve lower @ x = b; `lower` travels through the loop unchanged, as a carry."""
+    def step(i, state):
+        low, x = state
+        return low, x.at[i].set((b[i] - tnp.dot(low[i], x)) / low[i, i])
+    return lax.fori_loop(0, b.shape[0], step, (lower, tnp.zeros_like(b)))[1]
+
+
+def np_forward_substitution(lower, b):
+    x = np.zeros_like(b)
+    for i in range(b.shape[0]):
+        x[i] = (b[i] - lower[i] @ x) / lower[i, i]
+    return x
+
+
+def cholesky(a):
+    """Left-looking Cholesky: column j from the columns before it (L is zero beyond them)."""
+    n = a.shape[0]
+    rows = tnp.arange(n)
+
+    def step(j, low):
+        v = a[:, j] - low @ low[j]
+        column = tnp.where(rows >= j, v / tnp.sqrt(v[j]), 0.0)
+        return low.at[:, j].set(column)
+    return lax.fori_loop(0, n, step, tnp.zeros_like(a))
+
+
+def np_cholesky(a):
+    n = a.shape[0]
+    low = np.zeros_like(a)
+    for j in range(n):
+        v = a[j:, j] - low[j:, :j] @ low[j, :j]
+        low[j:, j] = v / np.sqrt(v[0])
+    return low
+
+
+def matmul_chain(a, b, c):
+    return a @ b @ c
+
+
+def vecmat(y, a):
+    return y @ a
+
+
+def matvec(a, x):
+    return a @ x
+
+
+def mlp(x, w1, b1, w2, b2):
+    h = tnp.maximum(x @ w1 + b1, 0.0)
+    logits = h @ w2 + b2
+    e = tnp.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def np_mlp(x, w1, b1, w2, b2):
+    h = np.maximum(x @ w1 + b1, 0.0)
+    logits = h @ w2 + b2
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def conv2d(img, w):
+    """'valid' 3x3 correlation written with slicing (the Python loops unroll)."""
+    kh, kw = w.shape
+    h, wd = img.shape[0] - kh + 1, img.shape[1] - kw + 1
+    out = None
+    for p in range(kh):
+        for q in range(kw):
+            term = w[p, q] * img[p:p + h, q:q + wd]
+            out = term if out is None else out + term
+    return out
+
+
+def column_sum(x):
+    return x.sum(axis=0)
+
+
+def softmax(x):
+    e = tnp.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def np_softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def element_updates(a, steps):
+    def step(i, a):
+        return a.at[i, i].set(a[i, i] * 2.0 + 1.0)
+    return lax.fori_loop(0, steps, step, a)
+
+
+def np_element_updates(a, steps):
+    a = a.copy()
+    for i in range(steps):
+        a[i, i] = a[i, i] * 2.0 + 1.0
+    return a
+
+
+def _spd(n, rng):
+    m = rng.standard_normal((n, n))
+    return m @ m.T / n + np.eye(n)
+
+
+def cases(quick: bool) -> list[dict]:
+    rng = np.random.default_rng(0)
+    f64 = np.float64
+    n_tri = 500
+    lower = np.tril(rng.standard_normal((n_tri, n_tri))) + n_tri * np.eye(n_tri)
+    chain = [rng.standard_normal((512, 512)) for _ in range(3)]
+    a_vec = rng.standard_normal((2000, 2000))
+    x_mlp = rng.standard_normal((256, 784)).astype(np.float32)
+    w1 = (rng.standard_normal((784, 256)) / 28).astype(np.float32)
+    w2 = (rng.standard_normal((256, 10)) / 16).astype(np.float32)
+    b1, b2 = np.zeros(256, np.float32), np.zeros(10, np.float32)
+    diag = rng.standard_normal((1000, 1000))
+    rows = [
+        dict(name="jacobi 500^2 x100", tp=jacobi, np=np_jacobi,
+             args=(rng.standard_normal((500, 500)),), rtol=1e-9),
+        dict(name="forward subst. 500", tp=forward_substitution, np=np_forward_substitution,
+             args=(lower, rng.standard_normal(n_tri)), rtol=1e-9),
+        dict(name="cholesky 400 (loop)", tp=cholesky, np=np_cholesky,
+             args=(_spd(400, rng),), rtol=1e-8),
+        dict(name="A @ B @ C 512 f64", tp=matmul_chain, np=matmul_chain, args=tuple(chain),
+             rtol=1e-9),
+        dict(name="y @ A 2000 f64", tp=vecmat, np=vecmat,
+             args=(rng.standard_normal(2000), a_vec), rtol=1e-9),
+        dict(name="A @ x 2000 f64", tp=matvec, np=matvec,
+             args=(a_vec, rng.standard_normal(2000)), rtol=1e-9),
+        dict(name="MLP 256x784 f32", tp=mlp, np=np_mlp, args=(x_mlp, w1, b1, w2, b2),
+             rtol=1e-4),
+        dict(name="conv2d 3x3 on 1024^2", tp=conv2d, np=conv2d,
+             args=(rng.standard_normal((1024, 1024)), rng.standard_normal((3, 3))), rtol=1e-9),
+        dict(name="column sum 2000^2", tp=column_sum, np=column_sum,
+             args=(rng.standard_normal((2000, 2000)),), rtol=1e-9),
+        dict(name="row softmax 1000^2", tp=softmax, np=np_softmax,
+             args=(rng.standard_normal((1000, 1000)),), rtol=1e-9),
+        dict(name="A[i,i] updates x250", tp=element_updates, np=np_element_updates,
+             args=(diag, 250), static=("steps",), rtol=1e-12),
+        dict(name="A[i,i] updates x1000", tp=element_updates, np=np_element_updates,
+             args=(diag, 1000), static=("steps",), rtol=1e-12),
+    ]
+    for row in rows:
+        row.setdefault("static", ())
+        assert all(a.dtype in (f64, np.float32) for a in row["args"] if hasattr(a, "dtype"))
+    return rows
+
+
+# -- timing -----------------------------------------------------------------------------------
+
+CLOCK = time.perf_counter     # --cpu-time: time.thread_time (see parse_args)
+
+
+def calibrate(call, sample_seconds: float) -> tuple[int, float]:
+    """(calls per sample of about `sample_seconds`, seconds of one call)."""
+    n, start = 0, CLOCK()
+    while (elapsed := CLOCK() - start) < sample_seconds:
+        call()
+        n += 1
+    return max(1, round(n * sample_seconds / elapsed)), elapsed / n
+
+
+def median_seconds(calls: dict, cfg) -> dict:
+    """Median per-call seconds of each warmed-up call, samples interleaved."""
+    inner, one = {}, {}
+    for name, call in calls.items():
+        inner[name], one[name] = calibrate(call, cfg.sample_seconds)
+    round_seconds = sum(inner[k] * one[k] for k in calls)
+    repeats = max(3, min(cfg.repeats, int(cfg.budget_seconds / max(round_seconds, 1e-9))))
+    samples = {name: [] for name in calls}
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            for name, call in calls.items():
+                start = CLOCK()
+                for _ in range(inner[name]):
+                    call()
+                samples[name].append((CLOCK() - start) / inner[name])
+    finally:
+        gc.enable()
+    return {name: statistics.median(s) for name, s in samples.items()}
+
+
+def check(result, expected, rtol: float) -> None:
+    np.testing.assert_allclose(np.asarray(result, dtype=np.float64),
+                               np.asarray(expected, dtype=np.float64), rtol=rtol, atol=rtol)
+
+
+def prepare(make_call, expected, case):
+    """A warmed-up, checked zero-argument call, or a short string saying why there is none."""
+    try:
+        call = make_call()
+        check(call(), expected, case["rtol"])
+    except Exception as err:                        # one failing column must not stop the run
+        return f"error: {type(err).__name__}: {str(err)[:60]}"
+    return call
+
+
+def _split(case):
+    """(positional array args, static keyword args) of a case."""
+    names = case["static"]
+    arrays = case["args"][:len(case["args"]) - len(names)]
+    statics = dict(zip(names, case["args"][len(arrays):]))
+    return arrays, statics
+
+
+def transpile_call(case):
+    arrays, statics = _split(case)
+    f = tp.jit(case["tp"], static_argnames=tuple(statics))
+    return lambda: f(*arrays, **statics)
+
+
+def jax_call(case):
+    arrays, statics = _split(case)
+    # The programs above are jax.numpy-compatible: run them under JAX by swapping the modules
+    # they read (`tnp`, `lax`) while JAX traces them (once: shapes and statics stay fixed).
+    saved = {"tnp": tnp, "lax": lax}
+    globals().update(tnp=jnp, lax=jax.lax)
+    try:
+        f = jax.jit(case["tp"], static_argnames=tuple(statics))
+        dev = [jnp.asarray(a) for a in arrays]
+        f(*dev, **statics).block_until_ready()
+    finally:
+        globals().update(saved)
+    return lambda: f(*dev, **statics).block_until_ready()
+
+
+def run_cases(cfg) -> list[dict]:
+    rows = []
+    for case in cases(cfg.quick):
+        if cfg.only and not any(s in case["name"] for s in cfg.only):
+            continue
+        expected = case["np"](*case["args"])
+        makers = {"transpile": lambda: transpile_call(case),
+                  "numpy": lambda: (lambda: case["np"](*case["args"]))}
+        if jax is not None:
+            makers["jax"] = lambda: jax_call(case)
+        row = {"name": case["name"], "jax": "not installed",
+               "numba": "not installed" if numba is None else "not written"}
+        calls = {}
+        for name, make in makers.items():
+            call = prepare(make, expected, case)
+            if isinstance(call, str):
+                row[name] = call
+            else:
+                calls[name] = call
+        row.update(median_seconds(calls, cfg))
+        rows.append(row)
+        print(f"  measured {case['name']}", file=sys.stderr, flush=True)
+    return rows
+
+
+# -- report -----------------------------------------------------------------------------------
+
+def fmt(value) -> str:
+    if isinstance(value, str):
+        return value
+    return f"{value * 1e3:.3f} ms" if value < 1.0 else f"{value:.2f} s"
+
+
+def ratio(num, den):
+    return num / den if isinstance(num, float) and isinstance(den, float) else None
+
+
+def print_table(rows, before: dict) -> None:
+    head = ["pattern", "transpile", "numpy", "speed-up", "jax", "numba"]
+    if before:
+        head[1:1] = ["before"]
+        head.insert(5, "before speed-up")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    speedups = []
+    for row in rows:
+        s = ratio(row.get("numpy"), row.get("transpile"))
+        if s:
+            speedups.append(s)
+        cells = [row["name"], fmt(row.get("transpile", "-")), fmt(row.get("numpy", "-")),
+                 f"{s:.2f}x" if s else "-"]
+        jx = ratio(row.get("numpy"), row.get("jax"))
+        cells += [f"{fmt(row['jax'])} ({jx:.2f}x)" if jx else row.get("jax", "-"),
+                  fmt(row.get("numba", "-"))]
+        if before:
+            old = before.get(row["name"], {})
+            cells.insert(1, fmt(old.get("transpile", "-")))
+            s_old = ratio(old.get("numpy"), old.get("transpile"))
+            cells.insert(5, f"{s_old:.2f}x" if s_old else "-")
+        print("| " + " | ".join(cells) + " |")
+    if speedups:
+        geo = math.exp(sum(map(math.log, speedups)) / len(speedups))
+        worst = min(speedups)
+        print(f"\ngeometric mean speed-up vs NumPy: {geo:.2f}x (target >= {TARGET_GEOMEAN}x: "
+              f"{'PASS' if geo >= TARGET_GEOMEAN else 'FAIL'}); slowest pattern {worst:.2f}x "
+              f"(target >= {TARGET_EACH}x: {'PASS' if worst >= TARGET_EACH else 'FAIL'})")
+    old = [ratio(before.get(r["name"], {}).get("numpy"),
+                 before.get(r["name"], {}).get("transpile")) for r in rows] if before else []
+    if old and all(old):
+        print(f"before: geometric mean {math.exp(sum(map(math.log, old)) / len(old)):.2f}x")
+    by_name = {r["name"]: r for r in rows}
+    small, big = by_name.get("A[i,i] updates x250", {}), by_name.get("A[i,i] updates x1000", {})
+    for who in ("transpile", "numpy"):
+        if isinstance(small.get(who), float) and isinstance(big.get(who), float):
+            # Both runs copy the 1000x1000 input once; the difference is 750 steps.
+            step = (big[who] - small[who]) / 750
+            print(f"element-update loop, {who}: {step * 1e6:.2f} us per extra step "
+                  f"(linear growth: a constant cost per step, not a pass over the array)")
+
+
+def print_environment(cfg) -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    print(f"bench_programs: {platform.python_implementation()} {platform.python_version()}, "
+          f"numpy {np.__version__}, {os.cpu_count()} CPUs, OMP_NUM_THREADS="
+          f"{os.environ.get('OMP_NUM_THREADS', 'unset')}, OMP_WAIT_POLICY="
+          f"{os.environ.get('OMP_WAIT_POLICY', 'unset')} (after the run), load average "
+          f"{load:.2f}; "
+          f"jax {'not installed' if jax is None else jax.__version__}, "
+          f"numba {'not installed' if numba is None else numba.__version__}")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="fewer, shorter samples")
+    p.add_argument("--only", nargs="*", default=[], help="patterns whose name contains these")
+    p.add_argument("--save", help="write the medians to this JSON file")
+    p.add_argument("--before", help="JSON from an earlier --save: adds a 'before' column")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="time with the calling thread's CPU time instead of the wall clock: "
+                        "immune to other jobs on a loaded machine, but only meaningful with "
+                        "one thread (OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1)")
+    cfg = p.parse_args(argv)
+    if cfg.cpu_time:
+        global CLOCK
+        CLOCK = time.thread_time
+    cfg.repeats = 7 if cfg.quick else 21
+    cfg.sample_seconds = 0.01 if cfg.quick else 0.02
+    cfg.budget_seconds = 2.0 if cfg.quick else 6.0
+    return cfg
+
+
+def main(argv=None) -> None:
+    cfg = parse_args(argv)
+    root = tempfile.mkdtemp(prefix="tp-bench-cache-")
+    saved = os.environ.get("TRANSPILE_CACHE_DIR")
+    os.environ["TRANSPILE_CACHE_DIR"] = root
+    try:
+        rows = run_cases(cfg)
+        print_environment(cfg)
+    finally:
+        if saved is None:
+            os.environ.pop("TRANSPILE_CACHE_DIR", None)
+        else:
+            os.environ["TRANSPILE_CACHE_DIR"] = saved
+        shutil.rmtree(root, ignore_errors=True)
+    before = {}
+    if cfg.before:
+        with open(cfg.before) as f:
+            before = json.load(f)
+    print_table(rows, before)
+    if cfg.save:
+        with open(cfg.save, "w") as f:
+            json.dump({r["name"]: r for r in rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

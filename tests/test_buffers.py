@@ -1,0 +1,355 @@
+"""Buffer assignment (DESIGN.md "Buffers", issue 8): values against NumPy and the interpret
+backend, inputs never written, and the generated C: updates in place inside loops (no
+whole-array loop in the loop body), unchanged carries never copied, changed carries
+double-buffered by pointer swaps, swapped buffers never `restrict`."""
+import re
+
+import numpy as np
+import pytest
+
+import transpile as tp
+import transpile.numpy as tnp
+from transpile import lax
+from conftest import assert_same
+
+N = 48
+
+
+def run_checked(fun, *args, static_argnames=(), **kwargs):
+    """CPU result, checked against the interpreter, twice (the second call reuses buffers),
+    and with every input left exactly as it was."""
+    copies = [np.array(a, copy=True) for a in args]
+    ref = tp.jit(fun, backend="interpret", static_argnames=static_argnames)(*args, **kwargs)
+    f = tp.jit(fun, backend="cpu", static_argnames=static_argnames)
+    for _ in range(2):
+        out = f(*args, **kwargs)
+        for got, want in zip(_leaves(out), _leaves(ref)):
+            assert_same(got, want, rtol=1e-12 if np.asarray(got).dtype.kind == "f" else None)
+        for a, before in zip(args, copies):
+            np.testing.assert_array_equal(a, before, err_msg="an input was modified")
+    return out
+
+
+def _leaves(tree):
+    from transpile.pytree import tree_flatten
+    return tree_flatten(tree)[0]
+
+
+# -- reading the generated C -----------------------------------------------------------------
+
+def kernel_bodies(source: str) -> dict:
+    """{kernel name: its comment line and text} for each `static ... void kernel_N(...) {...}`."""
+    text = source[:source.index("int tp_entry")]
+    starts = list(re.finditer(r"/\*[^\n]*\*/\nstatic [^\n]*?void (kernel_\d+)\(", text))
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    return {m.group(1): text[m.start():end] for m, end in zip(starts, ends)}
+
+
+def entry(source: str) -> str:
+    return source[source.index("int tp_entry"):]
+
+
+def loop_body_calls(source: str) -> list:
+    """Kernels called inside the entry's first loop (including the loop's restore block)."""
+    text = entry(source)
+    start = text.index("for (int64_t it")
+    depth, body = 0, []
+    for i, ch in enumerate(text[start:], start):
+        depth += ch == "{"
+        depth -= ch == "}"
+        if ch == "}" and depth == 0:
+            body = text[start:i]
+            break
+    return re.findall(r"(kernel_\d+)\(", body)
+
+
+def iterations(kernel_text: str) -> int:
+    """Iterations of a kernel's loop nest (product of its `for` extents)."""
+    extents = [int(n) for n in re.findall(r"for \(int64_t i\d+ = 0; i\d+ < (\d+);", kernel_text)]
+    return int(np.prod(extents)) if extents else 1
+
+
+def source_of(fun, *args, **kwargs) -> str:
+    return tp.jit(fun, static_argnames=tuple(kwargs)).lower(*args, **kwargs).source
+
+
+# -- element updates in a loop -------------------------------------------------------------
+
+def diagonal_updates(a, steps):
+    def step(i, a):
+        return a.at[i, i].set(a[i, i] * 2.0 + 1.0)
+    return lax.fori_loop(0, steps, step, a)
+
+
+def np_diagonal_updates(a, steps):
+    a = a.copy()
+    for i in range(steps):
+        a[i, i] = a[i, i] * 2.0 + 1.0
+    return a
+
+
+def test_element_update_loop_values_and_inputs():
+    a = np.random.default_rng(0).standard_normal((N, N))
+    out = run_checked(diagonal_updates, a, steps=N, static_argnames=("steps",))
+    assert_same(out, np_diagonal_updates(a, N))
+
+
+def test_element_update_loop_is_one_store_per_step():
+    source = source_of(diagonal_updates, np.zeros((N, N)), steps=N)
+    bodies = kernel_bodies(source)
+    calls = loop_body_calls(source)
+    assert calls, "the loop calls no kernel"
+    for name in calls:
+        assert iterations(bodies[name]) == 1, f"{name} loops over the array:\n{bodies[name]}"
+        assert "in place" in bodies[name]
+    # One copy of the input into the carry, before the loop: inputs are never written.
+    assert "initial carry" in source and "swap" not in entry(source)
+
+
+def test_static_slice_update_in_a_loop_and_outside():
+    def f(a):
+        b = a.at[1:-1, 1:-1].set(0.0)
+        return lax.fori_loop(0, 3, lambda i, c: c.at[1:-1, 2:].add(c[1:-1, :-2] * 0.5), b)
+    a = np.random.default_rng(1).standard_normal((6, 7))
+    expected = a.copy()
+    expected[1:-1, 1:-1] = 0.0
+    for _ in range(3):
+        expected[1:-1, 2:] += expected[1:-1, :-2] * 0.5
+    assert_same(run_checked(f, a), expected, rtol=1e-12)
+
+
+# -- unchanged carries -------------------------------------------------------------------------
+
+def forward_substitution(lower, b):
+    def step(i, state):
+        low, x = state
+        return low, x.at[i].set((b[i] - tnp.dot(low[i], x)) / low[i, i])
+    return lax.fori_loop(0, b.shape[0], step, (lower, tnp.zeros_like(b)))
+
+
+def test_unchanged_carry_is_never_copied():
+    rng = np.random.default_rng(2)
+    lower = np.tril(rng.standard_normal((N, N))) + N * np.eye(N)
+    b = rng.standard_normal(N)
+    low_out, x = run_checked(forward_substitution, lower, b)
+    assert_same(low_out, lower)
+    np.testing.assert_allclose(lower @ x, b, rtol=1e-10)
+    source = source_of(forward_substitution, lower, b)
+    bodies = kernel_bodies(source)
+    for name, text in bodies.items():
+        assert iterations(text) < N * N, f"{name} copies the unchanged matrix:\n{text}"
+
+
+def test_carry_initialised_from_an_input_that_is_also_returned():
+    def f(a):
+        return a, lax.fori_loop(0, 4, lambda i, c: c.at[i].multiply(3.0), a), a * 2
+    a = np.arange(1.0, 7.0)
+    a_out, looped, doubled = run_checked(f, a)
+    assert_same(a_out, a)
+    assert_same(looped, np.array([3.0, 6.0, 9.0, 12.0, 5.0, 6.0]))
+    assert_same(doubled, a * 2)
+
+
+# -- double buffering (pointer swaps) ----------------------------------------------------------
+
+def jacobi(a, steps):
+    def step(_, a):
+        return a.at[1:-1, 1:-1].set(0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2]
+                                            + a[1:-1, 2:]))
+    return lax.fori_loop(0, steps, step, a)
+
+
+def np_jacobi(a, steps):
+    a = a.copy()
+    for _ in range(steps):
+        a[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    return a
+
+
+@pytest.mark.parametrize("steps", [0, 1, 2, 5])
+def test_stencil_carry_swaps_pointers_for_odd_and_even_trip_counts(steps):
+    a = np.random.default_rng(3).standard_normal((9, 10))
+    out = run_checked(jacobi, a, steps=steps, static_argnames=("steps",))
+    assert_same(out, np_jacobi(a, steps), rtol=1e-12)
+
+
+def test_stencil_loop_has_no_copy_inside_and_no_restrict_on_swapped_buffers():
+    source = source_of(jacobi, np.zeros((9, 10)), steps=4)
+    text = entry(source)
+    swaps = re.findall(r"\{ double \*swap = (\w+); \1 = (\w+); \2 = swap; \}", text)
+    assert swaps, text
+    bodies = kernel_bodies(source)
+    loop = text[text.index("for (int64_t it"):text.index("if (odd")]
+    kernels = re.findall(r"(kernel_\d+)\(", loop)
+    # The stencil's window and the borders kept around it; nothing copies the whole array.
+    assert sum("(the window)" in bodies[k] for k in kernels) == 1
+    assert all("the update reads most of the old array" in bodies[k] for k in kernels)
+    for k in kernels:
+        assert "dynamic_update_slice" in bodies[k] and iterations(bodies[k]) < 9 * 10
+    for current, spare in swaps:
+        for body in bodies.values():
+            signature = body[body.index("static "):body.index(") {")]
+            assert not re.search(rf"restrict {current}\b|restrict {spare}\b", signature), \
+                signature
+
+
+def test_two_step_loop_of_swapped_carries_is_not_miscompiled():
+    """Regression: with `restrict` on swapped buffers, gcc -O3 inlined both iterations of a
+    2-trip loop and hoisted the second one's loads above the first one's stores."""
+    def f(x):
+        return lax.fori_loop(0, 2, lambda i, v: v.at[1:].set(v[:-1] + v[1:] * 0.5), x)
+    x = np.arange(1.0, 40.0)
+    expected = x.copy()
+    for _ in range(2):
+        expected[1:] = expected[:-1] + expected[1:] * 0.5
+    assert_same(run_checked(f, x), expected, rtol=1e-12)
+
+
+def test_carries_exchanged_with_each_other():
+    def f(a, b):
+        return lax.fori_loop(0, 3, lambda i, ab: (ab[1] + 1.0, ab[0] * 2.0), (a, b))
+    a, b = np.arange(5.0), np.arange(5.0) * 10
+    out = run_checked(f, a, b)
+    x, y = a, b
+    for _ in range(3):
+        x, y = y + 1.0, x * 2.0
+    assert_same(out[0], x)
+    assert_same(out[1], y)
+
+
+@pytest.mark.parametrize("limit", [3.0, 4.0])
+def test_while_loop_swaps_with_an_iteration_count_known_only_at_run_time(limit):
+    def f(x, limit):
+        def body(s):
+            v, k = s
+            return v.at[1:].set(v[:-1] * 0.5 + v[1:]), k + 1.0
+        return lax.while_loop(lambda s: s[1] < limit, body, (x, 0.0))
+    x = np.arange(6.0)
+    v, k = run_checked(f, x, limit)
+    expected = x.copy()
+    for _ in range(int(limit)):
+        expected[1:] = expected[:-1] * 0.5 + expected[1:]
+    assert_same(v, expected, rtol=1e-12)
+
+
+def test_scan_carry_double_buffered():
+    def f(x, xs):
+        def step(c, row):
+            new = c.at[1:].set(c[:-1] + row[1:])
+            return new, new.sum()
+        return lax.scan(step, x, xs)
+    x, xs = np.arange(4.0), np.arange(20.0).reshape(5, 4)
+    carry, ys = run_checked(f, x, xs)
+    c, expected_ys = x.copy(), []
+    for row in xs:
+        c = np.concatenate([c[:1], c[:-1] + row[1:]])
+        expected_ys.append(c.sum())
+    assert_same(carry, c, rtol=1e-12)
+    assert_same(ys, np.array(expected_ys), rtol=1e-12)
+
+
+def test_nested_loops_both_swapping():
+    def f(a):
+        def outer(i, a):
+            inner = lax.fori_loop(0, i, lambda j, b: b.at[1:].set(b[:-1] + 1.0), a)
+            return inner.at[:-1].set(inner[1:] * 0.5)
+        return lax.fori_loop(0, 3, outer, a)
+    a = np.arange(7.0)
+    expected = a.copy()
+    for i in range(3):
+        for _ in range(i):
+            expected[1:] = expected[:-1] + 1.0
+        expected[:-1] = expected[1:] * 0.5
+    assert_same(run_checked(f, a), expected, rtol=1e-12)
+
+
+# -- when the old value is still needed ---------------------------------------------------------
+
+def test_update_reading_a_shifted_window_of_itself():
+    """The window is small: computed into a temporary before the buffer changes under it."""
+    def f(x):
+        return lax.fori_loop(0, 4, lambda i, v: v.at[2:5].set(v[1:4] * 2.0 + v[3:6]), x)
+    x = np.arange(10.0)
+    expected = x.copy()
+    for _ in range(4):
+        expected[2:5] = expected[1:4] * 2.0 + expected[3:6]
+    assert_same(run_checked(f, x), expected, rtol=1e-12)
+    bodies = kernel_bodies(source_of(f, x))
+    assert any("changes under it" in b for b in bodies.values())
+
+
+def test_old_value_used_after_the_update_is_kept():
+    def f(x):
+        def step(i, s):
+            v, total = s
+            new = v.at[i].set(-1.0)
+            return new, total + v.sum() + new[i]      # reads the old v after the update
+        return lax.fori_loop(0, 4, step, (x, 0.0))
+    x = np.arange(1.0, 6.0)
+    v, total = run_checked(f, x)
+    expected_v, expected_total = x.copy(), 0.0
+    for i in range(4):
+        old_sum = expected_v.sum()
+        expected_v[i] = -1.0
+        expected_total += old_sum + expected_v[i]
+    assert_same(v, expected_v)
+    assert_same(total, np.float64(expected_total), rtol=1e-12)
+    # The one update that is not in place says why, in the C.
+    assert "into a new buffer: the old array is read after the update" in source_of(f, x)
+
+
+def test_chained_updates_and_traced_out_of_bounds_index():
+    def f(x, k):
+        def step(i, v):
+            return v.at[i].add(1.0).at[i + 1].multiply(2.0).at[k].set(99.0)
+        return lax.fori_loop(0, 3, step, x)
+    x = np.arange(6.0)
+    for k in (2, 6, -7):                      # in bounds, and dropped on either side
+        expected = x.copy()
+        for i in range(3):
+            expected[i] += 1.0
+            expected[i + 1] *= 2.0
+            if -6 <= k < 6:
+                expected[k] = 99.0
+        assert_same(run_checked(f, x, k), expected)
+
+
+def test_update_outside_loops_leaves_input_alone():
+    def f(x):
+        y = tnp.exp(x)
+        return y.at[0].set(0.0).at[-1].set(1.0), x.at[2].set(5.0)
+    x = np.linspace(0.0, 1.0, 6)
+    y, z = run_checked(f, x)
+    expected = np.exp(x)
+    expected[0], expected[-1] = 0.0, 1.0
+    assert_same(y, expected, max_ulp=1)
+    expected_z = x.copy()
+    expected_z[2] = 5.0
+    assert_same(z, expected_z)
+
+
+@pytest.mark.parametrize("index", [(slice(1, 3), slice(0, 4), slice(2, 5)),
+                                   (slice(0, 1), slice(None), slice(None)),
+                                   (slice(2, None), slice(1, -1), 0)])
+def test_static_window_update_into_a_new_buffer_keeps_the_rest(index):
+    """Static starts: the window and the boxes around it are separate loops."""
+    def f(x):
+        return tnp.exp(x).at[index].set(x[index] * -2.0)
+    x = np.random.default_rng(4).standard_normal((3, 4, 5))
+    expected = np.exp(x)
+    expected[index] = x[index] * -2.0
+    assert_same(run_checked(f, x), expected, max_ulp=1)
+
+
+@pytest.mark.parametrize("shape, axis, rows_outside", [((7, 300), 0, True),
+                                                       ((3, 5, 2100), 1, False),
+                                                       ((2100, 3), 0, True)])
+def test_column_reductions_walk_rows_and_match_numpy(shape, axis, rows_outside):
+    """One output loop over contiguous outputs: the reduced loop goes outside. (Two output
+    loops, as in the 3-D case, keep the output-outside layout.)"""
+    x = np.random.default_rng(5).standard_normal(shape)
+    x[0, 0] = np.nan
+    for fun in (lambda a: a.sum(axis=axis), lambda a: a.max(axis=axis),
+                lambda a: (a > 0).any(axis=axis), lambda a: a.astype(np.float32).min(axis=axis)):
+        assert_same(run_checked(fun, x), fun(x), rtol=1e-12)
+    assert ("rows outside" in source_of(lambda a: a.sum(axis=axis), x)) == rows_outside

@@ -1,0 +1,140 @@
+"""The differential fuzzer (tests/fuzz): a bounded sample with fixed seeds, and tests that the
+fuzzer itself finds what it should. The long run is `benchmarks/fuzz_long.py` (tox -e fuzz).
+"""
+import dataclasses
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import transpile.numpy as tnp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fuzz import compare, generate, known, oracle, run, shrink  # noqa: E402
+from fuzz.ops import EXACT, OPS, TRANSCENDENTAL  # noqa: E402
+
+# Fixed seeds, in blocks so that pytest-xdist spreads them over workers. 10 x 24 programs
+# take about a minute of CPU; the long run covers 10,000 and more.
+SAMPLE_BLOCKS = [range(start, start + 24) for start in range(100_000, 100_240, 24)]
+
+
+def _unexpected(findings):
+    return [f for f in findings if known.open_entry(f) is None]
+
+
+@pytest.mark.parametrize("seeds", SAMPLE_BLOCKS, ids=lambda r: f"seeds{r.start}")
+def test_fuzz_sample_matches_numpy(seeds):
+    report = run.run_seeds(seeds)
+    assert report.programs == len(seeds)
+    bad = _unexpected(report.findings)
+    assert not bad, "the fuzzer found differences from NumPy (rerun one with " \
+        "`python benchmarks/fuzz_long.py --start SEED --count 1 --shrink`):\n" + \
+        "\n".join(f.summary() for f in bad[:20])
+
+
+@pytest.mark.parametrize("entry", known.OPEN, ids=lambda e: e.name)
+def test_open_classes_still_reproduce(entry):
+    """An open class whose reproducer passes is fixed: remove it from known.OPEN."""
+    namespace = {"np": np, "tnp": tnp, "static_races": oracle.static_races,
+                 "reproduce": known.reproduce}
+    exec("import transpile as tp\nimport transpile.lax as lax", namespace)
+    with pytest.raises(Exception):   # noqa: B017 - a wrong answer or an error, both count
+        exec(entry.reproducer, namespace)
+
+
+def test_programs_are_reproducible_from_their_seed():
+    a, b = generate.program(1234), generate.program(1234)
+    assert a.describe() == b.describe()
+    assert generate.program(1235).describe() != a.describe()
+
+
+def test_generator_covers_every_op_and_feature():
+    seen_ops, layouts, raising = set(), set(), 0
+    for seed in range(400):
+        prog = generate.program(seed)
+        seen_ops |= {n.op for n in prog.nodes}
+        layouts |= set(prog.layouts)
+        raising += any(n.expect_raise for n in prog.nodes)
+    assert seen_ops == set(OPS), f"never drawn: {sorted(set(OPS) - seen_ops)}"
+    assert {"strided", "reversed", "transposed", "python-scalar", "0-d"} <= layouts
+    assert raising > 0            # NumPy refuses some programs: transpile must refuse them
+
+
+def _planted(monkeypatch, name, wrong):
+    monkeypatch.setitem(OPS, name, dataclasses.replace(OPS[name], tp=wrong))
+
+
+def test_fuzzer_finds_a_planted_wrong_op_and_shrinks_it(monkeypatch):
+    # `add` compiled as `subtract`: reported against `add` only, not downstream ops.
+    _planted(monkeypatch, "add", lambda p, x, y: tnp.subtract(x, y))
+    seeds = [s for s in range(300) if any(n.op == "add" for n in generate.program(s).nodes)]
+    report = run.run_seeds(seeds[:6])
+    ops = {f.op for f in report.findings if f.kind == "value"}
+    assert ops == {"add"}
+    first = min((f for f in report.findings if f.kind == "value"), key=lambda f: f.seed)
+    prog = generate.program(first.seed)
+    small = shrink.shrink(prog, first)
+    assert len(small.nodes) <= len(prog.nodes)
+    assert small.nodes[-1].op == "add"
+    assert shrink.reproduces(small, first)
+
+
+def test_fuzzer_finds_a_planted_dtype_error(monkeypatch):
+    _planted(monkeypatch, "sqrt", lambda p, x: tnp.sqrt(x).astype(np.float64))
+    seeds = [s for s in range(300) if any(n.op == "sqrt" for n in generate.program(s).nodes)]
+    report = run.run_seeds(seeds[:4])
+    assert any(f.kind == "dtype" and f.op == "sqrt" for f in report.findings)
+
+
+def test_compare_is_bit_exact_where_it_must_be():
+    z = np.array([0.0], np.float32)
+    assert compare.mismatch(-z, z, EXACT).startswith("signed-zero")
+    assert compare.mismatch(np.array([np.nan]), np.array([np.nan]), EXACT) is None
+    assert compare.mismatch(np.int8([1]), np.int16([1]), EXACT).startswith("dtype")
+    one = np.float32(1.0)
+    near = np.nextafter(one, np.float32(2), dtype=np.float32)
+    assert compare.mismatch(np.array([near]), np.array([one]), EXACT) is not None
+    assert compare.mismatch(np.array([near]), np.array([one]), TRANSCENDENTAL) is None
+    assert compare.mismatch(np.array([np.inf]), np.array([1.0]), TRANSCENDENTAL) is not None
+
+
+def test_static_race_check_reads_omp_clauses():
+    racy = """static void kernel_0(const double *restrict in0, double *restrict out0) {
+    double acc = 0;
+    #pragma omp parallel for
+    for (int64_t i0 = 0; i0 < 3; i0++) {
+        #pragma omp simd reduction(+:acc)
+        for (int64_t i1 = 0; i1 < 9; i1++) {
+            acc += in0[i1];
+        }
+    }
+    out0[0] = acc;
+}"""
+    assert [name for name, _ in oracle.static_races(racy)] == ["acc"]
+    fixed = racy.replace("parallel for\n", "parallel for reduction(+:acc)\n")
+    assert oracle.static_races(fixed) == []
+
+
+def test_each_compiled_function_is_called_twice(monkeypatch):
+    calls = []
+    real = oracle._call_twice
+
+    def counting(fun, args, need_source):
+        calls.append(fun)
+        return real(fun, args, need_source)
+    monkeypatch.setattr(oracle, "_call_twice", counting)
+    report = run.run_seeds(range(3))
+    assert report.programs == 3
+    assert len(calls) == 3         # unfused, fused and interpreted: one batch, each twice
+
+
+def test_a_modified_input_is_a_finding():
+    case = oracle.prepare(generate.program(7))
+    snapshot = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x
+                for x in case.prog.inputs]
+    assert oracle._inputs_intact(case, snapshot, "cpu", 7) == []
+    i = next(i for i, x in enumerate(case.prog.inputs) if isinstance(x, np.ndarray))
+    snapshot[i] = snapshot[i] + 1 if snapshot[i].dtype != np.bool_ else ~snapshot[i]
+    assert [f.kind for f in oracle._inputs_intact(case, snapshot, "cpu", 7)] == \
+        ["input-modified"]

@@ -1,0 +1,121 @@
+"""Buffer assignment: which updates are stores into their operand's buffer.
+
+XLA's rule (DESIGN.md, "Buffers"): a `dynamic_update_slice` (what `.at[...]` updates
+become) is a value in the IR, but when its operand's buffer may be overwritten and the
+operand is dead after the update, the update is a store of the window into that buffer:
+one element costs one store, not a pass over the array. The decisions are made here, on
+the IR, so that the loop lowering can ask before it lowers a body whether a carry can be
+updated in place (no second buffer) or must be double-buffered (two swapped pointers).
+
+A buffer may be overwritten when it holds a value this region computed itself (a
+materialised value, or an earlier update done in place) or a loop carry the caller
+donated. Inputs, constants and captured values are never written.
+"""
+from __future__ import annotations
+
+import math
+
+from ..ir import IR, Var
+
+UPDATE = "dynamic_update_slice"
+
+
+def plan_in_place(ir: IR, roots: set, donated: set, why_not: dict | None = None) -> dict:
+    """{output of an update done in place: the operand whose buffer it takes over}.
+
+    `why_not`, when given, receives {output: reason} for the updates that are not in place
+    (the reason goes into the C comment of the kernel that writes a new buffer instead)."""
+    producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
+    plan: dict[Var, Var] = {}
+    writable = set(donated) | set(roots)
+    outvars = {a for a in ir.outvars if isinstance(a, Var)}
+    why_not = {} if why_not is None else why_not
+    for position, eqn in enumerate(ir.eqns):
+        if eqn.prim.name == UPDATE:
+            reason = _refusal(ir, position, writable, outvars, producers, roots | set(plan))
+            if reason:
+                why_not[eqn.outputs[0]] = reason
+            else:
+                plan[eqn.outputs[0]] = eqn.inputs[0]
+                writable.add(eqn.outputs[0])
+    return plan
+
+
+def _refusal(ir, position, writable, outvars, producers, stop) -> str:
+    """Why the update at `position` cannot write its operand's buffer ("" if it can)."""
+    x, update, starts = ir.eqns[position].inputs[0], ir.eqns[position].inputs[1], \
+        ir.eqns[position].inputs[2:]
+    if not isinstance(x, Var):
+        return "the old array is a constant"
+    if x in outvars:
+        return "the old array is also a result"
+    if _reads_any(starts, x, producers, stop):
+        return "the window's position is computed from the array itself"
+    if _reads_any([update], x, producers, stop) and not _small(update, x):
+        return "the update reads most of the old array"
+    if _used_after(ir.eqns, position, x, producers, stop):
+        return "the old array is read after the update"
+    if x not in writable:
+        return "the old array is an input, or a value the caller still holds"
+    return ""
+
+
+def _small(update, x) -> bool:
+    """Is the window small enough that computing the update into a temporary first (when
+    it reads the array it updates) is cheaper than writing a whole second array?"""
+    size = math.prod(update.aval.shape)
+    return 2 * size <= math.prod(x.aval.shape) or size == 1
+
+
+def _reads_any(atoms, x, producers, stop) -> bool:
+    """Does computing any of `atoms` read `x` (through values fused into it)?"""
+    stack, seen = [a for a in atoms if isinstance(a, Var)], set()
+    while stack:
+        atom = stack.pop()
+        if atom is x:
+            return True
+        if atom in seen or atom in stop or atom not in producers:
+            continue
+        seen.add(atom)
+        stack.extend(a for a in producers[atom].inputs if isinstance(a, Var))
+    return False
+
+
+def _used_after(eqns, position, x, producers, stop) -> bool:
+    """Does anything computed after equation `position` read `x`?
+
+    Equations are emitted in order; a value fused into a later kernel is read when that
+    kernel runs, so later kernels (materialised values, control flow) are followed
+    through their fused inputs."""
+    for eqn in eqns[position + 1:]:
+        if any(a is x for a in eqn.inputs):
+            return True
+        emitted = any(o in stop for o in eqn.outputs) or "body" in eqn.params \
+            or "branches" in eqn.params
+        if emitted and _reads_any(eqn.inputs, x, producers, stop):
+            return True
+    return False
+
+
+def carries_in_place(body: IR, roots: set, carry_invars: list, carry_outvars: list) -> set:
+    """Positions k of the carries that the body can update in its own buffer: the new carry
+    is a chain of in-place updates of the old one.
+
+    Donating a carry can only enable updates, never disable another's; but a carry that
+    turns out not to be in place must not be donated, so this iterates to a fixed point."""
+    candidates = {k for k, (i, o) in enumerate(zip(carry_invars, carry_outvars))
+                  if isinstance(o, Var) and o is not i}
+    while True:
+        plan = plan_in_place(body, roots, {carry_invars[k] for k in candidates})
+        kept = {k for k in candidates if _chain_root(plan, carry_outvars[k]) is carry_invars[k]}
+        if kept == candidates:
+            return kept
+        candidates = kept
+
+
+def _chain_root(plan, var):
+    if var not in plan:
+        return None
+    while var in plan:
+        var = plan[var]
+    return var

@@ -1,0 +1,31 @@
+"""jax.lax's special functions (erf, erfc, erf_inv, lgamma) and bitcast_convert_type.
+
+As in JAX, the special functions take float32 or float64 operands only (an integer is a
+TypeError); `transpile.scipy.special` wraps them with SciPy's promotion of integers to float.
+"""
+from __future__ import annotations
+
+from . import dtypes
+from . import primitives as P
+from .core import bind
+from .numpy._util import operand
+
+
+def _special(name: str):
+    def fn(x):
+        return bind(P.get(name), operand(x))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise {name}, as jax.lax.{name} (float operands only)."
+    return fn
+
+
+erf, erfc, erf_inv, lgamma = (_special(n) for n in ("erf", "erfc", "erf_inv", "lgamma"))
+
+
+def bitcast_convert_type(operand_, new_dtype):
+    """Reinterpret the bits of each element as `new_dtype` (of the same width)."""
+    return bind(P.bitcast_convert_type, operand(operand_),
+                new_dtype=dtypes.canonicalize(new_dtype))
+
+
+__all__ = ["bitcast_convert_type", "erf", "erf_inv", "erfc", "lgamma"]

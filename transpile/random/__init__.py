@@ -1,0 +1,33 @@
+"""`transpile.random`: jax.random's counter-based generator, bit for bit.
+
+    key = transpile.random.PRNGKey(0)
+    key, sub = transpile.random.split(key)
+    x = transpile.random.normal(sub, (3,))
+
+Keys are uint32 arrays of shape (2,) (JAX's raw keys; `key` returns the same kind, not a
+typed key array). Bits come from Threefry-2x32 with JAX's default, partitionable counter
+layout, computed by fused integer arithmetic in the generated C; the samplers repeat JAX's
+computations, so the same key gives the same numbers as JAX (normal: up to JAX's own
+erf_inv rounding, see README).
+"""
+from ._samplers import (bernoulli, bits, choice, gumbel, normal, permutation, randint,
+                        uniform)
+from ._threefry import fold_in, seed_key as PRNGKey, split
+
+
+def key(seed, *, impl=None):
+    if impl not in (None, "threefry2x32"):
+        raise ValueError(f"random.key: only impl='threefry2x32' is supported, got {impl!r}")
+    return PRNGKey(seed)
+
+
+def key_data(keys):
+    return keys
+
+
+def wrap_key_data(key_bits_array, *, impl=None):
+    return key_bits_array
+
+
+__all__ = ["PRNGKey", "bernoulli", "bits", "choice", "fold_in", "gumbel", "key", "key_data",
+           "normal", "permutation", "randint", "split", "uniform", "wrap_key_data"]

@@ -1,0 +1,29 @@
+"""jax.scipy.special's erf, erfc, erfinv and gammaln: lax's special functions with SciPy's
+promotion (booleans and integers compute in float64)."""
+from __future__ import annotations
+
+from .. import dtypes
+from .. import lax_special as S
+from ..core import aval_of
+from ..numpy._util import astype, operand
+
+
+def _promoted(x):
+    x = operand(x)
+    return x if dtypes.is_float(aval_of(x).dtype) else astype(x, dtypes.float64)
+
+
+def erf(x):
+    return S.erf(_promoted(x))
+
+
+def erfc(x):
+    return S.erfc(_promoted(x))
+
+
+def erfinv(x):
+    return S.erf_inv(_promoted(x))
+
+
+def gammaln(x):
+    return S.lgamma(_promoted(x))

@@ -15,7 +15,7 @@ from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buff
 from .c_ops import C_TYPE, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
-from .kernel_ir import (Affine, Call, For, IteratedKernel, LoopKernel, MatmulKernel, Program,
+from .kernel_ir import (Affine, Call, For, HelperKernel, IteratedKernel, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, SortKernel, Switch, While)
 
 
@@ -60,6 +60,8 @@ class CRenderer:
             return self._iterated_kernel(kernel, index)
         if isinstance(kernel, SortKernel):
             return self._sort_kernel(kernel, index)
+        if isinstance(kernel, HelperKernel):
+            return self._helper_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -242,6 +244,18 @@ class CRenderer:
             f"int64_t *{self.restrict} {k.scratch.name}) {{",
             f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
             f"{k.scratch.name}, {k.rows}, {k.n});",
+            "}", ""])
+
+    def _helper_kernel(self, k: HelperKernel, index: int) -> str:
+        self.includes.add(k.header)
+        self._kernel_args[index] = [b.name for b in k.reads + k.writes]
+        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in k.reads]
+        params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in k.writes]
+        args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
+        return "\n".join([
+            f"/* {k.comment} */",
+            f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
+            f"{INDENT}{k.function}({', '.join(args)});",
             "}", ""])
 
     # -- entry point ------------------------------------------------------------------------

@@ -162,6 +162,19 @@ class SortKernel:
     comment: str = ""
 
 
+@dataclasses.dataclass
+class HelperKernel:
+    """`function(reads..., writes..., scalars...)`: a run-time helper declared in `header`
+    that works on whole contiguous buffers (scatters, factorizations). Whether it runs in
+    parallel is the helper's own business; a scatter runs serially, in index order."""
+    header: str
+    function: str
+    reads: list
+    writes: list
+    scalars: tuple = ()
+    comment: str = ""
+
+
 # -- statements: the control flow of the entry function, calling kernels -------------------
 
 @dataclasses.dataclass

@@ -19,6 +19,7 @@ from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCT
 from ..rules.abstract import elementwise_dtypes
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, SortKernel, linearize)
+from .lower_helpers import HELPER_LOWERINGS
 from .schedule import is_trivial_reshape, materialised_vars
 
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
@@ -172,6 +173,8 @@ class RegionLowering:
             kernels = self._concat_kernels(eqn, buf, comment)
         elif name in ("sort", "argsort"):
             kernels = [self._sort_kernel(eqn, buf, comment)]
+        elif name in HELPER_LOWERINGS:
+            kernels = HELPER_LOWERINGS[name](self, eqn, buf, comment)
         else:
             shape = var.aval.shape
             n = len(shape)

@@ -9,11 +9,12 @@ recompute a non-trivial expression.
 from __future__ import annotations
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, REDUCTIONS
+from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, HELPER_CALLS, REDUCTIONS
 
-_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate", "sort",
-                                                      "argsort"}
-_READS_MEMORY = {"dot_general", "sort", "argsort"}     # run-time helpers read whole buffers
+_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | HELPER_CALLS | {
+    "dot_general", "concatenate", "sort", "argsort"}
+# run-time helpers read whole buffers
+_READS_MEMORY = HELPER_CALLS | {"dot_general", "sort", "argsort"}
 _CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
 
 

@@ -243,7 +243,19 @@ def gather_abstract(operand, indices, *, axis):
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
+def scatter_abstract(operand, indices, updates, *, mode):
+    """operand with updates combined in at flat positions `indices` (same shape)."""
+    if not dtypes.is_int(indices.dtype) or indices.shape != updates.shape:
+        raise TypeError(f"scatter: integer indices and updates of one shape are needed, got "
+                        f"{indices.str_short()} and {updates.str_short()}")
+    if updates.dtype != operand.dtype:
+        raise TypeError(f"scatter: updates dtype {updates.dtype} differs from the operand's "
+                        f"{operand.dtype}")
+    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
 for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstract, cond_abstract,
+            scatter_abstract,
             sort_abstract, argsort_abstract,
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

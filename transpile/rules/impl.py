@@ -187,6 +187,24 @@ def gather_impl(avals, operand, indices, *, axis):
     return np.take(operand, idx, axis=axis)
 
 
+_SCATTER_UFUNC = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
+
+
+def scatter_impl(avals, operand, indices, updates, *, mode):
+    out = np.array(operand, copy=True)
+    flat = out.reshape(-1)
+    idx, upd = np.asarray(indices).reshape(-1), np.asarray(updates).reshape(-1)
+    keep = (idx >= 0) & (idx < flat.size)
+    idx, upd = idx[keep], upd[keep]
+    if mode == "set":
+        # The last of duplicate positions wins, as in the compiled serial loop.
+        last = idx.size - 1 - np.unique(idx[::-1], return_index=True)[1]
+        flat[idx[last]] = upd[last]
+    else:
+        _SCATTER_UFUNC[mode].at(flat, idx, upd)
+    return out
+
+
 # -- control flow: regions run with the interpreter ------------------------------------------
 
 def _run(ir, args):
@@ -232,6 +250,7 @@ def scan_impl(avals, *inputs, body, n_carry, n_xs, length, reverse):
 
 
 for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_impl, argsort_impl,
+            scatter_impl,
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl

@@ -82,7 +82,7 @@ def _output(spec, outs, inputs):
         return outs[value]
     if kind == "input":
         return np.array(inputs[value])        # a copy: callers own their results
-    return np.asarray(value)
+    return np.array(value)                    # a fresh copy of the constant, in its dtype
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,

@@ -248,8 +248,9 @@ class CRenderer:
 
     def _helper_kernel(self, k: HelperKernel, index: int) -> str:
         self.includes.add(k.header)
-        self._kernel_args[index] = [b.name for b in k.reads + k.writes]
-        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in k.reads]
+        reads = list({b.name: b for b in k.reads}.values())   # solve(a, a) reads a once
+        self._kernel_args[index] = [b.name for b in reads + k.writes]
+        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
         params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in k.writes]
         args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
         return "\n".join([

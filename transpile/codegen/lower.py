@@ -384,7 +384,7 @@ def lower(ir: IR, name: str) -> Program:
     outputs, sources, dests = [], [], {}
     for atom in ir.outvars:
         if isinstance(atom, Literal):
-            sources.append(("literal", atom.value))
+            sources.append(("literal", np.asarray(atom.value, atom.aval.dtype)))   # keeps f32
         elif atom in bound:
             sources.append(("input", inputs.index(bound[atom])))
         elif atom in dests:                  # the same value returned twice

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .c_ops import TAG
 from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
 
+I64 = np.dtype(np.int64)
 _SCATTER_MODES = ("set", "add", "mul", "min", "max")
 
 
@@ -34,17 +37,27 @@ def _square(eqn):
     return math.prod(batch), m, n
 
 
+def _scratch(low, name, dtype, batch, m, n) -> list:
+    """Working space of each helper: a copy of each matrix (and LU's pivots, QR's taus)."""
+    if name in ("linalg_solve", "linalg_det", "linalg_slogdet"):
+        return [low.builder.temp((batch * m * n,), dtype), low.builder.temp((batch * m,), I64)]
+    if name in ("qr_q", "qr_r"):
+        return [low.builder.temp((batch * (m * n + min(m, n)),), dtype)]
+    return []
+
+
 def _factorization(function):
     def lower(low, eqn, buf, comment):
         batch, m, n = _square(eqn)
         reads = [low.buffers[a] for a in eqn.inputs]
+        scratch = _scratch(low, eqn.prim.name, reads[0].dtype, batch, m, n)
         scalars = (batch, m, n)
         if eqn.prim.name == "linalg_solve":
             scalars += (eqn.inputs[1].aval.shape[-1],)
         if eqn.prim.name in ("qr_q", "qr_r"):
             scalars += (int(eqn.params["complete"]),)
         name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        return [HelperKernel("tp_linalg.h", name, reads, [buf], scalars, comment)]
+        return [HelperKernel("tp_linalg.h", name, reads, [buf] + scratch, scalars, comment)]
     return lower
 
 

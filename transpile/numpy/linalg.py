@@ -1,0 +1,188 @@
+"""`transpile.numpy.linalg`: norms and the dense factorizations NumPy users reach for.
+
+`solve`, `inv`, `det`, `slogdet`, `cholesky` and `qr` are primitives lowered to run-time
+helpers (runtime/include/tp_linalg.h: LU with partial pivoting, Cholesky, Householder QR),
+batched over leading axes, in float32 or float64 (other dtypes promote to float64, as in
+NumPy). As JAX does under jit, a singular or non-positive-definite input gives inf/NaN
+results rather than LinAlgError. Norms are reductions. Norms that need singular values
+(ord=2, -2, 'nuc' on matrices) raise NotImplementedError.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .. import dtypes
+from .. import primitives as P
+from ..core import aval_of, bind
+from . import _elementwise as E
+from ._reductions import max as _max, min as _min, sum as _sum
+from ._manipulation import swapaxes
+from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+
+
+def _as_float(a, *others):
+    """NumPy's linalg dtype: float32 stays, everything else computes in float64."""
+    a = operand(a)
+    dts = [aval_of(x).dtype for x in (a,) + others]
+    dt = dtypes.float32 if all(d == dtypes.float32 for d in dts) else dtypes.float64
+    return astype(a, dt)
+
+
+def _bind(prim, *args, **params):
+    """bind, except that an empty input's result (which depends on no value) is a constant:
+    a helper call on empty buffers would only read memory nobody wrote."""
+    if all(aval_of(a).size for a in args):
+        return bind(prim, *args, **params)
+    from ..rules.impl import impl_rules
+    avals = [aval_of(a) for a in args]
+    return impl_rules[prim.name](avals, *(np.zeros(v.shape, v.dtype) for v in avals), **params)
+
+
+def _square(what, a):
+    s = shape_of(a)
+    if len(s) < 2 or s[-1] != s[-2]:
+        raise np.linalg.LinAlgError(f"{what}: last 2 dimensions of the array must be square, "
+                                    f"got shape {s}")
+
+
+def solve(a, b):
+    a, b = operand(a), operand(b)
+    a, b = _as_float(a, b), _as_float(b, a)
+    _square("solve", a)
+    sa, sb = shape_of(a), shape_of(b)
+    vector = len(sb) == 1
+    if vector:
+        b = reshape(b, sb + (1,))
+    if shape_of(b)[-2] != sa[-1]:
+        raise ValueError(f"solve: a of shape {sa} and b of shape {sb} do not match (b needs "
+                         f"{sa[-1]} rows)")
+    try:
+        batch = np.broadcast_shapes(sa[:-2], shape_of(b)[:-2])
+    except ValueError:
+        raise ValueError(f"solve: the batch dimensions of a {sa} and b {sb} do not "
+                         "broadcast") from None
+    x = _bind(P.linalg_solve, broadcast_to(a, batch + sa[-2:]),
+             broadcast_to(b, batch + shape_of(b)[-2:]))
+    return reshape(x, batch + sa[-1:]) if vector else x
+
+
+def inv(a):
+    a = _as_float(a)
+    _square("inv", a)
+    n = shape_of(a)[-1]
+    return solve(a, broadcast_to(np.eye(n, dtype=aval_of(a).dtype), shape_of(a)))
+
+
+def det(a):
+    a = _as_float(a)
+    _square("det", a)
+    return _bind(P.linalg_det, a)
+
+
+def slogdet(a):
+    a = _as_float(a)
+    _square("slogdet", a)
+    both = _bind(P.linalg_slogdet, a)
+    return SlogdetResult(both[..., 0], both[..., 1])
+
+
+def cholesky(a, *, upper=False):
+    a = _as_float(a)
+    _square("cholesky", a)
+    lower = _bind(P.cholesky, a)
+    return swapaxes(lower, -1, -2) if upper else lower
+
+
+def qr(a, mode="reduced"):
+    a = _as_float(a)
+    if len(shape_of(a)) < 2:
+        raise np.linalg.LinAlgError(f"qr: needs at least 2 dimensions, got shape {shape_of(a)}")
+    if mode not in ("reduced", "complete", "r"):
+        raise NotImplementedError(f"qr: mode={mode!r} is not supported (use 'reduced', "
+                                  "'complete' or 'r')")
+    complete = mode == "complete"
+    r = _bind(P.qr_r, a, complete=complete)
+    if mode == "r":
+        return r
+    return QRResult(_bind(P.qr_q, a, complete=complete), r)
+
+
+# -- norms -----------------------------------------------------------------------------------
+
+_SVD_ORDS = (2, -2, "nuc")
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    x = operand(x)
+    if not dtypes.is_float(aval_of(x).dtype):
+        x = astype(x, dtypes.float64)
+    nd = len(shape_of(x))
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2):
+            out = E.sqrt(_sum(E.multiply(x, x)))
+            return reshape(out, (1,) * nd) if keepdims else out
+        if nd not in (1, 2):
+            raise ValueError(f"norm: ord={ord!r} needs a 1-d or 2-d array (or axis=), got "
+                             f"shape {shape_of(x)}")
+        axis = tuple(range(nd))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(normalize_axis(a, nd) for a in axes)
+    if len(axes) == 1:
+        out = _vector_norm(x, ord, axes[0])
+    elif len(axes) == 2:
+        if axes[0] == axes[1]:
+            raise ValueError("norm: duplicate axes given")
+        out = _matrix_norm(x, ord, *axes)
+    else:
+        raise ValueError(f"norm: improper number of dimensions to norm: axis={axis!r}")
+    if keepdims:
+        out = reshape(out, tuple(1 if d in axes else n for d, n in enumerate(shape_of(x))))
+    return out
+
+
+def _vector_norm(x, ord, axis):
+    a = E.abs(x)
+    if ord is None or ord == 2:
+        return E.sqrt(_sum(E.multiply(x, x), axis=axis))
+    if ord == np.inf:
+        return _max(a, axis=axis)
+    if ord == -np.inf:
+        return _min(a, axis=axis)
+    if ord == 0:
+        return _sum(astype(E.not_equal(x, 0), aval_of(x).dtype), axis=axis)
+    if ord == 1:
+        return _sum(a, axis=axis)
+    if isinstance(ord, str):
+        raise ValueError(f"norm: invalid norm order {ord!r} for vectors")
+    dt = aval_of(x).dtype
+    total = _sum(E.power(a, astype(np.asarray(ord), dt)), axis=axis)
+    return E.power(total, astype(np.asarray(1.0 / ord), dt))
+
+
+def _matrix_norm(x, ord, row, col):
+    if ord in _SVD_ORDS:
+        raise NotImplementedError(f"norm: ord={ord!r} on matrices needs singular values "
+                                  "(an SVD), which transpile does not implement")
+    a = E.abs(x)
+    if ord in (None, "fro", "f"):
+        return E.sqrt(_sum(E.multiply(x, x), axis=(row, col)))
+    if ord in (1, -1):
+        reduce = _max if ord == 1 else _min
+        return reduce(_sum(a, axis=row), axis=col - 1 if col > row else col)
+    if ord in (np.inf, -np.inf):
+        reduce = _max if ord == np.inf else _min
+        return reduce(_sum(a, axis=col), axis=row - 1 if row > col else row)
+    raise ValueError(f"norm: invalid norm order {ord!r} for matrices")
+
+
+def svd(*args, **kwargs):
+    raise NotImplementedError("linalg.svd is not implemented in transpile")
+
+
+def eigh(*args, **kwargs):
+    raise NotImplementedError("linalg.eigh is not implemented in transpile")

@@ -34,6 +34,7 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          array_equiv, asinh, atanh, cbrt, convolve, copysign, correlate,
                          deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
+from ._einsum import einsum, einsum_path
 from ._indexing import take, take_along_axis
 from . import linalg
 from ._scatter import bincount, histogram, put_along_axis

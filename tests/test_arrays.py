@@ -122,6 +122,8 @@ def test_bad_indices_raise_clear_errors():
         tp.jit(lambda a: a[0, 0, 0])(x)
     with pytest.raises(IndexError, match="boolean mask"):     # data-dependent shape
         tp.jit(lambda a: a[a > 0])(x)
+    # Integer-array indexing is supported now (gather): no longer an error.
+    np.testing.assert_array_equal(tp.jit(lambda a: a[np.array([0, 1])])(x), x[[0, 1]])
     with pytest.raises(TypeError, match="integer scalars"):
         tp.jit(lambda a, i: a[i])(x, 1.5)
 

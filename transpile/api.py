@@ -6,20 +6,24 @@ miss traces, optimises, compiles (or finds the binary on disk) and records why.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
 import inspect
+import os
+import threading
 import time
 import weakref
 
 import numpy as np
 
 from . import backends, dtypes, logs
-from .core import ShapedArray, Tracer, _trace_stack, aval_of
+from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
 from .errors import describe_function
 from .ir import IR
 from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
+from .stable_repr import stable_repr
 from .tracing import trace_flat
 
 _PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool"}
@@ -34,16 +38,60 @@ class CacheInfo:
     entries: int = 0         # specialisations held in memory
 
 
+DEFAULT_MEMORY_ENTRIES = 64
+
+
+def memory_entry_limit() -> int:
+    """How many specialisations one function keeps in memory (TRANSPILE_MEMORY_CACHE_SIZE)."""
+    value = os.environ.get("TRANSPILE_MEMORY_CACHE_SIZE", "")
+    try:
+        return max(1, int(value)) if value.strip() else DEFAULT_MEMORY_ENTRIES
+    except ValueError:
+        logs.warn_once("bad-memory-size", f"transpile: TRANSPILE_MEMORY_CACHE_SIZE={value!r} is "
+                       f"not an integer; using {DEFAULT_MEMORY_ENTRIES}")
+        return DEFAULT_MEMORY_ENTRIES
+
+
 class _FunctionCache:
-    """Specialisations of one Python function under one jit configuration."""
+    """Specialisations of one Python function under one jit configuration, least recently
+    used first. An evicted entry's module is unloaded once no running call holds it."""
 
     def __init__(self):
-        self.entries: dict = {}
+        self.entries: collections.OrderedDict = collections.OrderedDict()
         self.info = CacheInfo()
         self.last_description: dict | None = None
+        # Held while tracing and compiling: threads first-calling one signature wait for the
+        # first to finish instead of compiling it again. Re-entrant for nested jit calls.
+        self.lock = threading.RLock()
+
+    def insert(self, key, entry, fun) -> None:
+        self.entries[key] = entry
+        limit = memory_entry_limit()
+        while len(self.entries) > limit:
+            old_key, _ = self.entries.popitem(last=False)
+            logs.cache(f"evicted a specialisation of {describe_function(fun)} from memory "
+                       f"(limit {limit} per function): {_short_key(old_key)}")
+        self.info.entries = len(self.entries)
+
+
+def _short_key(key) -> str:
+    text = repr(key)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 _caches: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _fresh_locks_in_forked_child() -> None:
+    """A fork while another thread was compiling copies its held lock into the child, where
+    no thread will ever release it: the child starts with fresh locks instead."""
+    for per_fun in list(_caches.values()):
+        for cache in per_fun.values():
+            cache.lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks_in_forked_child)
 
 
 def _function_cache(fun, config) -> _FunctionCache:
@@ -99,10 +147,30 @@ def _leaf_key(x, name: str):
         return (x.shape, x.dtype.char)
     key = _PY_SCALAR_KEYS.get(t)
     if key is not None:
+        if t is int and not -2**63 <= x < 2**63:
+            raise _int_out_of_range(x, name)
         return key
     if isinstance(x, np.generic):
+        _check_numpy_scalar(x, name)
         return ((), x.dtype.char)
     raise _bad_argument(x, name)
+
+
+class ArgumentOverflowError(OverflowError, ValueError):
+    """A Python int argument that no supported dtype holds (a ValueError, as NumPy's is)."""
+
+
+def _int_out_of_range(x, name: str) -> ArgumentOverflowError:
+    return ArgumentOverflowError(
+        f"Argument '{name}' is the Python int {x}, outside int64's range: pass a NumPy array "
+        "of an unsigned dtype (for values up to 2**64-1), a float, or mark it static")
+
+
+def _check_numpy_scalar(x, name: str) -> None:
+    if x.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
+        raise TypeError(f"Argument '{name}' is a NumPy scalar of type {type(x).__name__} "
+                        f"(dtype {x.dtype}), which transpile cannot compile; supported dtypes: "
+                        + ", ".join(map(str, dtypes.SUPPORTED)))
 
 
 def _bad_argument(x, name: str) -> TypeError:
@@ -135,9 +203,11 @@ def _static_key(value, name: str):
     return ("static", type(value), value)
 
 
-def _aval_for_leaf(x) -> ShapedArray:
+def _aval_for_leaf(x, name: str) -> ShapedArray:
     if type(x) is int and not -2**63 <= x < 2**63:
-        raise OverflowError(f"Python int {x} is too large to convert to int64")
+        raise _int_out_of_range(x, name)
+    if isinstance(x, np.generic):
+        _check_numpy_scalar(x, name)
     return aval_of(x)
 
 
@@ -161,7 +231,7 @@ class Jitted:
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if _trace_stack:                   # jit inside jit: inline into the outer trace
+        if active_traces and _trace_state.stack:   # jit inside jit: inline into the trace
             return self.fun(*args, **kwargs)
         key, leaves = self._key(args, kwargs)
         entry = self._entries.get(key)
@@ -169,6 +239,10 @@ class Jitted:
             entry = self._miss(key, args, kwargs)
         else:
             self._info.hits += 1
+            try:
+                self._entries.move_to_end(key)     # least recently used goes first
+            except KeyError:                       # evicted by another thread meanwhile
+                pass
         return entry(leaves)
 
     def _key(self, args, kwargs):
@@ -182,6 +256,8 @@ class Jitted:
                 leaves.append(x)
                 parts.append((x.shape, x.dtype.char))
             elif t in _PY_SCALAR_KEYS:
+                if t is int and not -2**63 <= x < 2**63:
+                    raise _int_out_of_range(x, self._sig.arg_name(i))
                 leaves.append(x)
                 parts.append(_PY_SCALAR_KEYS[t])
             else:
@@ -205,6 +281,14 @@ class Jitted:
 
     # -- the slow path -------------------------------------------------------------------------
     def _miss(self, key, args, kwargs):
+        with self._cache.lock:
+            entry = self._cache.entries.get(key)    # another thread may have built it meanwhile
+            if entry is not None:
+                self._cache.info.hits += 1
+                return entry
+            return self._build_entry(key, args, kwargs)
+
+    def _build_entry(self, key, args, kwargs):
         info = self._cache.info
         info.misses += 1
         started = time.perf_counter()
@@ -220,8 +304,7 @@ class Jitted:
                       f"{'loaded from disk' if from_disk else 'compiled'} in "
                       f"{1e3 * (done - traced):.1f} ms; reason: {self._reason(lowered)}")
         entry = _Entry(executable, lowered.out_tree, lowered.in_avals)
-        self._cache.entries[key] = entry
-        info.entries = len(self._cache.entries)
+        self._cache.insert(key, entry, self.fun)
         self._cache.last_description = lowered.description
         return entry
 
@@ -266,8 +349,9 @@ class Jitted:
         return dataclasses.replace(self._cache.info)
 
     def clear_cache(self) -> None:
-        self._cache.entries.clear()
-        self._cache.info.entries = 0
+        with self._cache.lock:
+            self._cache.entries.clear()
+            self._cache.info.entries = 0
 
     def __repr__(self):
         return f"<transpile.jit of {describe_function(self.fun)}>"
@@ -289,7 +373,7 @@ class _TraceSpec:
 
     def static(self, x, name):
         _static_key(x, name)
-        self.description[f"static {name}"] = repr(x)
+        self.description[f"static {name}"] = stable_repr(x)
         return ("static", x)
 
     def dynamic(self, x, name):
@@ -299,7 +383,7 @@ class _TraceSpec:
             if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
                     or isinstance(leaf, np.generic)):
                 raise _bad_argument(leaf, name)
-            aval = _aval_for_leaf(leaf)
+            aval = _aval_for_leaf(leaf, path)
             self.avals.append(aval)
             self.names.append(name)
             self.description[path] = aval.str_short() + ("~" if aval.weak_type else "")

@@ -4,25 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-
-
-def _cache_entries(root: str):
-    if not os.path.isdir(root):
-        return
-    for shard in sorted(os.listdir(root)):
-        shard_dir = os.path.join(root, shard)
-        if not _is_shard(shard) or not os.path.isdir(shard_dir):
-            continue
-        for key in sorted(os.listdir(shard_dir)):
-            path = os.path.join(shard_dir, key)
-            if os.path.isdir(path) and not key.startswith("."):
-                yield key, path
-
-
-def _is_shard(name: str) -> bool:
-    return len(name) == 2 and all(c in "0123456789abcdef" for c in name)
 
 
 def _first_comment_line(c_path: str) -> str:
@@ -36,30 +18,89 @@ def _first_comment_line(c_path: str) -> str:
     return "?"
 
 
+def _human_size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def _entries_text(n: int) -> str:
+    return f"{n} cache entr{'y' if n == 1 else 'ies'}"
+
+
+def _age(seconds: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f}{unit}"
+    return f"{seconds:.0f}s"
+
+
+def _cache_info(root: str) -> None:
+    import time
+    from .runtime import cache_admin
+    from .runtime.cache_location import untrusted_reason
+    found = cache_admin.entries(root)
+    total = sum(e.size for e in found)
+    exists = os.path.isdir(root)
+    reason = untrusted_reason(root) if exists else None
+    print(f"location:   {root}")
+    print("status:     " + ("not created yet" if not exists else "trusted" if reason is None
+                            else f"NOT USED: {reason} (compiled code stays in memory)"))
+    print(f"entries:    {len(found)}")
+    print(f"size:       {_human_size(total)} ({total} bytes)")
+    cap = os.environ.get("TRANSPILE_CACHE_MAX_SIZE", "").strip()
+    print(f"max size:   {cap or 'none (TRANSPILE_CACHE_MAX_SIZE unset)'}")
+    if found:
+        now = time.time()
+        ages = [now - e.last_used for e in found]
+        print(f"last used:  newest {_age(min(ages))} ago, oldest {_age(max(ages))} ago")
+    print("hit counts: not kept on disk; per function see jit(f).cache_info()")
+
+
 def cache_command(args) -> int:
-    from .runtime.disk_cache import cache_root
+    from .runtime import cache_admin
+    from .runtime.cache_location import cache_root
     root = cache_root()
     if args.action == "dir":
         print(root)
     elif args.action == "list":
-        for key, path in _cache_entries(root):
-            print(f"{key[:16]}  {_first_comment_line(os.path.join(path, 'module.c'))}")
+        for e in cache_admin.entries(root):
+            print(f"{e.key[:16]}  {_first_comment_line(os.path.join(e.path, 'module.c'))}")
+    elif args.action == "info":
+        _cache_info(root)
     elif args.action == "clear":
-        # Only the shard folders transpile itself creates (two hex digits): the directory may
-        # be one the user chose, and anything else in it is not ours to delete.
-        removed = 0
-        for name in os.listdir(root):
-            path = os.path.join(root, name)
-            if _is_shard(name) and os.path.isdir(path):
-                shutil.rmtree(path, ignore_errors=True)
-                removed += 1
-        print(f"cleared {removed} cache shard(s) from {root}")
+        # Only entries carrying transpile's manifest: the directory may be one the user
+        # chose, and anything else in it is not ours to delete.
+        print(f"cleared {_entries_text(cache_admin.clear(root))} from {root}")
+    elif args.action == "prune":
+        try:
+            max_size = cache_admin.parse_size(args.max_size) if args.max_size else None
+            older = cache_admin.parse_duration(args.older_than) if args.older_than else None
+        except ValueError as err:
+            print(f"transpile cache prune: {err}", file=sys.stderr)
+            return 2
+        if max_size is None and older is None:
+            try:
+                max_size = cache_admin.max_size_from_environment()
+            except ValueError as err:
+                print(f"transpile cache prune: TRANSPILE_CACHE_MAX_SIZE: {err}", file=sys.stderr)
+                return 2
+            if max_size is None:
+                print("transpile cache prune: give --max-size and/or --older-than "
+                      "(or set TRANSPILE_CACHE_MAX_SIZE)", file=sys.stderr)
+                return 2
+        removed = cache_admin.prune(root, max_size=max_size, older_than_s=older)
+        freed = sum(e.size for e in removed)
+        print(f"pruned {_entries_text(len(removed))} ({_human_size(freed)}) from {root}")
     return 0
 
 
 def show_command(args) -> int:
-    from .runtime.disk_cache import cache_root
-    matches = [p for k, p in _cache_entries(cache_root()) if k.startswith(args.key)]
+    from .runtime.cache_admin import entries
+    from .runtime.cache_location import cache_root
+    matches = [e.path for e in entries(cache_root()) if e.key.startswith(args.key)]
     if len(matches) != 1:
         print(f"transpile show: {len(matches)} cache entries match {args.key!r}; "
               "see `transpile cache list`", file=sys.stderr)
@@ -77,8 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="transpile", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("lint", help="find code that jit would reject (see `transpile lint --help`)")
-    cache = sub.add_parser("cache", help="inspect or clear the on-disk binary cache")
-    cache.add_argument("action", choices=["dir", "list", "clear"])
+    cache = sub.add_parser("cache", help="inspect, prune or clear the on-disk binary cache")
+    cache.add_argument("action", choices=["dir", "list", "info", "prune", "clear"])
+    cache.add_argument("--max-size", help="prune: evict least recently used entries until the "
+                       "cache fits, e.g. 2G, 500M")
+    cache.add_argument("--older-than", help="prune: remove entries unused for this long, "
+                       "e.g. 30d, 12h")
     cache.set_defaults(run=cache_command)
     show = sub.add_parser("show", help="print a cached generated C file by key prefix")
     show.add_argument("key")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 
 import numpy as np
 
@@ -159,11 +160,27 @@ def concretization_message(tracer: Tracer, what: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # The trace stack and bind
 
-_trace_stack: list = []
+class _TraceState(threading.local):
+    """Per thread: two threads tracing at once must never see each other's traces."""
+
+    def __init__(self):
+        self.stack: list = []
+
+
+_state = _TraceState()
+# Every trace active in any thread: an empty list tells the per-call path, at the cost of
+# one global lookup, that no thread is tracing, before it asks the thread-local state.
+active_traces: list = []
+
+
+def trace_stack() -> list:
+    """This thread's stack of active traces (innermost last)."""
+    return _state.stack
 
 
 def current_trace():
-    return _trace_stack[-1] if _trace_stack else None
+    stack = _state.stack
+    return stack[-1] if stack else None
 
 
 class trace_context:
@@ -173,11 +190,13 @@ class trace_context:
         self.trace = trace
 
     def __enter__(self):
-        _trace_stack.append(self.trace)
+        _state.stack.append(self.trace)
+        active_traces.append(self.trace)
         return self.trace
 
     def __exit__(self, *exc):
-        _trace_stack.pop()
+        _state.stack.pop()
+        active_traces.remove(self.trace)
         self.trace.closed = True
 
 

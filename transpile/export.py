@@ -16,6 +16,7 @@ import numpy as np
 
 from . import __version__
 from .backends.cpu import prepare_c
+from .codegen.c_comment import comment_text
 from .codegen.c_ops import C_TYPE, render_literal
 from .codegen.c_render import CRenderer
 from .pytree import tree_leaf_paths, tree_unflatten
@@ -129,11 +130,7 @@ def _portable_origin(fun) -> str:
     name = getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or "function"
     code = getattr(fun, "__code__", None)
     where = f" ({os.path.basename(code.co_filename)}:{code.co_firstlineno})" if code else ""
-    return _comment_safe(f"{name}{where}")
-
-
-def _comment_safe(text: str) -> str:
-    return text.replace("*/", "* /").replace("/*", "/ *")
+    return comment_text(f"{name}{where}")
 
 
 # -- arguments --------------------------------------------------------------------------------
@@ -180,16 +177,16 @@ def render_header(name, origin, lowered, ir, inputs, outputs) -> str:
            " * overlap the inputs or each other. Calls share no state (OpenMP threads inside).",
            " *",
            " * inputs:"]
-    doc += [f" *   {a.name:<{width}}  {a.describe()}  <- {_comment_safe(a.python)}"
+    doc += [f" *   {a.name:<{width}}  {a.describe()}  <- {comment_text(a.python)}"
             for a in inputs] or [" *   (none)"]
     doc += [" * outputs (the result's leaves in flattened order):"]
-    doc += [f" *   {a.name:<{width}}  {a.describe()}  -> {_comment_safe(a.python)}"
+    doc += [f" *   {a.name:<{width}}  {a.describe()}  -> {comment_text(a.python)}"
             for a in outputs] or [" *   (none)"]
     statics = [f"{str(k).removeprefix('static ')} = {v}"
                for k, v in lowered.description.items() if str(k).startswith("static ")]
     if statics:
         doc += [" * static arguments, fixed at export:"]
-        doc += [f" *   {_comment_safe(s)}" for s in statics]
+        doc += [f" *   {comment_text(s)}" for s in statics]
     doc += [" * returns:"]
     doc += [f" *   {name.upper()}_{code} ({value}): {what}" for code, value, what in ERROR_CODES]
     doc += [" *",
@@ -197,7 +194,7 @@ def render_header(name, origin, lowered, ir, inputs, outputs) -> str:
             f" *   -l{name} -fopenmp -lm (with the .a, add -fopenmp and -lm the same way).",
             " *",
             " * IR (after simplification):"]
-    doc += [" *   " + _comment_safe(line) for line in str(ir).splitlines()]
+    doc += [" *   " + comment_text(line) for line in str(ir).splitlines()]
     doc += [" */"]
     body = [f"#ifndef {guard}", f"#define {guard}", "",
             "#include <stdbool.h>", "#include <stdint.h>", "",

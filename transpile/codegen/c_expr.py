@@ -11,6 +11,7 @@ import itertools
 import math
 import os
 
+from .c_comment import comment_text
 from .c_ops import C_TYPE, OP_RULES, render_cast, render_literal
 from .kernel_ir import Affine, Expr
 
@@ -158,7 +159,8 @@ class ExprRenderer:
 
 
 def _short_source(source) -> str:
-    return f"{os.path.basename(source.filename)}:{source.lineno}"
+    """`file.py:12`, escaped: file names are the user's and go inside comments."""
+    return comment_text(f"{os.path.basename(source.filename)}:{source.lineno}")
 
 
 def buffers_of(expr: Expr, out: set) -> set:

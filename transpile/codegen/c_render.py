@@ -10,6 +10,7 @@ import math
 import re
 
 from .. import dtypes
+from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
 from .c_ops import C_TYPE, TAG
@@ -103,7 +104,7 @@ class CRenderer:
         params += ["int64_t lower", "int64_t upper"]
         self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
         lines = Lines()
-        lines.add(f"/* {k.comment} */")
+        lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         lines.depth += 1
         counter = _counter()
@@ -131,7 +132,7 @@ class CRenderer:
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, self._buffers)
-        lines.add(f"/* {comment} */")
+        lines.add(c_comment(comment))
         lines.add(self.kernel_signature(index, reads, out) + " {")
         self._kernel_args[index] = [b.name for b in reads] + [out.name]
 
@@ -224,7 +225,7 @@ class CRenderer:
         t = C_TYPE[k.out.dtype]
         self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
         return "\n".join([
-            f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]) */",
+            c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}])"),
             f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} {k.lhs.name}, "
             f"const {t} *{self.restrict} {k.rhs.name}, {t} *{self.restrict} {k.out.name}) {{",
             f"{INDENT}tp_matmul_{TAG[k.out.dtype]}({k.lhs.name}, {k.rhs.name}, {k.out.name}, "

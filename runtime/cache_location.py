@@ -1,0 +1,66 @@
+"""Where the disk cache lives, and whether it can be trusted.
+
+Loading a cached binary runs its code, so the cache directory must be one only this user
+can write: owned by the current user and not group- or world-writable. A directory that
+fails that, or cannot be created or written (read-only, a path under a regular file), is
+not used at all: transpile keeps compiled code in memory only and says so once.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import warnings
+
+_warned: set = set()
+
+
+def cache_root() -> str:
+    """The configured cache directory (TRANSPILE_CACHE_DIR, else the XDG cache dir)."""
+    root = os.environ.get("TRANSPILE_CACHE_DIR")
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "transpile")
+    return os.path.abspath(root)
+
+
+def untrusted_reason(path: str, st: os.stat_result | None = None) -> str | None:
+    """Why a directory of the cache must not be trusted, or None when it is this user's own."""
+    try:
+        st = st or os.lstat(path)
+    except OSError as err:
+        return f"cannot be read ({err.strerror})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a directory"
+    if st.st_uid != os.getuid():
+        return f"is owned by another user (uid {st.st_uid})"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"is writable by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def trusted_root() -> str | None:
+    """The cache directory, created if needed, or None (with one warning) when the disk cache
+    cannot be used safely; compiled code then stays in memory only."""
+    root = cache_root()
+    try:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+    except OSError as err:
+        return _refuse(root, f"cannot be created ({err.strerror or err})")
+    reason = untrusted_reason(root, os.stat(root))
+    if reason is None and not os.access(root, os.W_OK | os.X_OK):
+        reason = "is not writable"
+    return root if reason is None else _refuse(root, reason)
+
+
+def _refuse(root: str, reason: str) -> None:
+    warn_once(f"root:{root}:{reason}",
+              f"transpile: the cache directory {root} {reason}; compiled code is kept in "
+              "memory only for this process. Set TRANSPILE_CACHE_DIR to a directory of your "
+              "own (mode 700) to keep binaries across runs.")
+    return None
+
+
+def warn_once(key: str, message: str) -> None:
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(message, RuntimeWarning, stacklevel=4)

@@ -9,7 +9,7 @@ from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8,
                       uint32, uint64)
 from . import _methods
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
-                        identity, linspace, ones, ones_like, zeros, zeros_like)
+                        identity, ones, ones_like, zeros, zeros_like)
 from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, around,
                            bitwise_and, bitwise_invert, bitwise_not, bitwise_or, bitwise_xor,
                            ceil, clip, cos, cosh, divide, equal, exp, exp2, expm1, floor,
@@ -37,6 +37,7 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
 from ._einsum import einsum, einsum_path
 from ._indexing import take, take_along_axis
 from . import linalg
+from ._ranges import interp, linspace, mgrid, ogrid
 from ._scatter import bincount, histogram, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)

@@ -112,14 +112,6 @@ def arange(start, stop=None, step=None, dtype=None):
     return _check_host_array(np.arange(*args, dtype=dt), "arange()")
 
 
-def linspace(start, stop, num=50, endpoint=True, dtype=None):
-    for name, v in (("start", start), ("stop", stop), ("num", num)):
-        if isinstance(v, Tracer):
-            raise TypeError(f"linspace: '{name}' is traced; pass a Python number instead")
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
-    return np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt)
-
-
 def eye(N, M=None, k=0, dtype=float):
     M = N if M is None else M
     dt = dtypes.canonicalize(dtype)

@@ -158,3 +158,28 @@ def test_norms_needing_an_svd_say_so():
     for ord_ in (2, -2, "nuc"):
         with pytest.raises(NotImplementedError, match="singular values"):
             tp.jit(lambda m: tnp.linalg.norm(m, ord_))(np.eye(3))
+
+
+def test_array_api_names():
+    a = RNG.standard_normal((2, 3, 3))
+    v, w = RNG.standard_normal(3), RNG.standard_normal(4)
+
+    def fn(a, v, w):
+        L = tnp.linalg
+        return (L.matrix_transpose(a), L.diagonal(a, offset=1), L.trace(a), L.outer(v, w),
+                L.vecdot(a, v), L.vector_norm(a), L.vector_norm(a, axis=1, ord=1),
+                L.matrix_norm(a, ord=np.inf), L.multi_dot([a[0], a[1], v]),
+                L.cond(a[0], "fro"), L.tensordot(a, a[0], axes=2), L.matmul(a, a[1]),
+                tnp.acos(v * 0.1), tnp.concat([v, v]), tnp.permute_dims(a, (2, 0, 1)))
+    want = (np.linalg.matrix_transpose(a), np.linalg.diagonal(a, offset=1),
+            np.linalg.trace(a), np.linalg.outer(v, w), np.linalg.vecdot(a, v),
+            np.linalg.vector_norm(a), np.linalg.vector_norm(a, axis=1, ord=1),
+            np.linalg.matrix_norm(a, ord=np.inf), np.linalg.multi_dot([a[0], a[1], v]),
+            np.linalg.cond(a[0], "fro"), np.linalg.tensordot(a, a[0], axes=2),
+            np.linalg.matmul(a, a[1]), np.acos(v * 0.1), np.concat([v, v]),
+            np.permute_dims(a, (2, 0, 1)))
+    for got in _all_ways(fn, a, v, w):
+        for g, w_ in zip(got, want):
+            _close(np.asarray(g), np.asarray(w_), 1e-12)
+    with pytest.raises(NotImplementedError, match="SVD"):
+        tnp.linalg.cond(a[0])

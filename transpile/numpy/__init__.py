@@ -37,6 +37,7 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
 from ._einsum import einsum, einsum_path
 from ._indexing import take, take_along_axis
 from . import linalg
+from .linalg import matrix_transpose, vecdot
 from ._ranges import interp, linspace, mgrid, ogrid
 from ._scatter import bincount, histogram, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
@@ -46,6 +47,11 @@ from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, p
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
                           var)
+
+# NumPy 2 / array-API spellings
+acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+concat, permute_dims = concatenate, transpose
 
 bool = bool_
 ndarray = _np.ndarray   # for isinstance checks and annotations; traced values are Tracers

@@ -17,6 +17,8 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from . import _elementwise as E
+from ._linalg import matmul
+from ._matrices import tensordot
 from ._reductions import max as _max, min as _min, sum as _sum
 from ._manipulation import swapaxes
 from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
@@ -178,6 +180,78 @@ def _matrix_norm(x, ord, row, col):
         reduce = _max if ord == np.inf else _min
         return reduce(_sum(a, axis=col), axis=row - 1 if row > col else row)
     raise ValueError(f"norm: invalid norm order {ord!r} for matrices")
+
+
+# -- the array-API names NumPy 2 also puts in linalg ------------------------------------------
+
+def matrix_transpose(x):
+    x = operand(x)
+    if len(shape_of(x)) < 2:
+        raise ValueError(f"matrix_transpose: needs at least 2 dimensions, got shape "
+                         f"{shape_of(x)}")
+    return swapaxes(x, -1, -2)
+
+
+def diagonal(x, *, offset=0):
+    from ._matrices import diagonal as _diagonal
+    return _diagonal(x, offset, -2, -1)
+
+
+def trace(x, *, offset=0, dtype=None):
+    from ._matrices import trace as _trace
+    return _trace(x, offset, -2, -1, dtype)
+
+
+def outer(x1, x2):
+    from ._matrices import outer as _outer
+    for x in (x1, x2):
+        if len(shape_of(operand(x))) != 1:
+            raise ValueError(f"linalg.outer: needs 1-d inputs, got shapes "
+                             f"{shape_of(operand(x1))} and {shape_of(operand(x2))}")
+    return _outer(x1, x2)
+
+
+def vecdot(x1, x2, *, axis=-1):
+    x1, x2 = operand(x1), operand(x2)
+    n1, n2 = shape_of(x1)[axis], shape_of(x2)[axis]
+    if n1 != n2:
+        raise ValueError(f"vecdot: shapes {shape_of(x1)} and {shape_of(x2)} differ along "
+                         f"axis {axis}")
+    return _sum(E.multiply(x1, x2), axis=axis)
+
+
+def vector_norm(x, *, axis=None, keepdims=False, ord=2):
+    x = operand(x)
+    if axis is None:
+        flat = reshape(x, (-1,))
+        out = norm(flat, ord, 0)
+        return reshape(out, (1,) * len(shape_of(x))) if keepdims else out
+    return norm(x, ord, axis, keepdims)
+
+
+def matrix_norm(x, *, keepdims=False, ord="fro"):
+    return norm(x, ord, (-2, -1), keepdims)
+
+
+def multi_dot(arrays):
+    """a @ b @ c ..., left to right (NumPy may choose another order: equal up to rounding)."""
+    from ._linalg import matmul
+    arrays = [operand(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("multi_dot: needs at least two arrays")
+    out = arrays[0]
+    for a in arrays[1:]:
+        out = matmul(out, a)
+    return out
+
+
+def cond(x, p=None):
+    """The condition number in the norms that need no SVD (p = 'fro', 1, -1, inf, -inf)."""
+    if p in (None, 2, -2, "nuc"):
+        raise NotImplementedError(f"linalg.cond: p={p!r} needs singular values (an SVD), which "
+                                  "transpile does not implement; use p='fro', 1 or inf")
+    x = operand(x)
+    return E.multiply(norm(x, p, (-2, -1)), norm(inv(x), p, (-2, -1)))
 
 
 def svd(*args, **kwargs):

@@ -71,6 +71,8 @@ def assert_same(actual, expected, max_ulp=0, rtol=None, what=""):
         np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol, err_msg=what)
         return
     dist = ulp_distance(actual, expected)
+    if max_ulp == 0:       # the ulp line maps -0.0 and +0.0 to one point: compare signs too
+        dist = np.where((np.signbit(actual) != np.signbit(expected)) & ~nan_e, 1, dist)
     bad = dist > max_ulp
     if bad.any():
         i = np.flatnonzero(bad.ravel())[:5]

@@ -11,7 +11,7 @@ import transpile.numpy as tnp
 DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint16", "float32", "float64"]
 UNARY = {
     "neg": lambda x: -x, "abs": tnp.abs, "floor": tnp.floor, "sq": lambda x: x * x,
-    "exp": tnp.exp, "sqrt_abs": lambda x: tnp.sqrt(tnp.abs(x)), "not": tnp.logical_not,
+    "sqrt_abs": lambda x: tnp.sqrt(tnp.abs(x)), "not": tnp.logical_not,
     "T": lambda x: x.T, "rev": lambda x: x[::-1], "step": lambda x: x[..., ::2],
     "flat": lambda x: tnp.reshape(x, (-1,)), "f32": lambda x: x.astype(tnp.float32),
     "i16": lambda x: x.astype(tnp.int16), "sum0": lambda x: tnp.sum(x, axis=0),
@@ -25,6 +25,10 @@ BINARY = {
     "mod": lambda x, y: x % y, "and": tnp.logical_and, "scalar": lambda x, y: x * 3 + 1,
     "concat": lambda x, y: tnp.concatenate([x.reshape(-1), y.reshape(-1)]),
 }
+# No transcendental functions here: their results may differ from NumPy's by an ulp (exp of
+# float32 is correctly rounded in transpile and not always in NumPy), and a later floor, cast
+# or comparison turns that ulp into a different integer. The fuzzer (tests/fuzz) checks each
+# op against NumPy on the compiled values of its own inputs, where such ulps stay ulps.
 SHAPES = [(), (1,), (5,), (4, 5), (1, 5), (4, 1), (2, 4, 5)]
 
 

@@ -86,11 +86,12 @@ class Tracer:
     ConcretizationError can say which argument to make static.
     """
     __array_priority__ = 1000
-    __slots__ = ("aval", "_trace", "_var", "deps", "source")
+    __slots__ = ("aval", "_trace", "_var", "deps", "source", "virtually_strong")
 
     def __init__(self, aval: ShapedArray, trace, var, deps: frozenset, source: str = ""):
         self.aval, self._trace, self._var, self.deps = aval, trace, var, deps
         self.source = source          # where it was created, for leaked-tracer errors
+        self.virtually_strong = False     # see strength.py
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)

@@ -68,7 +68,7 @@ def _operand_key(dtype: np.dtype, weak: bool):
 
 @functools.lru_cache(maxsize=4096)
 def _resolve(ufunc_name: str, operands: tuple) -> tuple:
-    ufunc = getattr(np, ufunc_name)
+    ufunc = getattr(np._core.umath, ufunc_name)    # also ufuncs NumPy wraps (clip)
     try:
         return ufunc.resolve_dtypes(operands + (None,) * ufunc.nout)
     except (TypeError, np.exceptions.DTypePromotionError) as err:

@@ -7,6 +7,7 @@ from .core import Tracer, aval_of, check_tracer_is_live, trace_context
 from .errors import describe_function, user_frame
 from .ir import IR, Eqn, Literal, SourceInfo, Var
 from .rules.abstract import abstract_rules
+from .strength import marked, strengthen_where_it_matters
 
 
 class Trace:
@@ -57,6 +58,7 @@ class Trace:
             var = Var(x.aval)
             self.captures.append((outer, var))
             lifted = Tracer(x.aval, self, var, x.deps, x.source)
+            lifted.virtually_strong = x.virtually_strong
             self._captured_ids[id(x)] = lifted
         return lifted
 
@@ -69,6 +71,10 @@ class Trace:
         if self.parent is not None:        # array constants live in the outermost trace
             return self.lift(self.root()._const_tracer(np.asarray(x), aval))._var
         return self._constvar(np.asarray(x), aval)
+
+    def constant(self, array: np.ndarray) -> Tracer:
+        """A tracer of this trace standing for a concrete array (held by the outermost trace)."""
+        return self.lift(self.root()._const_tracer(array, aval_of(array)))
 
     def root(self) -> "Trace":
         return self if self.parent is None else self.parent.root()
@@ -87,6 +93,11 @@ class Trace:
 
     def record(self, prim, args, params):
         """Record one equation; returns a tracer, or a list of them for multi-output ones."""
+        args, mark = strengthen_where_it_matters(self, prim, args, params)
+        out = self.record_plain(prim, args, params)
+        return marked(out) if mark else out
+
+    def record_plain(self, prim, args, params):
         atoms = [self.to_atom(a) for a in args]
         out_aval = abstract_rules[prim.name](*(a.aval for a in atoms), **params)
         multiple = isinstance(out_aval, (list, tuple))

@@ -145,11 +145,16 @@ TP_LOGADDEXP(f64, double, log1p, exp, exp2, 0.6931471805599453094172321214581765
 /* ---- float -> integer casts, defined for every input ----
  * C leaves NaN/inf/out-of-range conversions undefined. NumPy on x86-64 gets the hardware's
  * answer: cvttsd2si yields the "integer indefinite" value (the minimum of its 32- or 64-bit
- * destination), and narrower targets are truncated from the 32-bit result. We reproduce that. */
+ * destination), and narrower targets are truncated from the 32-bit result. We reproduce that.
+ * Values in (-1, 1) give an explicit 0: under -fno-trapping-math gcc folds (double)(int)x into
+ * trunc(x), which is -0.0 for x in (-1, 0); with that arm split off, the folded form is exact
+ * (trunc(x) of any other in-range x is a nonzero integer). */
 TP_INLINE int32_t tp_f64_to_i32_x86(double x) {
+    if (x > -1.0 && x < 1.0) return 0;
     return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
 }
 TP_INLINE int64_t tp_f64_to_i64_x86(double x) {
+    if (x > -1.0 && x < 1.0) return 0;
     return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : INT64_MIN;
 }
 TP_INLINE int8_t tp_cast_f64_i8(double x) { return (int8_t)(uint8_t)(uint32_t)tp_f64_to_i32_x86(x); }

@@ -105,7 +105,7 @@ def _output(spec, outs, inputs):
         return outs[value].copy()
     if kind == "input":
         return np.array(inputs[value])        # a copy: callers own their results
-    return np.array(value)                    # a fresh copy of the constant, in its dtype
+    return value.copy()                       # a literal's 0-d array, fresh per call
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,

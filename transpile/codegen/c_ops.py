@@ -218,7 +218,10 @@ def render_literal(value, dt: np.dtype) -> str:
         return "true" if value else "false"
     if dtypes.is_float(dt):
         return _float_literal(float(value), dt)
-    v = int(value)
+    bits = 8 * dt.itemsize
+    v = int(value) % 2 ** bits                      # the value as the dtype holds it
+    if dt in dtypes.SIGNED and v >= 2 ** (bits - 1):
+        v -= 2 ** bits
     if dt in dtypes.UNSIGNED:
         return f"UINT64_C({v})" if v > 2**31 - 1 else f"{v}u"
     if v == -2**63:
@@ -230,11 +233,13 @@ def render_literal(value, dt: np.dtype) -> str:
 
 def _float_literal(v: float, dt: np.dtype) -> str:
     f32 = _is_f32(dt)
+    with np.errstate(over="ignore"):
+        v = float(np.float32(v)) if f32 else v       # a float32 overflow is inf, as in NumPy
     if np.isnan(v):
         return "NAN" if f32 else "(double)NAN"
     if np.isinf(v):
         inf = "INFINITY" if f32 else "(double)INFINITY"
         return inf if v > 0 else f"(-{inf})"
-    text = repr(float(np.float32(v))) if f32 else repr(v)
+    text = repr(v)
     text += "f" if f32 else ""
     return f"({text})" if text.startswith("-") else text

@@ -149,7 +149,9 @@ class CRenderer:
             elif innermost and innermost_pragma:
                 pragma = innermost_pragma
             if pragma:
-                lines.add(f"#pragma omp {pragma}{reduction if 'simd' in pragma else ''}")
+                # Every worksharing or simd loop over reduced elements reduces (a parallel
+                # for without the clause would race on the shared accumulator).
+                lines.add(f"#pragma omp {pragma}{reduction}")
             lines.add(f"for (int64_t {space.names[k]} = 0; {space.names[k]} < "
                       f"{space.extents[k]}; {space.names[k]}++) {{")
             lines.depth += 1
@@ -192,11 +194,24 @@ class CRenderer:
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
             lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
+            if k.combiner in ("max", "min") and dtypes.is_float(dt):
+                self._zero_sign_pass(lines, space, k, n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
         self._close_loops(lines, n_out_loops)
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    def _zero_sign_pass(self, lines, space, k, n_out_loops):
+        """A zero max/min takes the sign of the last zero, as NumPy's in-order maximum (which
+        returns its second operand on ties) gives; parallel and simd partial results combine
+        out of order, so a zero result is redone by one serial pass (rare, and cheap)."""
+        with lines.block("if (acc == 0)"):
+            self._open_loops(lines, space, n_out_loops, len(space.names), False,
+                             innermost_pragma="")
+            v = ExprRenderer(lines, space, _counter())(k.body)
+            lines.add(f"if ({v} == 0) acc = {v};")
+            self._close_loops(lines, len(space.names) - n_out_loops)
 
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype
@@ -272,8 +287,14 @@ class CRenderer:
         used = {name for args in self._kernel_args.values() for name in args}
         used |= {name for view in program.views
                  for name in re.findall(r"[A-Za-z_]\w*", view.pointer)}
+        # Loop bounds, switch indices and kernel scalar arguments read inputs too: find them
+        # in the statements' own text, whatever statement put them there.
+        body = Lines()
+        body.depth = lines.depth
+        self._render_statements(body, program.body)
+        used |= set(re.findall(r"[A-Za-z_]\w*", body.text()))
         for b in program.inputs:
-            if b.name in used or self._used_in_statements(program.body, b):
+            if b.name in used:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
                           f"{b.name}_ptr;")
             else:
@@ -291,7 +312,7 @@ class CRenderer:
                 lines.add("status = 1;")
                 lines.add("goto cleanup;")
             status = "status"
-        self._render_statements(lines, program.body)
+        lines.lines.extend(body.lines)
         if program.temps:
             lines.depth -= 1
             lines.add("cleanup:")
@@ -302,22 +323,6 @@ class CRenderer:
         lines.depth -= 1
         lines.add("}")
         return lines.text()
-
-    @classmethod
-    def _used_in_statements(cls, stmts, buf) -> bool:
-        """Does a loop bound or switch index read `buf` (as `name[0]`)?"""
-        for st in stmts:
-            texts, nested = [], []
-            if isinstance(st, For):
-                texts, nested = [st.lower, st.upper], [st.body]
-            elif isinstance(st, While):
-                nested = [st.cond, st.body]
-            elif isinstance(st, Switch):
-                texts, nested = [st.index], st.cases
-            if any(f"{buf.name}[" in t for t in texts) or any(
-                    cls._used_in_statements(n, buf) for n in nested):
-                return True
-        return False
 
     def _render_statements(self, lines: Lines, stmts) -> None:
         for st in stmts:

@@ -216,6 +216,6 @@ class Program:
     outputs: list[Buffer]
     temps: list[Buffer]
     kernels: list
-    output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", v)
+    output_sources: list      # per user output: ("buffer", i) | ("input", j) | ("literal", 0-d array)
     body: list = dataclasses.field(default_factory=list)    # statements
     views: list = dataclasses.field(default_factory=list)   # pointer-offset buffers (scan)

@@ -254,9 +254,19 @@ def _short(source) -> str:
 
 
 def literal_expr(value, dtype) -> Expr:
-    # The exact bits are part of the node's identity: 0.0 and -0.0 compare equal in Python
-    # but must not be shared as one value.
-    return Expr("lit", (value, np.asarray(value).astype(dtype).tobytes()), np.dtype(dtype))
+    """A literal converted to `dtype` as NumPy converts it (-1 -> uint64 wraps, 1e39 ->
+    float32 is inf): the value node holds the converted number, never the Python one.
+    The exact bits are part of the node's identity: 0.0 and -0.0 compare equal in Python
+    but must not be shared as one value."""
+    with np.errstate(all="ignore"):
+        converted = np.asarray(value).astype(dtype)
+    return Expr("lit", (converted.item(), converted.tobytes()), np.dtype(dtype))
+
+
+def literal_array(atom: Literal) -> np.ndarray:
+    """A 0-d array of the literal's own dtype (a Python number alone would lose it)."""
+    with np.errstate(over="ignore"):
+        return np.array(atom.value).astype(atom.aval.dtype)
 
 
 def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
@@ -384,7 +394,7 @@ def lower(ir: IR, name: str) -> Program:
     outputs, sources, dests = [], [], {}
     for atom in ir.outvars:
         if isinstance(atom, Literal):
-            sources.append(("literal", np.asarray(atom.value, atom.aval.dtype)))   # keeps f32
+            sources.append(("literal", literal_array(atom)))
         elif atom in bound:
             sources.append(("input", inputs.index(bound[atom])))
         elif atom in dests:                  # the same value returned twice

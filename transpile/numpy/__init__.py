@@ -64,6 +64,21 @@ newaxis = None
 _methods.install()
 
 
+def _strong_functions():
+    """Functions return strongly typed values, as NumPy's do (see strength.py); operators
+    on Tracers are bound separately and keep Python scalars weak."""
+    import types
+    from ..strength import strong_results
+    namespace = globals()
+    for name, value in list(namespace.items()):
+        if isinstance(value, types.FunctionType) and not name.startswith("_") \
+                and value.__module__.startswith(__name__ + "."):
+            namespace[name] = strong_results(value)
+
+
+_strong_functions()
+
+
 def shape(a):
     from ..core import aval_of
     return aval_of(a).shape

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._shape import _expand_ellipsis, dynamic_starts, getitem
+from ._shape import _expand_ellipsis, getitem, traced_start
 from ._util import astype, broadcast_to, operand, reshape
 
 
@@ -66,8 +66,8 @@ class IndexUpdateRef:
                 starts.append(start)
                 sizes.append(max(0, stop - start))
             else:
-                starts.append(dynamic_starts(x, (k,) + (slice(None),) * (x.ndim - 1))[0][0]
-                              if isinstance(k, Tracer) else _static_index(k, n))
+                starts.append(traced_start(k, n) if isinstance(k, Tracer)
+                              else _static_index(k, n))
                 sizes.append(1)
                 if isinstance(k, Tracer):
                     traced.append((k, n))

@@ -102,14 +102,55 @@ def full_like(a, fill_value, dtype=None, shape=None):
 
 
 def arange(start, stop=None, step=None, dtype=None):
-    """Evenly spaced values. Bounds are static, so the result is a constant (as NumPy's)."""
+    """Evenly spaced values. Bounds are static (they fix the length); under jit the result
+    is traced, as in JAX, so that `.at` and traced indexing work on it."""
     for name, v in (("start", start), ("stop", stop), ("step", step)):
         if isinstance(v, Tracer):
             raise TypeError(f"arange: '{name}' is traced, but the length of the result must be "
                             f"known while tracing; pass a Python number (mark it static)")
     args = [a for a in (start, stop, step) if a is not None]
     dt = None if dtype is None else dtypes.canonicalize(dtype)
-    return _check_host_array(np.arange(*args, dtype=dt), "arange()")
+    values = _check_host_array(np.arange(*args, dtype=dt), "arange()")
+    if values.size < 2:
+        return _traced_sequence(values, None)
+    first, delta = values[0], values[1] - values[0]      # NumPy's fill: first + i * delta
+    return _traced_sequence(values, lambda m, i: i.astype(values.dtype) * delta + first)
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None):
+    for name, v in (("start", start), ("stop", stop), ("num", num)):
+        if isinstance(v, Tracer):
+            raise TypeError(f"linspace: '{name}' is traced; pass a Python number instead")
+    dt = None if dtype is None else dtypes.canonicalize(dtype)
+    values = np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt)
+    div = (num - 1) if endpoint else num
+    if values.ndim != 1 or div <= 0:
+        return _traced_sequence(values, None)
+    step = (np.float64(stop) - np.float64(start)) / div
+
+    def formula(m, i):                     # NumPy's: i * step + start, the end point exact
+        y = i.astype(np.float64) * step + np.float64(start)
+        if endpoint:
+            y = m.where(i == num - 1, np.float64(stop), y)
+        return (m.floor(y) if values.dtype.kind in "iu" else y).astype(values.dtype)
+    return _traced_sequence(values, formula)
+
+
+def _traced_sequence(values: np.ndarray, formula):
+    """NumPy's `values` eagerly; under jit a traced array equal to them: `formula(m, i)` (m is
+    numpy or transpile.numpy) of an iota where it reproduces NumPy's values bit for bit
+    (checked here), else the values as a constant."""
+    trace = current_trace()
+    if trace is None:
+        return values
+    if formula is not None:
+        from .. import numpy as tnp
+        with np.errstate(all="ignore"):
+            expected = np.asarray(formula(np, np.arange(values.size)), dtype=values.dtype)
+        if expected.tobytes() == values.tobytes():
+            iota = bind(P.iota, dtype=dtypes.int64, shape=values.shape, dimension=0)
+            return formula(tnp, iota)
+    return trace.constant(values)
 
 
 def eye(N, M=None, k=0, dtype=float):

@@ -1,11 +1,14 @@
 """Elementwise functions: thin wrappers that bind one primitive each."""
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
-from ._util import as_bool, astype, broadcast_operands, elementwise, operand
+from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, elementwise,
+                    is_weak_int_tracer, operand)
 
 
 def _unary(prim_name: str, public: str):
@@ -91,15 +94,41 @@ def square(x):
 
 
 def round(x, decimals: int = 0):
-    """Round half to even, as numpy.round."""
+    """Round half to even, as numpy.round: scale by a power of ten, rint, scale back.
+
+    As NumPy, integers with negative decimals go through float64 and are cast back, and
+    negative decimals divide by 10**-decimals (multiplying by 0.1 would not be exact)."""
     x = operand(x)
-    if decimals == 0 or not dtypes.is_float(aval_of(x).dtype):
-        if decimals < 0 and dtypes.is_int(aval_of(x).dtype):
-            scale = 10 ** -decimals
-            return multiply(floor_divide(add(x, scale // 2), scale), scale)
-        return x if dtypes.is_int(aval_of(x).dtype) else rint(x)
-    scale = 10.0 ** decimals
-    return divide(rint(multiply(x, scale)), scale)
+    dt = aval_of(x).dtype
+    decimals = int(decimals)
+    if dt == dtypes.bool_:
+        raise TypeError("round of booleans: NumPy computes it in float16 or refuses it; "
+                        "cast to an integer or float dtype first")
+    if dtypes.is_int(dt):
+        if decimals >= 0:
+            return x
+        return astype(_round_scaled(astype(x, dtypes.float64), decimals), dt)
+    if decimals == 0:
+        return rint(x)
+    return _round_scaled(x, decimals)
+
+
+def _round_scaled(x, decimals: int):
+    if decimals >= 0:
+        scale = _power_of_ten(decimals)
+        return divide(rint(multiply(x, scale)), scale)
+    scale = _power_of_ten(-decimals)
+    return multiply(rint(divide(x, scale)), scale)
+
+
+def _power_of_ten(n: int) -> float:
+    """10.0**n computed as NumPy's round does (exact up to 1e22, then repeated products)."""
+    if n < 9:
+        return float(10 ** n)
+    value = 1e9
+    for _ in range(n - 9):
+        value *= 10.0
+    return value
 
 
 around = round
@@ -136,15 +165,59 @@ def where(condition, x=None, y=None):
         raise TypeError("tnp.where(condition) (the one-argument form) has a data-dependent "
                         "output shape, which cannot be compiled; pass both x and y")
     pred, x, y = broadcast_operands("where", [as_bool(condition), operand(x), operand(y)])
-    return bind(P.select, pred, x, y)
+    avals = [aval_of(v) for v in (x, y)]
+    out = dtypes.result_type([a.dtype for a in avals], [a.weak_type for a in avals])
+    return bind(P.select, pred, beyond_int64_as(x, out), beyond_int64_as(y, out))
 
 
 def clip(a, a_min=None, a_max=None):
+    """numpy.clip (NumPy 2): one dtype for all three operands, Python-int bounds beyond an
+    integer array's range dropped, NaN from any operand propagated."""
     if a_min is None and a_max is None:
         raise ValueError("clip: one of a_min or a_max must be given")
-    out = operand(a)
-    if a_min is not None:
-        out = maximum(out, a_min)
-    if a_max is not None:
-        out = minimum(out, a_max)
+    a = operand(a)
+    dt = aval_of(a).dtype
+    bounds = [b for b in (a_min, a_max) if b is not None]
+    if dtypes.is_int(dt) and dt != dtypes.int64 and any(map(is_weak_int_tracer, bounds)):
+        # A Python-int jit argument may lie outside a's range, where NumPy drops it: clip in
+        # int64, exactly, then take NumPy's result dtype.
+        avals = [aval_of(v) for v in [a] + bounds]
+        out = dtypes.result_type([v.dtype for v in avals], [v.weak_type for v in avals])
+        return astype(clip(astype(a, dtypes.int64), a_min, a_max), out)
+    if dtypes.is_int(dt):           # as numpy's _clip: such a bound can never apply
+        info = np.iinfo(dt)
+        if type(a_min) is int and a_min <= info.min:
+            a_min = None
+        if type(a_max) is int and a_max >= info.max:
+            a_max = None
+    if a_min is None and a_max is None:
+        return positive(a)
+    if a_min is None:
+        return minimum(a, a_max)
+    if a_max is None:
+        return maximum(a, a_min)
+    return _clip_both(a, operand(a_min), operand(a_max))
+
+
+def _clip_both(x, lo, hi):
+    x, lo, hi = broadcast_operands("clip", [x, lo, hi])
+    avals = [aval_of(v) for v in (x, lo, hi)]
+    loop, _ = dtypes.ufunc_loop("clip", [v.dtype for v in avals], [v.weak_type for v in avals])
+    x, lo, hi = (v if aval_of(v).dtype == d and not aval_of(v).weak_type else astype(v, d)
+                 for v, d in zip((x, lo, hi), loop))
+    # NumPy keeps x on a tie with scalar bounds and takes the bound with array bounds (its
+    # two loops); only the sign of a zero can tell.
+    if _is_scalar_bound(avals[1], avals[0]) and _is_scalar_bound(avals[2], avals[0]):
+        out = where(less(x, lo), lo, x)
+        out = where(greater(out, hi), hi, out)
+    else:
+        out = where(greater(x, lo), x, lo)
+        out = where(less(out, hi), out, hi)
+    if dtypes.is_float(loop[0]):
+        for v in (lo, hi, x):
+            out = where(isnan(v), v, out)
     return out
+
+
+def _is_scalar_bound(bound, x) -> bool:
+    return bound.size == 1 and (bound.ndim == 0 or x.size > 1)

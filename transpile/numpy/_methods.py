@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..core import Tracer
+from ..strength import strong_results
 from . import _elementwise as E
 from . import _cumulative as C, _linalg, _manipulation as M, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
@@ -63,8 +64,8 @@ def install() -> None:
         setattr(Tracer, f"__{name}__", _plain(fn))
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
-    for name, fn in _METHODS.items():
-        setattr(Tracer, name, fn)
+    for name, fn in _METHODS.items():        # methods, like functions, return strong values
+        setattr(Tracer, name, strong_results(fn))
     Tracer.T = property(lambda self: S.transpose(self))
     Tracer.mT = property(lambda self: M.swapaxes(self, -1, -2))
     Tracer.itemsize = property(lambda self: self.dtype.itemsize)

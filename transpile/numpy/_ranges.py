@@ -24,9 +24,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if num < 0:
         raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
     if not isinstance(start, Tracer) and not isinstance(stop, Tracer):
-        out = np.linspace(start, stop, num, endpoint, retstep,
-                          None if dtype is None else dtypes.canonicalize(dtype), axis)
-        return out
+        if not retstep and axis == 0 and np.ndim(start) == 0 and np.ndim(stop) == 0:
+            from ._creation import linspace as static_linspace    # an iota under jit
+            return static_linspace(start, stop, num, endpoint, dtype)
+        return np.linspace(start, stop, num, endpoint, retstep,
+                           None if dtype is None else dtypes.canonicalize(dtype), axis)
     start, stop = operand(start), operand(stop)
     avals = [aval_of(start), aval_of(stop)]
     dt = dtypes.result_type([a.dtype for a in avals] + [dtypes.float64],

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import primitives as P
 from ..core import Tracer, bind
-from ._util import (normalize_axes, normalize_axis, operand, reshape,
+from ._util import (astype, normalize_axes, normalize_axis, operand, reshape,
                     shape_of)
 
 
@@ -161,8 +161,7 @@ def dynamic_starts(x, key):
             continue
         n = x.shape[dim]
         if isinstance(k, Tracer):
-            _check_traced_index(k)
-            starts.append(wrap_negative(k, n))
+            starts.append(traced_start(k, n))
             sizes.append(1)
             rest.append(0)
         else:
@@ -173,6 +172,12 @@ def dynamic_starts(x, key):
     return starts, sizes, rest
 
 
+def traced_start(k, n: int):
+    """The int64 start of a traced integer index `k` into an axis of size `n`."""
+    _check_traced_index(k)
+    return wrap_negative(k, n)
+
+
 def _check_traced_index(k):
     if k.ndim != 0 or k.dtype.kind not in "iu":
         raise TypeError(f"only integer scalars can be traced indices, got {k!r}; advanced "
@@ -180,8 +185,12 @@ def _check_traced_index(k):
 
 
 def wrap_negative(i, n: int):
-    """A traced index counted from the end when negative, as Python does."""
-    from ._elementwise import add, less, where
+    """A traced index counted from the end when negative, as Python does, in int64: adding
+    the axis size `n` in a narrow index dtype (uint8 on an axis of 300) would wrap."""
+    from ._elementwise import add, less, minimum, where
+    if i.dtype.kind == "u":        # never negative; indices past the axis clamp anyway
+        return astype(minimum(astype(i, np.uint64), np.uint64(n)), np.int64)
+    i = astype(i, np.int64)
     return where(less(i, 0), add(i, n), i)
 
 

@@ -101,22 +101,53 @@ def check_python_ints_fit(name: str, xs):
             info = np.iinfo(dt)
             if not info.min <= x <= info.max:
                 raise OverflowError(f"Python integer {x} out of bounds for {dt}")
-    return xs
+    return [beyond_int64_as(x, dt) for x, dt in zip(xs, loop)]
+
+
+_INT64 = np.iinfo(np.int64)
+
+
+def beyond_int64_as(x, dt):
+    """A Python int outside int64 (which a weak literal cannot hold) as the strong scalar of
+    the dtype NumPy converts it to; other operands unchanged. Conversion wraps, as NumPy's
+    unsafe casts (where) do; a float conversion may raise OverflowError, as in NumPy."""
+    if type(x) is not int or _INT64.min <= x <= _INT64.max:
+        return x
+    if dtypes.is_float(dt):
+        with np.errstate(over="ignore"):
+            return np.asarray(float(x)).astype(dt)[()]
+    if not -2**63 <= x < 2**64:
+        raise OverflowError(f"Python integer {x} out of bounds for {dt}")
+    return np.asarray(x % 2**64, dtype=np.uint64).astype(dt)[()]
 
 
 def _exact_comparison_operand(x, xs):
     """A Python int outside its partner's range becomes a strong int64/uint64 (or float64),
     so that NumPy's promotion compares exactly in a wider type."""
+    partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
+    if is_weak_int_tracer(x):
+        # A Python-int jit argument: its value is unknown, so compare in int64 (exactly, also
+        # against uint64) unless the partner is int64 already.
+        if any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
+            return astype(x, dtypes.int64)
+        return x
     if type(x) is not int:
         return x
-    partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
-    if not any(dtypes.is_int(dt) and not np.iinfo(dt).min <= x <= np.iinfo(dt).max
-               for dt in partners):
+    floats = [dt for dt in partners if dtypes.is_float(dt)]
+    if floats:                       # NumPy converts the int to the float dtype
+        return beyond_int64_as(x, floats[0])
+    beyond_int64 = not _INT64.min <= x <= _INT64.max
+    if not beyond_int64 and not any(dtypes.is_int(dt) and not np.iinfo(dt).min <= x <=
+                                    np.iinfo(dt).max for dt in partners):
         return x
     for dt in (np.int64, np.uint64):
         if np.iinfo(dt).min <= x <= np.iinfo(dt).max:
             return dt(x)
     return float(x)
+
+
+def is_weak_int_tracer(x) -> bool:
+    return isinstance(x, Tracer) and x.aval.weak_type and x.aval.dtype == dtypes.int64
 
 
 def elementwise(name: str, *xs):

@@ -25,8 +25,8 @@ def _ufunc_rule(name: str):
         loop_dtypes, _ = elementwise_dtypes(name, avals)
         # Cast to the loop dtypes first: a weakly typed value must compute at its partner's
         # precision even when it arrives here as a float64 NumPy scalar.
-        operands = [np.asarray(a).astype(dt, copy=False) for a, dt in zip(args, loop_dtypes)]
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):   # a weak 1e39 with float32 is inf, silently as in C
+            operands = [np.asarray(a).astype(dt, copy=False) for a, dt in zip(args, loop_dtypes)]
             result = ufunc(*operands)
         return np.asarray(result, dtype=out.dtype) if np.ndim(result) else out.dtype.type(result)
     return rule
@@ -63,7 +63,11 @@ impl_rules["pow"] = _integer_power_rule()
 
 def select_impl(avals, pred, on_true, on_false):
     out = abstract_rules["select"](*avals)
-    return np.asarray(np.where(pred, on_true, on_false), dtype=out.dtype)
+    # Convert each branch to the result dtype first: np.where would promote uint64 with
+    # int64 to float64 and lose precision.
+    with np.errstate(all="ignore"):
+        on_true, on_false = (np.asarray(v).astype(out.dtype) for v in (on_true, on_false))
+    return np.where(pred, on_true, on_false)
 
 
 def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):

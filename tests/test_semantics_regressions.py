@@ -1,0 +1,189 @@
+"""Regressions of issue 7's wrong-answer classes in generated code and runtime: reduction
+races, round, float->int casts, the interpreter's select, zero max/min signs, clip."""
+import numpy as np
+import pytest
+
+import transpile as tp
+import transpile.numpy as tnp
+from semantics_check import THRESHOLD, check
+
+
+# -- 1: a parallel loop over reduced elements needs a reduction clause ------------------------
+
+@pytest.mark.parametrize("n", [THRESHOLD // 15 - 1, THRESHOLD // 15 + 1, 3 * THRESHOLD // 15])
+def test_full_reductions_over_non_contiguous_views(n):
+    x = np.arange(n * 5 * 3, dtype=np.float64).reshape(n, 5, 3) % 7
+    y = (np.arange(n * 15) % 5 - 2).reshape(n, 15).astype(np.int32)
+
+    def f(np_, x, y):
+        return {"transposed_sum": x.T.sum(), "mean": (y[:, 1:] > 0).mean(),
+                "reversed_sum": x[::-1].sum(), "prod": (x[:, 1:, :] > -1).prod(),
+                "max": y[:, ::2].max(), "min": x[::-1, 1:].min(), "any": (y[:, 1:] > 1).any(),
+                "all": (y[:, 1:] > -3).all(), "int_sum": y[:, 2:].sum()}
+    check(lambda x, y: f(tnp, x, y), lambda x, y: f(np, x, y), x, y)
+
+
+def shared_accumulator_races(source: str) -> list[str]:
+    """Parallel pragmas opened after a kernel's accumulator without a reduction clause."""
+    races = []
+    for kernel in source.split("static void kernel_")[1:]:
+        seen_acc = False
+        for line in kernel.splitlines():
+            seen_acc = seen_acc or " acc = " in line
+            if seen_acc and "#pragma omp parallel" in line and "reduction(" not in line:
+                races.append(line.strip())
+    return races
+
+
+def test_every_parallel_loop_over_an_accumulator_reduces():
+    x = np.ones((THRESHOLD // 15 + 1, 5, 3))
+    for fn in (lambda x: x.T.sum(), lambda x: (x[:, 1:] > 0).mean(), lambda x: x[::-1].max(),
+               lambda x: x.transpose(1, 0, 2).min(axis=(1, 2)), lambda x: (x > 0).T.all()):
+        assert shared_accumulator_races(tp.jit(fn).lower(x).source) == []
+
+
+# -- 2: round on integers with negative decimals ----------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("n", [7, THRESHOLD + 3])
+def test_round_integers_with_negative_decimals(dtype, n):
+    info = np.iinfo(dtype)
+    edges = np.array([15, 25, 5, min(204, info.max), info.max, info.max - 5, info.min,
+                      info.min + 5], dtype)
+    if info.min < 0:
+        edges = np.concatenate([edges, np.array([-15, -25, -5, -35], dtype)])
+    # Out-of-range float->int casts are not compared (README: deliberate differences).
+    edges = edges[[all(info.min <= np.rint(float(v) / 10 ** k) * 10 ** k <= info.max
+                       for k in (1, 2, 3)) for v in edges]]
+    x = np.resize(edges, n)
+
+    def f(m, x):
+        return {f"d{d}": m.round(x, d) for d in (-1, -2, -3, 0, 2)} | {"method": x.round(-1)}
+    check(lambda x: f(tnp, x), lambda x: f(np, x), x)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_round_floats_scale_as_numpy(dtype):
+    x = np.array([1234.5678, -0.4, 0.5, 1.5, 2.5, -25.0, 35.0, 1e20, -0.0, 0.125], dtype)
+
+    def f(m, x):
+        return {f"d{d}": m.round(x, d) for d in (-1, -2, -3, 0, 1, 2, 3, 12, 25)}
+    check(lambda x: f(tnp, x), lambda x: f(np, x), x)
+
+
+def test_round_of_booleans_is_refused_as_numpy_refuses_it():
+    with pytest.raises(TypeError):
+        tp.jit(lambda b: tnp.round(b, -1))(np.array([True]))
+
+
+# -- 7 and E4: clip follows NumPy 2 ------------------------------------------------------------
+
+SPECIAL_FLOATS = [-0.0, 0.0, np.nan, 1.0, -1.0, 2.5, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [64, THRESHOLD + 7])
+def test_clip_signed_zeros_and_nans_with_scalar_and_array_bounds(dtype, n):
+    rng = np.random.default_rng(n)
+    x, lo, hi = (rng.choice(np.array(SPECIAL_FLOATS, dtype), n) for _ in range(3))
+
+    def f(m, x, lo, hi):
+        return {"arrays": m.clip(x, lo, hi), "lo_array": m.clip(x, lo, 0.0),
+                "hi_array": m.clip(x, -0.0, hi), "zero_zero": m.clip(x, 0.0, 0.0),
+                "negzero": m.clip(x, -0.0, -0.0), "nan_bound": m.clip(x, np.nan, 1.0),
+                "np_scalars": m.clip(x, dtype(-0.0), dtype(0.0)), "min_only": m.clip(x, 0.0, None),
+                "max_only": m.clip(x, None, -0.0), "method": x.clip(-1.0, 0.0),
+                "crossed": m.clip(x, 2.0, 1.0)}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), x, lo, hi)
+
+
+def test_clip_of_zero_d_values():
+    for x in (-0.0, 0.0):
+        def f(m, x):
+            return {"both": m.clip(x, 0.0, 0.0), "arr": m.clip(x, np.zeros(3), np.zeros(3))}
+        check(lambda x: f(tnp, x), lambda x: f(np, x), np.float64(x))
+
+
+@pytest.mark.parametrize("n", [5, THRESHOLD + 1])
+def test_clip_promotes_all_three_operands_together(n):
+    rng = np.random.default_rng(0)
+    b, i8, u8 = rng.random(n) > 0.5, rng.integers(-128, 127, n, np.int8), \
+        rng.integers(0, 255, n, np.uint8)
+    i32, f32 = rng.integers(-300, 300, n, np.int32), (rng.standard_normal(n) * 3).astype(np.float32)
+
+    def f(m, b, i8, u8, i32, f32):
+        return {"bool_int_i32": m.clip(b, 256, i32), "i8_float_f32": m.clip(i8, 0.5, f32),
+                "u8_out_of_range": m.clip(u8, -5, 300), "u8_low_only": m.clip(u8, -5, 100),
+                "u8_high_only": m.clip(u8, 3, 1000), "i8_i32": m.clip(i8, i32, 100),
+                "u8_f32": m.clip(u8, f32, 7), "i8_none": m.clip(i8, None, 2**70)}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), b, i8, u8, i32, f32)
+
+
+def test_clip_with_python_int_arguments_out_of_range():
+    u8 = np.array([0, 1, 100, 200, 255], np.uint8)
+    for lo, hi in ((-5, 300), (-5, 100), (3, 1000), (0, 255), (-(2**40), 2**40)):
+        check(lambda x, lo, hi: {"both": tnp.clip(x, lo, hi), "lo": tnp.clip(x, lo),
+                                 "hi": tnp.clip(x, None, hi)},
+              lambda x, lo, hi: {"both": np.clip(x, lo, hi), "lo": np.clip(x, lo, None),
+                                 "hi": np.clip(x, None, hi)}, u8, lo, hi)
+
+
+# -- 9: float -> int -> float keeps the sign of an integer zero ---------------------------------
+
+@pytest.mark.parametrize("src", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 5, 7, 9, THRESHOLD + 1])
+def test_float_to_int_to_float_is_never_negative_zero(src, n):
+    # Mostly values in (-1, 0), so that the scalar remainder of every vector loop sees some.
+    x = np.resize(np.array([-0.5, -0.9, -0.25, -1e-30, 0.5, -1.5, 2.7, -0.0, -0.7], src)[::-1], n)
+
+    def f(m, x):
+        out = {}
+        for dt in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32):
+            i = x.astype(dt)
+            out[f"recip_{np.dtype(dt).name}"] = 1.0 / i
+            out[f"back_{np.dtype(dt).name}"] = 1.0 / i.astype(src)
+        out["atan2"] = m.arctan2(-0.0, x.astype(np.int64))
+        out["atan2_i32"] = m.arctan2(-0.0, x.astype(np.int32).astype(np.float32))
+        return out
+    check(lambda x: f(tnp, x), lambda x: f(np, x), x)
+
+
+# -- 10: the interpreter's select computes in the result dtype ---------------------------------
+
+def test_interpreter_where_keeps_uint64_precision():
+    c = np.array([True, False, True, False])
+    u64 = np.array([2**64 - 3, 5, 2**63 + 1, 0], np.uint64)
+    i64 = np.array([-(2**63), 2**63 - 1, -1, 3], np.int64)
+
+    def f(m, c, u, i):
+        return {"neg2": m.where(c, u, -2), "neg1": m.where(c, -1, u), "mixed": m.where(c, i, 7),
+                "both": m.where(c, u, u - np.uint64(1))}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), c, u64, i64, backends=("interpret",))
+
+
+# -- 11: a zero max/min has the sign of the last zero, along every axis ------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(3, 2), (40, 7, 3), (THRESHOLD // 8 + 1, 8), (9, THRESHOLD // 8)])
+def test_zero_max_min_sign_along_every_axis(dtype, shape):
+    rng = np.random.default_rng(len(shape))
+    x = np.where(rng.random(shape) < 0.5, -0.0, 0.0).astype(dtype)
+    mixed = np.where(rng.random(shape) < 0.3, dtype(-1), x)   # zeros are still the maximum
+
+    def f(x, mixed):
+        out = {"max": x.max(), "min": x.min()}
+        for axis in range(x.ndim):
+            out[f"max{axis}"] = x.max(axis=axis)
+            out[f"min{axis}"] = x.min(axis=axis)
+            if axis < x.ndim - 1:        # NumPy's order along the last axis is its SIMD one
+                out[f"mixed_max{axis}"] = mixed.max(axis=axis)
+                out[f"mixed_min{axis}"] = (-mixed).min(axis=axis)
+        out["transposed"] = x.T.max(axis=0)
+        return out
+    check(f, f, x, mixed)
+
+
+def test_zero_max_of_the_issue_example():
+    z = np.array([[-0., 0.], [0., -0.], [-0., -0.]], np.float32)
+    check(lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)},
+          lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)}, z)

@@ -167,3 +167,19 @@ def test_histogram_matches_numpy(bins, range_, dtype):
     want_density = np.histogram(a, bins=bins, range=range_, density=True)[0]
     got = tnp.histogram(a, bins=bins, range=range_, density=True)[0]
     np.testing.assert_allclose(got, want_density, rtol=1e-6)
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_digitize_and_bin_edges(right):
+    x = np.array([-1.0, 0.0, 0.5, 1.0, 2.5, 3.0, 9.0, np.nan])
+    up, down = np.array([0.0, 1.0, 2.5, 3.0]), np.array([3.0, 2.5, 1.0, 0.0])
+    for bins in (up, down):
+        want = np.digitize(x, bins, right=right)
+        for got in _compiled(lambda x, b: (tnp.digitize(x, b, right=right),
+                                           tnp.digitize(x, bins, right=right)), x, bins):
+            for g in got:
+                assert g.dtype == want.dtype
+                np.testing.assert_array_equal(g, want)
+    a = RNG.standard_normal(30)
+    for got in _compiled(lambda a: tnp.histogram_bin_edges(a, 6), a):
+        np.testing.assert_allclose(got, np.histogram_bin_edges(a, 6), rtol=1e-12)

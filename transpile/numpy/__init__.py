@@ -39,7 +39,7 @@ from ._indexing import take, take_along_axis
 from . import linalg
 from .linalg import matrix_transpose, vecdot
 from ._ranges import interp, linspace, mgrid, ogrid
-from ._scatter import bincount, histogram, put_along_axis
+from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
 from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, percentile,

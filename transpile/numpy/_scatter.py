@@ -212,3 +212,27 @@ def _bin_edges(a, bins, range):
     steps = astype(broadcasted_iota(dtypes.int64, (int(bins) + 1,), 0), dt)
     edges = E.add(E.multiply(steps, E.divide(E.subtract(hi, lo), int(bins))), lo)
     return E.where(E.equal(steps, int(bins)), hi, edges)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """The edges histogram would use (static bins; the range may be traced)."""
+    return _bin_edges(reshape(operand(a), (-1,)), bins, range)
+
+
+def digitize(x, bins, right=False):
+    """The bin of each x among the 1-d monotonic bins, as NumPy's (increasing or decreasing;
+    for traced bins the direction is chosen at run time)."""
+    from ._sorting import searchsorted
+    from ._shape import flip
+    x, bins = operand(x), operand(bins)
+    if len(shape_of(bins)) != 1:
+        raise ValueError(f"digitize: bins must be 1-d, got shape {shape_of(bins)}")
+    n = shape_of(bins)[0]
+    side = "left" if right else "right"
+    if n == 0:
+        return astype(E.multiply(x, 0), dtypes.int64)
+    increasing = searchsorted(bins, x, side=side)
+    decreasing = E.subtract(n, searchsorted(flip(bins, 0), x, side=side))
+    if not isinstance(bins, Tracer):
+        return increasing if bins[-1] >= bins[0] else decreasing
+    return E.where(E.greater_equal(bins[n - 1], bins[0]), increasing, decreasing)

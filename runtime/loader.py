@@ -14,6 +14,8 @@ kept for the process's life instead.
 """
 from __future__ import annotations
 
+import functools
+
 import _cffi_backend as backend
 
 from . import openmp
@@ -30,9 +32,10 @@ _CHAR_ARRAY = backend.new_array_type(backend.new_pointer_type(backend.new_primit
 _NODELETE = getattr(backend, "RTLD_NODELETE", 0)
 
 
-def from_buffer(array):
-    """A `char[]` cdata over an array's memory (no copy), passable as `void *`."""
-    return backend.from_buffer(_CHAR_ARRAY, array, False)
+# from_buffer(array): a `char[]` cdata over a C-contiguous array's memory (no copy), passable
+# as `void *`; ValueError for an array that is not C-contiguous. A partial, not a def: it runs
+# once per argument of every call, and a Python-level wrapper would cost a frame each time.
+from_buffer = functools.partial(backend.from_buffer, _CHAR_ARRAY)
 
 
 class Module:

@@ -11,10 +11,12 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import operator
 import os
 import threading
 import time
 import weakref
+from itertools import compress
 
 import numpy as np
 
@@ -22,7 +24,7 @@ from . import backends, dtypes, logs
 from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
 from .errors import describe_function
 from .ir import IR
-from .pytree import tree_flatten, tree_leaf_paths, tree_unflatten
+from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
 from .stable_repr import stable_repr
 from .tracing import trace_flat
 
@@ -60,11 +62,19 @@ class _FunctionCache:
         self.entries: collections.OrderedDict = collections.OrderedDict()
         self.info = CacheInfo()
         self.last_description: dict | None = None
+        # The dispatch fast path (see _add_fast_path): the argument types, then the (shape,
+        # dtype) of each array argument -> a runner. Emptied whenever `entries` changes (an
+        # insert may evict), so it never holds an entry the memory cache has let go of. Fast
+        # hits do not refresh an entry's LRU position: one called only that way keeps the
+        # position of its last general-path call, and after an eviction takes the general
+        # path again.
+        self.fast: dict = {}
         # Held while tracing and compiling: threads first-calling one signature wait for the
         # first to finish instead of compiling it again. Re-entrant for nested jit calls.
         self.lock = threading.RLock()
 
     def insert(self, key, entry, fun) -> None:
+        self.fast.clear()
         self.entries[key] = entry
         limit = memory_entry_limit()
         while len(self.entries) > limit:
@@ -226,6 +236,7 @@ class Jitted:
         config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
         self._cache = _function_cache(fun, config)
         self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
+        self._fast = self._cache.fast
         with contextlib.suppress(AttributeError):    # partial objects have no __name__
             functools.update_wrapper(self, fun, updated=())
 
@@ -233,6 +244,14 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         if active_traces and _trace_state.stack:   # jit inside jit: inline into the trace
             return self.fun(*args, **kwargs)
+        node = self._fast.get(tuple(map(type, args))) if self._fast and not kwargs else None
+        if node is not None:                 # arrays and numbers only: see _add_fast_path
+            run = node.get(tuple(map(_SHAPE_DTYPE, compress(args, node.is_array))))
+            if run is not None:
+                result = run(args)
+                if result is not None:
+                    self._info.hits += 1
+                    return result
         key, leaves = self._key(args, kwargs)
         entry = self._entries.get(key)
         if entry is None:
@@ -243,6 +262,8 @@ class Jitted:
                 self._entries.move_to_end(key)     # least recently used goes first
             except KeyError:                       # evicted by another thread meanwhile
                 pass
+            if not kwargs and not self._sig.static_nums:
+                _add_fast_path(self._fast, entry, args)
         return entry(leaves)
 
     def _key(self, args, kwargs):
@@ -350,6 +371,7 @@ class Jitted:
 
     def clear_cache(self) -> None:
         with self._cache.lock:
+            self._cache.fast.clear()
             self._cache.entries.clear()
             self._cache.info.entries = 0
 
@@ -416,6 +438,57 @@ class _Entry:
     def __call__(self, leaves):
         arrays = list(map(_as_input, leaves, self.in_dtypes))
         return tree_unflatten(self.out_tree, self.run(arrays))
+
+
+# -- the dispatch fast path: a call whose positional arguments are all C-contiguous arrays and
+# Python numbers, with types, shapes and dtypes seen before, skips the general key, argument
+# checks and output plan; that work was done once, when its runner was made. Two lookups:
+# the arguments' types (a tuple built in C), then the arrays' (shape, dtype) pairs.
+_SHAPE_DTYPE = operator.attrgetter("shape", "dtype")
+_FAST_NUMBERS = frozenset(_PY_SCALAR_KEYS)
+
+
+class _FastNode(dict):
+    """(shape, dtype) of each array argument -> runner, for one tuple of argument types."""
+    __slots__ = ("is_array",)
+
+
+def _add_fast_path(fast: dict, entry: "_Entry", args) -> None:
+    """Register `entry` for calls shaped like `args` (a hit of the general path), if eligible:
+    every argument a native-byte-order ndarray of the traced dtype or a Python number, and
+    outputs that need no plan."""
+    types = tuple(map(type, args))
+    if len(args) != len(entry.in_dtypes) or not all(
+            t in _FAST_NUMBERS or (t is np.ndarray and x.dtype == d and x.dtype.isnative)
+            for t, x, d in zip(types, args, entry.in_dtypes)):
+        return
+    node = fast.get(types)
+    if node is None:
+        node = _FastNode()
+        node.is_array = [t is np.ndarray for t in types]
+    array_key = tuple(map(_SHAPE_DTYPE, compress(args, node.is_array)))
+    make = getattr(entry.run, "plain_runner", None)
+    if array_key in node or make is None:
+        return
+    single = entry.out_tree == LEAF
+    numbers = not all(node.is_array)
+    run = make(single, entry.in_dtypes if numbers else None)
+    if run is None:
+        return
+    out_tree = entry.out_tree
+    if single:
+        node[array_key] = run
+    elif out_tree.kind is tuple and all(child == LEAF for child in out_tree.children):
+        def as_tuple(arrays):                # `return a, b`: no tree to walk
+            outs = run(arrays)
+            return None if outs is None else tuple(outs)
+        node[array_key] = as_tuple
+    else:
+        def unflattened(arrays):
+            outs = run(arrays)
+            return None if outs is None else tree_unflatten(out_tree, outs)
+        node[array_key] = unflattened
+    fast[types] = node
 
 
 def _as_input(x, dtype):

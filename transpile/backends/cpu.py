@@ -83,6 +83,51 @@ class Executable:
         inputs = self._consts + arrays
         return [_output(spec, outs, inputs) for spec in self._sources]
 
+    def plain_runner(self, single: bool = False, convert=None):
+        """`run(args) -> outputs or None`, for the dispatch fast path: every decision made
+        here once instead of per call. The caller guarantees the arguments' types, shapes and
+        dtypes; `convert` (the input dtypes) is given when some are Python numbers, which
+        become 0-d arrays. None comes back, before anything ran, when an array is not
+        C-contiguous (from_buffer refuses it) or a number does not fit its dtype: the caller
+        then takes the general path. With `single` (one output, wanted bare) the output
+        itself is returned, not a list. None instead of a runner if outputs need a plan.
+        Each runner holds the module (a default argument: no per-call cost), so a call in
+        flight keeps its library loaded even if the memory cache lets the entry go meanwhile."""
+        if not self._plain:
+            return None
+        fn, consts, specs, module = self._fn, tuple(self._const_pointers), self._out_specs, \
+            self._module
+        if single and len(specs) == 1 and not consts and convert is None:
+            (shape, dtype), = specs                   # the common case, spelled out
+
+            def run_arrays(arrays, _module=module):
+                try:
+                    inputs = list(map(from_buffer, arrays))
+                except ValueError:
+                    return None
+                out = np.empty(shape, dtype)
+                if fn(*inputs, from_buffer(out)):
+                    raise _allocation_failed()
+                return out
+            return run_arrays
+
+        def run(args, _module=module):
+            try:
+                arrays = args if convert is None else map(np.asarray, args, convert)
+                inputs = [*consts, *map(from_buffer, arrays)]
+            except (ValueError, OverflowError):
+                return None
+            outs = [np.empty(shape, dtype) for shape, dtype in specs]
+            if fn(*inputs, *map(from_buffer, outs)):
+                raise _allocation_failed()
+            return outs[0] if single else outs
+        return run
+
+
+def _allocation_failed() -> MemoryError:
+    return MemoryError("transpile: the compiled function could not allocate its temporary "
+                       "buffers")
+
 
 def _distinct_outputs(sources) -> list:
     """The output plan, with a buffer returned twice (`return y, y`, or two equal

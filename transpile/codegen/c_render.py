@@ -237,15 +237,35 @@ class CRenderer:
             f"initializer(omp_priv = {init})")
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        t = C_TYPE[k.out.dtype]
-        self._kernel_args[index] = [k.lhs.name, k.rhs.name, k.out.name]
-        return "\n".join([
-            c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}])"),
-            f"{self.kernel_qualifier} kernel_{index}(const {t} *{self.restrict} {k.lhs.name}, "
-            f"const {t} *{self.restrict} {k.rhs.name}, {t} *{self.restrict} {k.out.name}) {{",
-            f"{INDENT}tp_matmul_{TAG[k.out.dtype]}({k.lhs.name}, {k.rhs.name}, {k.out.name}, "
-            f"{k.batch}, {k.m}, {k.k}, {k.n});",
-            "}", ""])
+        """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
+        self.includes.add("tp_gemm.h")
+        reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
+        self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
+        lines = Lines()
+        lines.add(c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
+                            f"lhs strides {k.lhs.strides}, rhs strides {k.rhs.strides}"))
+        lines.add(self.kernel_signature(index, reads, k.out) + " {")
+        lines.depth += 1
+        groups = _batch_groups(k)
+        *outer, (inner_size, inner_strides) = groups or [(1, (0, 0, 0))]
+        terms = [[str(o.offset)] if o.offset else [] for o in (k.lhs, k.rhs)] + [[]]
+        for depth, (size, strides) in enumerate(outer):
+            lines.add(f"for (int64_t b{depth} = 0; b{depth} < {size}; b{depth}++)")
+            lines.depth += 1
+            for t, stride in zip(terms, strides):
+                if stride:
+                    t.append(f"b{depth} * {stride}")
+        a, b, c = (" + ".join([name] + t) for name, t in
+                   zip((k.lhs.buffer.name, k.rhs.buffer.name, k.out.name), terms))
+        (lb, lr, lc), (rb, rr, rc) = ((inner_strides[i],) + o.strides[-2:]
+                                      for i, o in enumerate((k.lhs, k.rhs)))
+        lines.add(f"tp_gemm_{TAG[k.out.dtype]}({inner_size}, {k.m}, {k.n}, {k.k}, "
+                  f"{a}, {lb}, {lr}, {lc}, {b}, {rb}, {rr}, {rc}, {c}, {inner_strides[2]}, "
+                  f"{k.n});")
+        lines.depth = 0
+        lines.add("}")
+        lines.add("")
+        return lines.text()
 
     def _sort_kernel(self, k: SortKernel, index: int) -> str:
         t = C_TYPE[k.operand.dtype]
@@ -383,3 +403,20 @@ def _buffer_order(name: str):
     rank = {"c": 0, "in": 1, "t": 2, "view": 3, "out": 4}.get(prefix, 5)
     return rank, int(name[len(prefix):] or 0), name
 
+
+def _batch_groups(k: MatmulKernel) -> list:
+    """The batch dimensions as (size, (lhs, rhs, out) strides) groups, outermost first:
+    size-1 dimensions dropped, neighbours merged wherever all three operands allow it."""
+    out_strides, stride = [], k.m * k.n
+    for size in reversed(k.batch_shape):
+        out_strides.insert(0, stride)
+        stride *= size
+    dims = [(size, (ls, rs, os_)) for size, ls, rs, os_ in
+            zip(k.batch_shape, k.lhs.strides, k.rhs.strides, out_strides) if size != 1]
+    groups = []
+    for size, strides in dims:
+        if groups and all(prev == s * size for prev, s in zip(groups[-1][1], strides)):
+            groups[-1] = (groups[-1][0] * size, strides)
+        else:
+            groups.append((size, strides))
+    return groups

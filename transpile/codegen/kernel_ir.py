@@ -135,17 +135,31 @@ class ReduceKernel:
     source: Any = None   # the Python line of the reduction
 
 
+@dataclasses.dataclass(frozen=True)
+class StridedOperand:
+    """A matmul operand read in place from `buffer`: the element at multi-index (b..., i, j)
+    is buffer[offset + sum(index * stride)]. Strides (in elements) may be 0 (broadcast) or
+    negative (reversed); views (transpose, slice, broadcast, rev) never become copies."""
+    buffer: Buffer
+    offset: int
+    strides: tuple[int, ...]     # one per dimension: batch dims, then rows, then columns
+
+
 @dataclasses.dataclass
 class MatmulKernel:
-    """out[b] = lhs[b] @ rhs[b] for contiguous (batch, m, k) @ (batch, k, n) buffers."""
-    lhs: Buffer
-    rhs: Buffer
+    """out[b] = lhs[b] @ rhs[b]: (*batch, m, k) @ (*batch, k, n) into a contiguous `out`."""
+    lhs: StridedOperand
+    rhs: StridedOperand
     out: Buffer
-    batch: int
+    batch_shape: tuple[int, ...]
     m: int
     k: int
     n: int
     comment: str = ""
+
+    @property
+    def batch(self) -> int:
+        return int(np.prod(self.batch_shape, dtype=np.int64))
 
 
 @dataclasses.dataclass

@@ -18,7 +18,7 @@ from ..ir import IR, Literal, Var
 from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS
 from ..rules.abstract import elementwise_dtypes
 from .kernel_ir import (Affine, Buffer, Call, Expr, LoopKernel, MatmulKernel, Program,
-                        ReduceKernel, SortKernel, linearize)
+                        ReduceKernel, SortKernel, StridedOperand, linearize)
 from .lower_helpers import HELPER_LOWERINGS
 from .schedule import is_trivial_reshape, materialised_vars
 
@@ -103,12 +103,14 @@ class RegionLowering:
         return stmts
 
     def copy_into(self, buf: Buffer, atom, why: str):
+        return self.builder.add_kernel(self._copy_kernel(buf, atom, why))
+
+    def _copy_kernel(self, buf: Buffer, atom, why: str) -> LoopKernel:
         shape = buf.shape
         n = len(shape)
         idx = tuple(Affine.var(d, n) for d in range(n))
         value = _cast(self.value_at(atom, idx if atom.aval.shape else (), n), buf.dtype, None)
-        return self.builder.add_kernel(LoopKernel(shape, buf, linearize(idx, shape, n), value,
-                                                  f"{buf.shape} {why}"))
+        return LoopKernel(shape, buf, linearize(idx, shape, n), value, f"{buf.shape} {why}")
 
     # -- scalar expressions -------------------------------------------------------------------
     def value_at(self, atom, idx: tuple[Affine, ...], nvars: int) -> Expr:
@@ -168,7 +170,7 @@ class RegionLowering:
         if name in REDUCTIONS or name in ARG_REDUCTIONS:
             kernels = [self._reduce_kernel(eqn, buf, comment)]
         elif name == "dot_general":
-            kernels = [self._matmul_kernel(eqn, buf, comment)]
+            kernels = self._matmul_kernels(eqn, buf, comment)
         elif name == "concatenate":
             kernels = self._concat_kernels(eqn, buf, comment)
         elif name in ("sort", "argsort"):
@@ -200,10 +202,39 @@ class RegionLowering:
                             tuple(x.aval.shape[d] for d in axes), buf, combiner, body, comment,
                             eqn.source)
 
-    def _matmul_kernel(self, eqn, buf, comment):
-        lhs, rhs = (self.buffers[a] for a in eqn.inputs)   # the schedule gave them buffers
-        *batch, m, k = lhs.shape
-        return MatmulKernel(lhs, rhs, buf, math.prod(batch), m, k, rhs.shape[-1], comment)
+    def _matmul_kernels(self, eqn, buf, comment):
+        """The product reads its operands in place through strides; an operand that is not a
+        plain strided load of one buffer (rare: e.g. a constant) is first copied into one."""
+        kernels, operands = [], []
+        for atom in eqn.inputs:
+            operand = self._strided_operand(atom)
+            if operand is None:
+                tmp = self.builder.temp(atom.aval.shape, atom.aval.dtype)
+                kernels.append(self._copy_kernel(tmp, atom, "matmul operand"))
+                operand = self._strided_operand_of(tmp)
+            operands.append(operand)
+        *batch, m, k = eqn.inputs[0].aval.shape
+        n = eqn.inputs[1].aval.shape[-1]
+        kernels.append(MatmulKernel(operands[0], operands[1], buf, tuple(batch), m, k, n,
+                                    comment))
+        return kernels
+
+    def _strided_operand(self, atom):
+        if not isinstance(atom, Var):
+            return None
+        n = atom.aval.ndim
+        expr = self.value_at(atom, tuple(Affine.var(d, n) for d in range(n)), n)
+        if expr.kind != "load" or expr.args[1].dyn:
+            return None
+        name, flat = expr.args
+        buffer = next(b for b in self.buffers.values() if b.name == name)
+        return StridedOperand(buffer, flat.const, flat.coeffs)
+
+    @staticmethod
+    def _strided_operand_of(buf):
+        """A whole contiguous buffer: row-major strides."""
+        strides = np.cumprod((1,) + buf.shape[:0:-1])[::-1]
+        return StridedOperand(buf, 0, tuple(int(s) for s in strides))
 
     def _sort_kernel(self, eqn, buf, comment):
         operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer

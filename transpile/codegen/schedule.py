@@ -16,6 +16,9 @@ _ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | HELPER_CALLS | {
 # run-time helpers read whole buffers
 _READS_MEMORY = HELPER_CALLS | {"dot_general", "sort", "argsort"}
 _CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
+# Views a matrix product reads in place, through strides (see StridedOperand). A reshape that
+# is not trivial reads its input's contiguous buffer (the reshape rule below materialises it).
+_STRIDED_VIEWS = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape"}
 
 
 def is_trivial_reshape(old: tuple, new: tuple) -> bool:
@@ -43,7 +46,10 @@ def materialised_vars(ir: IR) -> set[Var]:
             skip = 2 if eqn.prim.name == "for_loop" else 0
             fused = range(skip, _carry_count(eqn))
             roots.update(a for i, a in enumerate(eqn.inputs) if a in producers and i not in fused)
-        if eqn.prim.name in _READS_MEMORY:
+        if eqn.prim.name == "dot_general":      # views are read in place (strides)
+            roots.update(_strided_base(a, producers) for a in eqn.inputs)
+            roots.discard(None)
+        elif eqn.prim.name in _READS_MEMORY:
             roots.update(a for a in eqn.inputs if a in producers)
         if eqn.prim.name == "reshape" and eqn.inputs[0] in producers and \
                 not is_trivial_reshape(eqn.inputs[0].aval.shape, eqn.params["new_sizes"]):
@@ -56,6 +62,17 @@ def materialised_vars(ir: IR) -> set[Var]:
         # Materialise the latest shared value only: its own inputs may then stop being shared
         # (in softmax, buffering exp(x - m) makes x - m private to one loop again).
         roots.add(max(shared, key=order.__getitem__))
+
+
+def _strided_base(atom, producers):
+    """The value that `atom`, a matmul operand, is a strided view of (itself if it is not a
+    view), when that value needs a buffer; None when it already has one (an input)."""
+    while isinstance(atom, Var) and atom in producers:
+        eqn = producers[atom]
+        if eqn.prim.name not in _STRIDED_VIEWS or not isinstance(eqn.inputs[0], Var):
+            return atom
+        atom = eqn.inputs[0]
+    return None
 
 
 def _shared_expensive(producers, roots) -> set[Var]:

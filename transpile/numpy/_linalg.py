@@ -44,8 +44,11 @@ def matmul(a, b):
     if sa[-1] != sb[0 if len(sb) == 1 else -2]:
         raise ValueError(f"matmul: shapes {sa} and {sb} are not aligned: {sa[-1]} (dim "
                          f"{len(sa) - 1}) != {sb[0 if len(sb) == 1 else -2]}")
-    if len(sb) == 1:
-        return _inner(a, broadcast_to(b, sa)) if len(sa) > 1 else _inner(a, b)
+    if len(sb) == 1:     # matrix @ vector: a product with one column (streams the matrix once)
+        if len(sa) == 1:
+            return _inner(a, b)
+        out = matmul(a, reshape(b, sb + (1,)))
+        return reshape(out, aval_of(out).shape[:-1])
     if len(sa) == 1:
         out = matmul(reshape(a, (1,) + sa), b)
         return reshape(out, aval_of(out).shape[:-2] + aval_of(out).shape[-1:])

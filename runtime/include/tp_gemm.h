@@ -1,0 +1,479 @@
+/* tp_gemm.h: batched matrix products C[b] = A[b] @ B[b] on strided operands.
+ *
+ * Included by generated programs that have a matrix product; self-contained. They call one
+ * function per dtype:
+ *
+ *   tp_gemm_<tag>(batch, m, n, k,
+ *                 a, a_batch_stride, a_row_stride, a_col_stride,
+ *                 b, b_batch_stride, b_row_stride, b_col_stride,
+ *                 c, c_batch_stride, c_row_stride)        (C's columns are contiguous)
+ *
+ * Strides are in elements and may be zero (a broadcast operand: one shared matrix for every
+ * batch element is read in place, never copied per batch) or negative (reversed views).
+ *
+ * Floats (f32, f64) follow the usual blocked algorithm (Goto / BLIS):
+ *   for each NC-wide column panel of B, for each KC-deep slice of k:
+ *     pack the KC x NC block of B into NR-wide strips (contiguous, zero-padded);
+ *     for each MC-high row block of A:
+ *       pack the MC x KC block of A into MR-high strips;
+ *       for each MR x NR tile of C: the micro-kernel walks KC, keeping the tile in registers.
+ * KC x NR of B stays in L1 while A's strips stream from L2; the packed B block lives in L3.
+ * The micro-kernel is chosen by the compiler's predefined macros (builds use -march=native and
+ * the cache key names the CPU's features): AVX-512, AVX2 with FMA, or portable C that the
+ * compiler auto-vectorises. Never assumed: each is behind #if.
+ *
+ * Rounding: the AVX-512 and AVX2 kernels use fused multiply-adds (one rounding per step, as
+ * BLAS does); the portable kernel multiplies then adds (generated code is built with
+ * -ffp-contract=off, so nothing is fused behind our back). Either way every element of C is a
+ * sum over k whose order depends on the blocking (KC slices are added in turn), so results
+ * match NumPy within reassociation error, not bit for bit.
+ *
+ * Products with one row or one column (vector @ matrix, matrix @ vector) are memory-bound:
+ * they skip packing and stream the matrix once (tp_gemv_*). Tiny products use a direct loop.
+ * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
+ *
+ * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread
+ * takes whole products. Few: C is cut into one rectangle per thread (rows x columns chosen to
+ * keep the rectangles square-ish) and each thread runs the serial algorithm on its rectangle
+ * with its own packing buffers, so no thread ever waits for another inside a product. */
+#ifndef TRANSPILE_GEMM_H
+#define TRANSPILE_GEMM_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#include <immintrin.h>
+#endif
+
+#define TP_GEMM_INLINE static inline __attribute__((always_inline, unused))
+
+/* Block sizes (elements), measured on this project's machine (AMD EPYC, AVX-512): KC=512
+ * beat 256 and 384 by a few per cent, MC and NC mattered little. Overridable with -D (through
+ * TRANSPILE_CFLAGS) for tuning; MC is rounded down to the micro-kernel's MR. */
+#ifndef TP_GEMM_KC
+#define TP_GEMM_KC 512
+#endif
+#ifndef TP_GEMM_MC
+#define TP_GEMM_MC 144
+#endif
+#ifndef TP_GEMM_NC
+#define TP_GEMM_NC 3072
+#endif
+#ifndef TP_GEMM_PARALLEL_MIN
+#define TP_GEMM_PARALLEL_MIN (1 << 20)     /* multiply-adds below which one thread is faster */
+#endif
+#define TP_GEMM_SMALL (32 * 32 * 32)       /* below this, packing costs more than it saves */
+
+/* ---- micro-kernels: an MR x NR tile of C += (MR x kc strip of A) @ (kc x NR strip of B) ----
+ * Packed A strip: a[p * MR + r]; packed B strip: b[p * NR + j]. The tile is written to c with
+ * row stride ldc; `accumulate` adds it to what c holds (later KC slices) instead of storing. */
+#if defined(__AVX512F__)
+#define TP_GEMM_ISA "avx512"
+#define TP_GEMM_MR_f32 12
+#define TP_GEMM_MR_f64 12
+#define TP_GEMM_VL_f32 16
+#define TP_GEMM_VL_f64 8
+#define TP_VEC_f32 __m512
+#define TP_VEC_f64 __m512d
+#define TP_VLOAD_f32 _mm512_loadu_ps
+#define TP_VLOAD_f64 _mm512_loadu_pd
+#define TP_VSTORE_f32 _mm512_storeu_ps
+#define TP_VSTORE_f64 _mm512_storeu_pd
+#define TP_VSET1_f32 _mm512_set1_ps
+#define TP_VSET1_f64 _mm512_set1_pd
+#define TP_VZERO_f32 _mm512_setzero_ps
+#define TP_VZERO_f64 _mm512_setzero_pd
+#define TP_VADD_f32 _mm512_add_ps
+#define TP_VADD_f64 _mm512_add_pd
+#define TP_VFMA_f32 _mm512_fmadd_ps          /* a * b + c, one rounding */
+#define TP_VFMA_f64 _mm512_fmadd_pd
+#elif defined(__AVX2__) && defined(__FMA__)
+#define TP_GEMM_ISA "avx2"
+#define TP_GEMM_MR_f32 6
+#define TP_GEMM_MR_f64 6
+#define TP_GEMM_VL_f32 8
+#define TP_GEMM_VL_f64 4
+#define TP_VEC_f32 __m256
+#define TP_VEC_f64 __m256d
+#define TP_VLOAD_f32 _mm256_loadu_ps
+#define TP_VLOAD_f64 _mm256_loadu_pd
+#define TP_VSTORE_f32 _mm256_storeu_ps
+#define TP_VSTORE_f64 _mm256_storeu_pd
+#define TP_VSET1_f32 _mm256_set1_ps
+#define TP_VSET1_f64 _mm256_set1_pd
+#define TP_VZERO_f32 _mm256_setzero_ps
+#define TP_VZERO_f64 _mm256_setzero_pd
+#define TP_VADD_f32 _mm256_add_ps
+#define TP_VADD_f64 _mm256_add_pd
+#define TP_VFMA_f32 _mm256_fmadd_ps
+#define TP_VFMA_f64 _mm256_fmadd_pd
+#else
+#define TP_GEMM_ISA "portable"
+#define TP_GEMM_MR_f32 4
+#define TP_GEMM_MR_f64 4
+#define TP_GEMM_VL_f32 8                     /* NR = 2 * VL, as for the vector kernels */
+#define TP_GEMM_VL_f64 4
+#endif
+
+#ifdef TP_VEC_f32
+/* Two vectors of B per step, MR broadcasts of A: 2 * MR accumulators stay in registers
+ * (24 of AVX-512's 32, 12 of AVX2's 16). Loops over r are fully unrolled. */
+#define TP_GEMM_MICRO(tag, T)                                                                 \
+    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t kc, const T *restrict a,                  \
+                                            const T *restrict b, T *restrict c, int64_t ldc,  \
+                                            int accumulate) {                                 \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
+        TP_VEC_##tag acc0[MR], acc1[MR];                                                      \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                 \
+            acc0[r] = acc1[r] = TP_VZERO_##tag();                                             \
+        for (int64_t p = 0; p < kc; p++) {                                                    \
+            const TP_VEC_##tag b0 = TP_VLOAD_##tag(b + p * 2 * VL);                           \
+            const TP_VEC_##tag b1 = TP_VLOAD_##tag(b + p * 2 * VL + VL);                      \
+            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                           \
+                const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * MR + r]);                        \
+                acc0[r] = TP_VFMA_##tag(ar, b0, acc0[r]);                                     \
+                acc1[r] = TP_VFMA_##tag(ar, b1, acc1[r]);                                     \
+            }                                                                                 \
+        }                                                                                     \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                               \
+            T *row = c + r * ldc;                                                             \
+            if (accumulate) {                                                                 \
+                acc0[r] = TP_VADD_##tag(acc0[r], TP_VLOAD_##tag(row));                        \
+                acc1[r] = TP_VADD_##tag(acc1[r], TP_VLOAD_##tag(row + VL));                   \
+            }                                                                                 \
+            TP_VSTORE_##tag(row, acc0[r]);                                                    \
+            TP_VSTORE_##tag(row + VL, acc1[r]);                                               \
+        }                                                                                     \
+    }
+#else
+/* Portable: plain loops the compiler vectorises over j; multiply, then add. */
+#define TP_GEMM_MICRO(tag, T)                                                                 \
+    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t kc, const T *restrict a,                  \
+                                            const T *restrict b, T *restrict c, int64_t ldc,  \
+                                            int accumulate) {                                 \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        T acc[MR][NR];                                                                        \
+        memset(acc, 0, sizeof acc);                                                           \
+        for (int64_t p = 0; p < kc; p++)                                                      \
+            for (int r = 0; r < MR; r++) {                                                    \
+                const T ar = a[p * MR + r];                                                   \
+                _Pragma("omp simd")                                                           \
+                for (int j = 0; j < NR; j++) acc[r][j] += ar * b[p * NR + j];                 \
+            }                                                                                 \
+        for (int r = 0; r < MR; r++)                                                          \
+            for (int j = 0; j < NR; j++)                                                      \
+                c[r * ldc + j] = accumulate ? c[r * ldc + j] + acc[r][j] : acc[r][j];         \
+    }
+#endif
+
+/* ---- the float driver: packing, blocking, edges, threads ------------------------------- */
+#define TP_GEMM_PARTS(tag, T)                                                                 \
+    /* MR-high strips of the mc x kc block of A at `a`, zero-padded to whole strips. */       \
+    static void tp_gemm_pack_a_##tag(int64_t mc, int64_t kc, const T *a, int64_t rs,          \
+                                     int64_t cs, T *restrict out) {                           \
+        enum { MR = TP_GEMM_MR_##tag };                                                       \
+        for (int64_t i0 = 0; i0 < mc; i0 += MR) {                                             \
+            const int64_t rows = mc - i0 < MR ? mc - i0 : MR;                                 \
+            for (int64_t p = 0; p < kc; p++) {                                                \
+                for (int64_t r = 0; r < rows; r++) out[r] = a[(i0 + r) * rs + p * cs];        \
+                for (int64_t r = rows; r < MR; r++) out[r] = 0;                               \
+                out += MR;                                                                    \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* NR-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips. */       \
+    static void tp_gemm_pack_b_##tag(int64_t kc, int64_t nc, const T *b, int64_t rs,          \
+                                     int64_t cs, T *restrict out) {                           \
+        enum { NR = 2 * TP_GEMM_VL_##tag };                                                   \
+        for (int64_t j0 = 0; j0 < nc; j0 += NR) {                                             \
+            const int64_t cols = nc - j0 < NR ? nc - j0 : NR;                                 \
+            for (int64_t p = 0; p < kc; p++) {                                                \
+                const T *row = b + p * rs + j0 * cs;                                          \
+                if (cols == NR && cs == 1)                                                    \
+                    memcpy(out, row, sizeof(T) * NR);                                         \
+                else {                                                                        \
+                    for (int64_t j = 0; j < cols; j++) out[j] = row[j * cs];                  \
+                    for (int64_t j = cols; j < NR; j++) out[j] = 0;                           \
+                }                                                                             \
+                out += NR;                                                                    \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* One packed mc x kc block of A times one packed kc x nc block of B into C. */           \
+    static void tp_gemm_macro_##tag(int64_t mc, int64_t nc, int64_t kc, const T *ap,          \
+                                    const T *bp, T *c, int64_t ldc, int accumulate) {         \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        T edge[MR * NR];                                                                      \
+        for (int64_t j0 = 0; j0 < nc; j0 += NR) {                                             \
+            const int64_t cols = nc - j0 < NR ? nc - j0 : NR;                                 \
+            for (int64_t i0 = 0; i0 < mc; i0 += MR) {                                         \
+                const int64_t rows = mc - i0 < MR ? mc - i0 : MR;                             \
+                const T *a = ap + i0 * kc, *b = bp + j0 * kc;                                 \
+                T *tile = c + i0 * ldc + j0;                                                  \
+                if (rows == MR && cols == NR) {                                               \
+                    tp_gemm_micro_##tag(kc, a, b, tile, ldc, accumulate);                     \
+                    continue;                                                                 \
+                }                                                                             \
+                /* A partial tile: compute it whole into `edge`, keep the part inside C. */   \
+                tp_gemm_micro_##tag(kc, a, b, edge, NR, 0);                                   \
+                for (int64_t r = 0; r < rows; r++)                                            \
+                    for (int64_t j = 0; j < cols; j++)                                        \
+                        tile[r * ldc + j] = accumulate ? tile[r * ldc + j] + edge[r * NR + j] \
+                                                       : edge[r * NR + j];                    \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* Straight loops, for tiny products and when packing buffers cannot be allocated. */     \
+    static void tp_gemm_direct_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
+                                     int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
+                                     int64_t ldc) {                                           \
+        for (int64_t i = 0; i < m; i++) {                                                     \
+            T *row = c + i * ldc;                                                             \
+            for (int64_t j = 0; j < n; j++) row[j] = 0;                                       \
+            for (int64_t p = 0; p < k; p++) {                                                 \
+                const T x = a[i * ars + p * acs];                                             \
+                const T *brow = b + p * brs;                                                  \
+                for (int64_t j = 0; j < n; j++) row[j] += x * brow[j * bcs];                  \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* One product on one thread. `ap`/`bp` are packing buffers (MC x KC and KC x NC).      \
+     * `b_packed` (or NULL) is set once B, when it fits one KC x NC block, has been packed   \
+     * into `bp`: a caller passing the same B again (a batch sharing one matrix, stride 0)   \
+     * and the same flag gets it reused, not packed once per batch element. */              \
+    static void tp_gemm_serial_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
+                                     int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
+                                     int64_t ldc, T *ap, T *bp, int *b_packed) {              \
+        enum { MR = TP_GEMM_MR_##tag };                                                       \
+        const int64_t MC = TP_GEMM_MC / MR * MR;                                              \
+        const int one_block = n <= TP_GEMM_NC && k <= TP_GEMM_KC;                             \
+        if (m == 0 || n == 0) return;                                                         \
+        if (k == 0 || ap == NULL || bp == NULL || m * n * k < TP_GEMM_SMALL) {                \
+            tp_gemm_direct_##tag(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);                  \
+            return;                                                                           \
+        }                                                                                     \
+        for (int64_t j0 = 0; j0 < n; j0 += TP_GEMM_NC) {                                      \
+            const int64_t nc = n - j0 < TP_GEMM_NC ? n - j0 : TP_GEMM_NC;                     \
+            for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                  \
+                const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                 \
+                if (!(one_block && b_packed && *b_packed))                                    \
+                    tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp);      \
+                if (one_block && b_packed) *b_packed = 1;                                     \
+                for (int64_t i0 = 0; i0 < m; i0 += MC) {                                      \
+                    const int64_t mc = m - i0 < MC ? m - i0 : MC;                             \
+                    tp_gemm_pack_a_##tag(mc, kc, a + i0 * ars + p0 * acs, ars, acs, ap);      \
+                    tp_gemm_macro_##tag(mc, nc, kc, ap, bp, c + i0 * ldc + j0, ldc, p0 > 0);  \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* y[l] = sum_p M[l, p] x[p] for l in [l0, l1): the matrix is streamed once, unpacked. */ \
+    static void tp_gemv_##tag(int64_t l0, int64_t l1, int64_t k, const T *mat, int64_t mls,   \
+                              int64_t mps, const T *x, int64_t xs, T *restrict y) {           \
+        T *x_copy = mps == 1 && xs != 1 && k > 0 ? malloc(sizeof(T) * k) : NULL;              \
+        if (x_copy != NULL) {       /* a strided x (a column): dot products want it packed */ \
+            for (int64_t p = 0; p < k; p++) x_copy[p] = x[p * xs];                            \
+            tp_gemv_##tag(l0, l1, k, mat, mls, mps, x_copy, 1, y);                            \
+            free(x_copy);                                                                     \
+            return;                                                                           \
+        }                                                                                     \
+        if (mps == 1 && xs == 1) {   /* rows of M and x contiguous: dot products, 4 rows  \
+                                        per pass so that each load of x serves four */       \
+            int64_t l = l0;                                                                   \
+            for (; l + 4 <= l1; l += 4) {                                                     \
+                const T *r0 = mat + l * mls, *r1 = r0 + mls, *r2 = r1 + mls, *r3 = r2 + mls;  \
+                T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                             \
+                _Pragma("omp simd reduction(+:s0, s1, s2, s3)")                               \
+                for (int64_t p = 0; p < k; p++) {                                             \
+                    s0 += r0[p] * x[p];                                                       \
+                    s1 += r1[p] * x[p];                                                       \
+                    s2 += r2[p] * x[p];                                                       \
+                    s3 += r3[p] * x[p];                                                       \
+                }                                                                             \
+                y[l] = s0, y[l + 1] = s1, y[l + 2] = s2, y[l + 3] = s3;                       \
+            }                                                                                 \
+            for (; l < l1; l++) {                                                             \
+                const T *row = mat + l * mls;                                                 \
+                T s = 0;                                                                      \
+                _Pragma("omp simd reduction(+:s)")                                            \
+                for (int64_t p = 0; p < k; p++) s += row[p] * x[p];                           \
+                y[l] = s;                                                                     \
+            }                                                                                 \
+            return;                                                                           \
+        }                         /* else: y += x[p] * column p, four columns per pass */     \
+        for (int64_t l = l0; l < l1; l++) y[l] = 0;                                           \
+        int64_t p = 0;                                                                        \
+        for (; p + 4 <= k; p += 4) {                                                          \
+            const T x0 = x[p * xs], x1 = x[(p + 1) * xs], x2 = x[(p + 2) * xs],               \
+                    x3 = x[(p + 3) * xs];                                                     \
+            const T *c0 = mat + p * mps, *c1 = c0 + mps, *c2 = c1 + mps, *c3 = c2 + mps;      \
+            _Pragma("omp simd")                                                               \
+            for (int64_t l = l0; l < l1; l++)                                                 \
+                y[l] += (x0 * c0[l * mls] + x1 * c1[l * mls]) +                               \
+                        (x2 * c2[l * mls] + x3 * c3[l * mls]);                                \
+        }                                                                                     \
+        for (; p < k; p++) {                                                                  \
+            const T xp = x[p * xs], *cp = mat + p * mps;                                      \
+            _Pragma("omp simd")                                                               \
+            for (int64_t l = l0; l < l1; l++) y[l] += xp * cp[l * mls];                       \
+        }                                                                                     \
+    }
+
+/* Threads for the float products (see the top of the file). */
+#define TP_GEMM_FLOAT_ENTRY(tag, T)                                                           \
+    static void __attribute__((unused)) tp_gemm_##tag(                                        \
+            int64_t batch, int64_t m, int64_t n, int64_t k, const T *a, int64_t abs_,         \
+            int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
+            T *c, int64_t cbs, int64_t crs) {                                                 \
+        const int parallel = batch * m * n * k >= TP_GEMM_PARALLEL_MIN;                       \
+        if (m == 1 || n == 1) {   /* vector @ matrix or matrix @ vector: no packing */        \
+            const int64_t len = m == 1 ? n : m;                                               \
+            const int64_t mls = m == 1 ? bcs : ars, mps = m == 1 ? brs : acs;                 \
+            const int64_t xs = m == 1 ? acs : brs;                                            \
+            _Pragma("omp parallel if(parallel)")                                              \
+            for (int64_t bi = 0; bi < batch; bi++) {                                          \
+                const T *mat = m == 1 ? b + bi * bbs : a + bi * abs_;                         \
+                const T *x = m == 1 ? a + bi * abs_ : b + bi * bbs;                           \
+                T *y = c + bi * cbs;                                                          \
+                tp_gemm_split_##tag(len, mat, mls, mps, x, xs, y, k);                         \
+            }                                                                                 \
+            return;                                                                           \
+        }                                                                                     \
+        _Pragma("omp parallel if(parallel)")                                                  \
+        {                                                                                     \
+            int threads = 1, me = 0;                                                          \
+            TP_GEMM_THREAD_ID(threads, me);                                                   \
+            T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(m, k, TP_GEMM_MR_##tag));   \
+            T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag)); \
+            int b_packed = 0;                                                                 \
+            int *shared_b = bbs == 0 ? &b_packed : NULL;                                      \
+            if (batch >= threads) {                                                           \
+                for (int64_t bi = me; bi < batch; bi += threads)                              \
+                    tp_gemm_serial_##tag(m, n, k, a + bi * abs_, ars, acs, b + bi * bbs, brs, \
+                                         bcs, c + bi * cbs, crs, ap, bp, shared_b);           \
+            } else {                                                                          \
+                int64_t r0, r1, c0, c1;                                                       \
+                tp_gemm_my_rectangle(m, n, threads, me, TP_GEMM_MR_##tag,                     \
+                                     2 * TP_GEMM_VL_##tag, &r0, &r1, &c0, &c1);               \
+                for (int64_t bi = 0; bi < batch && r0 < r1 && c0 < c1; bi++)                  \
+                    tp_gemm_serial_##tag(r1 - r0, c1 - c0, k,                                 \
+                                         a + bi * abs_ + r0 * ars, ars, acs,                  \
+                                         b + bi * bbs + c0 * bcs, brs, bcs,                   \
+                                         c + bi * cbs + r0 * crs + c0, crs, ap, bp,           \
+                                         shared_b);                                           \
+            }                                                                                 \
+            free(ap);                                                                         \
+            free(bp);                                                                         \
+        }                                                                                     \
+    }
+
+#ifdef _OPENMP
+#define TP_GEMM_THREAD_ID(threads, me) \
+    ((threads) = omp_get_num_threads(), (me) = omp_get_thread_num())
+#else
+#define TP_GEMM_THREAD_ID(threads, me) ((void)0)
+#endif
+
+/* Thread `me` of `threads` takes one rectangle of an m x n result: the threads form a
+ * tr x tc grid (tr * tc == threads) with the least total edge, and the cuts fall on whole
+ * micro-tiles (mr x nr) so that only the last rectangle of a row or column has partial tiles. */
+static void __attribute__((unused)) tp_gemm_my_rectangle(int64_t m, int64_t n, int threads,
+                                                         int me, int64_t mr, int64_t nr,
+                                                         int64_t *r0, int64_t *r1,
+                                                         int64_t *c0, int64_t *c1) {
+    int best = 1;
+    double best_edge = -1;
+    for (int tr = 1; tr <= threads; tr++) {
+        if (threads % tr) continue;
+        const double edge = (double)m / tr + (double)n / (threads / tr);
+        if (best_edge < 0 || edge < best_edge) { best_edge = edge; best = tr; }
+    }
+    const int tc = threads / best, my_row = me / tc, my_col = me % tc;
+    const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + nr - 1) / nr;
+    *r0 = row_tiles * my_row / best * mr;
+    *r1 = my_row + 1 == best ? m : row_tiles * (my_row + 1) / best * mr;
+    *c0 = col_tiles * my_col / tc * nr;
+    *c1 = my_col + 1 == tc ? n : col_tiles * (my_col + 1) / tc * nr;
+    if (*r0 > m) *r0 = m;
+    if (*r1 > m) *r1 = m;
+    if (*c0 > n) *c0 = n;
+    if (*c1 > n) *c1 = n;
+}
+
+/* Inside a parallel region: the outputs [0, len) of one matrix-vector product are split in
+ * chunks of 64 between the threads (each writes only its own outputs). */
+#define TP_GEMM_SPLIT(tag, T)                                                                 \
+    TP_GEMM_INLINE void tp_gemm_split_##tag(int64_t len, const T *mat, int64_t mls,           \
+                                            int64_t mps, const T *x, int64_t xs, T *y,        \
+                                            int64_t k) {                                      \
+        int threads = 1, me = 0;                                                              \
+        TP_GEMM_THREAD_ID(threads, me);                                                       \
+        const int64_t chunks = (len + 63) / 64;                                               \
+        const int64_t first = chunks * me / threads, last = chunks * (me + 1) / threads;      \
+        const int64_t l0 = first * 64, l1 = last * 64 < len ? last * 64 : len;                \
+        if (l0 < l1) tp_gemv_##tag(l0, l1, k, mat, mls, mps, x, xs, y);                       \
+    }
+
+/* Pack buffers: 64-byte aligned (whole cache lines), NULL when memory is short (the serial
+ * algorithm then falls back to the direct loops). Sized for the product at hand, not for the
+ * largest blocks, so that a small product does not map megabytes on every call. */
+static void *__attribute__((unused)) tp_gemm_alloc(size_t bytes) {
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
+static int64_t __attribute__((unused)) tp_gemm_round_up(int64_t x, int64_t to) {
+    return (x + to - 1) / to * to;
+}
+
+/* Elements of the packed block of A: MC' x KC at most (MC' = MC rounded down to MR). */
+static size_t __attribute__((unused)) tp_gemm_a_block(int64_t m, int64_t k, int64_t mr) {
+    const int64_t mc = TP_GEMM_MC / mr * mr, rows = tp_gemm_round_up(m, mr);
+    return (size_t)((rows < mc ? rows : mc) * (k < TP_GEMM_KC ? k : TP_GEMM_KC));
+}
+
+/* Elements of the packed block of B: KC x NC at most, NC rounded up to whole NR strips. */
+static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int64_t nr) {
+    const int64_t cols = tp_gemm_round_up(n < TP_GEMM_NC ? n : TP_GEMM_NC, nr);
+    return (size_t)(cols * (k < TP_GEMM_KC ? k : TP_GEMM_KC));
+}
+
+/* ---- integers: exact, wrapping (products and sums in the unsigned type W, as NumPy wraps) */
+#define TP_GEMM_INT(tag, T, W)                                                                \
+    static void __attribute__((unused)) tp_gemm_##tag(                                        \
+            int64_t batch, int64_t m, int64_t n, int64_t k, const T *a, int64_t abs_,         \
+            int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
+            T *c, int64_t cbs, int64_t crs) {                                                 \
+        const int parallel = batch * m * n * k >= TP_GEMM_PARALLEL_MIN;                       \
+        _Pragma("omp parallel for collapse(2) schedule(static) if(parallel)")                 \
+        for (int64_t bi = 0; bi < batch; bi++)                                                \
+            for (int64_t i = 0; i < m; i++) {                                                 \
+                T *restrict row = c + bi * cbs + i * crs;                                     \
+                for (int64_t j = 0; j < n; j++) row[j] = 0;                                   \
+                for (int64_t p = 0; p < k; p++) {                                             \
+                    const W x = (W)a[bi * abs_ + i * ars + p * acs];                          \
+                    const T *brow = b + bi * bbs + p * brs;                                   \
+                    for (int64_t j = 0; j < n; j++)                                           \
+                        row[j] = (T)((W)row[j] + x * (W)brow[j * bcs]);                       \
+                }                                                                             \
+            }                                                                                 \
+    }
+
+#define TP_GEMM_FLOAT(tag, T) \
+    TP_GEMM_MICRO(tag, T) TP_GEMM_PARTS(tag, T) TP_GEMM_SPLIT(tag, T) TP_GEMM_FLOAT_ENTRY(tag, T)
+
+TP_GEMM_FLOAT(f32, float)
+TP_GEMM_FLOAT(f64, double)
+TP_GEMM_INT(i8, int8_t, uint32_t)
+TP_GEMM_INT(i16, int16_t, uint32_t)
+TP_GEMM_INT(i32, int32_t, uint32_t)
+TP_GEMM_INT(i64, int64_t, uint64_t)
+TP_GEMM_INT(u8, uint8_t, uint32_t)
+TP_GEMM_INT(u16, uint16_t, uint32_t)
+TP_GEMM_INT(u32, uint32_t, uint32_t)
+TP_GEMM_INT(u64, uint64_t, uint64_t)
+
+#endif /* TRANSPILE_GEMM_H */

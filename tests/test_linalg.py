@@ -188,3 +188,14 @@ def test_array_api_names():
             _close(np.asarray(g), np.asarray(w_), 1e-12)
     with pytest.raises(NotImplementedError, match="SVD"):
         tnp.linalg.cond(a[0])
+
+
+def test_matrix_power():
+    a = _matrix((2, 3, 3), np.float64)
+    i = RNG.integers(-3, 4, (3, 3))
+    want = [np.linalg.matrix_power(a, n) for n in (0, 1, 2, 5, -2)] + \
+        [np.linalg.matrix_power(i, n) for n in (0, 3)]
+    for got in _all_ways(lambda a, i: [tnp.linalg.matrix_power(a, n) for n in (0, 1, 2, 5, -2)]
+                         + [tnp.linalg.matrix_power(i, n) for n in (0, 3)], a, i):
+        for g, w in zip(got, want):
+            _close(np.asarray(g), w, _tol(a, np.float64) * 10)

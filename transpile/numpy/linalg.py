@@ -9,6 +9,7 @@ results rather than LinAlgError. Norms are reductions. Norms that need singular 
 """
 from __future__ import annotations
 
+import operator
 from collections import namedtuple
 
 import numpy as np
@@ -112,6 +113,25 @@ def qr(a, mode="reduced"):
     if mode == "r":
         return r
     return QRResult(_bind(P.qr_q, a, complete=complete), r)
+
+
+def matrix_power(a, n):
+    """a @ a @ ... (n times, by repeated squaring; n static); a negative n inverts first."""
+    a = operand(a)
+    _square("matrix_power", a)
+    n = operator.index(n)
+    if n < 0:
+        a, n = inv(a), -n
+    result, base = None, a
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    if result is None:                  # n == 0: the identity, in a's dtype
+        return broadcast_to(np.eye(shape_of(a)[-1], dtype=aval_of(a).dtype), shape_of(a))
+    return result
 
 
 # -- norms -----------------------------------------------------------------------------------

@@ -66,6 +66,13 @@ argsort = _make("argsort")                    # int64 positions of that order
 gather = _make("gather")                      # operand indices; axis (indices clamped)
 bitcast_convert_type = _make("bitcast_convert_type")   # new_dtype (same width: reinterpret)
 debug_print = _make("debug_print")            # *values; fmt, treedef (prints; no outputs)
+scatter = _make("scatter")                    # operand flat_indices updates; mode (drops out of range)
+linalg_solve = _make("linalg_solve")          # a (..., n, n) b (..., n, k): LU, partial pivoting
+linalg_det = _make("linalg_det")              # a (..., n, n)
+linalg_slogdet = _make("linalg_slogdet")      # a (..., n, n) -> (..., 2): sign, log|det|
+cholesky = _make("cholesky")                  # a (..., n, n) -> lower factor (NaN if not PD)
+qr_q = _make("qr_q")                          # a (..., m, n); complete
+qr_r = _make("qr_r")                          # a (..., m, n); complete
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.
@@ -77,6 +84,9 @@ scan = _make("scan")                          # *carry *xs *captured; body, n_ca
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
 ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
+# Run-time helper calls: whole contiguous buffers in, one buffer out (codegen/lower_helpers.py).
+HELPER_CALLS = {"scatter", "linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q",
+                "qr_r"}
 CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
 # Equations kept for what they do, not what they return: never folded, merged or dropped.
 EFFECTS = {"debug_print"}

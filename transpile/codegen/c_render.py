@@ -16,9 +16,9 @@ from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buff
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG
 from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
                            reduction_update)
-from .kernel_ir import (Affine, Call, DebugKernel, For, IteratedKernel, LoopKernel,
-                        MatmulKernel, Program, ReduceKernel, SortKernel, Switch, While,
-                        swapped_buffers)
+from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKernel,
+                        LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
+                        While, swapped_buffers)
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 
@@ -92,6 +92,8 @@ class CRenderer:
             return self._sort_kernel(kernel, index)
         if isinstance(kernel, DebugKernel):
             return self._debug_kernel(kernel, index)
+        if isinstance(kernel, HelperKernel):
+            return self._helper_kernel(kernel, index)
         raise NotImplementedError(type(kernel).__name__)
 
     def kernel_signature(self, index, reads, out) -> str:
@@ -426,6 +428,19 @@ class CRenderer:
             f"{self.kernel_qualifier} kernel_{index}({params}) {{",
             f"{INDENT}void *values[] = {{{values}}};",
             f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
+            "}", ""])
+
+    def _helper_kernel(self, k: HelperKernel, index: int) -> str:
+        self.includes.add(k.header)
+        reads = list({b.name: b for b in k.reads}.values())   # solve(a, a) reads a once
+        self._kernel_args[index] = [b.name for b in reads + k.writes]
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params += [self.pointer_param(b, const=False) for b in k.writes]
+        args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
+        return "\n".join([
+            c_comment(k.comment),
+            f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
+            f"{INDENT}{k.function}({', '.join(args)});",
             "}", ""])
 
     # -- entry point ------------------------------------------------------------------------

@@ -179,10 +179,23 @@ class SortKernel:
 @dataclasses.dataclass
 class DebugKernel:
     """Hand `values` (contiguous buffers) to the Python print hook as print number `effect`
-    (an index into Program.effects); an empty value is None (a null pointer). It runs in the entry's statement order, so prints come
-    out in program order, once per execution (inside loops, once per iteration)."""
+    (an index into Program.effects); an empty value is None (a null pointer). It runs in
+    the entry's statement order, so prints come out in program order, once per execution (inside loops, once per iteration)."""
     values: list
     effect: int
+    comment: str = ""
+
+
+@dataclasses.dataclass
+class HelperKernel:
+    """`function(reads..., writes..., scalars...)`: a run-time helper declared in `header`
+    that works on whole contiguous buffers (scatters, factorizations). Whether it runs in
+    parallel is the helper's own business; a scatter runs serially, in index order."""
+    header: str
+    function: str
+    reads: list
+    writes: list
+    scalars: tuple = ()
     comment: str = ""
 
 

@@ -21,6 +21,7 @@ from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
                         Program, ReduceKernel, SortKernel, StridedOperand, linearize)
+from .lower_helpers import HELPER_LOWERINGS
 from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
 
@@ -197,6 +198,8 @@ class RegionLowering:
             kernels = self._concat_kernels(eqn, buf, comment)
         elif name in ("sort", "argsort"):
             kernels = [self._sort_kernel(eqn, buf, comment)]
+        elif name in HELPER_LOWERINGS:
+            kernels = HELPER_LOWERINGS[name](self, eqn, buf, comment)
         else:
             if name == "dynamic_update_slice":
                 comment = self._copy_note(var, comment)

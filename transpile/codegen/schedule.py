@@ -9,12 +9,12 @@ recompute a non-trivial expression.
 from __future__ import annotations
 
 from ..ir import IR, Literal, Var
-from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, REDUCTIONS
+from ..primitives import ARG_REDUCTIONS, CONTROL_FLOW, HELPER_CALLS, REDUCTIONS
 
-_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | {"dot_general", "concatenate", "sort",
-                                                      "argsort"}
-_READS_MEMORY = {"dot_general", "sort", "argsort",     # run-time helpers read whole buffers
-                 "debug_print"}
+_ALWAYS_MATERIALISED = REDUCTIONS | ARG_REDUCTIONS | HELPER_CALLS | {
+    "dot_general", "concatenate", "sort", "argsort"}
+# run-time helpers read whole buffers
+_READS_MEMORY = HELPER_CALLS | {"dot_general", "sort", "argsort", "debug_print"}
 _CHEAP = {"broadcast_in_dim", "transpose", "slice", "rev", "reshape", "iota"}
 # Views a matrix product reads in place, through strides (see StridedOperand). A reshape that
 # is not trivial reads its input's contiguous buffer (the reshape rule below materialises it).

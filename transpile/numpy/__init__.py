@@ -9,7 +9,7 @@ from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8,
                       uint32, uint64)
 from . import _methods
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
-                        identity, linspace, ones, ones_like, zeros, zeros_like)
+                        identity, ones, ones_like, zeros, zeros_like)
 from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, around,
                            bitwise_and, bitwise_invert, bitwise_not, bitwise_or, bitwise_xor,
                            ceil, clip, cos, cosh, divide, equal, exp, exp2, expm1, floor,
@@ -34,7 +34,12 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          array_equiv, asinh, atanh, cbrt, convolve, copysign, correlate,
                          deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
+from ._einsum import einsum, einsum_path
 from ._indexing import take, take_along_axis
+from . import linalg
+from .linalg import matrix_transpose, vecdot
+from ._ranges import interp, linspace, mgrid, ogrid
+from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
 from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, percentile,
@@ -42,6 +47,11 @@ from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, p
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
                           var)
+
+# NumPy 2 / array-API spellings
+acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+concat, permute_dims = concatenate, transpose
 
 bool = bool_
 ndarray = _np.ndarray   # for isinstance checks and annotations; traced values are Tracers

@@ -31,24 +31,27 @@ class IndexUpdateRef:
     def get(self):
         return getitem(self.array, self.index)
 
-    def set(self, values):
-        return self._update(values, lambda old, new: new)
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, lambda old, new: new, "set", mode)
 
-    def add(self, values):
-        return self._update(values, E.add)
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, E.add, "add", mode)
 
-    def multiply(self, values):
-        return self._update(values, E.multiply)
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, E.multiply, "multiply", mode)
 
-    def min(self, values):
-        return self._update(values, E.minimum)
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, E.minimum, "min", mode)
 
-    def max(self, values):
-        return self._update(values, E.maximum)
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, E.maximum, "max", mode)
 
-    def _update(self, values, combine):
+    def _update(self, values, combine, how="set", mode=None):
         from .. import lax
+        from ._scatter import needs_scatter, scatter_update
         x = self.array
+        if needs_scatter(self.index):
+            return scatter_update(x, self.index, values, how, clip=mode == "clip")
         key = _expand_ellipsis(self.index, x.ndim)
         if any(k is None for k in key):
             raise TypeError("x.at[...] does not accept None (newaxis) in the index")

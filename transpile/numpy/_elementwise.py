@@ -6,6 +6,7 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
+from ._ufunc import ufunc
 from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, elementwise,
                     is_weak_int_tracer, operand)
 
@@ -18,12 +19,9 @@ def _unary(prim_name: str, public: str):
     return fn
 
 
-def _binary(prim_name: str, public: str):
-    def fn(x, y):
-        return elementwise(prim_name, x, y)
-    fn.__name__ = fn.__qualname__ = public
-    fn.__doc__ = f"Elementwise {public}, as numpy.{public}."
-    return fn
+def _binary(prim_name: str, public: str) -> ufunc:
+    """A ufunc object: f(x, y) binds the primitive; f.outer/reduce/accumulate/at too."""
+    return ufunc(public, prim_name)
 
 
 negative = _unary("neg", "negative")
@@ -140,16 +138,25 @@ def logical_not(x):
     return invert(as_bool(x))
 
 
-def logical_and(x, y):
+def _logical_and(x, y):
     return bitwise_and(as_bool(x), as_bool(y))
 
 
-def logical_or(x, y):
+logical_and = ufunc("logical_and", fn=_logical_and)
+
+
+def _logical_or(x, y):
     return bitwise_or(as_bool(x), as_bool(y))
 
 
-def logical_xor(x, y):
+logical_or = ufunc("logical_or", fn=_logical_or)
+
+
+def _logical_xor(x, y):
     return bitwise_xor(as_bool(x), as_bool(y))
+
+
+logical_xor = ufunc("logical_xor", fn=_logical_xor)
 
 
 def where(condition, x=None, y=None):

@@ -7,6 +7,7 @@ from . import _elementwise as E
 from . import _cumulative as C, _linalg, _manipulation as M, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
 from ._at import IndexUpdateHelper
+from ._ufunc import ufunc
 from ._util import astype, reshape
 
 
@@ -49,12 +50,18 @@ _METHODS = {
 }
 
 
+def _plain(fn):
+    """Methods must be functions (descriptors): ufunc objects give theirs."""
+    return fn.as_function() if isinstance(fn, ufunc) else fn
+
+
 def install() -> None:
     for name, fn in _BINARY.items():
+        fn = _plain(fn)
         setattr(Tracer, f"__{name}__", fn)
         setattr(Tracer, f"__r{name}__", _swap(fn))
     for name, fn in _COMPARE.items():
-        setattr(Tracer, f"__{name}__", fn)
+        setattr(Tracer, f"__{name}__", _plain(fn))
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
     for name, fn in _METHODS.items():        # methods, like functions, return strong values

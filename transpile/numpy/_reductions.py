@@ -30,49 +30,95 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
     return np.sum(np.zeros(0, dt)).dtype
 
 
-def sum(a, axis=None, dtype=None, keepdims=False):
+def _masked(a, where, fill):
+    """`where=`: the elements outside the mask count as the reduction's identity."""
+    if where is None or where is True:
+        return a
+    from ._elementwise import where as select
+    from ._util import broadcast_to
+    return select(broadcast_to(as_bool(where), aval_of(a).shape), a, fill)
+
+
+def _with_initial(result, initial, combine):
+    if initial is None:
+        return result
+    return astype(combine(result, initial), aval_of(result).dtype)
+
+
+def sum(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
+    from ._elementwise import add
     a = operand(a)
     dt = dtypes.canonicalize(dtype) if dtype is not None else _sum_dtype(aval_of(a).dtype)
-    return _reduce(P.reduce_sum, astype(a, dt), axis, keepdims)
+    a = _masked(astype(a, dt), where, False if dt == dtypes.bool_ else 0)
+    return _with_initial(_reduce(P.reduce_sum, a, axis, keepdims), initial, add)
 
 
-def prod(a, axis=None, dtype=None, keepdims=False):
+def prod(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
+    from ._elementwise import multiply
     a = operand(a)
     dt = dtypes.canonicalize(dtype) if dtype is not None else _sum_dtype(aval_of(a).dtype)
-    return _reduce(P.reduce_prod, astype(a, dt), axis, keepdims)
+    a = _masked(astype(a, dt), where, True if dt == dtypes.bool_ else 1)
+    return _with_initial(_reduce(P.reduce_prod, a, axis, keepdims), initial, multiply)
 
 
-def mean(a, axis=None, dtype=None, keepdims=False):
+def mean(a, axis=None, dtype=None, keepdims=False, *, where=None):
     a = operand(a)
     aval = aval_of(a)
     if dtype is not None:
         dt = dtypes.canonicalize(dtype)
     else:
         dt = aval.dtype if dtypes.is_float(aval.dtype) else dtypes.float64
+    from ._elementwise import divide
+    total = sum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
+    if where is not None and where is not True:
+        count = sum(_masked(np.ones(aval.shape, dt), where, 0), axis=axis, keepdims=keepdims)
+        return divide(total, count)      # an empty selection gives NaN, as NumPy
     axes = normalize_axes(axis, aval.ndim)
     count = math.prod(aval.shape[i] for i in axes)
-    total = sum(astype(a, dt), axis=axis, keepdims=keepdims)
-    from ._elementwise import divide
     return divide(total, float(count))   # count 0 gives NaN, as NumPy
 
 
-def max(a, axis=None, keepdims=False):
-    return _reduce(P.reduce_max, operand(a), axis, keepdims)
+def _extreme(prim, combine_name, a, axis, keepdims, initial, where):
+    from . import _elementwise as E
+    a = operand(a)
+    name = "maximum" if prim is P.reduce_max else "minimum"
+    if where is not None and where is not True:
+        if initial is None:
+            raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
+                             "use a where mask one has to specify 'initial'")
+        a = _masked(a, where, astype(initial, aval_of(a).dtype))
+    combine = getattr(E, combine_name)
+    shape = aval_of(a).shape
+    if initial is not None and 0 in [shape[d] for d in normalize_axes(axis, len(shape))]:
+        from ._creation import full
+        axes = normalize_axes(axis, len(shape))
+        out = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdims else \
+            tuple(n for d, n in enumerate(shape) if d not in axes)
+        return full(out, initial, aval_of(a).dtype)
+    return _with_initial(_reduce(prim, a, axis, keepdims), initial, combine)
 
 
-def min(a, axis=None, keepdims=False):
-    return _reduce(P.reduce_min, operand(a), axis, keepdims)
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    if out is not None:
+        raise TypeError("max: out= is not supported (arrays are immutable)")
+    return _extreme(P.reduce_max, "maximum", a, axis, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    if out is not None:
+        raise TypeError("min: out= is not supported (arrays are immutable)")
+    return _extreme(P.reduce_min, "minimum", a, axis, keepdims, initial, where)
 
 
 amax, amin = max, min
 
 
-def all(a, axis=None, keepdims=False):
-    return _reduce(P.reduce_and, as_bool(a), axis, keepdims)
+def all(a, axis=None, keepdims=False, *, where=None):
+    return _reduce(P.reduce_and, _masked(as_bool(a), where, True), axis, keepdims)
 
 
-def any(a, axis=None, keepdims=False):
-    return _reduce(P.reduce_or, as_bool(a), axis, keepdims)
+def any(a, axis=None, keepdims=False, *, where=None):
+    return _reduce(P.reduce_or, _masked(as_bool(a), where, False), axis, keepdims)
 
 
 def _arg_reduce(prim, a, axis, keepdims):

@@ -273,7 +273,65 @@ def gather_abstract(operand, indices, *, axis):
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 
 
+def scatter_abstract(operand, indices, updates, *, mode):
+    """operand with updates combined in at flat positions `indices` (same shape)."""
+    if not dtypes.is_int(indices.dtype) or indices.shape != updates.shape:
+        raise TypeError(f"scatter: integer indices and updates of one shape are needed, got "
+                        f"{indices.str_short()} and {updates.str_short()}")
+    if updates.dtype != operand.dtype:
+        raise TypeError(f"scatter: updates dtype {updates.dtype} differs from the operand's "
+                        f"{operand.dtype}")
+    return ShapedArray(operand.shape, operand.dtype, operand.weak_type)
+
+
+# -- dense linear algebra: batches of matrices in the last two axes, float32/float64 -------
+
+def _matrices(what, a, square=True):
+    if a.ndim < 2 or (square and a.shape[-1] != a.shape[-2]):
+        kind = "square matrices" if square else "matrices"
+        raise ValueError(f"{what}: needs {kind} in the last two axes, got shape {a.shape}")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"{what}: needs float32 or float64, got {a.dtype}")
+
+
+def linalg_solve_abstract(a, b):
+    _matrices("solve", a)
+    if b.ndim != a.ndim or b.shape[:-2] != a.shape[:-2] or b.shape[-2] != a.shape[-1] \
+            or b.dtype != a.dtype:
+        raise ValueError(f"solve: a of shape {a.shape} and b of shape {b.shape} do not match")
+    return ShapedArray(b.shape, a.dtype)
+
+
+def linalg_det_abstract(a):
+    _matrices("det", a)
+    return ShapedArray(a.shape[:-2], a.dtype)
+
+
+def linalg_slogdet_abstract(a):
+    _matrices("slogdet", a)
+    return ShapedArray(a.shape[:-2] + (2,), a.dtype)
+
+
+def cholesky_abstract(a):
+    _matrices("cholesky", a)
+    return ShapedArray(a.shape, a.dtype)
+
+
+def qr_q_abstract(a, *, complete):
+    _matrices("qr", a, square=False)
+    m, n = a.shape[-2:]
+    return ShapedArray(a.shape[:-1] + (m if complete else min(m, n),), a.dtype)
+
+
+def qr_r_abstract(a, *, complete):
+    _matrices("qr", a, square=False)
+    m, n = a.shape[-2:]
+    return ShapedArray(a.shape[:-2] + (m if complete else min(m, n), n), a.dtype)
+
+
 for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstract, cond_abstract,
+            scatter_abstract, linalg_solve_abstract, linalg_det_abstract,
+            linalg_slogdet_abstract, cholesky_abstract, qr_q_abstract, qr_r_abstract,
             sort_abstract, argsort_abstract,
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

@@ -202,6 +202,73 @@ def gather_impl(avals, operand, indices, *, axis):
     return np.take(operand, idx, axis=axis)
 
 
+_SCATTER_UFUNC = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
+
+
+def scatter_impl(avals, operand, indices, updates, *, mode):
+    out = np.array(operand, copy=True)
+    flat = out.reshape(-1)
+    idx, upd = np.asarray(indices).reshape(-1), np.asarray(updates).reshape(-1)
+    keep = (idx >= 0) & (idx < flat.size)
+    idx, upd = idx[keep], upd[keep]
+    if mode == "set":
+        # The last of duplicate positions wins, as in the compiled serial loop.
+        last = idx.size - 1 - np.unique(idx[::-1], return_index=True)[1]
+        flat[idx[last]] = upd[last]
+    else:
+        _SCATTER_UFUNC[mode].at(flat, idx, upd)
+    return out
+
+
+# -- dense linear algebra: JAX's results under jit (NaN, no LinAlgError) ------------------
+
+def _per_matrix(fn, a, *rest):
+    """fn over the batch; a matrix that NumPy's LAPACK rejects gives NaNs, as JAX does."""
+    a = np.asarray(a)
+    with np.errstate(all="ignore"):
+        try:
+            return fn(a, *rest)
+        except np.linalg.LinAlgError:
+            pass
+        batch = a.shape[:-2]
+        flat = [x.reshape((-1,) + x.shape[len(batch):]) for x in (a,) + rest]
+        outs = []
+        for parts in zip(*flat):
+            try:
+                outs.append(fn(*parts))
+            except np.linalg.LinAlgError:
+                outs.append(np.full_like(fn(np.eye(len(parts[0]), dtype=a.dtype), *parts[1:]),
+                                         np.nan))
+        return np.stack(outs).reshape(batch + outs[0].shape) if outs else fn(a, *rest)
+
+
+def linalg_solve_impl(avals, a, b):
+    return _per_matrix(np.linalg.solve, a, np.asarray(b)).astype(avals[0].dtype)
+
+
+def linalg_det_impl(avals, a):
+    with np.errstate(all="ignore"):
+        return np.asarray(np.linalg.det(np.asarray(a))).astype(avals[0].dtype)
+
+
+def linalg_slogdet_impl(avals, a):
+    with np.errstate(all="ignore"):
+        sign, logdet = np.linalg.slogdet(np.asarray(a))
+    return np.stack([sign, logdet], axis=-1).astype(avals[0].dtype)
+
+
+def cholesky_impl(avals, a):
+    return _per_matrix(np.linalg.cholesky, a).astype(avals[0].dtype)
+
+
+def qr_q_impl(avals, a, *, complete):
+    return np.linalg.qr(np.asarray(a), mode="complete" if complete else "reduced")[0].astype(avals[0].dtype)
+
+
+def qr_r_impl(avals, a, *, complete):
+    return np.linalg.qr(np.asarray(a), mode="complete" if complete else "reduced")[1].astype(avals[0].dtype)
+
+
 # -- control flow: regions run with the interpreter ------------------------------------------
 
 def _run(ir, args):
@@ -247,6 +314,8 @@ def scan_impl(avals, *inputs, body, n_carry, n_xs, length, reverse):
 
 
 for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_impl, argsort_impl,
+            scatter_impl, linalg_solve_impl, linalg_det_impl, linalg_slogdet_impl, cholesky_impl,
+            qr_q_impl, qr_r_impl,
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl

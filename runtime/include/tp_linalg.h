@@ -1,0 +1,203 @@
+/* Dense factorizations for batches of row-major matrices, in the algorithms NumPy's LAPACK
+ * calls use, so that results (pivot choices, signs) agree with NumPy's:
+ *   LU with partial pivoting (getrf: the first row of largest |value| is the pivot),
+ *   Cholesky, lower (potrf; reads the lower triangle),
+ *   Householder QR (geqrf/orgqr: beta = -sign(alpha) * norm, tau = 0 for a zero column).
+ * A singular matrix or one that is not positive definite gives inf/NaN results, never an
+ * error (JAX's behaviour under jit). Working space comes from the caller (`work`, `piv`),
+ * so a helper never allocates. Batches run in parallel when there is enough work. */
+#ifndef TRANSPILE_LINALG_H
+#define TRANSPILE_LINALG_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TP_LINALG_PARALLEL(batch, n) \
+    _Pragma("omp parallel for schedule(static) if((batch) > 1 && (batch) * (n) * (n) * (n) > 262144)")
+
+#define TP_LINALG(tag, T, SQRT, FABS, LOG)                                                    \
+    /* a (n x n) factored in place as P A = L U; piv[j] is the row swapped with row j.        \
+     * Returns the permutation's parity (+1 or -1). */                                        \
+    static inline int tp_lu_##tag(T *a, int64_t *piv, int64_t n) {                           \
+        int parity = 1;                                                                       \
+        for (int64_t j = 0; j < n; j++) {                                                     \
+            int64_t p = j;                                                                    \
+            T best = FABS(a[j * n + j]);                                                      \
+            for (int64_t i = j + 1; i < n; i++)                                               \
+                if (FABS(a[i * n + j]) > best) { best = FABS(a[i * n + j]); p = i; }          \
+            piv[j] = p;                                                                       \
+            if (p != j) {                                                                     \
+                parity = -parity;                                                             \
+                for (int64_t c = 0; c < n; c++) {                                             \
+                    T t = a[j * n + c]; a[j * n + c] = a[p * n + c]; a[p * n + c] = t;        \
+                }                                                                             \
+            }                                                                                 \
+            const T pivot = a[j * n + j];                                                     \
+            if (pivot != 0)                           /* a zero pivot: skip, as getrf */      \
+                for (int64_t i = j + 1; i < n; i++) a[i * n + j] /= pivot;                    \
+            for (int64_t i = j + 1; i < n; i++) {                                             \
+                const T l = a[i * n + j];                                                     \
+                for (int64_t c = j + 1; c < n; c++) a[i * n + c] -= l * a[j * n + c];         \
+            }                                                                                 \
+        }                                                                                     \
+        return parity;                                                                        \
+    }                                                                                         \
+    static __attribute__((noinline, unused)) void tp_solve_##tag(                             \
+            const T *a, const T *b, T *x, T *work, int64_t *piv, int64_t batch, int64_t n,    \
+            int64_t n2, int64_t k) {                                                          \
+        (void)n2;                                                                             \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            T *lu = work + s * n * n, *out = x + s * n * k;                                   \
+            int64_t *pv = piv + s * n;                                                        \
+            memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
+            memcpy(out, b + s * n * k, sizeof(T) * (size_t)(n * k));                          \
+            tp_lu_##tag(lu, pv, n);                                                           \
+            for (int64_t j = 0; j < n; j++)                                                   \
+                if (pv[j] != j)                                                               \
+                    for (int64_t c = 0; c < k; c++) {                                         \
+                        T t = out[j * k + c]; out[j * k + c] = out[pv[j] * k + c];            \
+                        out[pv[j] * k + c] = t;                                               \
+                    }                                                                         \
+            for (int64_t i = 0; i < n; i++)           /* L y = P b, L unit lower */          \
+                for (int64_t j = 0; j < i; j++)                                               \
+                    for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
+            for (int64_t i = n - 1; i >= 0; i--) {    /* U x = y */                           \
+                for (int64_t j = i + 1; j < n; j++)                                           \
+                    for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
+                for (int64_t c = 0; c < k; c++) out[i * k + c] /= lu[i * n + i];              \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    static __attribute__((noinline, unused)) void tp_det_##tag(                               \
+            const T *a, T *det, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2) { \
+        (void)n2;                                                                             \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            T *lu = work + s * n * n;                                                         \
+            memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
+            T d = (T)tp_lu_##tag(lu, piv + s * n, n);                                         \
+            for (int64_t j = 0; j < n; j++) d *= lu[j * n + j];                               \
+            det[s] = d;                                                                       \
+        }                                                                                     \
+    }                                                                                         \
+    /* out[s] = (sign, log|det|); a zero pivot gives (0, -inf), as NumPy. */                  \
+    static __attribute__((noinline, unused)) void tp_slogdet_##tag(                           \
+            const T *a, T *out, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2) { \
+        (void)n2;                                                                             \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            T *lu = work + s * n * n;                                                         \
+            memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
+            T sign = (T)tp_lu_##tag(lu, piv + s * n, n), logdet = 0;                          \
+            for (int64_t j = 0; j < n; j++) {                                                 \
+                const T d = lu[j * n + j];                                                    \
+                if (d == 0) { sign = 0; logdet = -INFINITY; break; }                          \
+                if (d < 0) sign = -sign;                                                      \
+                logdet += LOG(FABS(d));                                                       \
+            }                                                                                 \
+            out[2 * s] = sign;                                                                \
+            out[2 * s + 1] = logdet;                                                          \
+        }                                                                                     \
+    }                                                                                         \
+    static __attribute__((noinline, unused)) void tp_cholesky_##tag(                          \
+            const T *a, T *l, int64_t batch, int64_t n, int64_t n2) {                         \
+        (void)n2;                                                                             \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            const T *in = a + s * n * n;                                                      \
+            T *out = l + s * n * n;                                                           \
+            int positive = 1;                                                                 \
+            memset(out, 0, sizeof(T) * (size_t)(n * n));                                      \
+            for (int64_t j = 0; j < n && positive; j++) {                                     \
+                T d = in[j * n + j];                                                          \
+                for (int64_t c = 0; c < j; c++) d -= out[j * n + c] * out[j * n + c];         \
+                if (!(d > 0)) { positive = 0; break; }     /* also catches NaN */             \
+                const T root = SQRT(d);                                                       \
+                out[j * n + j] = root;                                                        \
+                for (int64_t i = j + 1; i < n; i++) {                                         \
+                    T v = in[i * n + j];                                                      \
+                    for (int64_t c = 0; c < j; c++) v -= out[i * n + c] * out[j * n + c];     \
+                    out[i * n + j] = v / root;                                                \
+                }                                                                             \
+            }                                                                                 \
+            if (!positive)                            /* JAX: NaN where not positive definite */ \
+                for (int64_t i = 0; i < n * n; i++) out[i] = (T)NAN;                          \
+        }                                                                                     \
+    }                                                                                         \
+    /* Householder QR of a (m x n) in place: R above the diagonal, the reflectors' vectors    \
+     * (v[0] = 1 implied) below it, their scales in tau (min(m, n) of them). */               \
+    static inline void tp_geqrf_##tag(T *a, T *tau, int64_t m, int64_t n) {                   \
+        const int64_t kmax = m < n ? m : n;                                                   \
+        for (int64_t j = 0; j < kmax; j++) {                                                  \
+            const T alpha = a[j * n + j];                                                     \
+            T scale = 0;                                                                      \
+            for (int64_t i = j + 1; i < m; i++)                                               \
+                if (FABS(a[i * n + j]) > scale) scale = FABS(a[i * n + j]);                   \
+            T ssq = 0;                                                                        \
+            for (int64_t i = j + 1; i < m && scale > 0; i++) {                                \
+                const T r = a[i * n + j] / scale;                                             \
+                ssq += r * r;                                                                 \
+            }                                                                                 \
+            const T xnorm = scale * SQRT(ssq);                                                \
+            if (xnorm == 0) { tau[j] = 0; continue; }         /* H = I, as dlarfg */          \
+            const T big = FABS(alpha) > xnorm ? FABS(alpha) : xnorm;                          \
+            const T ra = alpha / big, rx = xnorm / big;                                       \
+            const T norm = big * SQRT(ra * ra + rx * rx);                                     \
+            const T beta = alpha >= 0 ? -norm : norm;                                         \
+            tau[j] = (beta - alpha) / beta;                                                   \
+            const T inv = 1 / (alpha - beta);                                                 \
+            for (int64_t i = j + 1; i < m; i++) a[i * n + j] *= inv;                          \
+            a[j * n + j] = beta;                                                              \
+            for (int64_t c = j + 1; c < n; c++) {                                             \
+                T w = a[j * n + c];                                                           \
+                for (int64_t i = j + 1; i < m; i++) w += a[i * n + j] * a[i * n + c];         \
+                w *= tau[j];                                                                  \
+                a[j * n + c] -= w;                                                            \
+                for (int64_t i = j + 1; i < m; i++) a[i * n + c] -= w * a[i * n + j];         \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    static __attribute__((noinline, unused)) void tp_qr_r_##tag(                              \
+            const T *a, T *r, T *work, int64_t batch, int64_t m, int64_t n, int64_t complete) { \
+        const int64_t kmax = m < n ? m : n, rows = complete ? m : kmax;                       \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            T *qr = work + s * (m * n + kmax);                                                \
+            memcpy(qr, a + s * m * n, sizeof(T) * (size_t)(m * n));                           \
+            tp_geqrf_##tag(qr, qr + m * n, m, n);                                             \
+            T *out = r + s * rows * n;                                                        \
+            for (int64_t i = 0; i < rows; i++)                                                \
+                for (int64_t c = 0; c < n; c++) out[i * n + c] = c >= i ? qr[i * n + c] : 0;  \
+        }                                                                                     \
+    }                                                                                         \
+    /* Q = H_0 H_1 ... H_{k-1} applied to the first `cols` columns of I (orgqr). */           \
+    static __attribute__((noinline, unused)) void tp_qr_q_##tag(                              \
+            const T *a, T *q, T *work, int64_t batch, int64_t m, int64_t n, int64_t complete) { \
+        const int64_t kmax = m < n ? m : n, cols = complete ? m : kmax;                       \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            T *qr = work + s * (m * n + kmax), *tau = qr + m * n;                             \
+            memcpy(qr, a + s * m * n, sizeof(T) * (size_t)(m * n));                           \
+            tp_geqrf_##tag(qr, tau, m, n);                                                    \
+            T *out = q + s * m * cols;                                                        \
+            for (int64_t i = 0; i < m; i++)                                                   \
+                for (int64_t c = 0; c < cols; c++) out[i * cols + c] = i == c;                \
+            for (int64_t j = kmax - 1; j >= 0; j--) {                                         \
+                if (tau[j] == 0) continue;                                                    \
+                for (int64_t c = 0; c < cols; c++) {                                          \
+                    T w = out[j * cols + c];                                                  \
+                    for (int64_t i = j + 1; i < m; i++) w += qr[i * n + j] * out[i * cols + c]; \
+                    w *= tau[j];                                                              \
+                    out[j * cols + c] -= w;                                                   \
+                    for (int64_t i = j + 1; i < m; i++) out[i * cols + c] -= w * qr[i * n + j]; \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+TP_LINALG(f32, float, sqrtf, fabsf, logf)
+TP_LINALG(f64, double, sqrt, fabs, log)
+
+#endif /* TRANSPILE_LINALG_H */

@@ -1,0 +1,72 @@
+"""Lowering of the primitives that call a run-time helper over whole buffers (one table,
+keyed by primitive): scatters (runtime/include/tp_scatter.h) and dense factorizations
+(runtime/include/tp_linalg.h). The schedule gives every operand a contiguous buffer.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .c_ops import TAG
+from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
+
+I64 = np.dtype(np.int64)
+_SCATTER_MODES = ("set", "add", "mul", "min", "max")
+
+
+def _scatter(low, eqn, buf, comment):
+    """A copy of the operand into the result (explicit, so that buffer assignment may later
+    write in place when the operand is dead), then the updates applied serially in order."""
+    x, indices, updates = eqn.inputs
+    shape, n = buf.shape, len(buf.shape)
+    idx = tuple(Affine.var(d, n) for d in range(n))
+    copy = LoopKernel(shape, buf, linearize(idx, shape, n), low.value_at(x, idx, n),
+                      f"{comment}: copy of the operand (the input is never mutated)")
+    mode = eqn.params["mode"]
+    assert mode in _SCATTER_MODES
+    call = HelperKernel("tp_scatter.h", f"tp_scatter_{mode}_{TAG[buf.dtype]}",
+                        [low.buffers[indices], low.buffers[updates]], [buf],
+                        (math.prod(indices.aval.shape), buf.size),
+                        f"{comment}: {mode} at data-dependent positions, in order")
+    return [copy, call]
+
+
+def _square(eqn):
+    *batch, m, n = eqn.inputs[0].aval.shape
+    return math.prod(batch), m, n
+
+
+def _scratch(low, name, dtype, batch, m, n) -> list:
+    """Working space of each helper: a copy of each matrix (and LU's pivots, QR's taus)."""
+    if name in ("linalg_solve", "linalg_det", "linalg_slogdet"):
+        return [low.builder.temp((batch * m * n,), dtype), low.builder.temp((batch * m,), I64)]
+    if name in ("qr_q", "qr_r"):
+        return [low.builder.temp((batch * (m * n + min(m, n)),), dtype)]
+    return []
+
+
+def _factorization(function):
+    def lower(low, eqn, buf, comment):
+        batch, m, n = _square(eqn)
+        reads = [low.buffers[a] for a in eqn.inputs]
+        scratch = _scratch(low, eqn.prim.name, reads[0].dtype, batch, m, n)
+        scalars = (batch, m, n)
+        if eqn.prim.name == "linalg_solve":
+            scalars += (eqn.inputs[1].aval.shape[-1],)
+        if eqn.prim.name in ("qr_q", "qr_r"):
+            scalars += (int(eqn.params["complete"]),)
+        name = f"tp_{function}_{TAG[reads[0].dtype]}"
+        return [HelperKernel("tp_linalg.h", name, reads, [buf] + scratch, scalars, comment)]
+    return lower
+
+
+HELPER_LOWERINGS = {
+    "scatter": _scatter,
+    "linalg_solve": _factorization("solve"),
+    "linalg_det": _factorization("det"),
+    "linalg_slogdet": _factorization("slogdet"),
+    "cholesky": _factorization("cholesky"),
+    "qr_q": _factorization("qr_q"),
+    "qr_r": _factorization("qr_r"),
+}

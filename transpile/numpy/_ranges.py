@@ -1,0 +1,129 @@
+"""Ranges and grids whose values may be traced while their lengths stay static:
+`linspace` with traced endpoints (as jax.numpy allows), `mgrid`/`ogrid`, and `interp`
+(piecewise-linear interpolation, with the segment of each point found by counting, as
+searchsorted does).
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import dtypes
+from ..core import Tracer, aval_of
+from . import _elementwise as E
+from ._util import astype, operand, reshape, shape_of
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """NumPy's linspace; start and stop may be traced (num may not: it is the length)."""
+    if isinstance(num, Tracer):
+        raise TypeError("linspace: 'num' is traced, but the length of the result must be known "
+                        "while tracing; pass a Python int (mark it static)")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
+    if not isinstance(start, Tracer) and not isinstance(stop, Tracer):
+        if not retstep and axis == 0 and np.ndim(start) == 0 and np.ndim(stop) == 0:
+            from ._creation import linspace as static_linspace    # an iota under jit
+            return static_linspace(start, stop, num, endpoint, dtype)
+        return np.linspace(start, stop, num, endpoint, retstep,
+                           None if dtype is None else dtypes.canonicalize(dtype), axis)
+    start, stop = operand(start), operand(stop)
+    avals = [aval_of(start), aval_of(stop)]
+    dt = dtypes.result_type([a.dtype for a in avals] + [dtypes.float64],
+                            [a.weak_type for a in avals] + [True])
+    if not dtypes.is_float(dt):
+        dt = dtypes.float64
+    start, stop = astype(start, dt), astype(stop, dt)
+    div = (num - 1) if endpoint else num
+    delta = E.subtract(stop, start)
+    extra = len(shape_of(delta))
+    steps = astype(np.arange(num, dtype=np.float64).reshape((-1,) + (1,) * extra), dt)
+    if div > 0:
+        step = E.divide(delta, div)
+        y = E.where(E.equal(step, 0), E.multiply(E.divide(steps, div), delta),
+                    E.multiply(steps, step))
+    else:
+        step = E.multiply(delta, np.nan)
+        y = E.multiply(steps, delta)
+    y = E.add(y, start)
+    if endpoint and num > 1:
+        last = np.arange(num).reshape((-1,) + (1,) * extra) == num - 1
+        y = E.where(last, stop, y)
+    if axis != 0:
+        from ._shape import moveaxis
+        y = moveaxis(y, 0, axis)
+    if dtype is not None:
+        target = dtypes.canonicalize(dtype)
+        y = astype(E.floor(y) if dtypes.is_int(target) else y, target)
+    return (y, step) if retstep else y
+
+
+class _Grid:
+    """`mgrid[...]` / `ogrid[...]`: static slices, so the grids are constants, as NumPy's."""
+    __slots__ = ("_numpy",)
+
+    def __init__(self, numpy_grid):
+        self._numpy = numpy_grid
+
+    def __getitem__(self, key):
+        parts = key if isinstance(key, tuple) else (key,)
+        for k in parts:
+            if isinstance(k, slice) and any(isinstance(v, Tracer)
+                                            for v in (k.start, k.stop, k.step)):
+                raise TypeError("mgrid/ogrid: slice bounds must be static (Python numbers)")
+        return self._numpy[key]
+
+
+mgrid = _Grid(np.mgrid)
+ogrid = _Grid(np.ogrid)
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """NumPy's interp (float64 results): fp at the increasing 1-d points xp, linearly between
+    them; left/right (default fp[0]/fp[-1]) outside them."""
+    from ._indexing import take
+    from ._sorting import searchsorted
+    x, xp, fp = operand(x), operand(xp), operand(fp)
+    if len(shape_of(xp)) != 1 or shape_of(xp) != shape_of(fp):
+        raise ValueError(f"interp: xp and fp must be 1-d of one length, got shapes "
+                         f"{shape_of(xp)} and {shape_of(fp)}")
+    if shape_of(xp)[0] == 0:
+        raise ValueError("interp: array of sample points is empty")
+    f64 = dtypes.float64
+    x, xp, fp = astype(x, f64), astype(xp, f64), astype(fp, f64)
+    if period is not None:
+        x, xp, fp = _periodic(x, xp, fp, period)
+        left = right = None
+    n = shape_of(xp)[0]
+    j = E.minimum(E.maximum(E.subtract(searchsorted(xp, x, side="right"), 1), 0),
+                  max(n - 2, 0))
+    x0, y0 = take(xp, j, mode="clip"), take(fp, j, mode="clip")
+    j1 = E.minimum(E.add(j, 1), n - 1)
+    x1, y1 = take(xp, j1, mode="clip"), take(fp, j1, mode="clip")
+    slope = E.divide(E.subtract(y1, y0), E.subtract(x1, x0))
+    inside = E.add(E.multiply(slope, E.subtract(x, x0)), y0)
+    inside = E.where(E.equal(x, x0), y0, inside)        # exact at the sample points
+    lo = take(fp, 0) if left is None else astype(left, f64)
+    hi = take(fp, n - 1) if right is None else astype(right, f64)
+    out = E.where(E.equal(x, take(xp, n - 1)), take(fp, n - 1), inside)
+    out = E.where(E.less(x, take(xp, 0)), lo, out)
+    return E.where(E.greater(x, take(xp, n - 1)), hi, out)
+
+
+def _periodic(x, xp, fp, period):
+    """NumPy's periodic form: everything modulo the period, xp sorted, one point of wrap
+    added at each end."""
+    from ._shape import concatenate
+    from ._sorting import argsort
+    from ._indexing import take
+    if period == 0:
+        raise ValueError("interp: period must be a non-zero value")
+    period = abs(period)
+    x, xp = E.remainder(x, period), E.remainder(xp, period)
+    order = argsort(xp)
+    xp, fp = take(xp, order), take(fp, order)
+    xp = concatenate([E.subtract(xp[-1:], period), xp, E.add(xp[:1], period)])
+    fp = concatenate([fp[-1:], fp, fp[:1]])
+    return x, xp, fp

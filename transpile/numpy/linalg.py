@@ -1,0 +1,282 @@
+"""`transpile.numpy.linalg`: norms and the dense factorizations NumPy users reach for.
+
+`solve`, `inv`, `det`, `slogdet`, `cholesky` and `qr` are primitives lowered to run-time
+helpers (runtime/include/tp_linalg.h: LU with partial pivoting, Cholesky, Householder QR),
+batched over leading axes, in float32 or float64 (other dtypes promote to float64, as in
+NumPy). As JAX does under jit, a singular or non-positive-definite input gives inf/NaN
+results rather than LinAlgError. Norms are reductions. Norms that need singular values
+(ord=2, -2, 'nuc' on matrices) raise NotImplementedError.
+"""
+from __future__ import annotations
+
+import operator
+from collections import namedtuple
+
+import numpy as np
+
+from .. import dtypes
+from .. import primitives as P
+from ..core import aval_of, bind
+from . import _elementwise as E
+from ._linalg import matmul
+from ._matrices import tensordot
+from ._reductions import max as _max, min as _min, sum as _sum
+from ._manipulation import swapaxes
+from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+
+
+def _as_float(a, *others):
+    """NumPy's linalg dtype: float32 stays, everything else computes in float64."""
+    a = operand(a)
+    dts = [aval_of(x).dtype for x in (a,) + others]
+    dt = dtypes.float32 if all(d == dtypes.float32 for d in dts) else dtypes.float64
+    return astype(a, dt)
+
+
+def _bind(prim, *args, **params):
+    """bind, except that an empty input's result (which depends on no value) is a constant:
+    a helper call on empty buffers would only read memory nobody wrote."""
+    if all(aval_of(a).size for a in args):
+        return bind(prim, *args, **params)
+    from ..rules.impl import impl_rules
+    avals = [aval_of(a) for a in args]
+    return impl_rules[prim.name](avals, *(np.zeros(v.shape, v.dtype) for v in avals), **params)
+
+
+def _square(what, a):
+    s = shape_of(a)
+    if len(s) < 2 or s[-1] != s[-2]:
+        raise np.linalg.LinAlgError(f"{what}: last 2 dimensions of the array must be square, "
+                                    f"got shape {s}")
+
+
+def solve(a, b):
+    a, b = operand(a), operand(b)
+    a, b = _as_float(a, b), _as_float(b, a)
+    _square("solve", a)
+    sa, sb = shape_of(a), shape_of(b)
+    vector = len(sb) == 1
+    if vector:
+        b = reshape(b, sb + (1,))
+    if shape_of(b)[-2] != sa[-1]:
+        raise ValueError(f"solve: a of shape {sa} and b of shape {sb} do not match (b needs "
+                         f"{sa[-1]} rows)")
+    try:
+        batch = np.broadcast_shapes(sa[:-2], shape_of(b)[:-2])
+    except ValueError:
+        raise ValueError(f"solve: the batch dimensions of a {sa} and b {sb} do not "
+                         "broadcast") from None
+    x = _bind(P.linalg_solve, broadcast_to(a, batch + sa[-2:]),
+             broadcast_to(b, batch + shape_of(b)[-2:]))
+    return reshape(x, batch + sa[-1:]) if vector else x
+
+
+def inv(a):
+    a = _as_float(a)
+    _square("inv", a)
+    n = shape_of(a)[-1]
+    return solve(a, broadcast_to(np.eye(n, dtype=aval_of(a).dtype), shape_of(a)))
+
+
+def det(a):
+    a = _as_float(a)
+    _square("det", a)
+    return _bind(P.linalg_det, a)
+
+
+def slogdet(a):
+    a = _as_float(a)
+    _square("slogdet", a)
+    both = _bind(P.linalg_slogdet, a)
+    return SlogdetResult(both[..., 0], both[..., 1])
+
+
+def cholesky(a, *, upper=False):
+    a = _as_float(a)
+    _square("cholesky", a)
+    lower = _bind(P.cholesky, a)
+    return swapaxes(lower, -1, -2) if upper else lower
+
+
+def qr(a, mode="reduced"):
+    a = _as_float(a)
+    if len(shape_of(a)) < 2:
+        raise np.linalg.LinAlgError(f"qr: needs at least 2 dimensions, got shape {shape_of(a)}")
+    if mode not in ("reduced", "complete", "r"):
+        raise NotImplementedError(f"qr: mode={mode!r} is not supported (use 'reduced', "
+                                  "'complete' or 'r')")
+    complete = mode == "complete"
+    r = _bind(P.qr_r, a, complete=complete)
+    if mode == "r":
+        return r
+    return QRResult(_bind(P.qr_q, a, complete=complete), r)
+
+
+def matrix_power(a, n):
+    """a @ a @ ... (n times, by repeated squaring; n static); a negative n inverts first."""
+    a = operand(a)
+    _square("matrix_power", a)
+    n = operator.index(n)
+    if n < 0:
+        a, n = inv(a), -n
+    result, base = None, a
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    if result is None:                  # n == 0: the identity, in a's dtype
+        return broadcast_to(np.eye(shape_of(a)[-1], dtype=aval_of(a).dtype), shape_of(a))
+    return result
+
+
+# -- norms -----------------------------------------------------------------------------------
+
+_SVD_ORDS = (2, -2, "nuc")
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    x = operand(x)
+    if not dtypes.is_float(aval_of(x).dtype):
+        x = astype(x, dtypes.float64)
+    nd = len(shape_of(x))
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2):
+            out = E.sqrt(_sum(E.multiply(x, x)))
+            return reshape(out, (1,) * nd) if keepdims else out
+        if nd not in (1, 2):
+            raise ValueError(f"norm: ord={ord!r} needs a 1-d or 2-d array (or axis=), got "
+                             f"shape {shape_of(x)}")
+        axis = tuple(range(nd))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(normalize_axis(a, nd) for a in axes)
+    if len(axes) == 1:
+        out = _vector_norm(x, ord, axes[0])
+    elif len(axes) == 2:
+        if axes[0] == axes[1]:
+            raise ValueError("norm: duplicate axes given")
+        out = _matrix_norm(x, ord, *axes)
+    else:
+        raise ValueError(f"norm: improper number of dimensions to norm: axis={axis!r}")
+    if keepdims:
+        out = reshape(out, tuple(1 if d in axes else n for d, n in enumerate(shape_of(x))))
+    return out
+
+
+def _vector_norm(x, ord, axis):
+    a = E.abs(x)
+    if ord is None or ord == 2:
+        return E.sqrt(_sum(E.multiply(x, x), axis=axis))
+    if ord == np.inf:
+        return _max(a, axis=axis)
+    if ord == -np.inf:
+        return _min(a, axis=axis)
+    if ord == 0:
+        return _sum(astype(E.not_equal(x, 0), aval_of(x).dtype), axis=axis)
+    if ord == 1:
+        return _sum(a, axis=axis)
+    if isinstance(ord, str):
+        raise ValueError(f"norm: invalid norm order {ord!r} for vectors")
+    dt = aval_of(x).dtype
+    total = _sum(E.power(a, astype(np.asarray(ord), dt)), axis=axis)
+    return E.power(total, astype(np.asarray(1.0 / ord), dt))
+
+
+def _matrix_norm(x, ord, row, col):
+    if ord in _SVD_ORDS:
+        raise NotImplementedError(f"norm: ord={ord!r} on matrices needs singular values "
+                                  "(an SVD), which transpile does not implement")
+    a = E.abs(x)
+    if ord in (None, "fro", "f"):
+        return E.sqrt(_sum(E.multiply(x, x), axis=(row, col)))
+    if ord in (1, -1):
+        reduce = _max if ord == 1 else _min
+        return reduce(_sum(a, axis=row), axis=col - 1 if col > row else col)
+    if ord in (np.inf, -np.inf):
+        reduce = _max if ord == np.inf else _min
+        return reduce(_sum(a, axis=col), axis=row - 1 if row > col else row)
+    raise ValueError(f"norm: invalid norm order {ord!r} for matrices")
+
+
+# -- the array-API names NumPy 2 also puts in linalg ------------------------------------------
+
+def matrix_transpose(x):
+    x = operand(x)
+    if len(shape_of(x)) < 2:
+        raise ValueError(f"matrix_transpose: needs at least 2 dimensions, got shape "
+                         f"{shape_of(x)}")
+    return swapaxes(x, -1, -2)
+
+
+def diagonal(x, *, offset=0):
+    from ._matrices import diagonal as _diagonal
+    return _diagonal(x, offset, -2, -1)
+
+
+def trace(x, *, offset=0, dtype=None):
+    from ._matrices import trace as _trace
+    return _trace(x, offset, -2, -1, dtype)
+
+
+def outer(x1, x2):
+    from ._matrices import outer as _outer
+    for x in (x1, x2):
+        if len(shape_of(operand(x))) != 1:
+            raise ValueError(f"linalg.outer: needs 1-d inputs, got shapes "
+                             f"{shape_of(operand(x1))} and {shape_of(operand(x2))}")
+    return _outer(x1, x2)
+
+
+def vecdot(x1, x2, *, axis=-1):
+    x1, x2 = operand(x1), operand(x2)
+    n1, n2 = shape_of(x1)[axis], shape_of(x2)[axis]
+    if n1 != n2:
+        raise ValueError(f"vecdot: shapes {shape_of(x1)} and {shape_of(x2)} differ along "
+                         f"axis {axis}")
+    return _sum(E.multiply(x1, x2), axis=axis)
+
+
+def vector_norm(x, *, axis=None, keepdims=False, ord=2):
+    x = operand(x)
+    if axis is None:
+        flat = reshape(x, (-1,))
+        out = norm(flat, ord, 0)
+        return reshape(out, (1,) * len(shape_of(x))) if keepdims else out
+    return norm(x, ord, axis, keepdims)
+
+
+def matrix_norm(x, *, keepdims=False, ord="fro"):
+    return norm(x, ord, (-2, -1), keepdims)
+
+
+def multi_dot(arrays):
+    """a @ b @ c ..., left to right (NumPy may choose another order: equal up to rounding)."""
+    from ._linalg import matmul
+    arrays = [operand(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("multi_dot: needs at least two arrays")
+    out = arrays[0]
+    for a in arrays[1:]:
+        out = matmul(out, a)
+    return out
+
+
+def cond(x, p=None):
+    """The condition number in the norms that need no SVD (p = 'fro', 1, -1, inf, -inf)."""
+    if p in (None, 2, -2, "nuc"):
+        raise NotImplementedError(f"linalg.cond: p={p!r} needs singular values (an SVD), which "
+                                  "transpile does not implement; use p='fro', 1 or inf")
+    x = operand(x)
+    return E.multiply(norm(x, p, (-2, -1)), norm(inv(x), p, (-2, -1)))
+
+
+def svd(*args, **kwargs):
+    raise NotImplementedError("linalg.svd is not implemented in transpile")
+
+
+def eigh(*args, **kwargs):
+    raise NotImplementedError("linalg.eigh is not implemented in transpile")

@@ -208,6 +208,15 @@ class CudaRenderer(CRenderer):
         raise NotImplementedError("the CUDA backend has no sort kernel yet (sort, argsort, "
                                   "searchsorted, unique, median/quantile): use backend='cpu'")
 
+    def _helper_kernel(self, k, index: int) -> str:
+        raise NotImplementedError("the CUDA backend has no device version of the runtime's C "
+                                  f"helper kernels yet ({k.comment or 'linalg/scatter'}): "
+                                  "use backend='cpu'")
+
+    def _debug_kernel(self, k, index: int) -> str:
+        raise NotImplementedError("tp.debug.print is not supported by the CUDA backend yet: "
+                                  "use backend='cpu'")
+
     # -- the host entry -----------------------------------------------------------------------
     def _allocate_temps(self, lines: Lines, temps) -> str:
         lines.add("int status = 0;")

@@ -187,3 +187,17 @@ def test_zero_max_of_the_issue_example():
     z = np.array([[-0., 0.], [0., -0.], [-0., -0.]], np.float32)
     check(lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)},
           lambda z: {"max": z.max(axis=0), "min": (-z).min(axis=0)}, z)
+
+
+def test_boolean_orderings_compile_without_warnings():
+    # gcc's -Wbool-compare fired on `b >= false` and on argmax's `false > best` (fuzzer class
+    # N2); a compiler warning fails the test through pytest's filterwarnings setting.
+    x = np.array([[True, False, True], [False, False, True]])
+    f = tp.jit(lambda x: (x >= False, x < True, x > x[0], tnp.argmax(x * False, axis=1),
+                          tnp.argmin(tnp.zeros(3, bool), keepdims=True)))
+    want = (x >= False, x < True, x > x[0], np.argmax(x * False, axis=1),
+            np.argmin(np.zeros(3, bool), keepdims=True))
+    for _ in range(2):
+        for got, expected in zip(f(x), want):
+            np.testing.assert_array_equal(got, expected)
+            assert got.dtype == expected.dtype

@@ -100,8 +100,6 @@ assert r.dtype == np.int64, r.dtype   # NumPy converts a Python `a` to a strong 
               _NEW + ": where(3, 3, 0) of Python scalars only is still weak",
               lambda f: f.kind == "dtype" and (_has(f, "fn-of-python-scalars") or
                                                _has(f, "weak-ancestry"))),
-    OpenClass("N2-c-compiler-warning", "reproduce(100120, 'N2-c-compiler-warning')",
-              _NEW + ": gcc warns on generated code for bool operands"),
     OpenClass("N3-no-raise", "reproduce(100070, 'N3-no-raise')",
               _NEW + ": NumPy raises OverflowError for an out-of-range literal, transpile "
               "returns a value"),

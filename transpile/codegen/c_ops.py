@@ -58,6 +58,8 @@ def _compare(op: str):
         a, b = args
         if loop[0] != loop[1]:      # int64 vs uint64: NumPy compares exactly
             return _mixed_sign_compare(op, a, b, loop)
+        if loop[0] == dtypes.bool_:     # as 0/1 ints: gcc warns on ordering a bool with a constant
+            return f"((int){a} {op} (int){b})"
         return f"({a} {op} {b})"
     return rule
 

@@ -351,8 +351,10 @@ class CRenderer:
         v = ExprRenderer(lines, space, _counter())(k.body)
         position = space.names[-1]
         nan_check = f" || ({v} != {v} && best == best)" if dtypes.is_float(dt) else ""
+        # Booleans compare as 0/1 ints (gcc warns on ordering a bool with a constant).
+        lhs, rhs = (f"(int){v}", "(int)best") if dt == dtypes.bool_ else (v, "best")
         # The first NaN wins, as in NumPy; otherwise the first extreme value.
-        lines.add(f"if (best_index < 0 || {v} {better} best{nan_check}) {{ best = {v}; "
+        lines.add(f"if (best_index < 0 || {lhs} {better} {rhs}{nan_check}) {{ best = {v}; "
                   f"best_index = {position}; }}")
         self._close_loops(lines, len(space.names) - n_out_loops)
         lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})best_index;")

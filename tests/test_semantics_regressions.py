@@ -201,3 +201,21 @@ def test_boolean_orderings_compile_without_warnings():
         for got, expected in zip(f(x), want):
             np.testing.assert_array_equal(got, expected)
             assert got.dtype == expected.dtype
+
+
+@pytest.mark.parametrize("backend", ["cpu", "interpret"])
+def test_clip_of_a_python_scalar_is_a_strong_array_as_numpy(backend):
+    # np.clip converts a Python `a` with asarray: int64/float64, not x's dtype (fuzzer).
+    x = np.arange(-3, 4, dtype=np.int32)
+    cases = [(lambda x: tnp.clip(-4, -4, x), lambda x: np.clip(-4, -4, x)),
+             (lambda x: tnp.clip(2.5, 0, x), lambda x: np.clip(2.5, 0, x)),
+             (lambda x: tnp.clip(True, x, 2), lambda x: np.clip(True, x, 2))]
+    for fn, ref in cases:
+        f = tp.jit(fn, backend=backend)
+        for _ in range(2):
+            got, want = f(x), ref(x)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+    g = tp.jit(lambda s, x: tnp.clip(s, -4, x), backend=backend)
+    assert g(3, x).dtype == np.clip(3, -4, x).dtype
+    np.testing.assert_array_equal(g(3, x), np.clip(3, -4, x))

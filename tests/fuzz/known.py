@@ -91,11 +91,6 @@ class OpenClass:
 _NEW = "found by the fuzzer on the merged issue-7 fixes; not fixed yet"
 
 OPEN: list[OpenClass] = [
-    OpenClass("7-clip-python-scalar-a", """
-r = tp.jit(lambda x: tnp.clip(-4, -4, x))(np.array(3, np.int32))
-assert r.dtype == np.int64, r.dtype   # NumPy converts a Python `a` to a strong int64 array""",
-              _NEW, lambda f: f.op == "clip" and f.kind == "dtype" and bool(f.dtypes) and
-              f.dtypes[0].startswith("py-")),
     OpenClass("4-weak-results-leftover", "reproduce(100232, '4-weak-results')",
               _NEW + ": where(3, 3, 0) of Python scalars only is still weak",
               lambda f: f.kind == "dtype" and (_has(f, "fn-of-python-scalars") or

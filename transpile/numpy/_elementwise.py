@@ -176,6 +176,8 @@ def clip(a, a_min=None, a_max=None):
     if a_min is None and a_max is None:
         raise ValueError("clip: one of a_min or a_max must be given")
     a = operand(a)
+    if aval_of(a).weak_type:        # NumPy makes `a` an array first: a Python scalar is strong
+        a = astype(a, aval_of(a).dtype)
     dt = aval_of(a).dtype
     bounds = [b for b in (a_min, a_max) if b is not None]
     if dtypes.is_int(dt) and dt != dtypes.int64 and any(map(is_weak_int_tracer, bounds)):

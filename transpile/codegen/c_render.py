@@ -157,6 +157,16 @@ class CRenderer:
         self._open_loops(lines, space, 0, len(space.names),
                          math.prod(k.shape) >= self.iterated_parallel_min_elements,
                          innermost_pragma="", simd_body=True)
+        self._iterated_element(lines, space, k, stores, counter)
+        self._close_loops(lines, len(space.names))
+        lines.depth -= 1
+        lines.add("}")
+        return lines.text() + "\n"
+
+    @staticmethod
+    def _iterated_element(lines, space, k: IteratedKernel, stores, counter):
+        """One element of an interchanged loop (every dialect): load the carries into
+        scalars, run the iterations on them, store them once."""
         outer = ExprRenderer(lines, space, counter)
         for name, init, _, buf in k.carries:
             lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
@@ -171,10 +181,6 @@ class CRenderer:
                 lines.add(f"{name} = {value};")
         for (name, _, _, buf), store in zip(k.carries, stores):
             lines.add(f"{buf.name}[{space.render(store)}] = {name};")
-        self._close_loops(lines, len(space.names))
-        lines.depth -= 1
-        lines.add("}")
-        return lines.text() + "\n"
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, self._buffers, out)

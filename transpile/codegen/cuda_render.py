@@ -124,21 +124,7 @@ class CudaRenderer(CRenderer):
         with self._grid_stride(lines, "flat", total):
             self._decompose(lines, space, 0, len(space.names), "flat",
                             self._used_loops(space, affines))
-            names = counter()
-            outer = ExprRenderer(lines, space, names)
-            for name, init, _, buf in k.carries:
-                lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
-            with lines.block("for (int64_t step = lower; step < upper; step++)"):
-                if any(e.kind == "var" and e.args[0] == k.index_name
-                       for _, _, update, _ in k.carries for e in walk(update)):
-                    lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
-                              f"({C_TYPE[k.index_dtype]})step;")
-                inner = ExprRenderer(lines, space, names)
-                updated = [inner(update) for _, _, update, _ in k.carries]
-                for (name, *_), value in zip(k.carries, updated):
-                    lines.add(f"{name} = {value};")
-            for (name, _, _, buf), store in zip(k.carries, stores):
-                lines.add(f"{buf.name}[{space.render(store)}] = {name};")
+            self._iterated_element(lines, space, k, stores, counter())
         lines.depth -= 1
         lines.add("}")
         self._launches[index] = self._launch_1d(f"kernel_{index}",

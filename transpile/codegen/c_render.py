@@ -138,7 +138,9 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
+    def _iterated_header(self, k: IteratedKernel, index: int):
+        """(lines with the open kernel, loop space, carry stores, affines) of an
+        interchanged loop, in every dialect."""
         exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
         stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
         affines = stores + [a for e in exprs for a in collect_affines(e, [])]
@@ -153,6 +155,10 @@ class CRenderer:
         lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         lines.depth += 1
+        return lines, space, stores, affines
+
+    def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
+        lines, space, stores, _ = self._iterated_header(k, index)
         counter = _counter()
         self._open_loops(lines, space, 0, len(space.names),
                          math.prod(k.shape) >= self.iterated_parallel_min_elements,

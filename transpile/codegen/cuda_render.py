@@ -104,21 +104,8 @@ class CudaRenderer(CRenderer):
         return lines.text() + "\n"
 
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
-        exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
-        stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
-        affines = stores + [a for e in exprs for a in collect_affines(e, [])]
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
-        reads = self._reads(exprs, self._buffers)
-        outs = [buf for *_, buf in k.carries]
-        params = [f"const {C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in reads]
-        params += [f"{C_TYPE[b.dtype]} *{self.restrict} {b.name}" for b in outs]
-        params += ["int64_t lower", "int64_t upper"]
-        self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
+        lines, space, stores, affines = self._iterated_header(k, index)
         total = math.prod(k.shape)
-        lines = Lines()
-        lines.add(f"/* {k.comment} */")
-        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
-        lines.depth += 1
         if total == 0:
             return self._empty_kernel(lines, index)
         with self._grid_stride(lines, "flat", total):

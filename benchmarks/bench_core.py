@@ -48,6 +48,8 @@ import transpile as tp
 import transpile.numpy as tnp
 from transpile import lax
 
+from harness import prepare  # benchmarks/harness.py, beside this script
+
 try:
     import jax
     import jax.numpy as jnp
@@ -267,21 +269,6 @@ def median_seconds(calls: dict, repeats: int, sample_seconds: float) -> dict:
     finally:
         gc.enable()
     return {name: statistics.median(s) for name, s in samples.items()}
-
-
-def check(result, expected, rtol: float) -> None:
-    np.testing.assert_allclose(np.asarray(result, dtype=np.float64),
-                               np.asarray(expected, dtype=np.float64), rtol=rtol, atol=rtol)
-
-
-def prepare(make_call, expected, case):
-    """A warmed-up, checked zero-argument call, or a short string saying why there is none."""
-    try:
-        call = make_call()
-        check(call(), expected, case["rtol"])       # the first call also compiles
-    except Exception as err:                        # one failing column must not stop the run
-        return f"error: {type(err).__name__}"
-    return call
 
 
 def transpile_call(case):

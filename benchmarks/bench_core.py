@@ -42,13 +42,13 @@ import textwrap
 import time
 import types
 
+from harness import prepare  # first: it sets OpenBLAS's thread timeout before NumPy loads
 import numpy as np
 
 import transpile as tp
 import transpile.numpy as tnp
 from transpile import lax
 
-from harness import prepare  # benchmarks/harness.py, beside this script
 
 try:
     import jax

@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import time
 
+import harness  # noqa: F401  (first, before NumPy: it sets OpenBLAS's thread timeout)
 import numpy as np
 
 os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="tp-bench-matmul-"))

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..core import aval_of
+from ..core import aval_of, register_eager_evaluator
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
@@ -319,3 +319,5 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
+
+register_eager_evaluator(eager_apply)

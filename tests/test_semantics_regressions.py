@@ -295,3 +295,19 @@ def test_clip_ties_follow_numpys_loop_for_one_element_bounds(x_shape):
                         assert got.dtype == expected.dtype and got.shape == expected.shape
                         assert np.array_equal(np.signbit(got), np.signbit(expected)), \
                             (x_shape, lo_shape, np.shape(h), zero, lo_dtype, backend)
+
+
+def test_empty_intermediates_compile_without_warnings():
+    """Empty temporaries read by later kernels (fuzzer seed 6984: gcc's -Wmaybe-uninitialized
+    on a product of empty slices)."""
+    import warnings
+    x = np.arange(15, dtype=np.int8).reshape(3, 1, 5)
+
+    def f(np_, x):
+        v = np_.logical_or(x.reshape(15, 1, 1), x.reshape(15, 1, 1))[:, -1, 0:0:-2]
+        return v.T @ v, np_.stack([v, v], axis=0), v.sum(), (v.T @ v).sum(), v.max(initial=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = tp.jit(lambda x: f(tnp, x))(x)
+    for g, e in zip(got, f(np, x)):
+        assert g.dtype == e.dtype and g.shape == e.shape and np.array_equal(g, e)

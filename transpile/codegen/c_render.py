@@ -513,8 +513,14 @@ class CRenderer:
     def _allocate_temps(self, lines: Lines, temps) -> str:
         """Declare and allocate the temporaries; return the C expression of the status."""
         for b in temps:
-            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *)malloc("
-                      f"sizeof({C_TYPE[b.dtype]}) * {max(b.size, 1)});")
+            t = C_TYPE[b.dtype]
+            # An empty temporary is never written (its kernels' loops run zero times), and gcc
+            # warns when such memory is handed to a kernel that reads it: give it one zeroed
+            # element instead of an uninitialised one.
+            if b.size == 0:
+                lines.add(f"{t} *{b.name} = ({t} *)calloc(1, sizeof({t}));  /* empty */")
+            else:
+                lines.add(f"{t} *{b.name} = ({t} *)malloc(sizeof({t}) * {b.size});")
         if not temps:
             return "0"
         check = " || ".join(f"!{b.name}" for b in temps)

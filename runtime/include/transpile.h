@@ -209,6 +209,67 @@ TP_INLINE float tp_expf(float x) {
     return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
 }
 
+/* ---- exp for float64, branch-free so that loops calling it vectorise (libm's exp is a
+ * scalar call; NumPy uses a SIMD kernel) ----
+ * exp(x) = 2^k * exp(r), k = round(x / ln 2), |r| <= ln(2)/2 + tiny. k comes from the
+ * "shifter" trick: adding 1.5 * 2^52 rounds x / ln 2 to an integer, which is then read both
+ * as a double and (no float->int conversion, which AVX2 lacks for 64-bit) from the low bits of
+ * the sum. ln 2 is split in a 32-bit head (k * head and x - k * head are exact, as in fdlibm)
+ * and a tail; `c` is the rounding error of r = head_part - tail_part (Fast2Sum), added back
+ * so that the reduction loses nothing. exp(r) = 1 + r + r^2 P(r), P the Taylor series up to
+ * r^14 / 14! (truncation below 2^-63 relative); the one rounding that matters is the final
+ * 1 + q, so the result is within about 0.55 ulp of exp(x): at most one ulp from the correctly
+ * rounded value. 2^k is applied as two normal factors (p * s1 is exact), so results in the
+ * subnormal range are rounded once more only. The clamp to [-746, 710] keeps k in range;
+ * the same arithmetic then overflows to inf above ln(DBL_MAX) and rounds to 0 below
+ * -745.13 (so +-inf need no test), and NaN propagates. */
+/* a * b + c: one fused instruction where the CPU has one (one rounding, more accurate than
+ * two), else the two operations (never a libm call, which would not vectorise). */
+#if defined(__FMA__) || defined(__CUDACC__)
+#define TP_FMA(a, b, c) fma((a), (b), (c))
+#else
+#define TP_FMA(a, b, c) ((a) * (b) + (c))
+#endif
+TP_INLINE double tp_exp(double x) {
+    /* Written so that gcc emits max/min instructions: NaN passes through both and on to the
+     * result (every later integer step is unsigned, so garbage bits are still defined). */
+    const double xlow = x < -746.0 ? -746.0 : x;
+    const double xc = xlow > 710.0 ? 710.0 : xlow;
+    const double shifter = 6755399441055744.0;          /* 1.5 * 2^52, bits 0x4338000000000000 */
+    const double kd = xc * 1.4426950408889634 + shifter;
+    const double k = kd - shifter;                      /* exact: |k| <= 1077 */
+    uint64_t kbits;
+    memcpy(&kbits, &kd, sizeof kbits);
+    const uint64_t ku = kbits - UINT64_C(0x4338000000000000) + 2048u;   /* k + 2048 > 0 */
+    const double head = xc - k * 0.6931471803691238;    /* 0x1.62e42feep-1: exact */
+    const double tail = k * 1.9082149292705877e-10;     /* ln 2 - head */
+    const double r = head - tail;
+    const double c = (head - r) - tail;                 /* r + c == head - tail */
+    double p = 1.1470745597729725e-11;
+    p = TP_FMA(p, r, 1.6059043836821613e-10);
+    p = TP_FMA(p, r, 2.08767569878681e-09);
+    p = TP_FMA(p, r, 2.505210838544172e-08);
+    p = TP_FMA(p, r, 2.755731922398589e-07);
+    p = TP_FMA(p, r, 2.7557319223985893e-06);
+    p = TP_FMA(p, r, 2.48015873015873e-05);
+    p = TP_FMA(p, r, 0.0001984126984126984);
+    p = TP_FMA(p, r, 0.001388888888888889);
+    p = TP_FMA(p, r, 0.008333333333333333);
+    p = TP_FMA(p, r, 0.041666666666666664);
+    p = TP_FMA(p, r, 0.16666666666666666);
+    p = TP_FMA(p, r, 0.5);
+    const double e = 1.0 + (r + TP_FMA(r * r, p, c));
+    /* k1 = floor(k / 2) and k2 = k - k1, both in [-539, 512]: biased exponents of 2^k1, 2^k2 */
+    const uint64_t k1_biased = (ku >> 1) - 1024u + 1023u;
+    const uint64_t k2_biased = ku - 2048u - ((ku >> 1) - 1024u) + 1023u;
+    const uint64_t b1 = k1_biased << 52, b2 = k2_biased << 52;
+    double s1, s2;
+    memcpy(&s1, &b1, sizeof s1);
+    memcpy(&s2, &b2, sizeof s2);
+    const double result = (e * s1) * s2;   /* x > 709.78...: inf; x < -745.13...: 0 */
+    return result;
+}
+
 /* Matrix products live in tp_gemm.h, which a program includes only when it has one (the
  * vector intrinsics headers are slow to parse). */
 

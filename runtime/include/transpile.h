@@ -220,9 +220,8 @@ TP_INLINE float tp_expf(float x) {
  * r^14 / 14! (truncation below 2^-63 relative); the one rounding that matters is the final
  * 1 + q, so the result is within about 0.55 ulp of exp(x): at most one ulp from the correctly
  * rounded value. 2^k is applied as two normal factors (p * s1 is exact), so results in the
- * subnormal range are rounded once more only. The clamp to [-746, 710] keeps k in range;
- * the same arithmetic then overflows to inf above ln(DBL_MAX) and rounds to 0 below
- * -745.13 (so +-inf need no test), and NaN propagates. */
+ * subnormal range are rounded once more only. Above ln(DBL_MAX) the result is inf, below
+ * -746 (and at -inf) 0, and NaN propagates through the arithmetic. */
 /* a * b + c: one fused instruction where the CPU has one (one rounding, more accurate than
  * two), else the two operations (never a libm call, which would not vectorise). */
 #if defined(__FMA__) || defined(__CUDACC__)
@@ -231,17 +230,15 @@ TP_INLINE float tp_expf(float x) {
 #define TP_FMA(a, b, c) ((a) * (b) + (c))
 #endif
 TP_INLINE double tp_exp(double x) {
-    /* Written so that gcc emits max/min instructions: NaN passes through both and on to the
-     * result (every later integer step is unsigned, so garbage bits are still defined). */
-    const double xlow = x < -746.0 ? -746.0 : x;
-    const double xc = xlow > 710.0 ? 710.0 : xlow;
+    /* No clamp (gcc turns one into many masked moves): outside [-746, 709.78] the result is
+     * selected at the end, and whatever bits k has there only meet unsigned arithmetic. */
     const double shifter = 6755399441055744.0;          /* 1.5 * 2^52, bits 0x4338000000000000 */
-    const double kd = xc * 1.4426950408889634 + shifter;
-    const double k = kd - shifter;                      /* exact: |k| <= 1077 */
+    const double kd = x * 1.4426950408889634 + shifter;
+    const double k = kd - shifter;                      /* exact: |k| <= 1077 in range */
     uint64_t kbits;
     memcpy(&kbits, &kd, sizeof kbits);
-    const uint64_t ku = kbits - UINT64_C(0x4338000000000000) + 2048u;   /* k + 2048 > 0 */
-    const double head = xc - k * 0.6931471803691238;    /* 0x1.62e42feep-1: exact */
+    const uint64_t ku = kbits - UINT64_C(0x4338000000000000) + 2048u;   /* k + 2048 */
+    const double head = x - k * 0.6931471803691238;    /* 0x1.62e42feep-1: exact */
     const double tail = k * 1.9082149292705877e-10;     /* ln 2 - head */
     const double r = head - tail;
     const double c = (head - r) - tail;                 /* r + c == head - tail */
@@ -266,8 +263,8 @@ TP_INLINE double tp_exp(double x) {
     double s1, s2;
     memcpy(&s1, &b1, sizeof s1);
     memcpy(&s2, &b2, sizeof s2);
-    const double result = (e * s1) * s2;   /* x > 709.78...: inf; x < -745.13...: 0 */
-    return result;
+    const double result = (e * s1) * s2;   /* below -745.13...: rounds to 0 */
+    return x > 709.782712893383973096 ? INFINITY : (x < -746.0 ? 0.0 : result);   /* NaN: NaN */
 }
 
 /* Matrix products live in tp_gemm.h, which a program includes only when it has one (the

@@ -216,8 +216,9 @@ TP_INLINE float tp_expf(float x) {
  * as a double and (no float->int conversion, which AVX2 lacks for 64-bit) from the low bits of
  * the sum. ln 2 is split in a 32-bit head (k * head and x - k * head are exact, as in fdlibm)
  * and a tail; `c` is the rounding error of r = head_part - tail_part (Fast2Sum), added back
- * so that the reduction loses nothing. exp(r) = 1 + r + r^2 P(r), P the Taylor series up to
- * r^14 / 14! (truncation below 2^-63 relative); the one rounding that matters is the final
+ * so that the reduction loses nothing. exp(r) = 1 + r + r^2 P(r), P a degree-10 polynomial
+ * fitted at Chebyshev nodes (mpmath.chebyfit on [-0.347, 0.347]; its error times r^2 is below
+ * 2^-61, with the coefficients rounded to double); the one rounding that matters is the final
  * 1 + q, so the result is within about 0.55 ulp of exp(x): at most one ulp from the correctly
  * rounded value. 2^k is applied as two normal factors (p * s1 is exact), so results in the
  * subnormal range are rounded once more only. Above ln(DBL_MAX) the result is inf, below
@@ -242,18 +243,16 @@ TP_INLINE double tp_exp(double x) {
     const double tail = k * 1.9082149292705877e-10;     /* ln 2 - head */
     const double r = head - tail;
     const double c = (head - r) - tail;                 /* r + c == head - tail */
-    double p = 1.1470745597729725e-11;
-    p = TP_FMA(p, r, 1.6059043836821613e-10);
-    p = TP_FMA(p, r, 2.08767569878681e-09);
-    p = TP_FMA(p, r, 2.505210838544172e-08);
-    p = TP_FMA(p, r, 2.755731922398589e-07);
-    p = TP_FMA(p, r, 2.7557319223985893e-06);
-    p = TP_FMA(p, r, 2.48015873015873e-05);
-    p = TP_FMA(p, r, 0.0001984126984126984);
-    p = TP_FMA(p, r, 0.001388888888888889);
-    p = TP_FMA(p, r, 0.008333333333333333);
-    p = TP_FMA(p, r, 0.041666666666666664);
-    p = TP_FMA(p, r, 0.16666666666666666);
+    double p = 2.0914679595617734e-09;
+    p = TP_FMA(p, r, 2.510520668068106e-08);
+    p = TP_FMA(p, r, 2.7557273660822466e-07);
+    p = TP_FMA(p, r, 2.7557255425009614e-06);
+    p = TP_FMA(p, r, 2.480158732553378e-05);
+    p = TP_FMA(p, r, 0.00019841269874801073);
+    p = TP_FMA(p, r, 0.0013888888888883752);
+    p = TP_FMA(p, r, 0.008333333333326141);
+    p = TP_FMA(p, r, 0.04166666666666667);
+    p = TP_FMA(p, r, 0.1666666666666667);
     p = TP_FMA(p, r, 0.5);
     const double e = 1.0 + (r + TP_FMA(r * r, p, c));
     /* k1 = floor(k / 2) and k2 = k - k1, both in [-539, 512]: biased exponents of 2^k1, 2^k2 */

@@ -96,3 +96,19 @@ def test_rows_read_in_full_are_all_computed():
     np.testing.assert_allclose(low, ref_low, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(total, ref_total, rtol=1e-12)
     assert _bounds(build, a) == (True, False)
+
+
+def test_a_print_in_the_body_reads_every_row():
+    """debug.print has no outputs and reads its operand in full: no row bound."""
+    def build(a):
+        n = a.shape[0]
+        rows = tnp.arange(n)
+
+        def step(j, low):
+            v = a[:, j] - low @ low[j]
+            tp.debug.print("{}", v[0])
+            return low.at[:, j].set(tnp.where(rows >= j, v / tnp.sqrt(v[j]), 0.0))
+        return lax.fori_loop(0, n, step, tnp.zeros_like(a))
+    a = _spd(4)
+    np.testing.assert_allclose(tp.jit(build)(a), np.linalg.cholesky(a), rtol=1e-12)
+    assert _bounds(build, a) == (True, False)

@@ -75,6 +75,8 @@ def _equal_to_index(body, index) -> set:
     producers = {}
     for e in body.eqns:
         producers.update((v, e) for v in e.outputs)
+        if len(e.outputs) != 1:
+            continue                  # effects (debug.print), loops
         out = e.outputs[0]
         name = e.prim.name
         if name == "convert_element_type" and e.inputs[0] in same \
@@ -164,6 +166,8 @@ def _unread_prefixes(body, same, iotas, upper) -> dict:
 def _unread_through(use, position, v, unread, producers, same, iotas, upper) -> set:
     """Axes of `v` along which `use` (reading v as input `position`) reads nothing below
     the loop index."""
+    if len(use.outputs) != 1:
+        return set()                  # a print, a loop, a cond: reads anything
     name, out = use.prim.name, use.outputs[0]
     after = unread.get(out, set()) if out.aval.shape == v.aval.shape else set()
     if name == "select" and position == 1:

@@ -80,7 +80,7 @@ def _equal_to_index(body, index) -> set:
         out = e.outputs[0]
         name = e.prim.name
         if name == "convert_element_type" and e.inputs[0] in same \
-                and np.dtype(out.aval.dtype).kind == "i" and out.aval.dtype.itemsize >= 4:
+                and _keeps_every_index(e.inputs[0].aval.dtype, out.aval.dtype):
             same.add(out)
         elif name == "select" and e.inputs[2] in same:
             test = producers.get(e.inputs[0])
@@ -88,6 +88,15 @@ def _equal_to_index(body, index) -> set:
                     and isinstance(test.inputs[1], Literal) and test.inputs[1].value == 0:
                 same.add(out)
     return same
+
+
+def _keeps_every_index(src, dst) -> bool:
+    """Does converting a non-negative `src` integer to `dst` keep its value?"""
+    src, dst = np.dtype(src), np.dtype(dst)
+    if src.kind not in "iu" or dst.kind not in "iu":
+        return False
+    return dst.itemsize > src.itemsize or \
+        (dst.itemsize == src.itemsize and (dst.kind == src.kind or src.kind == "i"))
 
 
 def _is_positive_zero(atom, producers) -> bool:

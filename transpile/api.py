@@ -425,7 +425,7 @@ def _rebuild(spec, it):
 
 
 def _check_output(o, i):
-    if isinstance(o, (Tracer, np.ndarray, np.generic)) or type(o) in (bool, int, float):
+    if isinstance(o, (Tracer, np.ndarray, np.generic)) or type(o) in (bool, int, float, complex):
         return o
     raise TypeError(f"output {i} of the jitted function has type {type(o).__name__}; a jitted "
                     "function must return arrays, numbers, or tuples/lists/dicts of them")

@@ -143,6 +143,12 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
     }
 TP_COMPLEX_OWN(c64, tp_c64, float, f)
 TP_COMPLEX_OWN(c128, tp_c128, double, )
+/* + and * for templates written for numbers (tp_cuda.h's matmul tile). */
+#define TP_COMPLEX_OPERATORS(tag, C)                                                          \
+    TP_DEVICE inline C operator+(C a, C b) { return tp_add_##tag(a, b); }                     \
+    TP_DEVICE inline C operator*(C a, C b) { return tp_mul_##tag(a, b); }
+TP_COMPLEX_OPERATORS(c64, tp_c64)
+TP_COMPLEX_OPERATORS(c128, tp_c128)
 #endif
 
 /* ---- power: NumPy's npy_cpow. Zero exponents give 1; a zero base gives 0 for a positive

@@ -29,7 +29,7 @@ from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
 from .stable_repr import stable_repr
 from .tracing import trace_flat
 
-_PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool"}
+_PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool", complex: "c128~"}
 
 
 @dataclasses.dataclass

@@ -11,6 +11,7 @@
  *   mul                     NumPy's SIMD loop: (fma(ar, br, -(ai*bi)), fma(ar, bi, ai*br)).
  *   div                     Smith's algorithm exactly as NumPy's loop (division by 0+0j gives
  *                           the componentwise a/|br|).
+ *   reciprocal              NumPy's loop (1 / a by Smith's method, its own formula).
  *   abs                     NumPy's SIMD loop: larger * sqrt(fma(ratio, ratio, 1)) with
  *                           inf winning over NaN.
  *   exp, log, sqrt, pow     C: the C library's cexp/clog/csqrt/cpow, which NumPy calls too
@@ -20,6 +21,12 @@
  *                           to a few ulp away from |z| = 1 (log's real part loses relative
  *                           accuracy there).
  *   eq, ne, isnan, isinf, isfinite   as NumPy: both parts equal; either part NaN/inf.
+ *
+ * gcc 12 vectorising a loop of divisions with -march=native paired the real part's "mul, add"
+ * with the imaginary part's "mul, sub" into one fused vfmsubadd instruction even under
+ * -ffp-contract=off, changing last bits of Smith's division (and of plain products).
+ * tp_unfused hands a product to an empty asm statement, so no instruction can fuse it with
+ * the addition that follows.
  */
 #ifndef TRANSPILE_COMPLEX_H
 #define TRANSPILE_COMPLEX_H
@@ -37,6 +44,14 @@
 typedef struct { float re, im; } tp_c64;
 typedef struct { double re, im; } tp_c128;
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
+TP_INLINE float tp_unfused_c64(float x) { __asm__("" : "+x"(x)); return x; }
+TP_INLINE double tp_unfused_c128(double x) { __asm__("" : "+x"(x)); return x; }
+#else
+TP_INLINE float tp_unfused_c64(float x) { return x; }
+TP_INLINE double tp_unfused_c128(double x) { return x; }
+#endif
+
 #define TP_COMPLEX_ARITHMETIC(tag, C, T, SFX)                                                 \
     TP_INLINE C tp_make_##tag(T re, T im) { C z; z.re = re; z.im = im; return z; }            \
     TP_INLINE C tp_add_##tag(C a, C b) { return tp_make_##tag(a.re + b.re, a.im + b.im); }    \
@@ -49,18 +64,30 @@ typedef struct { double re, im; } tp_c128;
     }                                                                                         \
     /* The plain product, as NumPy's scalar code (pow's repeated squaring) computes it. */   \
     TP_INLINE C tp_mul_plain_##tag(C a, C b) {                                                \
-        return tp_make_##tag(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);           \
+        return tp_make_##tag(tp_unfused_##tag(a.re * b.re) - tp_unfused_##tag(a.im * b.im),   \
+                             tp_unfused_##tag(a.re * b.im) + tp_unfused_##tag(a.im * b.re));  \
     }                                                                                         \
     TP_INLINE C tp_div_##tag(C a, C b) {                                                      \
         const T br_abs = fabs##SFX(b.re), bi_abs = fabs##SFX(b.im);                           \
         if (br_abs >= bi_abs) {                                                               \
             if (br_abs == 0 && bi_abs == 0)   /* a complex inf or NaN, as NumPy */            \
                 return tp_make_##tag(a.re / br_abs, a.im / br_abs);                           \
-            const T rat = b.im / b.re, scl = (T)1 / (b.re + b.im * rat);                      \
-            return tp_make_##tag((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);       \
+            const T rat = b.im / b.re, scl = (T)1 / (b.re + tp_unfused_##tag(b.im * rat));    \
+            const T re_rat = tp_unfused_##tag(a.re * rat), im_rat = tp_unfused_##tag(a.im * rat); \
+            return tp_make_##tag((a.re + im_rat) * scl, (a.im - re_rat) * scl);               \
         }                                                                                     \
-        const T rat = b.re / b.im, scl = (T)1 / (b.im + b.re * rat);                          \
-        return tp_make_##tag((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);           \
+        const T rat = b.re / b.im, scl = (T)1 / (b.im + tp_unfused_##tag(b.re * rat));        \
+        const T re_rat = tp_unfused_##tag(a.re * rat), im_rat = tp_unfused_##tag(a.im * rat); \
+        return tp_make_##tag((re_rat + a.im) * scl, (im_rat - a.re) * scl);                   \
+    }                                                                                         \
+    /* NumPy's reciprocal loop: a Smith-style quotient of 1 by a. */                         \
+    TP_INLINE C tp_reciprocal_##tag(C a) {                                                    \
+        if (fabs##SFX(a.im) <= fabs##SFX(a.re)) {                                             \
+            const T r = a.im / a.re, d = a.re + tp_unfused_##tag(a.im * r);                   \
+            return tp_make_##tag((T)1 / d, -r / d);                                           \
+        }                                                                                     \
+        const T r = a.re / a.im, d = tp_unfused_##tag(a.re * r) + a.im;                       \
+        return tp_make_##tag(r / d, (T)-1 / d);                                               \
     }                                                                                         \
     TP_INLINE T tp_abs_##tag(C a) {                                                           \
         T re = fabs##SFX(a.re), im = fabs##SFX(a.im);                                         \

@@ -248,7 +248,8 @@ COMPLEX_OP_RULES = {
     "exp": _complex_helper("exp"), "log": _complex_helper("log"),
     "sqrt": _complex_helper("sqrt"), "eq": _complex_helper("eq"), "ne": _complex_helper("ne"),
     "is_nan": _complex_helper("isnan"), "is_inf": _complex_helper("isinf"),
-    "is_finite": _complex_helper("isfinite"), "real": _complex_part("re"),
+    "is_finite": _complex_helper("isfinite"), "reciprocal": _complex_helper("reciprocal"),
+    "real": _complex_part("re"),
     "imag": _complex_part("im"),
 }
 

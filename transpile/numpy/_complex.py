@@ -1,8 +1,9 @@
 """Complex numbers: the parts of a complex array, its conjugate and its angle.
 
 `real` and `imag` bind the `real`/`imag` primitives (whose result is the part's real dtype);
-on a real operand they are the operand itself and zeros, as in NumPy. `conj` binds the
-`conj` primitive (NumPy's `conjugate` ufunc), which is the identity on real dtypes.
+on a real operand they are the operand itself and zeros, as in NumPy. `conj` (in
+_elementwise) binds the `conj` primitive (NumPy's `conjugate` ufunc), the identity on reals.
+`complex_power` is `x ** y` on a complex array, with NumPy's operator shortcuts.
 """
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind, is_python_scalar
 from ._creation import zeros_like
-from ._elementwise import arctan2
-from ._util import elementwise, operand
+from ._elementwise import arctan2, conj, conjugate   # noqa: F401  (re-exported)
+from ._util import operand
 
 
 def iscomplexobj(x) -> bool:
@@ -39,14 +40,6 @@ def imag(val):
     return bind(P.get("imag"), val)
 
 
-def conjugate(x):
-    """The complex conjugate, elementwise (NumPy's numpy.conjugate)."""
-    return elementwise("conj", x)
-
-
-conj = conjugate
-
-
 def angle(z, deg=False):
     """The counterclockwise angle from the positive real axis, as NumPy's numpy.angle:
     arctan2(imag, real), and arctan2(0, z) for real input (float64 for integers)."""
@@ -56,3 +49,17 @@ def angle(z, deg=False):
     else:
         a = arctan2(0, z)
     return a * (180 / 3.141592653589793) if deg else a
+
+
+# NumPy's `array ** scalar` shortcuts for inexact arrays: these exponents call another ufunc,
+# whose complex results differ in the last bits from `power`'s (square is the fma product).
+_POWER_SHORTCUTS = {(int, 2): "square", (int, -1): "reciprocal", (float, 0.5): "sqrt"}
+
+
+def power_operator(x, y):
+    """`x ** y` as NumPy's operator computes it (np.power otherwise)."""
+    from . import _elementwise as E
+    shortcut = _POWER_SHORTCUTS.get((type(y), y)) if type(y) in (int, float) else None
+    if shortcut is not None and iscomplexobj(x):
+        return getattr(E, shortcut)(x)
+    return E.power(x, y)

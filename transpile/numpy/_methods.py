@@ -65,6 +65,7 @@ def install() -> None:
         setattr(Tracer, f"__{name}__", _plain(fn))
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
+    Tracer.__pow__ = CX.power_operator        # NumPy's x ** 2, x ** -1, x ** 0.5 shortcuts
     for name, fn in _METHODS.items():        # methods, like functions, return strong values
         setattr(Tracer, name, strong_results(fn))
     Tracer.T = property(lambda self: S.transpose(self))

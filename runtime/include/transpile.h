@@ -209,9 +209,7 @@ TP_INLINE float tp_expf(float x) {
     return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
 }
 
-/* Complex scalars (tp_c64, tp_c128) and their arithmetic with NumPy's results. */
-#include "tp_complex.h"
-
+/* Complex scalars (tp_c64, tp_c128) live in tp_complex.h, included by programs that use them. */
 /* Matrix products live in tp_gemm.h, which a program includes only when it has one (the
  * vector intrinsics headers are slow to parse). */
 

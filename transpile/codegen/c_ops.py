@@ -278,7 +278,8 @@ def op_rule(name: str, loop):
 
 # Helpers that live outside transpile.h: the renderer includes a header when its text calls one.
 HELPER_HEADERS = {"tp_erf_inv_": "tp_special.h", "tp_lgamma_": "tp_special.h",
-                  "tp_bitcast_": "tp_special.h"}
+                  "tp_bitcast_": "tp_special.h", "tp_c64": "tp_complex.h",
+                  "tp_c128": "tp_complex.h"}
 
 
 def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:

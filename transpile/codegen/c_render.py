@@ -66,6 +66,8 @@ class CRenderer:
                 kernels[i] = self.render_kernel(program.kernels[i], i)
         self.includes |= {header for prefix, header in HELPER_HEADERS.items()
                           if any(prefix in text for text in kernels)}
+        if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
+            self.includes.add("tp_complex.h")      # the entry declares complex pointers
         parts = [header, f'#include "{self.runtime_header}"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))

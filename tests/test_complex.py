@@ -308,6 +308,22 @@ def test_zero_d_empty_and_strided_inputs():
         _check(program, args, {})
 
 
+def test_scatters_gathers_and_take_fill():
+    """.at[idx] set/add/multiply with duplicate indices (add accumulates, set: the last wins),
+    gathers, and take's fill (NaN, as JAX) against the interpreter (NumPy's ufunc.at)."""
+    x = (np.arange(12).reshape(3, 4) * (1 - 1j)).astype(np.complex64)
+    idx = np.array([0, 2, 0, 1])
+    program = lambda a: (a.at[idx].add(1j), a.at[idx].set(2 - 1j), a.at[idx].multiply(1 + 1j),
+                         a.at[1, 2].set(7j), a[idx], tnp.take(a, np.array([1, 30]), mode="fill"))
+    compiled, reference = tp.jit(program)(x), tp.jit(program, backend="interpret")(x)
+    for i, (got, want) in enumerate(zip(compiled, reference)):
+        assert_complex(got, want, what=f"output {i}")
+    want = x.copy()
+    np.add.at(want, idx, np.complex64(1j))
+    assert_complex(compiled[0], want)
+    assert np.isnan(compiled[5][..., 1]).all()
+
+
 # -- errors, IR, CUDA ---------------------------------------------------------------------------
 
 def test_ir_prints_complex_types_and_literals():
@@ -323,6 +339,12 @@ def test_unsupported_complex_operations_say_so():
         tp.jit(lambda v: v < 1j)(x)
     with pytest.raises(TypeError, match="complex operand"):
         tp.jit(lambda v: lax.real(v))(np.ones(2))
+    with pytest.raises(NotImplementedError, match="lexicographically"):
+        tp.jit(tnp.sort)(x)
+    with pytest.raises(NotImplementedError, match="lexicographically"):
+        tp.jit(lambda v: v.at[np.array([0])].max(1j))(x)
+    with pytest.raises(NotImplementedError, match="complex"):
+        tnp.linalg.solve(np.eye(2) * (1 + 1j), np.ones(2))
     # NumPy's answers stay available through the interpreter.
     assert tp.jit(lambda v: tnp.max(v), backend="interpret")(x) == np.max(x)
 

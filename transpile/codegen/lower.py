@@ -281,6 +281,10 @@ class RegionLowering:
 
     def _sort_kernel(self, eqn, buf, comment):
         operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer
+        if operand.dtype.kind == "c":
+            raise NotImplementedError(f"{eqn.prim.name} of {operand.dtype} has no C rendering "
+                                      "(NumPy orders complex numbers lexicographically); use "
+                                      "backend='interpret'")
         shape = operand.shape
         n = shape[-1] if shape else 1
         rows = math.prod(shape[:-1]) if shape else 1

@@ -14,7 +14,7 @@ UNARY_UFUNC = {
     "floor": "floor", "ceil": "ceil", "round": "rint", "trunc": "trunc", "not": "invert",
     "is_nan": "isnan", "is_inf": "isinf", "is_finite": "isfinite", "reciprocal": "reciprocal",
     "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh", "cbrt": "cbrt",
-    "signbit": "signbit",
+    "signbit": "signbit", "conj": "conjugate",
 }
 BINARY_UFUNC = {
     "add": "add", "sub": "subtract", "mul": "multiply", "div": "true_divide",
@@ -29,6 +29,8 @@ BINARY_UFUNC = {
 ELEMENTWISE_UFUNC = {**UNARY_UFUNC, **BINARY_UFUNC}
 # Elementwise special functions NumPy has no ufunc for: a float operand, the same float out.
 SPECIAL_UNARY = ("erf", "erfc", "erf_inv", "lgamma")
+# The parts of a complex operand, as real numbers of its precision (lax.real, lax.imag).
+COMPLEX_PARTS = ("real", "imag")
 
 _table: dict[str, Primitive] = {}
 
@@ -38,7 +40,7 @@ def _make(name: str) -> Primitive:
     return _table[name]
 
 
-for _name in (*ELEMENTWISE_UFUNC, *SPECIAL_UNARY):
+for _name in (*ELEMENTWISE_UFUNC, *SPECIAL_UNARY, *COMPLEX_PARTS):
     _make(_name)
 
 select = _make("select")                      # select pred on_true on_false

@@ -128,7 +128,7 @@ __device__ __forceinline__ TpArg<T> tp_arg_combine(TpArg<T> a, TpArg<T> b) {
  * place through their row and column strides (transposes, slices, broadcasts: no copies).
  * Each thread sums one output over k in order (no FMA contraction under --fmad=false, no
  * TF32), so results are deterministic. Integers accumulate in the unsigned type W, where
- * overflow wraps as NumPy's does. */
+ * overflow wraps as NumPy's does; complex numbers through tp_complex.h's C++ operators. */
 template <typename T, typename W>
 __device__ __forceinline__ void tp_matmul_tile(const T *lhs, int64_t lhs_row, int64_t lhs_col,
                                                const T *rhs, int64_t rhs_row, int64_t rhs_col,
@@ -139,12 +139,12 @@ __device__ __forceinline__ void tp_matmul_tile(const T *lhs, int64_t lhs_row, in
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
     const int64_t row = (int64_t)blockIdx.y * TP_TILE + ty;
     const int64_t col = (int64_t)blockIdx.x * TP_TILE + tx;
-    W acc = 0;
+    W acc = W();                                 /* zero, for numbers and complex structs */
     for (int64_t p0 = 0; p0 < k; p0 += TP_TILE) {
         a_tile[ty][tx] = (row < m && p0 + tx < k)
-            ? (W)lhs[row * lhs_row + (p0 + tx) * lhs_col] : (W)0;
+            ? (W)lhs[row * lhs_row + (p0 + tx) * lhs_col] : W();
         b_tile[ty][tx] = (p0 + ty < k && col < n)
-            ? (W)rhs[(p0 + ty) * rhs_row + col * rhs_col] : (W)0;
+            ? (W)rhs[(p0 + ty) * rhs_row + col * rhs_col] : W();
         __syncthreads();
         const int depth = (int)(k - p0 < TP_TILE ? k - p0 : TP_TILE);  /* no padded terms */
         for (int q = 0; q < depth; q++) acc = acc + a_tile[ty][q] * b_tile[q][tx];

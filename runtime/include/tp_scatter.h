@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "tp_complex.h"
 
 #define TP_SC_SET(T, a, b) (b)
 #define TP_SC_ADD_INT(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
@@ -54,5 +55,17 @@ TP_SCATTER_INT(u32, uint32_t)
 TP_SCATTER_INT(u64, uint64_t)
 TP_SCATTER_FLOAT(f32, float)
 TP_SCATTER_FLOAT(f64, double)
+
+/* Complex: set, add and multiply (NumPy's product); NumPy orders complex numbers
+ * lexicographically, which min and max do not compile (lowering refuses them). */
+#define TP_SCATTER_COMPLEX(tag, T)                                                            \
+    TP_SCATTER(set, tag, T, TP_SC_SET)                                                        \
+    TP_SCATTER(add, tag, T, TP_SC_ADD_##tag) TP_SCATTER(mul, tag, T, TP_SC_MUL_##tag)
+#define TP_SC_ADD_c64(T, a, b) tp_add_c64(a, b)
+#define TP_SC_MUL_c64(T, a, b) tp_mul_c64(a, b)
+#define TP_SC_ADD_c128(T, a, b) tp_add_c128(a, b)
+#define TP_SC_MUL_c128(T, a, b) tp_mul_c128(a, b)
+TP_SCATTER_COMPLEX(c64, tp_c64)
+TP_SCATTER_COMPLEX(c128, tp_c128)
 
 #endif /* TRANSPILE_SCATTER_H */

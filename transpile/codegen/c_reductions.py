@@ -4,10 +4,33 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from .c_ops import C_TYPE, TAG, render_literal, unsigned_work_type
+from .c_ops import C_TYPE, TAG, render_cast, render_literal, unsigned_work_type
+
+# Complex sums accumulate in complex128 (as float32 sums do in double); products in their
+# own dtype. Complex max/min/argmax (NumPy's lexicographic order) are not compiled.
+_COMPLEX_COMBINERS = {"sum", "prod"}
+
+
+def _check_complex(combiner: str, dt) -> None:
+    if dtypes.is_complex(dt) and combiner not in _COMPLEX_COMBINERS:
+        raise NotImplementedError(
+            f"reduction '{combiner}' on {np.dtype(dt)} has no C rendering (complex numbers "
+            "are ordered lexicographically by NumPy); use backend='interpret' or reduce the "
+            ".real and .imag parts")
+
+
+def accumulator_dtype(combiner: str, dt):
+    """The dtype a complex accumulator holds (None: not complex)."""
+    if not dtypes.is_complex(dt):
+        return None
+    _check_complex(combiner, dt)
+    return dtypes.complex128 if combiner == "sum" else np.dtype(dt)
 
 
 def accumulator_type(combiner: str, dt) -> str:
+    _check_complex(combiner, dt)
+    if dtypes.is_complex(dt):
+        return C_TYPE[accumulator_dtype(combiner, dt)]
     if combiner == "sum" and dtypes.is_float(dt):
         return "double"          # float32 sums accumulate in double: at least NumPy's accuracy
     if combiner in ("sum", "prod") and dtypes.is_int(dt):
@@ -16,6 +39,8 @@ def accumulator_type(combiner: str, dt) -> str:
 
 
 def reduction_init(combiner: str, dt) -> str:
+    if dtypes.is_complex(dt):
+        return render_literal(0 if combiner == "sum" else 1, accumulator_dtype(combiner, dt))
     if combiner in ("sum",):
         return "0"
     if combiner == "prod":
@@ -32,6 +57,10 @@ def reduction_init(combiner: str, dt) -> str:
 
 
 def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
+    acc_dt = accumulator_dtype(combiner, dt)
+    if acc_dt is not None:
+        op = "add" if combiner == "sum" else "mul"
+        return f"{acc} = tp_{op}_{TAG[acc_dt]}({acc}, {render_cast(v, np.dtype(dt), acc_dt)});"
     if combiner == "sum":
         cast = accumulator_type(combiner, dt)
         return f"{acc} += ({cast}){v};"
@@ -47,7 +76,29 @@ def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
     return f"{acc} = {v} {op} {acc} ? {v} : {acc};"
 
 
+def accumulator_result(combiner: str, dt, acc: str) -> str:
+    """The accumulator converted back to the result dtype `dt`."""
+    acc_dt = accumulator_dtype(combiner, dt)
+    if acc_dt is not None:
+        return render_cast(acc, acc_dt, np.dtype(dt))
+    return f"({C_TYPE[dt]}){acc}"
+
+
+def declared_reduction(name: str, combiner: str, dt) -> str:
+    """The `omp declare reduction` of a reduction clause that names a tp_ helper."""
+    acc_dt = accumulator_dtype(combiner, dt)
+    if acc_dt is not None:
+        t, op = C_TYPE[acc_dt], "add" if combiner == "sum" else "mul"
+        return (f"#pragma omp declare reduction({name} : {t} : omp_out = tp_{op}_{TAG[acc_dt]}"
+                f"(omp_out, omp_in)) initializer(omp_priv = {reduction_init(combiner, dt)})")
+    init = "-INFINITY" if "max" in name else "INFINITY"
+    return (f"#pragma omp declare reduction({name} : {C_TYPE[dt]} : omp_out = {name}(omp_out, "
+            f"omp_in)) initializer(omp_priv = {init})")
+
+
 def omp_reduction_clause(combiner: str, dt) -> str:
+    if dtypes.is_complex(dt):
+        return f"tp_{combiner}_{TAG[accumulator_dtype(combiner, dt)]}"   # declared, as below
     if combiner in ("sum", "prod", "and", "or"):
         return {"sum": "+", "prod": "*", "and": "&&", "or": "||"}[combiner]
     if dtypes.is_float(dt):

@@ -14,8 +14,8 @@ from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG
-from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
-                           reduction_update)
+from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
+                           omp_reduction_clause, reduction_init, reduction_update)
 from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKernel,
                         LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
                         While, swapped_buffers)
@@ -66,6 +66,8 @@ class CRenderer:
                 kernels[i] = self.render_kernel(program.kernels[i], i)
         self.includes |= {header for prefix, header in HELPER_HEADERS.items()
                           if any(prefix in text for text in kernels)}
+        if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
+            self.includes.add("tp_complex.h")      # the entry declares complex pointers
         parts = [header, f'#include "{self.runtime_header}"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
@@ -279,7 +281,7 @@ class CRenderer:
             else:
                 clause = omp_reduction_clause(k.combiner, dt)
                 if clause.startswith("tp_"):
-                    self._declare_reduction(clause, dt)
+                    self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
                 self._open_loops(lines, space, n_out_loops, len(space.names),
                                  big and out_size == 1, reduction=f" reduction({clause}:acc)")
             v = ExprRenderer(lines, space, _counter())(k.body)
@@ -288,7 +290,8 @@ class CRenderer:
             self._close_loops(lines, len(space.names) - n_out_loops)
             if k.combiner in ("max", "min") and dtypes.is_float(dt):
                 self._zero_sign_pass(lines, space, k, n_out_loops)
-            lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
+            lines.add(f"{k.out.name}[{space.render(store)}] = "
+                      f"{accumulator_result(k.combiner, k.out.dtype, 'acc')};")
         self._close_loops(lines, n_out_loops)
         lines.depth -= 1
         lines.add("}")
@@ -302,7 +305,7 @@ class CRenderer:
         ulp off but arbitrarily far where partial products pass through subnormals or
         overflow (1e-300 * 1e-300 * 1e300 * 1e300). Sums are reassociated: their error is
         bounded by the terms' magnitudes, and NumPy's own order is pairwise, not serial."""
-        return k.combiner == "prod" and dtypes.is_float(k.body.dtype)
+        return k.combiner == "prod" and dtypes.is_inexact(k.body.dtype)
 
     # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
     # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
@@ -368,6 +371,10 @@ class CRenderer:
 
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype
+        if dtypes.is_complex(dt):
+            raise NotImplementedError(f"{k.combiner} of {dt} has no C rendering (NumPy orders "
+                                      "complex numbers lexicographically); use "
+                                      "backend='interpret' or compare the .real parts")
         store = _row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
         better = ">" if k.combiner == "argmax" else "<"
         lines.add(f"{C_TYPE[dt]} best = 0;")
@@ -383,13 +390,6 @@ class CRenderer:
                   f"best_index = {position}; }}")
         self._close_loops(lines, len(space.names) - n_out_loops)
         lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})best_index;")
-
-    def _declare_reduction(self, name: str, dt):
-        init = "-INFINITY" if "max" in name else "INFINITY"
-        t = C_TYPE[dt]
-        self.declared_reductions.add(
-            f"#pragma omp declare reduction({name} : {t} : omp_out = {name}(omp_out, omp_in)) "
-            f"initializer(omp_priv = {init})")
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""

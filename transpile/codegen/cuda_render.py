@@ -22,7 +22,7 @@ import re
 from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
                      merge_groups, walk)
 from .c_ops import C_TYPE, unsigned_work_type
-from .c_reductions import accumulator_type, reduction_init, reduction_update
+from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
 from .c_render import CRenderer, _row_major
 from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
 
@@ -145,7 +145,7 @@ class CudaRenderer(CRenderer):
             raise NotImplementedError(f"CUDA matmul with a batch of {k.batch} matrices (at most "
                                       f"{_GRID_Z_LIMIT}: one grid z-slice per matrix)")
         t = C_TYPE[k.out.dtype]
-        w = t if k.out.dtype.kind == "f" else unsigned_work_type(k.out.dtype)
+        w = t if k.out.dtype.kind in "fc" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
         grid = f"dim3({-(-k.n // 16)}, {-(-k.m // 16)}, {k.batch})"
@@ -310,9 +310,13 @@ class _Reduction:
             self._accumulate(lines, "r")
 
     def _store(self, lines: Lines, acc: str = "acc") -> None:
-        value = f"{acc}.index" if self.arg else acc
-        lines.add(f"{self.k.out.name}[{self.space.render(self.store)}] = "
-                  f"({C_TYPE[self.k.out.dtype]}){value};")
+        lines.add(f"{self.k.out.name}[{self.space.render(self.store)}] = {self._result(acc)};")
+
+    def _result(self, acc: str) -> str:
+        """The accumulator as the output's C value."""
+        if self.arg:
+            return f"({C_TYPE[self.k.out.dtype]}){acc}.index"
+        return accumulator_result(self.k.combiner, self.k.out.dtype, acc)
 
     def _rows(self, lines: Lines, first: str, step: str):
         block = self.r._grid_stride(lines, "row", self.rows, first, step)
@@ -343,8 +347,7 @@ class _Reduction:
         with lines.block("for (int64_t p = threadIdx.x; p < count; p += blockDim.x)"):
             lines.add("acc = combine(acc, partial[p]);")
         lines.add("acc = tp_block_reduce(acc, identity, combine);")
-        lines.add(f"if (threadIdx.x == 0) {out}[0] = ({C_TYPE[self.k.out.dtype]})"
-                  f"{'acc.index' if self.arg else 'acc'};")
+        lines.add(f"if (threadIdx.x == 0) {out}[0] = {self._result('acc')};")
         second = self._close(lines)
         blocks = f"tp_blocks({self.length}, TP_THREADS)"
         self.r._launches[self.index] = lambda args: [

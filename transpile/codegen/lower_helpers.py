@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from .. import dtypes
 from .c_ops import TAG
 from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
 
@@ -25,6 +26,10 @@ def _scatter(low, eqn, buf, comment):
                       f"{comment}: copy of the operand (the input is never mutated)")
     mode = eqn.params["mode"]
     assert mode in _SCATTER_MODES
+    if dtypes.is_complex(buf.dtype) and mode in ("min", "max"):
+        raise NotImplementedError(f".at[...].{mode} on {buf.dtype} has no C rendering (NumPy "
+                                  "orders complex numbers lexicographically); use "
+                                  "backend='interpret'")
     call = HelperKernel("tp_scatter.h", f"tp_scatter_{mode}_{TAG[buf.dtype]}",
                         [low.buffers[indices], low.buffers[updates]], [buf],
                         (math.prod(indices.aval.shape), buf.size),

@@ -32,6 +32,9 @@ def _as_float(a, *others):
     """NumPy's linalg dtype: float32 stays, everything else computes in float64."""
     a = operand(a)
     dts = [aval_of(x).dtype for x in (a,) + others]
+    if any(dtypes.is_complex(d) for d in dts):
+        raise NotImplementedError("transpile.numpy.linalg does not support complex matrices "
+                                  f"yet (got {', '.join(map(str, dts))})")
     dt = dtypes.float32 if all(d == dtypes.float32 for d in dts) else dtypes.float64
     return astype(a, dt)
 

@@ -6,7 +6,8 @@ import math
 
 from .. import dtypes
 from ..core import ShapedArray
-from ..primitives import ARG_REDUCTIONS, ELEMENTWISE_UFUNC, REDUCTIONS, SPECIAL_UNARY
+from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDUCTIONS,
+                          SPECIAL_UNARY)
 
 abstract_rules: dict[str, callable] = {}
 
@@ -55,6 +56,20 @@ def _special_rule(name: str):
 
 for _name in SPECIAL_UNARY:
     abstract_rules[_name] = _special_rule(_name)
+
+
+def _complex_part_rule(name: str):
+    def rule(x):
+        if not dtypes.is_complex(x.dtype):
+            raise TypeError(f"lax.{name} requires a complex operand (complex64 or complex128), "
+                            f"got {x.dtype}")
+        return ShapedArray(x.shape, dtypes.COMPLEX_PART[x.dtype], x.weak_type)
+    rule.__name__ = f"{name}_abstract"
+    return rule
+
+
+for _name in COMPLEX_PARTS:
+    abstract_rules[_name] = _complex_part_rule(_name)
 
 
 def bitcast_convert_type_abstract(x, *, new_dtype):

@@ -67,6 +67,8 @@ def _int_pow_with_negative_exponents(out_dtype, x, y):
 impl_rules["pow"] = _integer_power_rule()
 impl_rules.update(SPECIAL_IMPLS)
 impl_rules["debug_print"] = debug_print_impl
+impl_rules["real"] = lambda avals, x: np.real(np.asarray(x)).copy()
+impl_rules["imag"] = lambda avals, x: np.imag(np.asarray(x)).copy()
 
 
 def bitcast_convert_type_impl(avals, x, *, new_dtype):
@@ -87,8 +89,10 @@ def select_impl(avals, pred, on_true, on_false):
 
 def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):
     # NumPy warns on NaN/inf/out-of-range float->int casts; the reference stays silent.
+    # Complex -> real keeps the real part; the tnp/lax wrappers warn once, at trace time.
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         return np.asarray(x).astype(new_dtype)
 
 

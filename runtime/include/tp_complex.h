@@ -21,6 +21,7 @@
  *                           to a few ulp away from |z| = 1 (log's real part loses relative
  *                           accuracy there).
  *   eq, ne, isnan, isinf, isfinite   as NumPy: both parts equal; either part NaN/inf.
+ *   lt, le, gt, ge, max, min         NumPy's lexicographic order (TP_COMPLEX_ORDER).
  *
  * gcc 12 vectorising a loop of divisions with -march=native paired the real part's "mul, add"
  * with the imaginary part's "mul, sub" into one fused vfmsubadd instruction even under
@@ -101,7 +102,28 @@ TP_INLINE double tp_unfused_c128(double x) { return x; }
     TP_INLINE bool tp_ne_##tag(C a, C b) { return a.re != b.re || a.im != b.im; }             \
     TP_INLINE bool tp_isnan_##tag(C a) { return isnan(a.re) || isnan(a.im); }                 \
     TP_INLINE bool tp_isinf_##tag(C a) { return isinf(a.re) || isinf(a.im); }                 \
-    TP_INLINE bool tp_isfinite_##tag(C a) { return isfinite(a.re) && isfinite(a.im); }
+    TP_INLINE bool tp_isfinite_##tag(C a) { return isfinite(a.re) && isfinite(a.im); }        \
+    TP_COMPLEX_ORDER(tag, C)
+
+/* NumPy's lexicographic order: the real parts decide unless equal, an imaginary NaN makes a
+ * strict real-part decision false; maximum/minimum keep `a` when it holds a NaN or wins the
+ * (non-strict) comparison, so the first NaN propagates. */
+#define TP_COMPLEX_ORDER(tag, C)                                                              \
+    TP_INLINE bool tp_lt_##tag(C a, C b) {                                                    \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im < b.im); \
+    }                                                                                         \
+    TP_INLINE bool tp_le_##tag(C a, C b) {                                                    \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) ||                               \
+               (a.re == b.re && a.im <= b.im);                                                \
+    }                                                                                         \
+    TP_INLINE bool tp_gt_##tag(C a, C b) { return tp_lt_##tag(b, a); }                        \
+    TP_INLINE bool tp_ge_##tag(C a, C b) { return tp_le_##tag(b, a); }                        \
+    TP_INLINE C tp_max_##tag(C a, C b) {                                                      \
+        return tp_isnan_##tag(a) || tp_ge_##tag(a, b) ? a : b;                                \
+    }                                                                                         \
+    TP_INLINE C tp_min_##tag(C a, C b) {                                                      \
+        return tp_isnan_##tag(a) || tp_le_##tag(a, b) ? a : b;                                \
+    }
 
 TP_COMPLEX_ARITHMETIC(c64, tp_c64, float, f)
 TP_COMPLEX_ARITHMETIC(c128, tp_c128, double, )

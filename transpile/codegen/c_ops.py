@@ -249,6 +249,8 @@ COMPLEX_OP_RULES = {
     "sqrt": _complex_helper("sqrt"), "eq": _complex_helper("eq"), "ne": _complex_helper("ne"),
     "is_nan": _complex_helper("isnan"), "is_inf": _complex_helper("isinf"),
     "is_finite": _complex_helper("isfinite"), "reciprocal": _complex_helper("reciprocal"),
+    "lt": _complex_helper("lt"), "le": _complex_helper("le"), "gt": _complex_helper("gt"),
+    "ge": _complex_helper("ge"), "max": _complex_helper("max"), "min": _complex_helper("min"),
     "real": _complex_part("re"),
     "imag": _complex_part("im"),
 }

@@ -6,9 +6,10 @@ import numpy as np
 from .. import dtypes
 from .c_ops import C_TYPE, TAG, render_cast, render_literal, unsigned_work_type
 
-# Complex sums accumulate in complex128 (as float32 sums do in double); products in their
-# own dtype. Complex max/min/argmax (NumPy's lexicographic order) are not compiled.
-_COMPLEX_COMBINERS = {"sum", "prod"}
+# Complex sums accumulate in complex128 (as float32 sums do in double); products, max and min
+# (NumPy's lexicographic order, tp_complex.h) in their own dtype. argmax/argmin are not
+# compiled for complex. The helper each combiner folds with:
+_COMPLEX_COMBINERS = {"sum": "add", "prod": "mul", "max": "max", "min": "min"}
 
 
 def _check_complex(combiner: str, dt) -> None:
@@ -40,7 +41,11 @@ def accumulator_type(combiner: str, dt) -> str:
 
 def reduction_init(combiner: str, dt) -> str:
     if dtypes.is_complex(dt):
-        return render_literal(0 if combiner == "sum" else 1, accumulator_dtype(combiner, dt))
+        # max/min: the least (greatest) value in the lexicographic order, which maximum
+        # (minimum) replaces by the first element, NaN or not
+        identity = {"sum": 0, "prod": 1, "max": complex(-np.inf, -np.inf),
+                    "min": complex(np.inf, np.inf)}[combiner]
+        return render_literal(identity, accumulator_dtype(combiner, dt))
     if combiner in ("sum",):
         return "0"
     if combiner == "prod":
@@ -59,7 +64,7 @@ def reduction_init(combiner: str, dt) -> str:
 def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
     acc_dt = accumulator_dtype(combiner, dt)
     if acc_dt is not None:
-        op = "add" if combiner == "sum" else "mul"
+        op = _COMPLEX_COMBINERS[combiner]
         return f"{acc} = tp_{op}_{TAG[acc_dt]}({acc}, {render_cast(v, np.dtype(dt), acc_dt)});"
     if combiner == "sum":
         cast = accumulator_type(combiner, dt)
@@ -88,7 +93,7 @@ def declared_reduction(name: str, combiner: str, dt) -> str:
     """The `omp declare reduction` of a reduction clause that names a tp_ helper."""
     acc_dt = accumulator_dtype(combiner, dt)
     if acc_dt is not None:
-        t, op = C_TYPE[acc_dt], "add" if combiner == "sum" else "mul"
+        t, op = C_TYPE[acc_dt], _COMPLEX_COMBINERS[combiner]
         return (f"#pragma omp declare reduction({name} : {t} : omp_out = tp_{op}_{TAG[acc_dt]}"
                 f"(omp_out, omp_in)) initializer(omp_priv = {reduction_init(combiner, dt)})")
     init = "-INFINITY" if "max" in name else "INFINITY"

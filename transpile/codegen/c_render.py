@@ -303,9 +303,13 @@ class CRenderer:
 
         A float product: NumPy multiplies in order, and a reassociated product is not a few
         ulp off but arbitrarily far where partial products pass through subnormals or
-        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Sums are reassociated: their error is
-        bounded by the terms' magnitudes, and NumPy's own order is pairwise, not serial."""
-        return k.combiner == "prod" and dtypes.is_inexact(k.body.dtype)
+        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Complex max/min: of NaNs, or of equal
+        values with different bits (signed zeros), the first is NumPy's answer. Sums are
+        reassociated: their error is bounded by the terms' magnitudes, and NumPy's own order
+        is pairwise, not serial."""
+        dt = k.body.dtype
+        return (k.combiner == "prod" and dtypes.is_inexact(dt)) or \
+            (k.combiner in ("max", "min") and dtypes.is_complex(dt))
 
     # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
     # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).

@@ -13,7 +13,7 @@ from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, HELPER_HEADERS, TAG
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG, render_literal
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
 from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKernel,
@@ -375,25 +375,30 @@ class CRenderer:
 
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype
-        if dtypes.is_complex(dt):
-            raise NotImplementedError(f"{k.combiner} of {dt} has no C rendering (NumPy orders "
-                                      "complex numbers lexicographically); use "
-                                      "backend='interpret' or compare the .real parts")
         store = _row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
-        better = ">" if k.combiner == "argmax" else "<"
-        lines.add(f"{C_TYPE[dt]} best = 0;")
+        lines.add(f"{C_TYPE[dt]} best = {render_literal(0, dt)};")
         lines.add("int64_t best_index = -1;")
         self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
         v = ExprRenderer(lines, space, _counter())(k.body)
         position = space.names[-1]
-        nan_check = f" || ({v} != {v} && best == best)" if dtypes.is_float(dt) else ""
-        # Booleans compare as 0/1 ints (gcc warns on ordering a bool with a constant).
-        lhs, rhs = (f"(int){v}", "(int)best") if dt == dtypes.bool_ else (v, "best")
         # The first NaN wins, as in NumPy; otherwise the first extreme value.
-        lines.add(f"if (best_index < 0 || {lhs} {better} {rhs}{nan_check}) {{ best = {v}; "
-                  f"best_index = {position}; }}")
+        lines.add(f"if (best_index < 0 || {self._replaces_best(k.combiner, dt, v)}) "
+                  f"{{ best = {v}; best_index = {position}; }}")
         self._close_loops(lines, len(space.names) - n_out_loops)
         lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})best_index;")
+
+    @staticmethod
+    def _replaces_best(combiner: str, dt, v: str) -> str:
+        """C condition: does value `v` replace `best` in argmax/argmin (NumPy's rules)?"""
+        if dtypes.is_complex(dt):       # lexicographic; a NaN in either part is a NaN
+            tag, order = TAG[dt], "gt" if combiner == "argmax" else "lt"
+            return (f"(!tp_isnan_{tag}(best) && (tp_isnan_{tag}({v}) || "
+                    f"tp_{order}_{tag}({v}, best)))")
+        better = ">" if combiner == "argmax" else "<"
+        # Booleans compare as 0/1 ints (gcc warns on ordering a bool with a constant).
+        lhs, rhs = (f"(int){v}", "(int)best") if dt == dtypes.bool_ else (v, "best")
+        nan_check = f" || ({v} != {v} && best == best)" if dtypes.is_float(dt) else ""
+        return f"{lhs} {better} {rhs}{nan_check}"
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""

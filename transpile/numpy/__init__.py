@@ -42,7 +42,8 @@ from ._ranges import interp, linspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
-from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, percentile,
+from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nanmedian,
+                       nanpercentile, nanquantile, nonzero, percentile,
                        quantile, searchsorted, sort, unique)
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,

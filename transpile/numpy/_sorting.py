@@ -29,25 +29,33 @@ def _along_last(fn, a, axis):
     return moveaxis(fn(moveaxis(a, ax, last)), last, ax)
 
 
+def _bind_sort(prim, x):
+    """The sort primitive, except that an empty input's result is a constant: the helper
+    would be handed buffers nobody wrote (and gcc warns about reading them)."""
+    if aval_of(x).size:
+        return bind(prim, x)
+    return x if prim is P.sort else np.zeros(shape_of(x), np.int64)
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     if order is not None:
         raise TypeError("sort: 'order' (structured arrays) is not supported")
     if not descending:          # stable=False may be served by a stable sort
-        return _along_last(lambda x: bind(P.sort, x), a, axis)
+        return _along_last(lambda x: _bind_sort(P.sort, x), a, axis)
     # Descending and stable: sort the reversed row ascending, then reverse the result.
-    return _along_last(lambda x: flip(bind(P.sort, flip(x, -1)), -1), a, axis)
+    return _along_last(lambda x: flip(_bind_sort(P.sort, flip(x, -1)), -1), a, axis)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     if order is not None:
         raise TypeError("argsort: 'order' (structured arrays) is not supported")
     if not descending:
-        return _along_last(lambda x: bind(P.argsort, x), a, axis)
+        return _along_last(lambda x: _bind_sort(P.argsort, x), a, axis)
 
     def descending_order(x):
         # Ties keep their input order: sort the reversed row, map positions back, reverse.
         n = shape_of(x)[-1]
-        return flip(E.subtract(n - 1, bind(P.argsort, flip(x, -1))), -1)
+        return flip(E.subtract(n - 1, _bind_sort(P.argsort, flip(x, -1))), -1)
     return _along_last(descending_order, a, axis)
 
 
@@ -163,10 +171,22 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
+    return _quantile("quantile", a, q, axis, out, method, keepdims, skip_nan=False)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False):
+    """quantile of the values that are not NaN (NaN where a row has none)."""
+    return _quantile("nanquantile", a, q, axis, out, method, keepdims, skip_nan=True)
+
+
+def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
+    """Each reduced row is sorted once (O(n log n), NaN last); the values at the (one or
+    two) order statistics around each q's virtual index are then gathered per row."""
     if out is not None:
-        raise TypeError("quantile: 'out' is not supported; use the returned value")
+        raise TypeError(f"{name}: 'out' is not supported; use the returned value")
     if method not in _METHODS:
-        raise ValueError(f"quantile: method must be one of {_METHODS}, got {method!r}")
+        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
     a = operand(a)
     dt = aval_of(a).dtype
     work = dt if dtypes.is_float(dt) else dtypes.float64
@@ -183,55 +203,56 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     moved = transpose(a, rest + list(axes)) if rest + list(axes) != list(range(len(shape))) \
         else a
     rows = reshape(moved, tuple(shape[d] for d in rest) + (prod(shape[d] for d in axes),))
-    s = sort(astype(rows, work), axis=-1)
-    result = _pick(s, q_arr, method, out_dt)
+    if shape_of(rows)[-1] == 0:                  # NumPy and JAX: NaN (NumPy also warns)
+        result = np.full(shape_of(q_arr) + shape_of(rows)[:-1], np.nan, out_dt)
+    else:
+        result = _pick(sort(astype(rows, work), axis=-1), q_arr, method, out_dt, skip_nan)
     if keepdims:
         kept = [1 if d in axes else shape[d] for d in range(len(shape))]
         result = reshape(result, shape_of(q_arr) + tuple(kept))
     return result
 
 
-def _pick(s, q, method, out_dt):
-    """Quantile q (any shape; result dims first) of each sorted row of s, as NumPy."""
-    from ._indexing import gather
-    n = shape_of(s)[-1]
-    q = astype(q, dtypes.float64)
-    virtual = E.multiply(q, n - 1)
+def _pick(s, q, method, out_dt, skip_nan):
+    """Quantile q (any shape; its dims come first in the result) of each sorted row of s, as
+    NumPy: at virtual index q * (count - 1), where count is the row's length, or with
+    skip_nan its number of non-NaN values (those sort first)."""
+    from ._indexing import take_along_axis
+    from ._reductions import sum as _sum
+    n, batch = shape_of(s)[-1], shape_of(s)[:-1]
+    is_float = dtypes.is_float(aval_of(s).dtype)
+    q_shape = shape_of(q)
+    qs = reshape(astype(q, dtypes.float64), (-1,))                     # (nq,)
+    if skip_nan and is_float:
+        count = _sum(E.logical_not(E.isnan(s)), axis=-1, keepdims=True, dtype=dtypes.int64)
+    else:
+        count = np.full(batch + (1,), n, np.int64)
+    last = E.maximum(E.subtract(count, 1), 0)                          # (..., 1)
+    virtual = E.multiply(qs, astype(last, dtypes.float64))             # (..., nq)
     lo_i = astype(E.floor(virtual), dtypes.int64)
-    hi_i = E.minimum(E.add(lo_i, 1), n - 1)
-    last = len(shape_of(s)) - 1
-    lo = moveaxis_q(gather(s, lo_i, last), len(shape_of(q)), last)
-    hi = moveaxis_q(gather(s, hi_i, last), len(shape_of(q)), last)
-    t = reshape(E.subtract(virtual, E.floor(virtual)), shape_of(q) + (1,) * last)
-    t = astype(t, out_dt)
+    hi_i = E.minimum(E.add(lo_i, 1), last)
+
+    def at(i):
+        return take_along_axis(s, E.minimum(E.maximum(i, 0), n - 1), -1)
+    lo, hi = at(lo_i), at(hi_i)
+    t = astype(E.subtract(virtual, E.floor(virtual)), out_dt)
     if method == "lower":
         value = lo
     elif method == "higher":
         value = E.where(E.equal(t, 0), lo, hi)
     elif method == "nearest":
-        # NumPy rounds the virtual index half to even.
-        near = astype(E.rint(virtual), dtypes.int64)
-        value = moveaxis_q(gather(s, near, last), len(shape_of(q)), last)
+        value = at(astype(E.rint(virtual), dtypes.int64))   # NumPy rounds half to even
     elif method == "midpoint":
         value = E.where(E.equal(t, 0), lo, E.divide(E.add(lo, hi), 2))
     else:
         value = _lerp(lo, hi, t)
-    # Any NaN in a row sorts last, and NumPy's answer for that row is NaN.
-    has_nan = E.isnan(s[..., -1:]) if dtypes.is_float(aval_of(s).dtype) else None
-    if has_nan is not None:
-        has_nan = reshape(has_nan, (1,) * len(shape_of(q)) + shape_of(has_nan)[:-1])
-        value = E.where(has_nan, np.nan, value)
-    return astype(value, out_dt)
-
-
-def moveaxis_q(x, nq, last):
-    """gather put q's dims at the sorted axis's place (the end): bring them to the front."""
-    if nq == 0:
-        return x
-    ndim = len(shape_of(x))
-    order = list(range(last, last + nq)) + [d for d in range(ndim) if not last <= d < last + nq]
-    from ._shape import transpose
-    return transpose(x, order)
+    if is_float:
+        # quantile: a NaN anywhere in a row (it sorts last) makes the row's answer NaN;
+        # nanquantile: only a row of nothing but NaN does.
+        undefined = E.equal(count, 0) if skip_nan else E.isnan(s[..., -1:])
+        value = E.where(undefined, np.nan, value)
+    value = astype(value, out_dt)                                      # (..., nq)
+    return reshape(moveaxis(value, -1, 0), q_shape + batch)
 
 
 def _lerp(a, b, t):
@@ -249,6 +270,16 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return quantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False):
+    q = q / 100 if isinstance(q, (int, float)) else E.divide(operand(q), 100)   # stays weak
+    return nanquantile(a, q, axis, out, overwrite_input, method, keepdims)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nanquantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
 
 
 def msort(a):

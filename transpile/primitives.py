@@ -73,6 +73,8 @@ linalg_slogdet = _make("linalg_slogdet")      # a (..., n, n) -> (..., 2): sign,
 cholesky = _make("cholesky")                  # a (..., n, n) -> lower factor (NaN if not PD)
 qr_q = _make("qr_q")                          # a (..., m, n); complete
 qr_r = _make("qr_r")                          # a (..., m, n); complete
+eigh = _make("eigh")                          # a (..., n, n) lower triangle -> (..., n+1, n): w; V
+svd = _make("svd")                            # a (..., m, n) -> (..., packed U, s, V^T); full_matrices, compute_uv
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.
@@ -86,7 +88,7 @@ ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
 # Run-time helper calls: whole contiguous buffers in, one buffer out (codegen/lower_helpers.py).
 HELPER_CALLS = {"scatter", "linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q",
-                "qr_r"}
+                "qr_r", "eigh", "svd"}
 CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
 # Equations kept for what they do, not what they return: never folded, merged or dropped.
 EFFECTS = {"debug_print"}

@@ -5,8 +5,8 @@ Every function works on concrete values (it runs NumPy eagerly) and on tracers
 """
 import numpy as _np
 
-from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
-                      uint32, uint64)
+from ._scalar_types import (bool_, float32, float64, int8, int16, int32, int64, uint8,
+                            uint16, uint32, uint64)
 from . import _methods
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
                         identity, ones, ones_like, zeros, zeros_like)

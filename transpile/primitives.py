@@ -28,7 +28,7 @@ BINARY_UFUNC = {
 }
 ELEMENTWISE_UFUNC = {**UNARY_UFUNC, **BINARY_UFUNC}
 # Elementwise special functions NumPy has no ufunc for: a float operand, the same float out.
-SPECIAL_UNARY = ("erf", "erfc", "erf_inv", "lgamma")
+SPECIAL_UNARY = ("erf", "erfc", "erf_inv", "lgamma", "digamma")
 
 _table: dict[str, Primitive] = {}
 

@@ -167,6 +167,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 # --- order statistics ---------------------------------------------------------------------------
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+_MEAN_OF_MIDDLE = "mean of the middle two"      # median's rule (not a user-visible method)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -185,14 +186,12 @@ def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
     two) order statistics around each q's virtual index are then gathered per row."""
     if out is not None:
         raise TypeError(f"{name}: 'out' is not supported; use the returned value")
-    if method not in _METHODS:
+    if method not in _METHODS and method != _MEAN_OF_MIDDLE:
         raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
     a = operand(a)
     dt = aval_of(a).dtype
-    work = dt if dtypes.is_float(dt) else dtypes.float64
     q_arr = operand(q)
-    # NumPy: the data's float dtype, widened by q's dtype when q is an array (not a number).
-    out_dt = np.result_type(work, *([] if aval_of(q_arr).weak_type else [aval_of(q_arr).dtype]))
+    work, out_dt = _quantile_dtypes(dt, aval_of(q_arr), method)
     shape = shape_of(a)
     axes = tuple(range(len(shape))) if axis is None else \
         tuple(normalize_axis(x, len(shape)) for x in (axis if isinstance(axis, (tuple, list))
@@ -204,6 +203,9 @@ def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
         else a
     rows = reshape(moved, tuple(shape[d] for d in rest) + (prod(shape[d] for d in axes),))
     if shape_of(rows)[-1] == 0:                  # NumPy and JAX: NaN (NumPy also warns)
+        if not dtypes.is_float(out_dt):
+            raise ValueError(f"{name}: method={method!r} of an empty axis has no element to "
+                             f"pick (shape {shape}, axis={axis!r})")
         result = np.full(shape_of(q_arr) + shape_of(rows)[:-1], np.nan, out_dt)
     else:
         result = _pick(sort(astype(rows, work), axis=-1), q_arr, method, out_dt, skip_nan)
@@ -213,39 +215,61 @@ def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
     return result
 
 
+def _quantile_dtypes(dt, q_aval, method):
+    """(dtype sorted in, result dtype), as NumPy: the methods that pick an element keep the
+    data's dtype; the others interpolate in the data's float dtype, or an integer's default
+    float, widened by q's dtype when q is an array (not a Python number)."""
+    if method in ("lower", "higher", "nearest"):
+        return dt, dt
+    if q_aval.weak_type or not dtypes.is_float(q_aval.dtype):
+        out_dt = dt if dtypes.is_float(dt) else dtypes.float64
+    else:
+        out_dt = np.result_type(dt, q_aval.dtype)
+    return (dt if dtypes.is_float(dt) else out_dt), out_dt
+
+
 def _pick(s, q, method, out_dt, skip_nan):
     """Quantile q (any shape; its dims come first in the result) of each sorted row of s, as
-    NumPy: at virtual index q * (count - 1), where count is the row's length, or with
-    skip_nan its number of non-NaN values (those sort first)."""
+    NumPy, rounding step for step as it does: the virtual index (count - 1) * q is computed
+    in q's precision (float64 for a Python number), where count is the row's length, or with
+    skip_nan its number of non-NaN values (those sort first); the weights t and 1 - t are
+    formed there too and only then rounded to the result's dtype."""
     from ._indexing import take_along_axis
     from ._reductions import sum as _sum
     n, batch = shape_of(s)[-1], shape_of(s)[:-1]
     is_float = dtypes.is_float(aval_of(s).dtype)
+    q_aval = aval_of(q)
+    index_dt = q_aval.dtype if dtypes.is_float(q_aval.dtype) and not q_aval.weak_type \
+        else dtypes.float64
     q_shape = shape_of(q)
-    qs = reshape(astype(q, dtypes.float64), (-1,))                     # (nq,)
+    qs = reshape(astype(q, index_dt), (-1,))                            # (nq,)
     if skip_nan and is_float:
         count = _sum(E.logical_not(E.isnan(s)), axis=-1, keepdims=True, dtype=dtypes.int64)
     else:
         count = np.full(batch + (1,), n, np.int64)
     last = E.maximum(E.subtract(count, 1), 0)                          # (..., 1)
-    virtual = E.multiply(qs, astype(last, dtypes.float64))             # (..., nq)
+    virtual = E.multiply(astype(last, index_dt), qs)                   # (..., nq)
     lo_i = astype(E.floor(virtual), dtypes.int64)
     hi_i = E.minimum(E.add(lo_i, 1), last)
 
     def at(i):
         return take_along_axis(s, E.minimum(E.maximum(i, 0), n - 1), -1)
     lo, hi = at(lo_i), at(hi_i)
-    t = astype(E.subtract(virtual, E.floor(virtual)), out_dt)
+    t = E.subtract(virtual, E.floor(virtual))                          # in index_dt
     if method == "lower":
         value = lo
     elif method == "higher":
         value = E.where(E.equal(t, 0), lo, hi)
     elif method == "nearest":
         value = at(astype(E.rint(virtual), dtypes.int64))   # NumPy rounds half to even
-    elif method == "midpoint":
+    elif method == "midpoint":                               # NumPy: lerp with t = 0.5
+        half = 0.5 if q_aval.weak_type else np.asarray(0.5, out_dt)   # NumPy's gamma
+        value = E.where(E.equal(t, 0), lo, _lerp(lo, hi, half, half, True))
+    elif method == _MEAN_OF_MIDDLE:                          # median: NumPy's mean of two
         value = E.where(E.equal(t, 0), lo, E.divide(E.add(lo, hi), 2))
     else:
-        value = _lerp(lo, hi, t)
+        value = _lerp(lo, hi, astype(t, out_dt), astype(E.subtract(1, t), out_dt),
+                      E.greater_equal(t, 0.5))
     if is_float:
         # quantile: a NaN anywhere in a row (it sorts last) makes the row's answer NaN;
         # nanquantile: only a row of nothing but NaN does.
@@ -255,10 +279,10 @@ def _pick(s, q, method, out_dt, skip_nan):
     return reshape(moveaxis(value, -1, 0), q_shape + batch)
 
 
-def _lerp(a, b, t):
+def _lerp(a, b, t, one_minus_t, upper_half):
     # NumPy's formula: from the nearer end, so the result is exact at t = 0 and t = 1.
     diff = E.subtract(b, a)
-    return E.where(E.greater_equal(t, 0.5), E.subtract(b, E.multiply(diff, E.subtract(1, t))),
+    return E.where(upper_half, E.subtract(b, E.multiply(diff, one_minus_t)),
                    E.add(a, E.multiply(diff, t)))
 
 
@@ -269,7 +293,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return quantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
+    return quantile(a, 0.5, axis, out, overwrite_input, _MEAN_OF_MIDDLE, keepdims)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -279,7 +303,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return nanquantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
+    return nanquantile(a, 0.5, axis, out, overwrite_input, _MEAN_OF_MIDDLE, keepdims)
 
 
 def msort(a):

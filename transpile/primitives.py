@@ -73,8 +73,9 @@ linalg_slogdet = _make("linalg_slogdet")      # a (..., n, n) -> (..., 2): sign,
 cholesky = _make("cholesky")                  # a (..., n, n) -> lower factor (NaN if not PD)
 qr_q = _make("qr_q")                          # a (..., m, n); complete
 qr_r = _make("qr_r")                          # a (..., m, n); complete
-eigh = _make("eigh")                          # a (..., n, n) lower triangle -> (..., n+1, n): w; V
-svd = _make("svd")                            # a (..., m, n) -> (..., packed U, s, V^T); full_matrices, compute_uv
+eigh = _make("eigh")                          # a (..., n, n), lower -> (..., n+1, n): w; V
+svd = _make("svd")                            # a (..., m, n) -> (..., U s V^T packed);
+                                              # full_matrices, compute_uv
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.

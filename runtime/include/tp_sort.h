@@ -1,7 +1,7 @@
 /* Stable sorting of the rows of a contiguous (rows, n) array, in NumPy's order: NaN after
  * every number, and -0.0 and 0.0 tie (so they keep their input order). A bottom-up merge
  * sort on indices: O(n log n), stable, and it needs scratch space the caller allocates
- * (2 * rows * n int64 values), so a kernel never allocates or fails. */
+ * (4 * rows * n int64 slots), so a kernel never allocates or fails. */
 #ifndef TRANSPILE_SORT_H
 #define TRANSPILE_SORT_H
 
@@ -11,32 +11,65 @@
 #define TP_LESS_NAN_LAST(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
 #define TP_LESS_PLAIN(a, b) ((a) < (b))
 
+/* Runs this short are sorted by insertion first (fewer passes over memory). */
+#define TP_SORT_RUN 16
+
 #define TP_SORT(tag, T, LESS)                                                                 \
-    static inline void tp_sort_row_##tag(const T *key, int64_t *idx, int64_t *tmp, int64_t n) {      \
-        for (int64_t i = 0; i < n; i++) idx[i] = i;                                           \
-        for (int64_t width = 1; width < n; width *= 2) {                                      \
+    /* Sorts (key, idx) pairs by key, stably; the other two arrays are scratch. The keys      \
+     * travel with their indices, so merging reads memory in order (no key[idx[i]]). */       \
+    static inline void tp_sort_row_##tag(T *key, int64_t *idx, T *ktmp, int64_t *itmp,        \
+                                         int64_t n) {                                          \
+        for (int64_t lo = 0; lo < n; lo += TP_SORT_RUN) {                                     \
+            const int64_t hi = lo + TP_SORT_RUN < n ? lo + TP_SORT_RUN : n;                   \
+            for (int64_t i = lo + 1; i < hi; i++) {                                           \
+                const T v = key[i];                                                           \
+                const int64_t x = idx[i];                                                     \
+                int64_t j = i;                                                                \
+                for (; j > lo && LESS(v, key[j - 1]); j--) {  /* strictly less: stable */     \
+                    key[j] = key[j - 1];                                                      \
+                    idx[j] = idx[j - 1];                                                      \
+                }                                                                             \
+                key[j] = v;                                                                   \
+                idx[j] = x;                                                                   \
+            }                                                                                 \
+        }                                                                                     \
+        T *k_src = key, *k_dst = ktmp;                                                        \
+        int64_t *i_src = idx, *i_dst = itmp;                                                  \
+        for (int64_t width = TP_SORT_RUN; width < n; width *= 2) {                            \
             for (int64_t lo = 0; lo < n; lo += 2 * width) {                                   \
                 const int64_t mid = lo + width < n ? lo + width : n;                          \
                 const int64_t hi = mid + width < n ? mid + width : n;                         \
                 int64_t i = lo, j = mid, k = lo;                                              \
                 /* Take from the right run only when strictly less: that is stability. */     \
-                while (i < mid && j < hi)                                                     \
-                    tmp[k++] = LESS(key[idx[j]], key[idx[i]]) ? idx[j++] : idx[i++];          \
-                while (i < mid) tmp[k++] = idx[i++];                                          \
-                while (j < hi) tmp[k++] = idx[j++];                                           \
+                while (i < mid && j < hi) {                                                   \
+                    const int right = LESS(k_src[j], k_src[i]);                               \
+                    const int64_t from = right ? j++ : i++;                                   \
+                    k_dst[k] = k_src[from];                                                   \
+                    i_dst[k++] = i_src[from];                                                 \
+                }                                                                             \
+                for (; i < mid; i++, k++) { k_dst[k] = k_src[i]; i_dst[k] = i_src[i]; }       \
+                for (; j < hi; j++, k++) { k_dst[k] = k_src[j]; i_dst[k] = i_src[j]; }        \
             }                                                                                 \
-            memcpy(idx, tmp, (size_t)n * sizeof(int64_t));                                    \
+            T *kt = k_src; k_src = k_dst; k_dst = kt;                                         \
+            int64_t *it = i_src; i_src = i_dst; i_dst = it;                                   \
+        }                                                                                     \
+        if (k_src != key) {                                                                   \
+            memcpy(key, k_src, (size_t)n * sizeof(T));                                        \
+            memcpy(idx, i_src, (size_t)n * sizeof(int64_t));                                  \
         }                                                                                     \
     }                                                                                         \
+    /* scratch: 4 * rows * n int64 slots (indices, keys, and a second copy of each). */       \
     static __attribute__((noinline, unused)) void tp_sort_##tag(const T *in, T *values, int64_t *indices, int64_t *scratch,     \
                               int64_t rows, int64_t n) {                                      \
         _Pragma("omp parallel for schedule(dynamic) if(rows > 1 && rows * n > 32768)")        \
         for (int64_t r = 0; r < rows; r++) {                                                  \
-            int64_t *idx = scratch + 2 * r * n, *tmp = idx + n;                               \
+            int64_t *idx = scratch + 4 * r * n, *itmp = idx + n;                              \
+            T *key = (T *)(itmp + n), *ktmp = (T *)(itmp + 2 * n);                            \
             const T *row = in + r * n;                                                        \
-            tp_sort_row_##tag(row, idx, tmp, n);                                              \
+            for (int64_t i = 0; i < n; i++) { key[i] = row[i]; idx[i] = i; }                  \
+            tp_sort_row_##tag(key, idx, ktmp, itmp, n);                                       \
             for (int64_t i = 0; i < n; i++) {                                                 \
-                if (values) values[r * n + i] = row[idx[i]];                                  \
+                if (values) values[r * n + i] = key[i];                                       \
                 if (indices) indices[r * n + i] = idx[i];                                     \
             }                                                                                 \
         }                                                                                     \

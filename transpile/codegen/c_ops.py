@@ -219,7 +219,8 @@ OP_RULES = {
     "fmin": _nan_ignoring_minmax("fmin"), "logaddexp": _helper("logaddexp"),
     "logaddexp2": _helper("logaddexp2"), "nextafter": _float_binary("nextafter"),
     "erf": _libm("erf"), "erfc": _libm("erfc"), "erf_inv": _special("erf_inv"),
-    "lgamma": _special("lgamma"), "bitcast_convert_type": _bitcast,
+    "lgamma": _special("lgamma"), "digamma": _special("digamma"),
+    "bitcast_convert_type": _bitcast,
 }
 
 
@@ -280,8 +281,8 @@ def op_rule(name: str, loop):
 
 # Helpers that live outside transpile.h: the renderer includes a header when its text calls one.
 HELPER_HEADERS = {"tp_erf_inv_": "tp_special.h", "tp_lgamma_": "tp_special.h",
-                  "tp_bitcast_": "tp_special.h", "tp_c64": "tp_complex.h",
-                  "tp_c128": "tp_complex.h"}
+                  "tp_digamma_": "tp_special.h", "tp_bitcast_": "tp_special.h",
+                  "tp_c64": "tp_complex.h", "tp_c128": "tp_complex.h"}
 
 
 def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:

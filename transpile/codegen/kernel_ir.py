@@ -176,7 +176,7 @@ class MatmulKernel:
 @dataclasses.dataclass
 class SortKernel:
     """Each row of a contiguous (rows, n) operand sorted stably (NaN last): the values into
-    `out`, or, with `indices=True`, their int64 positions. `scratch` holds 2 * rows * n
+    `out`, or, with `indices=True`, their int64 positions. `scratch` holds 4 * rows * n
     int64 of working space, allocated with the other temporaries."""
     operand: Buffer
     out: Buffer

@@ -296,7 +296,7 @@ class RegionLowering:
         shape = operand.shape
         n = shape[-1] if shape else 1
         rows = math.prod(shape[:-1]) if shape else 1
-        scratch = self.builder.temp((2 * rows * n,), I64)
+        scratch = self.builder.temp((4 * rows * n,), I64)   # see tp_sort.h
         return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):

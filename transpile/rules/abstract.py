@@ -344,9 +344,31 @@ def qr_r_abstract(a, *, complete):
     return ShapedArray(a.shape[:-2] + (m if complete else min(m, n), n), a.dtype)
 
 
+def eigh_abstract(a):
+    _matrices("eigh", a)
+    n = a.shape[-1]
+    return ShapedArray(a.shape[:-2] + (n + 1, n), a.dtype)
+
+
+def svd_packed_size(m: int, n: int, full_matrices: bool, compute_uv: bool) -> int:
+    """Length of svd's packed result per matrix: U (m x ucols), s (k), V^T (vrows x n)."""
+    k = min(m, n)
+    if not compute_uv:
+        return k
+    return m * (m if full_matrices else k) + k + (n if full_matrices else k) * n
+
+
+def svd_abstract(a, *, full_matrices, compute_uv):
+    _matrices("svd", a, square=False)
+    m, n = a.shape[-2:]
+    return ShapedArray(a.shape[:-2] + (svd_packed_size(m, n, full_matrices, compute_uv),),
+                       a.dtype)
+
+
 for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstract, cond_abstract,
             scatter_abstract, linalg_solve_abstract, linalg_det_abstract,
             linalg_slogdet_abstract, cholesky_abstract, qr_q_abstract, qr_r_abstract,
+            eigh_abstract, svd_abstract,
             sort_abstract, argsort_abstract,
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

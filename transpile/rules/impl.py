@@ -277,6 +277,41 @@ def qr_r_impl(avals, a, *, complete):
     return np.linalg.qr(np.asarray(a), mode="complete" if complete else "reduced")[1].astype(avals[0].dtype)
 
 
+def eigh_impl(avals, a):
+    """NumPy's eigh (lower triangle) packed as the helper's (..., n + 1, n) result, with its
+    sign convention: each eigenvector's entry of largest magnitude (the first) is positive."""
+    a = np.asarray(a)
+    with np.errstate(all="ignore"):
+        try:
+            w, v = np.linalg.eigh(a)
+        except np.linalg.LinAlgError:
+            n = a.shape[-1]
+            return np.full(a.shape[:-2] + (n + 1, n), np.nan, avals[0].dtype)
+    big = np.argmax(np.abs(v), axis=-2)[..., None, :] if v.shape[-1] else np.zeros_like(v, int)
+    sign = np.where(np.take_along_axis(v, big, axis=-2) < 0, -1, 1)
+    return np.concatenate([w[..., None, :], v * sign], axis=-2).astype(avals[0].dtype)
+
+
+def svd_impl(avals, a, *, full_matrices, compute_uv):
+    a = np.asarray(a)
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    with np.errstate(all="ignore"):
+        if not compute_uv:
+            try:
+                return np.linalg.svd(a, compute_uv=False).astype(avals[0].dtype)
+            except np.linalg.LinAlgError:
+                return np.full(batch + (min(m, n),), np.nan, a.dtype)
+        try:
+            u, s, vt = np.linalg.svd(a, full_matrices=full_matrices)
+        except np.linalg.LinAlgError:
+            from .abstract import svd_packed_size
+            size = svd_packed_size(m, n, full_matrices, compute_uv)
+            return np.full(batch + (size,), np.nan, a.dtype)
+    parts = [x.reshape(batch + (-1,)) for x in (u, s, vt)]
+    return np.concatenate(parts, axis=-1).astype(avals[0].dtype)
+
+
 # -- control flow: regions run with the interpreter ------------------------------------------
 
 def evaluate(ir, consts, args) -> list[np.ndarray]:
@@ -345,7 +380,7 @@ def scan_impl(avals, *inputs, body, n_carry, n_xs, length, reverse):
 
 for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_impl, argsort_impl,
             scatter_impl, linalg_solve_impl, linalg_det_impl, linalg_slogdet_impl, cholesky_impl,
-            qr_q_impl, qr_r_impl,
+            qr_q_impl, qr_r_impl, eigh_impl, svd_impl,
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl

@@ -8,11 +8,19 @@
 #include <stdint.h>
 #include <string.h>
 
+/* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h), where a
+ * kernel sorts each row in a thread of its own with the same functions. The CUDA prelude
+ * also sets TP_DEVICE_HELPERS, which leaves out the OpenMP drivers over all rows. */
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
+
 #define TP_LESS_NAN_LAST(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
 #define TP_LESS_PLAIN(a, b) ((a) < (b))
 
 #define TP_SORT(tag, T, LESS)                                                                 \
-    static inline void tp_sort_row_##tag(const T *key, int64_t *idx, int64_t *tmp, int64_t n) {      \
+    static inline TP_DEVICE void tp_sort_row_##tag(const T *key, int64_t *idx, int64_t *tmp,  \
+                                                   int64_t n) {                               \
         for (int64_t i = 0; i < n; i++) idx[i] = i;                                           \
         for (int64_t width = 1; width < n; width *= 2) {                                      \
             for (int64_t lo = 0; lo < n; lo += 2 * width) {                                   \
@@ -28,19 +36,35 @@
             memcpy(idx, tmp, (size_t)n * sizeof(int64_t));                                    \
         }                                                                                     \
     }                                                                                         \
-    static __attribute__((noinline, unused)) void tp_sort_##tag(const T *in, T *values, int64_t *indices, int64_t *scratch,     \
-                              int64_t rows, int64_t n) {                                      \
-        _Pragma("omp parallel for schedule(dynamic) if(rows > 1 && rows * n > 32768)")        \
-        for (int64_t r = 0; r < rows; r++) {                                                  \
-            int64_t *idx = scratch + 2 * r * n, *tmp = idx + n;                               \
-            const T *row = in + r * n;                                                        \
-            tp_sort_row_##tag(row, idx, tmp, n);                                              \
-            for (int64_t i = 0; i < n; i++) {                                                 \
-                if (values) values[r * n + i] = row[idx[i]];                                  \
-                if (indices) indices[r * n + i] = idx[i];                                     \
-            }                                                                                 \
+    /* Row r of `in` sorted into values or indices (either may be null); its scratch is     \
+     * 2 * n int64 at scratch + 2 * r * n. */                                                 \
+    static inline TP_DEVICE void tp_sort_##tag##_item(const T *in, T *values, int64_t *indices, \
+                                                      int64_t *scratch, int64_t rows,         \
+                                                      int64_t n, int64_t r) {                 \
+        int64_t *idx = scratch + 2 * r * n, *tmp = idx + n;                                   \
+        const T *row = in + r * n;                                                            \
+        (void)rows;                                                                           \
+        tp_sort_row_##tag(row, idx, tmp, n);                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                     \
+            if (values) values[r * n + i] = row[idx[i]];                                      \
+            if (indices) indices[r * n + i] = idx[i];                                         \
         }                                                                                     \
+    }                                                                                         \
+    TP_SORT_ROWS(tag, T)
+
+#ifdef TP_DEVICE_HELPERS
+#define TP_SORT_ROWS(tag, T)
+#else
+#define TP_SORT_ROWS(tag, T)                                                                  \
+    static __attribute__((noinline, unused)) void tp_sort_##tag(                              \
+            const T *in, T *values, int64_t *indices, int64_t *scratch, int64_t rows,         \
+            int64_t n) {                                                                      \
+        _Pragma("omp parallel for schedule(dynamic) if(rows > 1 && rows * n > 32768)")        \
+        for (int64_t r = 0; r < rows; r++)                                                    \
+            tp_sort_##tag##_item(in, values, indices, scratch, rows, n, r);                   \
     }
+#endif
+
 TP_SORT(b, bool, TP_LESS_PLAIN)
 TP_SORT(i8, int8_t, TP_LESS_PLAIN)
 TP_SORT(i16, int16_t, TP_LESS_PLAIN)

@@ -23,10 +23,10 @@ from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affi
                      merge_groups, walk)
 from .c_ops import C_TYPE, unsigned_work_type
 from .c_reductions import accumulator_type, reduction_init, reduction_update
+from .c_comment import c_comment
 from .c_render import CRenderer, _row_major
 from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
 
-_GRID_Z_LIMIT = 65535
 _WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
 _ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
 
@@ -140,15 +140,16 @@ class CudaRenderer(CRenderer):
 
     # -- matmul ---------------------------------------------------------------------------------
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        """One grid z-slice per matrix of the batch; operands read in place by strides."""
-        if k.batch > _GRID_Z_LIMIT:
-            raise NotImplementedError(f"CUDA matmul with a batch of {k.batch} matrices (at most "
-                                      f"{_GRID_Z_LIMIT}: one grid z-slice per matrix)")
+        """A block per 16x16 output tile, grid z along the batch; operands read in place by
+        strides. Grid y and z stop at TP_GRID_YZ_MAX (CUDA's 65535): blocks loop over the
+        tiles and matrices beyond it, so any batch and any row count runs."""
         t = C_TYPE[k.out.dtype]
         w = t if k.out.dtype.kind == "f" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
-        grid = f"dim3({-(-k.n // 16)}, {-(-k.m // 16)}, {k.batch})"
+        tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
+        grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
+                f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
         self._launches[index] = lambda args: [
             f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
         r = self.restrict
@@ -159,7 +160,12 @@ class CudaRenderer(CRenderer):
         lines.add(f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
                   f"{', '.join(params)}) {{")
         lines.depth += 1
-        lines.add("const int64_t z = blockIdx.z;")
+        # Loop bounds depend on the block only: every thread reaches the tile's barriers.
+        loops = [("z", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
+        for var, count, axis in loops:
+            lines.add(f"for (int64_t {var} = blockIdx.{axis}; {var} < {count}; "
+                      f"{var} += gridDim.{axis}) {{")
+            lines.depth += 1
         pointers = []
         for name, operand in (("a", k.lhs), ("b", k.rhs)):
             terms = [operand.buffer.name] + ([str(operand.offset)] if operand.offset else [])
@@ -172,23 +178,51 @@ class CudaRenderer(CRenderer):
                 stride *= size
             pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
         lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, "
-                  f"{k.out.name} + z * {k.m * k.n}, {k.m}, {k.k}, {k.n});")
+                  f"{k.out.name} + z * {k.m * k.n}, {k.m}, {k.k}, {k.n}, tile_row, tile_col);")
+        for _ in loops:
+            lines.depth -= 1
+            lines.add("}")
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
 
-    def _sort_kernel(self, k, index: int) -> str:
-        raise NotImplementedError("the CUDA backend has no sort kernel yet (sort, argsort, "
-                                  "searchsorted, unique, median/quantile): use backend='cpu'")
-
-    def _helper_kernel(self, k, index: int) -> str:
-        raise NotImplementedError("the CUDA backend has no device version of the runtime's C "
-                                  f"helper kernels yet ({k.comment or 'linalg/scatter'}): "
-                                  "use backend='cpu'")
+    # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
+    def _helper_body(self, index, function, args, items) -> list[str]:
+        """One device thread per item (a row to sort, a matrix to factor) running the same
+        helper the C backend runs; a serial helper (a scatter, whose duplicates make the
+        order matter) runs on a single thread. No atomics: the CPU's answer, every run."""
+        joined = ", ".join(args)
+        if items is None:
+            self._launches[index] = lambda a: [f"TP_LAUNCH(kernel_{index}, 1, 1, "
+                                               f"{', '.join(a)});"]
+            return [f"    {function}({joined});  /* one thread: in order */"]
+        self._launches[index] = self._launch_1d(f"kernel_{index}",
+                                                f"tp_blocks({items}, TP_THREADS)")
+        lines = Lines()
+        lines.depth = 1
+        with self._grid_stride(lines, "item", items):
+            lines.add(f"{function}_item({joined}, item);")
+        return lines.lines
 
     def _debug_kernel(self, k, index: int) -> str:
-        raise NotImplementedError("tp.debug.print is not supported by the CUDA backend yet: "
-                                  "use backend='cpu'")
+        """A host function: each value copied to host memory (the copy waits for the kernels
+        before it), handed to the Python hook, freed. Returns a cudaError_t."""
+        copies = ", ".join(
+            "(void *)0" if b is None else
+            f"tp_host_copy({b.name}, sizeof({C_TYPE[b.dtype]}) * {b.size}, &status)"
+            for b in k.values) or "(void *)0"
+        self._launches[index] = lambda a: [f"if ((status = kernel_{index}({', '.join(a)})) "
+                                           "!= 0) goto cleanup;"]
+        return "\n".join([
+            c_comment(k.comment),
+            f"static int kernel_{index}({self._debug_params(k, index)}) {{",
+            "    if (!tp_debug_hook) return 0;",
+            "    int status = 0;",
+            f"    void *values[] = {{{copies}}};",
+            f"    if (status == 0) tp_debug_hook({k.effect}, values);",
+            "    for (void *value : values) free(value);",
+            "    return status;",
+            "}", ""])
 
     # -- the host entry -----------------------------------------------------------------------
     def _allocate_temps(self, lines: Lines, temps) -> str:

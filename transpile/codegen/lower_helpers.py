@@ -57,7 +57,8 @@ def _factorization(function):
         if eqn.prim.name in ("qr_q", "qr_r"):
             scalars += (int(eqn.params["complete"]),)
         name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        return [HelperKernel("tp_linalg.h", name, reads, [buf] + scratch, scalars, comment)]
+        return [HelperKernel("tp_linalg.h", name, reads, [buf] + scratch, scalars, comment,
+                             items=batch)]
     return lower
 
 

@@ -559,7 +559,7 @@ class CRenderer:
                 self._render_call(lines, st)
             elif isinstance(st, For):
                 self._parity_flag(lines, st)
-                lower, upper = self._host_scalar(st.lower), self._host_scalar(st.upper)
+                lower, upper = self._loop_bounds(lines, st)
                 with lines.block(f"for (int64_t {st.var} = {lower}; {st.var} < {upper}; "
                                  f"{st.var}++)"):
                     if st.index is not None:
@@ -589,6 +589,10 @@ class CRenderer:
                         lines.add("}")
             else:
                 raise NotImplementedError(type(st).__name__)
+
+    def _loop_bounds(self, lines, loop) -> tuple[str, str]:
+        """A fori_loop's bounds as the entry's `for` reads them."""
+        return self._host_scalar(loop.lower), self._host_scalar(loop.upper)
 
     @staticmethod
     def _parity_flag(lines, loop) -> None:

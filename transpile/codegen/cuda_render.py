@@ -252,6 +252,24 @@ class CudaRenderer(CRenderer):
     def _host_scalar(text: str) -> str:
         return _ONE_ELEMENT_READ.sub(r"tp_read(\1, &status)", text)
 
+    def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
+        """Bounds held on the device are read once, before the loop: a read is a
+        synchronising copy, which in the `for` condition would stall every iteration."""
+        bounds = []
+        for name, text in (("first", loop.lower), ("end", loop.upper)):
+            host = self._host_scalar(text)
+            if host == text:
+                bounds.append(text)
+                continue
+            bound = f"{loop.var}_{name}"
+            # Declared, then assigned: C++ forbids a `goto cleanup` past an initialization.
+            lines.add(f"int64_t {bound};")
+            lines.add(f"{bound} = (int64_t){host};")
+            bounds.append(bound)
+        if bounds != [loop.lower, loop.upper]:
+            lines.add("if (status != 0) goto cleanup;")
+        return bounds[0], bounds[1]
+
     @staticmethod
     def _parity_flag(lines: Lines, loop) -> None:
         # Declared without an initializer: C++ forbids a `goto cleanup` past an initialized one.

@@ -10,7 +10,8 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..core import aval_of
+from ..core import aval_of, register_eager_evaluator
+from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
@@ -271,8 +272,30 @@ def qr_r_impl(avals, a, *, complete):
 
 # -- control flow: regions run with the interpreter ------------------------------------------
 
+def evaluate(ir, consts, args) -> list[np.ndarray]:
+    """Run `ir` equation by equation through this table (the interpret backend, and the
+    bodies of control flow in eager mode)."""
+    env = {}
+
+    def read(atom):
+        if isinstance(atom, Literal):
+            return np.asarray(atom.value, dtype=atom.aval.dtype)
+        return env[atom]
+
+    for var, value in zip(ir.constvars, consts):
+        env[var] = value
+    for var, value in zip(ir.invars, args):
+        env[var] = np.asarray(value, dtype=var.aval.dtype)
+    for eqn in ir.eqns:
+        avals = [a.aval for a in eqn.inputs]
+        result = impl_rules[eqn.prim.name](avals, *map(read, eqn.inputs), **eqn.params)
+        results = result if len(eqn.outputs) > 1 or isinstance(result, list) else [result]
+        for var, value in zip(eqn.outputs, results):
+            env[var] = np.asarray(value, dtype=var.aval.dtype)
+    return [np.array(read(v), dtype=v.aval.dtype) for v in ir.outvars]
+
+
 def _run(ir, args):
-    from ..backends.interpret import evaluate
     return evaluate(ir, [], args)
 
 
@@ -319,3 +342,5 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
+
+register_eager_evaluator(eager_apply)

@@ -4,8 +4,8 @@ CUDA refuses a grid with more than 65535 blocks along y or z. The emulation lowe
 limit to 3 (TP_GRID_YZ_MAX, and it refuses a launch over it as a device does), so small
 shapes just below and above it reach the loops that cover the rest; the geometry function
 itself is checked at CUDA's own limit. Host loops keep their carries in swapped pointers or
-update them in place: no device-to-device copy per iteration, and no synchronising read of
-a loop bound per iteration.
+update them in place: no device-to-device copy per iteration, no synchronising read of a
+loop bound per iteration, and no copy of a loop index that the body never reads.
 """
 import ctypes
 import re
@@ -106,6 +106,7 @@ def test_fori_loop_swaps_carry_pointers_and_reads_its_bound_once():
     assert header and header.group(2).endswith("_end"), entry    # read before the loop
     body = loop_body(entry, header.group(0))
     assert "tp_read" not in body and "cudaMemcpy" not in body
+    assert "tp_write" not in body            # the body never reads its index: not stored
     # Three launches per step (the mean's two passes, the update into the spare buffer),
     # then the pointers swap: the copy kernel runs once, after the loop, if at all.
     assert body.count("TP_LAUNCH(") == 3 and "*swap = " in body
@@ -122,6 +123,7 @@ def test_element_updates_in_a_loop_are_one_element_kernels_in_place():
     entry = entry_of(g.lower(x).source)
     body = loop_body(entry, "for (int64_t it0 = 0; it0 < 10; it0++)")
     assert "*swap" not in body                   # the carry is updated where it lives
+    assert "tp_write(" in body                   # the index is read: stored each step
     launches = re.findall(r"TP_LAUNCH\((\w+), (tp_blocks\([^)]*\)|\w+),", body)
     # The sum's two passes, then the store of one element (not a pass over the array).
     assert [blocks for _, blocks in launches] == ["tp_blocks(1000, TP_THREADS)", "1",

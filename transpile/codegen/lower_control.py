@@ -135,9 +135,17 @@ def _for_loop(region, eqn) -> list:
     captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
     index = region.builder.temp((), body_ir.invars[0].aval.dtype)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1)
-    stmts.append(For(region.builder.fresh("it"), lower, upper, body, index, swaps=swaps,
+    # A body that never reads its index has it stored nowhere (on CUDA each store would be
+    # a host-to-device copy per iteration).
+    stored = index if _reads(body_ir, body_ir.invars[0]) else None
+    stmts.append(For(region.builder.fresh("it"), lower, upper, body, stored, swaps=swaps,
                      parity=region.builder.fresh("odd")))
     return stmts
+
+
+def _reads(ir, var) -> bool:
+    """Does `ir` read `var`? (Nested regions receive what they capture as inputs.)"""
+    return var in ir.outvars or any(var in eqn.inputs for eqn in ir.eqns)
 
 
 def _scan(region, eqn) -> list:

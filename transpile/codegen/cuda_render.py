@@ -7,10 +7,14 @@ What differs from C + OpenMP, and nothing else, lives here:
   passes (block partials by warp shuffles and one shared slot per warp, then one block),
   a reduction over a contiguous axis gives each row a warp (short rows) or a block, and one
   over a strided axis gives each output a thread. Never float atomics: same answer each run;
-- matmul launches the tiled shared-memory kernel from tp_cuda.h;
+- matmul launches the tiled shared-memory kernel from tp_cuda.h, looping over the tiles and
+  matrices past CUDA's 65535 blocks along grid y and z;
+- sorts and factorizations give each row or matrix a thread running the runtime's own
+  helpers (tp_sort.h, tp_linalg.h: device functions under this prelude); a scatter runs on
+  one thread, in order; a debug print is a host function copying its values to the host;
 - the entry function runs on the host: it allocates temporaries with stream-ordered
   cudaMallocAsync, launches the kernels, and runs control flow as host loops that read
-  loop bounds, `while` flags and `cond` indices back from the device.
+  loop bounds (once per loop), `while` flags and `cond` indices back from the device.
 Scalar expressions, casts and op rules are the C renderer's (transpile.h's helpers are
 device functions too), so both backends share one semantics.
 """
@@ -19,11 +23,11 @@ from __future__ import annotations
 import math
 import re
 
+from .c_comment import c_comment
 from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
                      merge_groups, walk)
 from .c_ops import C_TYPE, unsigned_work_type
 from .c_reductions import accumulator_type, reduction_init, reduction_update
-from .c_comment import c_comment
 from .c_render import CRenderer, _row_major
 from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
 

@@ -37,19 +37,26 @@ def test_sorts_match_numpy_and_the_cpu_backend():
     rows[3, 2] = rows[5, 0] = np.nan
     rows[7, :] = 1.0                                    # ties keep their input order
     ints = rng.integers(-5, 5, (40, 33), dtype=np.int16)
+    # Rows of 256 or more get a block each (a merge path per level): ties and NaN across
+    # the threads' shares, and more rows (5) than the emulated grid's blocks (4).
+    long_rows = rng.integers(-9, 9, (5, 700)).astype(np.float64)
+    long_rows[1, ::3] = np.nan
 
-    def f(rows, ints):
+    def f(rows, ints, long_rows):
         return (tnp.sort(rows, axis=1), tnp.argsort(rows, axis=0), tnp.sort(ints, axis=None),
-                tnp.argsort(ints, axis=1), tnp.median(rows, axis=1))
-    got, want, source = on_both(f, rows, ints)
+                tnp.argsort(ints, axis=1), tnp.median(rows, axis=1),
+                tnp.argsort(long_rows, axis=1), tnp.sort(long_rows, axis=1))
+    got, want, source = on_both(f, rows, ints, long_rows)
     with np.errstate(all="ignore"):
         numpy = (np.sort(rows, axis=1), np.argsort(rows, axis=0, kind="stable"),
                  np.sort(ints, axis=None), np.argsort(ints, axis=1, kind="stable"),
-                 np.median(rows, axis=1))
+                 np.median(rows, axis=1), np.argsort(long_rows, axis=1, kind="stable"),
+                 np.sort(long_rows, axis=1))
     for k, (g, w, n) in enumerate(zip(got, want, numpy)):
         np.testing.assert_array_equal(g, w, err_msg=f"output {k} vs the CPU backend")
         assert_same(g, n, what=f"output {k} vs NumPy")
     assert "tp_sort_f32_item(" in source and "tp_sort_i16_item(" in source
+    assert "tp_sort_i16_block(" in source and "tp_sort_f64_block(" in source
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

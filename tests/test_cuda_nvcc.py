@@ -102,7 +102,7 @@ def test_helper_kernels_compile_warning_free_for_sm90(tmp_path):
             rng.integers(-2, 10, 6), rng.integers(0, 8, 40))
     source, report = nvcc_compile(helpers, args, tmp_path)
     assert "warning" not in report.lower()
-    for call in ("tp_sort_f32_item(", "tp_solve_f64_item(", "tp_cholesky_f64_item(",
+    for call in ("tp_sort_f32_item(", "tp_sort_f32_block(", "tp_solve_f64_item(", "tp_cholesky_f64_item(",
                  "tp_qr_q_f64_item(", "tp_scatter_add_f32(", "tp_scatter_max_i64(",
                  "tp_host_copy("):
         assert call in source, call

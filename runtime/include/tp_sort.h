@@ -50,7 +50,8 @@
             if (indices) indices[r * n + i] = idx[i];                                         \
         }                                                                                     \
     }                                                                                         \
-    TP_SORT_ROWS(tag, T)
+    TP_SORT_ROWS(tag, T)                                                                      \
+    TP_SORT_BLOCK(tag, T, LESS)
 
 #ifdef TP_DEVICE_HELPERS
 #define TP_SORT_ROWS(tag, T)
@@ -63,6 +64,58 @@
         for (int64_t r = 0; r < rows; r++)                                                    \
             tp_sort_##tag##_item(in, values, indices, scratch, rows, n, r);                   \
     }
+#endif
+
+/* Under the CUDA prelude, also a whole block per row (for long rows, where a thread per row
+ * leaves the device idle): at each width the threads split the level's n outputs evenly;
+ * each finds where its share starts inside its merge by binary search (the merge path),
+ * then merges the share serially with the serial rule, so the result is the same. */
+#ifdef TP_DEVICE_HELPERS
+#define TP_SORT_BLOCK(tag, T, LESS)                                                           \
+    static __device__ __attribute__((unused)) void tp_sort_##tag##_block(                     \
+            const T *in, T *values, int64_t *indices, int64_t *scratch, int64_t rows,         \
+            int64_t n, int64_t r) {                                                           \
+        int64_t *idx = scratch + 2 * r * n, *tmp = idx + n;                                   \
+        const T *key = in + r * n;                                                            \
+        const int64_t threads = (int64_t)blockDim.x, share = (n + threads - 1) / threads;     \
+        (void)rows;                                                                           \
+        for (int64_t i = threadIdx.x; i < n; i += threads) idx[i] = i;                        \
+        __syncthreads();                                                                      \
+        for (int64_t width = 1; width < n; width *= 2) {                                      \
+            const int64_t first = (int64_t)threadIdx.x * share;                               \
+            const int64_t last = first + share < n ? first + share : n;                       \
+            for (int64_t p = first; p < last;) {                                              \
+                const int64_t lo = p / (2 * width) * (2 * width);                             \
+                const int64_t mid = lo + width < n ? lo + width : n;                          \
+                const int64_t hi = mid + width < n ? mid + width : n;                         \
+                const int64_t k = p - lo, stop = hi < last ? hi : last;                       \
+                /* the fewest left-run elements among the first k outputs such that the     \
+                 * right run's last one taken precedes the next left one */                   \
+                int64_t a = k - (hi - mid) > 0 ? k - (hi - mid) : 0;                          \
+                int64_t b = k < mid - lo ? k : mid - lo;                                      \
+                while (a < b) {                                                               \
+                    const int64_t i = (a + b) / 2, j = k - i;                                 \
+                    if (j == 0 || lo + i == mid || LESS(key[idx[mid + j - 1]], key[idx[lo + i]])) \
+                        b = i;                                                                \
+                    else                                                                      \
+                        a = i + 1;                                                            \
+                }                                                                             \
+                int64_t i = lo + a, j = mid + (k - a);                                        \
+                for (; p < stop; p++)                                                         \
+                    tmp[p] = j < hi && (i >= mid || LESS(key[idx[j]], key[idx[i]]))           \
+                        ? idx[j++] : idx[i++];                                                \
+            }                                                                                 \
+            __syncthreads();                                                                  \
+            int64_t *swap = idx; idx = tmp; tmp = swap;                                       \
+        }                                                                                     \
+        for (int64_t i = threadIdx.x; i < n; i += threads) {                                  \
+            if (values) values[r * n + i] = key[idx[i]];                                      \
+            if (indices) indices[r * n + i] = idx[i];                                         \
+        }                                                                                     \
+        __syncthreads();                  /* the next row's first pass reuses nothing */      \
+    }
+#else
+#define TP_SORT_BLOCK(tag, T, LESS)
 #endif
 
 TP_SORT(b, bool, TP_LESS_PLAIN)

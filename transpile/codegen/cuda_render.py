@@ -32,6 +32,7 @@ from .c_render import CRenderer, _row_major
 from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
 
 _WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
+_BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, not a thread
 _ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
 
 
@@ -47,6 +48,7 @@ class CudaRenderer(CRenderer):
     def render_program(self, program, header: str) -> str:
         self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines
         self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
+        self._block_per_item = False               # set while a long-row sort renders
         return super().render_program(program, header)
 
     # -- thread mapping -----------------------------------------------------------------------
@@ -191,19 +193,34 @@ class CudaRenderer(CRenderer):
         return lines.text() + "\n"
 
     # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
+    def _sort_kernel(self, k, index: int) -> str:
+        """Short rows: a thread each; long ones: a block each (tp_sort.h's merge path)."""
+        self._block_per_item = k.n >= _BLOCK_SORT_MIN
+        try:
+            return super()._sort_kernel(k, index)
+        finally:
+            self._block_per_item = False
+
     def _helper_body(self, index, function, args, items) -> list[str]:
         """One device thread per item (a row to sort, a matrix to factor) running the same
-        helper the C backend runs; a serial helper (a scatter, whose duplicates make the
-        order matter) runs on a single thread. No atomics: the CPU's answer, every run."""
+        helper the C backend runs, or a block per item where the helper has a block form;
+        a serial helper (a scatter, whose duplicates make the order matter) runs on a single
+        thread. No atomics: the CPU's answer, every run."""
         joined = ", ".join(args)
         if items is None:
             self._launches[index] = lambda a: [f"TP_LAUNCH(kernel_{index}, 1, 1, "
                                                f"{', '.join(a)});"]
             return [f"    {function}({joined});  /* one thread: in order */"]
-        self._launches[index] = self._launch_1d(f"kernel_{index}",
-                                                f"tp_blocks({items}, TP_THREADS)")
         lines = Lines()
         lines.depth = 1
+        if self._block_per_item:
+            self._launches[index] = self._launch_1d(f"kernel_{index}", f"tp_blocks({items}, 1)")
+            with self._grid_stride(lines, "item", items, "(int64_t)blockIdx.x",
+                                   "(int64_t)gridDim.x"):
+                lines.add(f"{function}_block({joined}, item);  /* a block per item */")
+            return lines.lines
+        self._launches[index] = self._launch_1d(f"kernel_{index}",
+                                                f"tp_blocks({items}, TP_THREADS)")
         with self._grid_stride(lines, "item", items):
             lines.add(f"{function}_item({joined}, item);")
         return lines.lines

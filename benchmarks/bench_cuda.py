@@ -9,7 +9,7 @@ Cases (the issue's targets in brackets), side by side with CuPy and JAX when imp
 - matmul 4096^2 float32, TFLOP/s (no TF32 anywhere: CuPy's default is full FP32);
 - per-call overhead: wall-clock microseconds of a call on 8 elements;
 - the kernels that run the runtime's helpers on the device (no target: they report where
-  they stand): row sort of 16384 x 1024 float32 (a thread per row), batched solve of 65536
+  they stand): row sort of 16384 x 1024 float32 (a block per row), batched solve of 65536
   8x8 float64 systems (a thread per matrix), and a scatter-add of 1e6 updates into 1e4
   float64 (serial, on one thread: deterministic, and the slowest by design).
 transpile, CuPy and the copy are timed with CUDA events around each call; JAX (its own

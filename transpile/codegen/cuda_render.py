@@ -282,10 +282,10 @@ class CudaRenderer(CRenderer):
             if host == text:
                 bounds.append(text)
                 continue
-            bound = f"{loop.var}_{name}"
+            bound, t = f"{loop.var}_{name}", self._loop_var_type(loop)
             # Declared, then assigned: C++ forbids a `goto cleanup` past an initialization.
-            lines.add(f"int64_t {bound};")
-            lines.add(f"{bound} = (int64_t){host};")
+            lines.add(f"{t} {bound};")
+            lines.add(f"{bound} = ({t}){host};")
             bounds.append(bound)
         if bounds != [loop.lower, loop.upper]:
             lines.add("if (status != 0) goto cleanup;")

@@ -46,8 +46,11 @@ def _integer_power_rule():
         # NumPy raises on negative integer exponents; the compiled code defines them as
         # JAX does (1 / x**-y truncated), and so must the reference.
         out_dtype = abstract_rules["pow"](*avals).dtype
-        if dtypes.is_int(out_dtype) and np.any(np.asarray(y) < 0):
-            return _int_pow_with_negative_exponents(out_dtype, x, y)
+        if dtypes.is_int(out_dtype):
+            with np.errstate(over="ignore"):   # the exponent as the loop sees it (wrapped)
+                y_loop = np.asarray(y).astype(out_dtype)
+            if np.any(y_loop < 0):
+                return _int_pow_with_negative_exponents(out_dtype, x, y_loop)
         return ufunc_rule(avals, x, y)
     return pow_impl
 

@@ -10,6 +10,12 @@
 #include <stdint.h>
 #include "tp_complex.h"
 
+/* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h), whose
+ * kernel runs a scatter on one device thread: the same serial order, the same answer. */
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
+
 #define TP_SC_SET(T, a, b) (b)
 #define TP_SC_ADD_INT(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
 #define TP_SC_MUL_INT(T, a, b) ((T)((uint64_t)(a) * (uint64_t)(b)))
@@ -23,7 +29,7 @@
 #define TP_SC_AND(T, a, b) ((a) && (b))
 
 #define TP_SCATTER(mode, tag, T, COMBINE)                                                     \
-    static __attribute__((noinline, unused)) void tp_scatter_##mode##_##tag(                  \
+    static __attribute__((noinline, unused)) TP_DEVICE void tp_scatter_##mode##_##tag(        \
             const int64_t *idx, const T *upd, T *out, int64_t count, int64_t size) {          \
         for (int64_t i = 0; i < count; i++) {                                                 \
             const int64_t p = idx[i];                                                         \

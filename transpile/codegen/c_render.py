@@ -460,16 +460,11 @@ class CRenderer:
 
     def _sort_kernel(self, k: SortKernel, index: int) -> str:
         self.includes.add("tp_sort.h")
-        self._kernel_args[index] = [k.operand.name, k.out.name, k.scratch.name]
         values, indices = ("NULL", k.out.name) if k.indices else (k.out.name, "NULL")
-        params = [self.pointer_param(k.operand, True), self.pointer_param(k.out, False),
-                  self.pointer_param(k.scratch, False)]
-        return "\n".join([
-            c_comment(f"{k.comment}: {k.rows} rows of {k.n}, stable, NaN last"),
-            f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
-            f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
-            f"{k.scratch.name}, {k.rows}, {k.n});",
-            "}", ""])
+        args = [k.operand.name, values, indices, k.scratch.name, str(k.rows), str(k.n)]
+        return self._helper_call_kernel(
+            index, f"{k.comment}: {k.rows} rows of {k.n}, stable, NaN last", [k.operand],
+            [k.out, k.scratch], f"tp_sort_{TAG[k.operand.dtype]}", args, k.rows)
 
     def debug_hook(self, entry: str) -> str:
         """The hook debug prints call (set by the Python loader; without one, as in an
@@ -481,30 +476,44 @@ class CRenderer:
             "void (*hook)(int64_t, void **)) { tp_debug_hook = hook; }", ""])
 
     def _debug_kernel(self, k: DebugKernel, index: int) -> str:
-        read = [b for b in k.values if b is not None]
-        self._kernel_args[index] = [b.name for b in read]
-        params = ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
         values = ", ".join("(void *)0" if b is None else f"(void *){b.name}"
                            for b in k.values) or "0"
         return "\n".join([
             c_comment(k.comment),
-            f"{self.kernel_qualifier} kernel_{index}({params}) {{",
+            f"{self.kernel_qualifier} kernel_{index}({self._debug_params(k, index)}) {{",
             f"{INDENT}void *values[] = {{{values}}};",
             f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
             "}", ""])
 
+    def _debug_params(self, k: DebugKernel, index: int) -> str:
+        """The parameters of a debug print's function: its non-empty values' buffers."""
+        read = [b for b in k.values if b is not None]
+        self._kernel_args[index] = [b.name for b in read]
+        return ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
+
     def _helper_kernel(self, k: HelperKernel, index: int) -> str:
         self.includes.add(k.header)
         reads = list({b.name: b for b in k.reads}.values())   # solve(a, a) reads a once
-        self._kernel_args[index] = [b.name for b in reads + k.writes]
-        params = [self.pointer_param(b, const=True) for b in reads]
-        params += [self.pointer_param(b, const=False) for b in k.writes]
         args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
+        return self._helper_call_kernel(index, k.comment, reads, k.writes, k.function, args,
+                                        k.items)
+
+    def _helper_call_kernel(self, index, comment, reads, writes, function, args, items) -> str:
+        """A kernel that hands whole buffers to a runtime helper (sorts, scatters,
+        factorizations). `items`: how many independent problems the helper runs (rows,
+        matrices), each alone as `{function}_item(args..., item)`; None for one serial one."""
+        self._kernel_args[index] = [b.name for b in reads + writes]
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params += [self.pointer_param(b, const=False) for b in writes]
         return "\n".join([
-            c_comment(k.comment),
+            c_comment(comment),
             f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
-            f"{INDENT}{k.function}({', '.join(args)});",
+            *self._helper_body(index, function, args, items),
             "}", ""])
+
+    def _helper_body(self, index, function, args, items) -> list[str]:
+        """The helper runs every item itself (in parallel with OpenMP when worth it)."""
+        return [f"{INDENT}{function}({', '.join(args)});"]
 
     # -- entry point ------------------------------------------------------------------------
     def render_entry(self, program: Program) -> str:
@@ -605,10 +614,10 @@ class CRenderer:
                 self._render_call(lines, st)
             elif isinstance(st, For):
                 self._parity_flag(lines, st)
-                lower, upper = self._host_scalar(st.lower), self._host_scalar(st.upper)
+                lower, upper = self._loop_bounds(lines, st)
                 with lines.block(f"for ({self._loop_var_type(st)} {st.var} = {lower}; "
                                  f"{st.var} < {upper}; {st.var}++)"):
-                    if st.index is not None:
+                    if st.index is not None and st.index_read:
                         self._store_loop_index(lines, st.index, st.var)
                     self._render_statements(lines, st.body)
                     self._swap_pointers(lines, st)
@@ -635,6 +644,10 @@ class CRenderer:
                         lines.add("}")
             else:
                 raise NotImplementedError(type(st).__name__)
+
+    def _loop_bounds(self, lines, loop) -> tuple[str, str]:
+        """A fori_loop's bounds as the entry's `for` reads them."""
+        return self._host_scalar(loop.lower), self._host_scalar(loop.upper)
 
     @staticmethod
     def _loop_var_type(loop: For) -> str:

@@ -70,7 +70,11 @@ def _factorization(function, header="tp_linalg.h"):
         if eqn.prim.name == "svd":
             scalars += (int(eqn.params["full_matrices"]), int(eqn.params["compute_uv"]))
         name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        return [HelperKernel(header, name, reads, [buf] + scratch, scalars, comment)]
+        # tp_linalg.h's factorizations run one matrix per call of `{name}_item` (a device
+        # thread each on CUDA); tp_spectral.h's only as a whole batch, on the CPU.
+        items = batch if header == "tp_linalg.h" else None
+        return [HelperKernel(header, name, reads, [buf] + scratch, scalars, comment,
+                             items=items)]
     return lower
 
 

@@ -107,3 +107,23 @@ def test_helper_kernels_compile_warning_free_for_sm90(tmp_path):
                  "tp_host_copy("):
         assert call in source, call
     assert len(kernel_reports(report)) >= 12
+
+
+def complex_numbers(z, w, x):
+    return (z * w + z / w - 1j * x, tnp.exp(z), tnp.log(w), tnp.sqrt(z), tnp.abs(z),
+            tnp.angle(w), z.real, z.imag, z.conj(), tnp.sum(z), tnp.sum(w, axis=1),
+            tnp.prod(z, axis=0), z @ w.T, tnp.mean(z), z == w, z < w, tnp.maximum(z, w),
+            tnp.max(z), tnp.argmin(w, axis=1))
+
+
+def test_complex_kernels_compile_warning_free_for_sm90(tmp_path):
+    """tp_complex.h's helpers as device code: arithmetic, libm-free exp/log/sqrt, struct
+    reductions and the matmul tile on structs."""
+    rng = np.random.default_rng(2)
+    z = (rng.standard_normal((64, 50)) + 1j * rng.standard_normal((64, 50))).astype(np.complex64)
+    w = rng.standard_normal((64, 50)) + 1j * rng.standard_normal((64, 50))
+    x = rng.standard_normal((64, 50)).astype(np.float32)
+    source, report = nvcc_compile(complex_numbers, (z, w, x), tmp_path)
+    assert "warning" not in report.lower()
+    for call in ("tp_mul_c128(", "tp_div_c128(", "tp_exp_c64(", "tp_max_c128(", "tp_lt_c128("):
+        assert call in source, call

@@ -195,7 +195,10 @@ TP_COMPLEX_OWN(c128, tp_c128, double, )
 /* + and * for templates written for numbers (tp_cuda.h's matmul tile). */
 #define TP_COMPLEX_OPERATORS(tag, C)                                                          \
     TP_DEVICE inline C operator+(C a, C b) { return tp_add_##tag(a, b); }                     \
-    TP_DEVICE inline C operator*(C a, C b) { return tp_mul_##tag(a, b); }
+    TP_DEVICE inline C operator*(C a, C b) { return tp_mul_##tag(a, b); }                     \
+    /* for tp_cuda.h's argmax/argmin combine (NaN first, then the lexicographic order) */    \
+    TP_DEVICE inline bool tp_is_nan(C a) { return tp_isnan_##tag(a); }                        \
+    TP_DEVICE inline bool tp_arg_greater(C a, C b) { return tp_gt_##tag(a, b); }
 TP_COMPLEX_OPERATORS(c64, tp_c64)
 TP_COMPLEX_OPERATORS(c128, tp_c128)
 #endif

@@ -137,14 +137,16 @@ template <typename T> __device__ __forceinline__ bool tp_is_nan(T) { return fals
 template <> __device__ __forceinline__ bool tp_is_nan<float>(float v) { return isnan(v); }
 template <> __device__ __forceinline__ bool tp_is_nan<double>(double v) { return isnan(v); }
 
+template <typename T> __device__ __forceinline__ bool tp_arg_greater(T a, T b) { return a > b; }
+
 template <bool MAX, typename T>
 __device__ __forceinline__ TpArg<T> tp_arg_combine(TpArg<T> a, TpArg<T> b) {
     if (a.index < 0) return b;
     if (b.index < 0) return a;
     const bool a_first = a.index < b.index, a_nan = tp_is_nan(a.value), b_nan = tp_is_nan(b.value);
     if (a_nan || b_nan) return (a_nan && (!b_nan || a_first)) ? a : b;
-    if (MAX ? a.value > b.value : a.value < b.value) return a;
-    if (MAX ? b.value > a.value : b.value < a.value) return b;
+    if (MAX ? tp_arg_greater(a.value, b.value) : tp_arg_greater(b.value, a.value)) return a;
+    if (MAX ? tp_arg_greater(b.value, a.value) : tp_arg_greater(a.value, b.value)) return b;
     return a_first ? a : b;
 }
 

@@ -326,7 +326,7 @@ class _Reduction:
         self.value_t = C_TYPE[dt]
         if self.arg:
             self.acc_t = f"TpArg<{self.value_t}>"
-            self.identity = f"{self.acc_t}{{({self.value_t})0, -1}}"
+            self.identity = f"{self.acc_t}{{{self.value_t}(), -1}}"   # zero, complex too
         else:
             self.acc_t = accumulator_type(k.combiner, dt)
             self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"

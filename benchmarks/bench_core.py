@@ -42,13 +42,13 @@ import textwrap
 import time
 import types
 
-from harness import prepare  # first: it sets OpenBLAS's thread timeout before NumPy loads
 import numpy as np
 
 import transpile as tp
 import transpile.numpy as tnp
 from transpile import lax
 
+from harness import prepare, settle  # benchmarks/harness.py, beside this script
 
 try:
     import jax
@@ -262,6 +262,7 @@ def median_seconds(calls: dict, repeats: int, sample_seconds: float) -> dict:
         for _ in range(repeats):
             for name, call in calls.items():
                 n = inner[name]
+                settle(call)
                 start = time.perf_counter()
                 for _ in range(n):
                     call()

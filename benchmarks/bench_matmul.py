@@ -8,7 +8,9 @@ Usage:
 Method: both sides run in this one process on the same inputs, after a warm-up call (which
 compiles transpile's version) and a check that the answers agree. A sample is the fastest of
 `inner` back-to-back calls (inner: enough calls for ~20 ms); samples of the two sides are
-interleaved (t, n, t, n, ...) so that a burst of load from other processes hits both; the table
+interleaved (t, n, t, n, ...) so that a burst of load from other processes hits both, each
+after running untimed for a moment (benchmarks/harness.py: settle) so that the other side's
+idle threads no longer spin on the second core; the table
 shows the median sample per call and the ratio NumPy time / transpile time (>= 1: transpile is
 faster). Set the thread variables BEFORE starting Python: OpenBLAS and OpenMP read them at load
 time. `--clock cpu` times with the calling thread's CPU time, which time spent descheduled by
@@ -23,13 +25,13 @@ import statistics
 import tempfile
 import time
 
-import harness  # noqa: F401  (first, before NumPy: it sets OpenBLAS's thread timeout)
 import numpy as np
 
 os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="tp-bench-matmul-"))
 
 import transpile as tp  # noqa: E402  (after the cache directory is chosen)
 import transpile.numpy as tnp  # noqa: E402
+from harness import settle  # noqa: E402  (benchmarks/harness.py, beside this script)
 
 TARGET = 0.8     # issue 8: at least this fraction of NumPy's speed at 512^2, 2000^2 and vecmat
 
@@ -86,7 +88,9 @@ def measure(fn, args, repeat: int):
     inner = max(1, int(0.02 / max(_time_once(fn, args), 1e-7)))
     t_samples, n_samples = [], []
     for _ in range(repeat):
+        settle(lambda: jitted(*args))
         t_samples.append(min(_time_once(jitted, args) for _ in range(inner)))
+        settle(lambda: fn(*args))
         n_samples.append(min(_time_once(fn, args) for _ in range(inner)))
     return statistics.median(t_samples), statistics.median(n_samples)
 

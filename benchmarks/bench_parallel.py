@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 
-import harness  # noqa: F401  (first, before NumPy: it sets OpenBLAS's thread timeout)
 import numpy as np
 
 POLICIES = ("default", "PASSIVE", "ACTIVE")

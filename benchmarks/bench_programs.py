@@ -39,13 +39,13 @@ import sys
 import tempfile
 import time
 
-from harness import prepare  # first: it sets OpenBLAS's thread timeout before NumPy loads
 import numpy as np
 
 import transpile as tp
 import transpile.numpy as tnp
 from transpile import lax
 
+from harness import prepare, settle  # benchmarks/harness.py, beside this script
 
 try:
     import jax
@@ -257,6 +257,7 @@ def median_seconds(calls: dict, cfg) -> dict:
     try:
         for _ in range(repeats):
             for name, call in calls.items():
+                settle(call)
                 start = CLOCK()
                 for _ in range(inner[name]):
                     call()

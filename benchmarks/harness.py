@@ -1,18 +1,27 @@
-"""Pieces every side-by-side benchmark shares: fair thread settings for NumPy's BLAS, and
-checking a candidate's answer before timing it. Import this before NumPy."""
+"""Pieces every side-by-side benchmark shares: checking a candidate's answer before timing it,
+and keeping one library's idle threads from skewing the next library's sample."""
 from __future__ import annotations
 
-import os
+import time
 
-# After each call OpenBLAS's worker threads spin for 2^28 cycles (~0.1 s) waiting for more work.
-# In interleaved samples that spinning thread holds the second core while the next library
-# runs: transpile's two-thread 512^2 GEMM measured 0.44x NumPy interleaved and 1.0x with this.
-# 2^4 cycles makes OpenBLAS's threads sleep at once, as transpile's do (OMP_WAIT_POLICY
-# passive); NumPy's own timings were unchanged by it (1.28 ms before, 1.30 ms after).
-# It must be set before NumPy loads OpenBLAS, which reads it once.
-os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+import numpy as np
 
-import numpy as np  # noqa: E402  (after the variable above)
+# After a call OpenBLAS's worker threads spin for 2^28 cycles (~0.1 s) waiting for more work
+# (XLA's do too). Timed right after, the next library runs while that thread holds the second
+# core: interleaved, transpile's two-thread 512^2 GEMM measured 0.44x NumPy; alone, 1.0x.
+# Making OpenBLAS's threads sleep at once (OPENBLAS_THREAD_TIMEOUT=4) cured that but slowed
+# NumPy's small products 20x (an MLP of 256x784 sgemms: 0.7 -> 16 ms), and an idle pause
+# instead let the CPU drop its clock. So before each sample a side runs its own call, untimed,
+# until the other side's threads have gone to sleep, as they would in a program of its own.
+SETTLE_SECONDS = 0.15
+
+
+def settle(call) -> None:
+    """Run `call` untimed for SETTLE_SECONDS (at least once) before timing it."""
+    end = time.perf_counter() + SETTLE_SECONDS
+    call()
+    while time.perf_counter() < end:
+        call()
 
 
 def check(result, expected, rtol: float) -> None:

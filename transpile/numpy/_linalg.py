@@ -11,12 +11,11 @@ from ..core import aval_of, bind
 from ._elementwise import bitwise_and, multiply, not_equal
 from ._reductions import _reduce
 from ._shape import moveaxis
-from ._util import astype, broadcast_to, operand, reshape
+from ._util import astype, broadcast_to, operand, reshape, strong_operand, weak_flags
 
 
 def _common_dtype(a, b) -> np.dtype:
-    x, y = aval_of(a), aval_of(b)
-    return dtypes.result_type([x.dtype, y.dtype], [x.weak_type, y.weak_type])
+    return dtypes.result_type([aval_of(a).dtype, aval_of(b).dtype], weak_flags([a, b]))
 
 
 def _inner(a, b):
@@ -59,7 +58,7 @@ def matmul(a, b):
 
 
 def dot(a, b):
-    a, b = operand(a), operand(b)
+    a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     if not sa or not sb:
         return multiply(a, b)

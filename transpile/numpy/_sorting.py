@@ -15,7 +15,7 @@ from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace
 from . import _elementwise as E
 from ._shape import flip, moveaxis
-from ._util import astype, normalize_axis, operand, reshape, shape_of
+from ._util import astype, is_weak, normalize_axis, operand, reshape, shape_of
 
 
 def _along_last(fn, a, axis):
@@ -172,7 +172,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     work = dt if dtypes.is_float(dt) else dtypes.float64
     q_arr = operand(q)
     # NumPy: the data's float dtype, widened by q's dtype when q is an array (not a number).
-    out_dt = np.result_type(work, *([] if aval_of(q_arr).weak_type else [aval_of(q_arr).dtype]))
+    out_dt = np.result_type(work, *([] if is_weak(q_arr) else [aval_of(q_arr).dtype]))
     shape = shape_of(a)
     axes = tuple(range(len(shape))) if axis is None else \
         tuple(normalize_axis(x, len(shape)) for x in (axis if isinstance(axis, (tuple, list))

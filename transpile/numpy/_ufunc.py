@@ -14,7 +14,8 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from ..strength import marked
-from ._util import as_bool, astype, elementwise, normalize_axes, operand, reshape, shape_of
+from ._util import (as_bool, astype, elementwise, normalize_axes, operand, reshape, shape_of,
+                    strong_operand)
 
 # How each ufunc reduces: (the fused reduction in _reductions, if any, its identity rule).
 _REDUCTION = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
@@ -83,7 +84,7 @@ class ufunc:
             return None
 
     def outer(self, a, b):
-        a, b = operand(a), operand(b)
+        a, b = strong_operand(a), strong_operand(b)     # NumPy makes both arrays first
         return self(reshape(a, shape_of(a) + (1,) * len(shape_of(b))), b)
 
     def _prepared(self, a, dtype):

@@ -1,0 +1,155 @@
+"""Regressions of the classes the differential fuzzer (tests/fuzz) found beyond issue 7's list:
+functions of Python scalars only, out-of-range Python-int literals, `.at` and reads on empty
+axes, and unsigned start indices of dynamic_slice."""
+import re
+
+import numpy as np
+import pytest
+
+import transpile as tp
+import transpile.numpy as tnp
+from transpile import lax
+from semantics_check import BACKENDS, THRESHOLD, check
+
+
+# -- functions of Python scalars only return NumPy's strong dtype -----------------------------
+
+def scalar_function_programs(m, i8, u8, f32, k, s):
+    """Each function sees Python scalars only (`k` an int, `s` a float: literals or jit
+    arguments); its result then meets a narrow array, which shows whether it stayed weak."""
+    v = m.where(3, 3, 0)
+    return {
+        "clip_by_where": m.clip(i8, v, None), "where_then_add": v + u8,
+        "ufunc_call": m.add(3, k) + i8, "ufunc_float": m.multiply(s, 2) + f32,
+        "maximum": m.maximum(k, 0) * u8, "minimum_mixed": m.minimum(s, k) + f32,
+        "arctan2": m.arctan2(1, k) + f32, "hypot": m.hypot(k, 4) + f32,
+        "bitwise_and": m.bitwise_and(7, k) + u8, "floor_divide": m.floor_divide(7, k) - i8,
+        "mod": m.mod(s, 2) + f32, "power": m.power(k, 2) + u8,
+        "clip_of_scalars": m.clip(k, 0, 5) + i8, "select": m.select([True], [k], 0) + u8,
+        "where_float": m.where(True, s, 1) * f32, "left_shift": m.left_shift(k, 1) + u8,
+        "nextafter": m.nextafter(s, 2.0) + f32, "copysign": m.copysign(s, -1.0) + f32,
+        "fmax": m.fmax(k, 1) + i8, "logaddexp": m.logaddexp(s, 1.0) + f32,
+    }
+
+
+@pytest.mark.parametrize("n", [3, THRESHOLD + 1])
+def test_functions_of_python_scalars_only_are_strong(n):
+    rng = np.random.default_rng(n)
+    arrays = (rng.integers(-100, 100, n, np.int8), rng.integers(0, 255, n, np.uint8),
+              (rng.standard_normal(n) * 4).astype(np.float32))
+    for k, s in ((3, 1.5), (2, -0.0))[:1 if n > THRESHOLD else 2]:
+        check(lambda *a: scalar_function_programs(tnp, *a, k, s),
+              lambda *a: scalar_function_programs(np, *a, k, s), *arrays)
+        check(lambda *a: scalar_function_programs(tnp, *a),
+              lambda *a: scalar_function_programs(np, *a), *arrays, k, s)
+
+
+def test_operators_on_python_scalars_stay_weak():
+    u8 = np.array([200, 3], np.uint8)
+
+    def f(m, u8, k):
+        return {"operator": (k + 3) + u8, "ufunc_method_outer": m.add.outer(u8, k),
+                "function": m.add(k, 3) + u8}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), u8, 3)
+    text = str(tp.make_ir(lambda u8, k: (k + 3) + u8)(u8, 3))
+    assert "u8[2] = add" in text and "i64[2]" not in text
+
+
+@pytest.mark.parametrize("n", [4, THRESHOLD + 2])
+def test_non_ufunc_functions_make_python_scalars_strong(n):
+    """dot, inner, outer, tensordot, kron and einsum convert operands with np.asarray: a
+    Python scalar is a strong int64/float64 there (`np.dot(uint8, 3)` is int64)."""
+    rng = np.random.default_rng(1)
+    u8, f32 = rng.integers(0, 255, n, np.uint8), rng.standard_normal(n).astype(np.float32)
+
+    def f(m, u8, f32, k, s):
+        return {"dot": m.dot(u8, k), "dot_first": m.dot(k, u8), "dot_float": m.dot(f32, s),
+                "inner": m.inner(u8, k), "outer": m.outer(f32, s), "kron": m.kron(u8, k),
+                "tensordot": m.tensordot(f32, k, 0), "einsum": m.einsum("i,->i", u8, k),
+                "dot_by_sqrt": m.dot(f32, m.sqrt(2.0))}
+    for k, s in ((3, 2.5), (300, -0.5))[:1 if n > THRESHOLD else 2]:
+        check(lambda *a: f(tnp, *a, k, s), lambda *a: f(np, *a, k, s), u8, f32)
+        check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), u8, f32, k, s)
+
+
+# -- an out-of-range Python-int literal meeting an integer array raises, as in NumPy -----------
+
+CLIP_REFUSED = [(np.uint32, 4294967295, -1), (np.uint8, 300, -5), (np.uint8, 3, -1),
+                (np.int8, 0, -200), (np.uint8, 1000, None), (np.uint8, None, -1)]
+
+
+@pytest.mark.parametrize("dtype, lo, hi", CLIP_REFUSED)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_clip_refuses_bounds_beyond_the_far_end(dtype, lo, hi, backend):
+    x = np.array([8, 1], dtype)
+    with pytest.raises(OverflowError) as numpy_error:
+        np.clip(x, lo, hi)
+    same = re.escape(str(numpy_error.value))          # NumPy's words first, then the fix
+    with pytest.raises(OverflowError, match=same + r" .*astype\(np\.int64\)"):
+        tp.jit(lambda x: tnp.clip(x, lo, hi), backend=backend)(x)
+    with pytest.raises(OverflowError, match=same):
+        tnp.clip(x, lo, hi)          # eagerly, too
+
+
+def test_out_of_range_literal_error_names_value_dtype_line_and_fix():
+    x = np.zeros(3, np.uint8)
+    with pytest.raises(OverflowError) as info:
+        tp.jit(lambda x: x + 1000)(x)
+    text = str(info.value)
+    for part in ("1000", "uint8", "0..255", "test_semantics_fuzz_classes.py", "x.astype(np.int64)"):
+        assert part in text
+
+
+@pytest.mark.parametrize("method", ["set", "add", "multiply", "min", "max"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_at_refuses_a_literal_its_array_cannot_hold(method, backend):
+    x = np.zeros(4, np.uint8)
+    with pytest.raises(OverflowError):          # NumPy's x[1] = 300 (and x[1] += 300)
+        np_x = x.copy()
+        np_x[1] = 300
+    for value in (300, -1):
+        with pytest.raises(OverflowError, match=f"Python integer {value} out of bounds"):
+            tp.jit(lambda x: getattr(x.at[1], method)(value), backend=backend)(x)
+    # In range, and float values into an int array (NumPy casts them), still work.
+    check(lambda x: x.at[1].set(255), lambda x: np.where(np.arange(4) == 1, 255, x)
+          .astype(np.uint8), x, backends=(backend,))
+
+
+# -- .at on an empty axis drops the update; a traced read there raises ------------------------
+
+@pytest.mark.parametrize("method", ["set", "add", "multiply", "min", "max"])
+def test_at_with_a_traced_index_on_an_empty_axis_is_dropped(method):
+    for shape in ((0,), (3, 0), (0, 4)):
+        x = np.zeros(shape, np.float32)
+
+        def f(x, i):
+            key = (i,) if shape[0] == 0 else (slice(None), i)
+            return getattr(x.at[key], method)(2.0)
+        check(f, lambda x, i: x.copy(), x, np.int64(0))
+        check(f, lambda x, i: x.copy(), x, np.int8(-3))
+
+
+def test_traced_read_on_an_empty_axis_raises_index_error():
+    for backend in BACKENDS:
+        with pytest.raises(IndexError, match="size 0"):
+            tp.jit(lambda x, i: x[i], backend=backend)(np.zeros((0, 3)), 0)
+
+
+# -- dynamic_slice clamps unsigned starts in their own type -----------------------------------
+
+@pytest.mark.parametrize("n", [9, 2 * THRESHOLD])
+@pytest.mark.parametrize("start", [0, 3, 7, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 1])
+def test_dynamic_slice_with_huge_uint64_starts_clamps_to_the_end(n, start):
+    x = np.arange(n, dtype=np.float64) - 2.0
+    size = 4
+    at = min(start, n - size)
+
+    def f(x, i):
+        return {"slice": lax.dynamic_slice(x, (i,), (size,)),
+                "update": lax.dynamic_update_slice(x, tnp.full(size, -1.0), (i,))}
+
+    def ref(x, i):
+        updated = x.copy()
+        updated[at:at + size] = -1.0
+        return {"slice": x[at:at + size].copy(), "update": updated}
+    check(f, ref, x, np.uint64(start))

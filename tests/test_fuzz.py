@@ -87,6 +87,27 @@ def test_fuzzer_finds_a_planted_dtype_error(monkeypatch):
     assert any(f.kind == "dtype" and f.op == "sqrt" for f in report.findings)
 
 
+def test_fused_check_follows_a_fused_float_sum_into_exact_ops():
+    """A fused sum may add in another order than the unfused one (within tolerance); the
+    exact ops after it are checked against NumPy on the fused sum, not the unfused one."""
+    from fuzz.generate import Node, Program
+    from fuzz.ops import Lit, Ref
+    prog = Program(0, [np.array([0.1, 0.2, 0.3])], ["contiguous"], [
+        Node("sum", (Ref(0),), {"axis": 0, "keepdims": False, "method": False}),
+        Node("negative", (Ref(1),), {}),
+        Node("greater", (Ref(2), Lit(-0.6)), {"operator": False})])
+    case = oracle.prepare(prog)
+    assert case.fused_outputs() == [0, 2]                  # the sum and the final value
+    unfused = [np.float64(0.6), np.float64(-0.6), np.False_]
+    other_order = np.nextafter(0.6, 1.0)
+    world = oracle._fused_world(case, [other_order, np.False_], unfused)
+    assert world[1] == -other_order                        # recomputed from the fused sum
+    assert oracle.check_node(case, 2, np.False_, world, "cpu-fused", 0) is None
+    assert oracle.check_node(case, 2, np.True_, world, "cpu-fused", 0) is not None
+    # Inputs as unfused: the unfused value is kept (a wrong op is blamed once, unfused).
+    assert oracle._fused_world(case, [np.float64(0.6), np.False_], unfused)[1] is unfused[1]
+
+
 def test_compare_is_bit_exact_where_it_must_be():
     z = np.array([0.0], np.float32)
     assert compare.mismatch(-z, z, EXACT).startswith("signed-zero")

@@ -153,3 +153,46 @@ def test_dynamic_slice_with_huge_uint64_starts_clamps_to_the_end(n, start):
         updated[at:at + size] = -1.0
         return {"slice": x[at:at + size].copy(), "update": updated}
     check(f, ref, x, np.uint64(start))
+
+
+# -- binary logical ufuncs refuse Python ints beyond int64, as NumPy ------------------------------
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("value", [2**63, 2**64 - 1, -(2**63) - 1, 2**70])
+def test_logical_ufuncs_refuse_python_ints_beyond_int64(name, value):
+    for x in (np.zeros(3, np.int8), np.ones(2, np.uint64), np.array([True, False])):
+        with pytest.raises(OverflowError):
+            getattr(np, name)(x, value)
+        for backend in BACKENDS:
+            with pytest.raises(OverflowError, match=str(value)):
+                tp.jit(lambda x: getattr(tnp, name)(value, x), backend=backend)(x)
+    # Within int64 (even beyond the array's dtype) they are truth values, as in NumPy.
+    check(lambda x: getattr(tnp, name)(x, 300), lambda x: getattr(np, name)(x, 300),
+          np.array([0, 1, -3], np.int8))
+
+
+# -- fori_loop with uint64 bounds from 2**63 up ---------------------------------------------------
+
+@pytest.mark.parametrize("n", [5, THRESHOLD + 1])
+@pytest.mark.parametrize("lo, hi", [(2, 4), (2**64 - 3, 2**64 - 1), (2**63 - 2, 2**63 + 1),
+                                    (5, 1), (2**64 - 1, 0), (0, 0)])
+def test_fori_loop_with_uint64_bounds(n, lo, hi):
+    """The compiled loop counts in int64: uint64 bounds count trips, the index stays uint64
+    (elementwise bodies are interchanged, .at bodies are not: both are covered)."""
+    x = np.linspace(-1.0, 1.0, n)
+
+    def f(x, lo, hi):
+        return {"elementwise": lax.fori_loop(lo, hi, lambda j, c: c + (j % 7).astype(
+                    np.float64), x),
+                "at": lax.fori_loop(lo, hi, lambda j, c: c.at[j % 5].add(1.0), x),
+                "index": lax.fori_loop(lo, hi, lambda j, c: j, np.uint64(0))}
+
+    def ref(x, lo, hi):
+        trips = range(int(lo), int(hi))
+        elementwise, at = x.copy(), x.copy()
+        for j in trips:
+            elementwise = elementwise + float(j % 7)
+            at[j % 5] += 1.0
+        return {"elementwise": elementwise, "at": at,
+                "index": np.uint64(trips[-1] if trips else 0)}
+    check(f, ref, x, np.uint64(lo), np.uint64(hi))

@@ -208,6 +208,8 @@ def fori_loop(lower, upper, body_fun, init_val):
                                      [aval_of(lower).weak_type, aval_of(upper).weak_type])
     if not dtypes.is_int(index_dtype):
         raise TypeError(f"lax.fori_loop bounds must be integers, got {index_dtype}")
+    if index_dtype == dtypes.uint64:
+        return _uint64_fori_loop(lower, upper, body_fun, init_val)
     from .core import ShapedArray
     # Python-int bounds give a weakly typed index, as in JAX: `x_f32 * i` stays float32.
     weak = aval_of(lower).weak_type and aval_of(upper).weak_type
@@ -224,6 +226,19 @@ def fori_loop(lower, upper, body_fun, init_val):
     outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
                 *captured, body=body_ir, n_carry=len(leaves))
     return tree_unflatten(treedef, outs)
+
+
+def _uint64_fori_loop(lower, upper, body_fun, init_val):
+    """uint64 bounds: the compiled loop counts in int64, where bounds from 2**63 up would be
+    negative. Count the trips instead (a count beyond int64 could never finish anyway) and
+    give the body lower + trip, in uint64."""
+    lower, upper = astype(lower, dtypes.uint64), astype(upper, dtypes.uint64)
+    trips = E.where(E.greater(upper, lower), E.subtract(upper, lower), np.uint64(0))
+    trips = astype(E.minimum(trips, np.uint64(2**63 - 1)), dtypes.int64)
+
+    def body(trip, val):
+        return body_fun(E.add(lower, astype(trip, dtypes.uint64)), val)
+    return fori_loop(np.int64(0), trips, body, init_val)
 
 
 def scan(f, init, xs=None, length=None, reverse=False):

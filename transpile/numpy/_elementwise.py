@@ -8,7 +8,7 @@ from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
 from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, check_ints_fit_loop,
-                    elementwise, is_weak_int_tracer, operand, weak_flags)
+                    elementwise, int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
 
 
 def _unary(prim_name: str, public: str):
@@ -138,22 +138,31 @@ def logical_not(x):
     return invert(as_bool(x))
 
 
+def _logical_operands(x, y):
+    """Both operands as booleans. NumPy's binary logical ufuncs convert a Python int to a C
+    long first: one outside int64 raises OverflowError, whatever the other operand."""
+    for v in (x, y):
+        if type(v) is int and not -2**63 <= v < 2**63:
+            raise int_out_of_bounds(v, dtypes.int64)
+    return as_bool(x), as_bool(y)
+
+
 def _logical_and(x, y):
-    return bitwise_and(as_bool(x), as_bool(y))
+    return bitwise_and(*_logical_operands(x, y))
 
 
 logical_and = ufunc("logical_and", fn=_logical_and)
 
 
 def _logical_or(x, y):
-    return bitwise_or(as_bool(x), as_bool(y))
+    return bitwise_or(*_logical_operands(x, y))
 
 
 logical_or = ufunc("logical_or", fn=_logical_or)
 
 
 def _logical_xor(x, y):
-    return bitwise_xor(as_bool(x), as_bool(y))
+    return bitwise_xor(*_logical_operands(x, y))
 
 
 logical_xor = ufunc("logical_xor", fn=_logical_xor)

@@ -196,3 +196,30 @@ def test_fori_loop_with_uint64_bounds(n, lo, hi):
         return {"elementwise": elementwise, "at": at,
                 "index": np.uint64(trips[-1] if trips else 0)}
     check(f, ref, x, np.uint64(lo), np.uint64(hi))
+
+
+# -- a function's result stays strong inside lax regions (bounds, carries, operands) -------------
+
+def test_function_results_stay_strong_as_loop_bounds_carries_and_operands():
+    big = np.array([2**63 + 1, 3, 2**64 - 5], np.uint64)
+    u8 = np.uint8(200)
+
+    def f(m, big, u8):
+        lo = m.sign(0)                      # a strong int64 0, as in NumPy: not a weak index
+        if m is np:
+            index_sum, carry, branch = big, m.sign(1), m.sign(1) + u8
+            for i in range(int(lo), 2):
+                index_sum = ((index_sum - big) + np.int64(i)).astype(np.uint64)
+                carry = carry + u8
+        else:
+            index_sum = lax.fori_loop(lo, 2, lambda i, c: ((c - big) + i).astype(np.uint64),
+                                      big)
+            carry = lax.fori_loop(0, 2, lambda i, c: c + u8, m.sign(1))
+            branch = lax.cond(True, lambda v: v + u8, lambda v: v - u8, m.sign(1))
+        v = m.where(True, 2, 3)             # captured by the body: strong there too
+        captured = (np.zeros(3, np.int64) + (v - big.astype(np.uint8))) if m is np else \
+            lax.fori_loop(0, 1, lambda i, acc: acc + (v - big.astype(np.uint8)),
+                          tnp.zeros(3, np.int64))
+        return {"index_sum": index_sum, "carry": carry, "branch": branch,
+                "captured": captured}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), big, u8)

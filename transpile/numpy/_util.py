@@ -21,6 +21,12 @@ def strong_operand(x, what="operand"):
     """An operand as `np.asarray` makes it: a Python scalar (or a weak value) becomes strongly
     typed. NumPy's non-ufunc functions (dot, outer, kron, einsum...) convert their operands
     so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8."""
+    if type(x) in (bool, int, float):
+        converted = np.asarray(x)     # NumPy's own conversion: 2**63 becomes uint64
+        if converted.dtype not in dtypes.SUPPORTED:
+            raise OverflowError(f"Python integer {x} fits neither int64 nor uint64 ({what} at "
+                                f"{user_location()}); NumPy would make it an object array")
+        return converted[()]
     x = operand(x, what)
     return astype(x, aval_of(x).dtype) if aval_of(x).weak_type else x
 

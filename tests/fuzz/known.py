@@ -62,6 +62,11 @@ NEW_CLASSES: dict[str, Callable] = {
     "dynamic_slice: slice sizes" in f.detail,
     "N5-u64-traced-index": lambda f: f.op in ("getitem", "at") and f.kind == "value" and
     "uint64" in f.dtypes and _has(f, "out-of-range-index"),
+    # NumPy's non-ufunc products make a Python scalar a strong array (np.dot(u8, 3) is int64).
+    "N6-scalar-product-weak": lambda f: f.op == "scalar_product" and f.kind == "dtype",
+    # A function's result (virtually strong) passed into a lax region lost its strength.
+    "N7-weak-in-regions": lambda f: f.op in ("fori_loop", "while_loop", "cond", "scan") and
+    f.kind in ("value", "dtype") and _has(f, "fn-of-python-scalars"),
 }
 
 

@@ -223,3 +223,28 @@ def test_function_results_stay_strong_as_loop_bounds_carries_and_operands():
         return {"index_sum": index_sum, "carry": carry, "branch": branch,
                 "captured": captured}
     check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), big, u8)
+
+
+# -- the sign of a zero product in dot, inner, tensordot and einsum is NumPy's -------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_zero_products_of_dot_and_einsum_have_numpys_sign(dtype):
+    """NumPy adds a scalar times an array of 2+ elements into a zeroed result (BLAS axpy:
+    +0.0), multiplies two one-element operands (the product's sign), and einsum adds
+    products of two or more operands into a zeroed output (+0.0)."""
+    neg = {shape: -np.zeros(shape, dtype) for shape in [(1,), (3,), (1, 1), (2, 3)]}
+    one = {shape: np.ones(shape, dtype) for shape in [(1,), (3,), (1, 1), (1, 3)]}
+
+    def f(m, z1, z3, z11, z23, o1, o3, o11, o13):
+        return {"dot_scalar": m.dot(z3, 2.0), "dot_scalar_first": m.dot(dtype(2), z23),
+                "dot_one_element": m.dot(z1, 2.0), "dot_1_1": m.dot(z1, o1),
+                "dot_11_11": m.dot(z11, o11), "dot_11_13": m.dot(z11, o13),
+                "dot_3_3": m.dot(z3, o3), "inner_scalar": m.inner(z23, 1.0),
+                "inner_1_1": m.inner(z1, o1), "tensordot_0": m.tensordot(z3, 2.0, 0),
+                "tensordot_0_one": m.tensordot(z1, 2.0, 0), "outer": m.outer(z3, 2.0),
+                "kron": m.kron(z3, 2.0), "einsum_product": m.einsum("i,i->i", z3, o3),
+                "einsum_scalar": m.einsum("ij,->ij", z23, 1.0),
+                "einsum_outer": m.einsum("i,j->ij", z1, o3), "einsum_view": m.einsum("ij->ji", z23),
+                "einsum_three": m.einsum("i,i,i->i", z3, o3, -o3)}
+    check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), neg[(1,)], neg[(3,)], neg[(1, 1)],
+          neg[(2, 3)], one[(1,)], one[(3,)], one[(1, 1)], one[(1, 3)])

@@ -158,6 +158,8 @@ def _pair(x, xl, y, yl, keep, sizes, dt):
         xs = reshape(_transpose_to(x, xl, batch + free_x), bshape + fx + (1,) * len(fy))
         ys = reshape(_transpose_to(y, yl, batch + free_y), bshape + (1,) * len(fx) + fy)
         product = E.logical_and(xs, ys) if dt == dtypes.bool_ else E.multiply(xs, ys)
+        if dtypes.is_float(dt):  # NumPy adds products into a zeroed output: a zero is +0.0
+            product = E.add(product, 0.0)
         return product, batch + free_x + free_y
     k = math.prod(sizes[c] for c in contracted)
     if k == 0:                   # an empty contraction sums nothing (no kernel reads empties)

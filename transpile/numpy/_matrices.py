@@ -13,7 +13,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind, current_trace
 from . import _elementwise as E
-from ._linalg import dot, matmul
+from ._linalg import dot, matmul, scaled
 from ._shape import transpose
 from ._util import (astype, broadcast_to, normalize_axis, operand, reshape, static_shape,
                     strong_operand)
@@ -143,7 +143,7 @@ def _permute(x, order):
 def inner(a, b):
     a, b = strong_operand(a), strong_operand(b)
     if not aval_of(a).shape or not aval_of(b).shape:
-        return E.multiply(a, b)
+        return scaled(a, b)
     return tensordot(a, b, axes=([-1], [-1]))
 
 

@@ -50,6 +50,9 @@ from transpile import lax
 try:
     import jax
     import jax.numpy as jnp
+    # The programs are float64 (as NumPy computes them): without x64 JAX would silently run
+    # them in float32 and fail the answer check.
+    jax.config.update("jax_enable_x64", True)
 except Exception:          # not installed (or broken): its column says so
     jax = jnp = None
 try:

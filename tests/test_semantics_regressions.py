@@ -219,3 +219,95 @@ def test_clip_of_a_python_scalar_is_a_strong_array_as_numpy(backend):
     g = tp.jit(lambda s, x: tnp.clip(s, -4, x), backend=backend)
     assert g(3, x).dtype == np.clip(3, -4, x).dtype
     np.testing.assert_array_equal(g(3, x), np.clip(3, -4, x))
+
+
+# -- float products multiply in NumPy's order (fuzzer seed 5690) -------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [THRESHOLD // 10 - 10, THRESHOLD // 10 + 10])
+def test_float_products_take_their_terms_in_order(dtype, n):
+    """Partial products that pass through subnormals or overflow make a reassociated
+    product arbitrarily far from NumPy's (which multiplies in order), not a few ulp."""
+    info = np.finfo(dtype)
+    terms = np.array([info.smallest_subnormal, 3.0, info.max / 2, 0.7, 1 / info.max, info.max,
+                      1.3, 0.1, 7.0, info.tiny], dtype=dtype)
+    rng = np.random.default_rng(n)
+    with np.errstate(all="ignore"):
+        x = (rng.choice(terms, size=(n, 10)) * rng.uniform(0.5, 1.5, (n, 10))).astype(dtype)
+        check(lambda x: {"rows": tnp.prod(x, axis=-1), "columns": tnp.prod(x[:, :7], axis=0),
+                         "all": tnp.prod(x[:, ::-1]), "first": tnp.prod(x[:64, :6])},
+              lambda x: {"rows": np.prod(x, axis=-1), "columns": np.prod(x[:, :7], axis=0),
+                         "all": np.prod(x[:, ::-1]), "first": np.prod(x[:64, :6])}, x)
+
+
+def test_interpreter_integer_power_sees_the_exponent_as_the_loop_does():
+    """The reference checks the exponent's sign after the cast to the loop's dtype, as the
+    compiled loop does (fuzzer seed 5896: the interpreter raised NumPy's ValueError)."""
+    x = np.array([-128, 6, -10, 20, 1, -1], np.int8)
+
+    def f(x):
+        e = tnp.bitwise_and(-5, 32767)
+        return x ** e, tnp.isinf(x ** e)
+    cpu, interpret = tp.jit(f)(x), tp.jit(f, backend="interpret")(x)
+    for a, b in zip(cpu, interpret):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("lo, hi", [(0, 0), (3, 7), (2**63 - 2, 2**63 + 2), (2**64 - 5, 2**64 - 1)])
+def test_fori_loop_with_uint64_bounds(lo, hi):
+    """A uint64 index runs in a uint64_t loop variable (fuzzer seed 6480: int64_t against a
+    uint64_t bound was a -Wsign-compare warning, and wrong past 2^63)."""
+    from transpile import lax
+    lo_, hi_ = np.array(lo, np.uint64), np.array(hi, np.uint64)
+    expected_sum = np.uint64(sum(range(lo, hi)) % 2**64)
+    carry = tp.jit(lambda a, b: lax.fori_loop(
+        a, b, lambda i, c: c + tnp.maximum(i, c) % np.uint64(5), a))
+    updated = tp.jit(lambda a, b: lax.fori_loop(
+        a, b, lambda i, c: c.at[0].add(i), tnp.zeros(3, np.uint64)))
+    expected = lo_
+    with np.errstate(over="ignore"):
+        for i in range(lo, hi):
+            expected = expected + np.maximum(np.uint64(i), expected) % np.uint64(5)
+    for _ in range(2):
+        assert carry(lo_, hi_) == expected and carry(lo_, hi_).dtype == np.uint64
+        assert updated(lo_, hi_)[0] == expected_sum
+
+
+@pytest.mark.parametrize("x_shape", [(2, 1), (THRESHOLD + 1,)])
+def test_clip_ties_follow_numpys_loop_for_one_element_bounds(x_shape):
+    """NumPy keeps x on a tie when its loop sees scalar bounds and takes the bound when it sees
+    arrays; a one-element array bound (fuzzer seed 8115: an argmax with keepdims) is a scalar
+    to the loop when x has more elements. (When all three have one element, or an array bound
+    is broadcast against x, NumPy's choice follows its iterator's strides: a documented
+    difference, not compared.)"""
+    for lo_shape in [(), (1,), (1, 1), x_shape]:
+        for hi in (0.1, np.zeros(()), np.zeros((1, 1))):
+            for zero in (-0.0,):     # a tie with +0.0 bounds: kept x is -0.0, a bound +0.0
+                for lo_dtype in (np.int64, np.float64):
+                    x, lo = np.full(x_shape, zero), np.zeros(lo_shape, lo_dtype)
+                    h = hi if isinstance(hi, float) else np.copysign(hi, -zero)
+                    try:
+                        expected = np.clip(x, lo, h)
+                    except ValueError:          # shapes that do not broadcast
+                        continue
+                    for backend in ("cpu", "interpret"):
+                        got = tp.jit(tnp.clip, backend=backend)(x, lo, h)
+                        assert got.dtype == expected.dtype and got.shape == expected.shape
+                        assert np.array_equal(np.signbit(got), np.signbit(expected)), \
+                            (x_shape, lo_shape, np.shape(h), zero, lo_dtype, backend)
+
+
+def test_empty_intermediates_compile_without_warnings():
+    """Empty temporaries read by later kernels (fuzzer seed 6984: gcc's -Wmaybe-uninitialized
+    on a product of empty slices)."""
+    import warnings
+    x = np.arange(15, dtype=np.int8).reshape(3, 1, 5)
+
+    def f(np_, x):
+        v = np_.logical_or(x.reshape(15, 1, 1), x.reshape(15, 1, 1))[:, -1, 0:0:-2]
+        return v.T @ v, np_.stack([v, v], axis=0), v.sum(), (v.T @ v).sum(), v.max(initial=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = tp.jit(lambda x: f(tnp, x))(x)
+    for g, e in zip(got, f(np, x)):
+        assert g.dtype == e.dtype and g.shape == e.shape and np.array_equal(g, e)

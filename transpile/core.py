@@ -212,14 +212,38 @@ def check_tracer_is_live(t: Tracer, trace) -> None:
             f"saving them; it was used at {user_location()}.")
 
 
+# Two things core needs belong to higher layers: evaluating a primitive outside any trace
+# (rules/impl.py's table) and turning a nested list into an array (transpile.numpy.array, which
+# may stack tracers). Each registers itself here when imported, so that this module imports
+# nothing above it (transpile/__init__.py imports both before any user code runs).
+_layers = {"eager": None, "list_to_array": None}
+
+
+def register_eager_evaluator(apply) -> None:
+    """`apply(prim, args, params)` computes a primitive on concrete values (eager mode)."""
+    _layers["eager"] = apply
+
+
+def register_list_converter(convert) -> None:
+    """`convert(nested_list)` makes one array (or tracer) of a list operand."""
+    _layers["list_to_array"] = convert
+
+
+def _layer(name: str):
+    fn = _layers[name]
+    if fn is None:
+        raise RuntimeError(f"transpile.core used before its {name!r} layer was imported: "
+                           "import transpile (not transpile.core alone)")
+    return fn
+
+
 def bind(prim: Primitive, *args, **params):
     trace = current_trace()
     if trace is None:
         for a in args:
             if isinstance(a, Tracer):
                 check_tracer_is_live(a, None)
-        from .rules.impl import eager_apply
-        return eager_apply(prim, args, params)
+        return _layer("eager")(prim, args, params)
     return trace.record(prim, args, params)
 
 
@@ -228,8 +252,7 @@ def ensure_operand(x, what: str = "operand"):
     if isinstance(x, (Tracer, np.ndarray, np.generic)) or type(x) in _PY_SCALARS:
         return x
     if isinstance(x, (list, tuple)):
-        from .numpy import array
-        return array(x)
+        return _layer("list_to_array")(x)
     for base in (bool, int, float):       # subclasses such as IntEnum become plain numbers
         if isinstance(x, base):
             return base(x)

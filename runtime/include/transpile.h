@@ -209,6 +209,63 @@ TP_INLINE float tp_expf(float x) {
     return x != x ? x : (x > 88.72283935546875f ? INFINITY : (x < -103.97208404541016f ? 0.0f : result));
 }
 
+/* ---- exp for float64, branch-free so that loops calling it vectorise (libm's exp is a
+ * scalar call; NumPy uses a SIMD kernel) ----
+ * exp(x) = 2^k * exp(r), k = round(x / ln 2), |r| <= ln(2)/2 + tiny. k comes from the
+ * "shifter" trick: adding 1.5 * 2^52 rounds x / ln 2 to an integer, which is then read both
+ * as a double and (no float->int conversion, which AVX2 lacks for 64-bit) from the low bits of
+ * the sum. ln 2 is split in a 32-bit head (k * head and x - k * head are exact, as in fdlibm)
+ * and a tail; `c` is the rounding error of r = head_part - tail_part (Fast2Sum), added back
+ * so that the reduction loses nothing. exp(r) = 1 + r + r^2 P(r), P a degree-10 polynomial
+ * fitted at Chebyshev nodes (mpmath.chebyfit on [-0.347, 0.347]; its error times r^2 is below
+ * 2^-61, with the coefficients rounded to double); the one rounding that matters is the final
+ * 1 + q, so the result is within about 0.55 ulp of exp(x): at most one ulp from the correctly
+ * rounded value. 2^k is applied as two normal factors (p * s1 is exact), so results in the
+ * subnormal range are rounded once more only. Above ln(DBL_MAX) the result is inf, below
+ * -746 (and at -inf) 0, and NaN propagates through the arithmetic. */
+/* a * b + c: one fused instruction where the CPU has one (one rounding, more accurate than
+ * two), else the two operations (never a libm call, which would not vectorise). */
+#if defined(__FMA__) || defined(__CUDACC__)
+#define TP_FMA(a, b, c) fma((a), (b), (c))
+#else
+#define TP_FMA(a, b, c) ((a) * (b) + (c))
+#endif
+TP_INLINE double tp_exp(double x) {
+    /* No clamp (gcc turns one into many masked moves): outside [-746, 709.78] the result is
+     * selected at the end, and whatever bits k has there only meet unsigned arithmetic. */
+    const double shifter = 6755399441055744.0;          /* 1.5 * 2^52, bits 0x4338000000000000 */
+    const double kd = x * 1.4426950408889634 + shifter;
+    const double k = kd - shifter;                      /* exact: |k| <= 1077 in range */
+    uint64_t kbits;
+    memcpy(&kbits, &kd, sizeof kbits);
+    const uint64_t ku = kbits - UINT64_C(0x4338000000000000) + 2048u;   /* k + 2048 */
+    const double head = x - k * 0.6931471803691238;    /* 0x1.62e42feep-1: exact */
+    const double tail = k * 1.9082149292705877e-10;     /* ln 2 - head */
+    const double r = head - tail;
+    const double c = (head - r) - tail;                 /* r + c == head - tail */
+    double p = 2.0914679595617734e-09;
+    p = TP_FMA(p, r, 2.510520668068106e-08);
+    p = TP_FMA(p, r, 2.7557273660822466e-07);
+    p = TP_FMA(p, r, 2.7557255425009614e-06);
+    p = TP_FMA(p, r, 2.480158732553378e-05);
+    p = TP_FMA(p, r, 0.00019841269874801073);
+    p = TP_FMA(p, r, 0.0013888888888883752);
+    p = TP_FMA(p, r, 0.008333333333326141);
+    p = TP_FMA(p, r, 0.04166666666666667);
+    p = TP_FMA(p, r, 0.1666666666666667);
+    p = TP_FMA(p, r, 0.5);
+    const double e = 1.0 + (r + TP_FMA(r * r, p, c));
+    /* k1 = floor(k / 2) and k2 = k - k1, both in [-539, 512]: biased exponents of 2^k1, 2^k2 */
+    const uint64_t k1_biased = (ku >> 1) - 1024u + 1023u;
+    const uint64_t k2_biased = ku - 2048u - ((ku >> 1) - 1024u) + 1023u;
+    const uint64_t b1 = k1_biased << 52, b2 = k2_biased << 52;
+    double s1, s2;
+    memcpy(&s1, &b1, sizeof s1);
+    memcpy(&s2, &b2, sizeof s2);
+    const double result = (e * s1) * s2;   /* below -745.13...: rounds to 0 */
+    return x > 709.782712893383973096 ? INFINITY : (x < -746.0 ? 0.0 : result);   /* NaN: NaN */
+}
+
 /* Matrix products live in tp_gemm.h, which a program includes only when it has one (the
  * vector intrinsics headers are slow to parse). */
 

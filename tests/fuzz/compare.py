@@ -53,14 +53,18 @@ def _tolerated(actual, expected, tol, scale, terms):
         return finite & (np.abs(_ordered_bits(actual) - _ordered_bits(expected)) <= MAX_ULP)
     if tol == ACCUMULATE and scale is not None:
         info = np.finfo(actual.dtype)
+        # `scale` is the terms' magnitude, or (that, the accumulator's magnitude) where they
+        # differ: a mean's sum is `terms` times larger than the mean and overflows first.
+        scale, running = scale if isinstance(scale, tuple) else (scale, scale)
         scale = np.broadcast_to(np.asarray(scale, dtype=np.float64), actual.shape)
+        running = np.broadcast_to(np.asarray(running, dtype=np.float64), actual.shape)
         # Worst case of a sequential sum of `terms` values against NumPy's pairwise one:
         # wrong answers (a lost partial sum, a race) are far outside it.
         bound = info.eps * scale * (terms + 16) + 4 * float(info.smallest_subnormal)
         with np.errstate(all="ignore"):
             err = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
         # Where the magnitudes overflow the dtype, the order of additions decides inf or not.
-        ill = ~np.isfinite(scale) | (scale > float(info.max) / 4)
+        ill = ~np.isfinite(running) | (running > float(info.max) / 4)
         # Products whose partial products may pass through subnormals lose bits in an
         # order-dependent way.
         ill |= np.abs(expected.astype(np.float64)) < float(info.tiny) / float(info.eps) ** 2

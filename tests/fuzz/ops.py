@@ -41,7 +41,8 @@ class Op:
     ref: Callable           # (params, *operands) -> value, in NumPy
     draw: Callable          # (rng, pool) -> (operands, params) or None
     tol: str = EXACT
-    scale: Callable | None = None   # ACCUMULATE: (params, *operands) -> magnitudes of the terms
+    # ACCUMULATE: (params, *operands) -> the terms' magnitude, or (that, the accumulator's)
+    scale: Callable | None = None
     family: str = ""
 
 
@@ -379,14 +380,10 @@ def _reduce_op(name):
         mag = np.abs(np.asarray(x, dtype=np.float64))
         if name == "prod":
             return np.prod(mag, axis=p["axis"], keepdims=p["keepdims"])
-        scale = getattr(np, name)(mag, axis=p["axis"], keepdims=p["keepdims"])
-        if name == "mean":
-            # A mean sums first: where that sum may overflow the accumulator, the order
-            # of additions decides inf or not (an infinite scale says so to compare.py).
-            work = np.asarray(x).dtype if np.asarray(x).dtype.kind == "f" else np.float64
-            total = np.sum(mag, axis=p["axis"], keepdims=p["keepdims"])
-            scale = np.where(total > float(np.finfo(work).max) / 4, np.inf, scale)
-        return scale
+        if name == "mean":   # the sum before the division is what overflows
+            return (np.mean(mag, axis=p["axis"], keepdims=p["keepdims"]),
+                    np.sum(mag, axis=p["axis"], keepdims=p["keepdims"]))
+        return getattr(np, name)(mag, axis=p["axis"], keepdims=p["keepdims"])
     return Op(name, tp, ref, _draw_reduce(name), tol, scale, family="reduce")
 
 

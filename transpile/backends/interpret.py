@@ -3,31 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
-from ..ir import IR, Literal
-from ..rules.impl import impl_rules
-
-
-def evaluate(ir: IR, consts, args) -> list[np.ndarray]:
-    env = {}
-
-    def read(atom):
-        if isinstance(atom, Literal):
-            return np.asarray(atom.value, dtype=atom.aval.dtype)
-        return env[atom]
-
-    for var, value in zip(ir.constvars, consts):
-        env[var] = value
-    for var, value in zip(ir.invars, args):
-        env[var] = np.asarray(value, dtype=var.aval.dtype)
-    for eqn in ir.eqns:
-        avals = [a.aval for a in eqn.inputs]
-        result = impl_rules[eqn.prim.name](avals, *map(read, eqn.inputs), **eqn.params)
-        results = result if len(eqn.outputs) > 1 or isinstance(result, list) else [result]
-        for var, value in zip(eqn.outputs, results):
-            env[var] = np.asarray(value, dtype=var.aval.dtype)
-    return [np.array(read(v), dtype=v.aval.dtype) for v in ir.outvars]
+from ..ir import IR
+from ..rules.impl import evaluate
 
 
 @dataclasses.dataclass

@@ -104,7 +104,7 @@ def _sign(args, loop, out):
 
 
 def _exp(args, loop, out):
-    return f"tp_expf({args[0]})" if _is_f32(loop[0]) else f"exp({args[0]})"
+    return f"tp_expf({args[0]})" if _is_f32(loop[0]) else f"tp_exp({args[0]})"
 
 
 def _integral_identity(name: str):

@@ -273,12 +273,15 @@ class CRenderer:
         else:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
-            clause = omp_reduction_clause(k.combiner, dt)
-            if clause.startswith("tp_"):
-                self._declare_reduction(clause, dt)
-            red = f" reduction({clause}:acc)"
-            self._open_loops(lines, space, n_out_loops, len(space.names),
-                             big and out_size == 1, reduction=red)
+            if self._in_order(k):
+                self._open_loops(lines, space, n_out_loops, len(space.names), False,
+                                 innermost_pragma="")
+            else:
+                clause = omp_reduction_clause(k.combiner, dt)
+                if clause.startswith("tp_"):
+                    self._declare_reduction(clause, dt)
+                self._open_loops(lines, space, n_out_loops, len(space.names),
+                                 big and out_size == 1, reduction=f" reduction({clause}:acc)")
             v = ExprRenderer(lines, space, _counter())(k.body)
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
             lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
@@ -290,6 +293,16 @@ class CRenderer:
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    @staticmethod
+    def _in_order(k: ReduceKernel) -> bool:
+        """Must this reduction take its terms strictly in order (no simd lanes, no threads)?
+
+        A float product: NumPy multiplies in order, and a reassociated product is not a few
+        ulp off but arbitrarily far where partial products pass through subnormals or
+        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Sums are reassociated: their error is
+        bounded by the terms' magnitudes, and NumPy's own order is pairwise, not serial."""
+        return k.combiner == "prod" and dtypes.is_float(k.body.dtype)
 
     # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
     # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
@@ -382,6 +395,8 @@ class CRenderer:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
         self.includes.add("tp_gemm.h")
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
+        if k.limits is not None:
+            reads.append(k.limits.index)
         self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
         lines = Lines()
         lines.add(c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
@@ -397,17 +412,42 @@ class CRenderer:
             for t, stride in zip(terms, strides):
                 if stride:
                     t.append(f"b{depth} * {stride}")
-        a, b, c = (" + ".join([name] + t) for name, t in
-                   zip((k.lhs.buffer.name, k.rhs.buffer.name, k.out.name), terms))
         (lb, lr, lc), (rb, rr, rc) = ((inner_strides[i],) + o.strides[-2:]
                                       for i, o in enumerate((k.lhs, k.rhs)))
-        lines.add(f"tp_gemm_{TAG[k.out.dtype]}({inner_size}, {k.m}, {k.n}, {k.k}, "
+        m, depth = str(k.m), str(k.k)
+        if k.limits is not None:
+            m, depth = self._matmul_limits(lines, k, terms, lr)
+        a, b, c = (" + ".join([name] + t) for name, t in
+                   zip((k.lhs.buffer.name, k.rhs.buffer.name, k.out.name), terms))
+        lines.add(f"tp_gemm_{TAG[k.out.dtype]}({inner_size}, {m}, {k.n}, {depth}, "
                   f"{a}, {lb}, {lr}, {lc}, {b}, {rb}, {rr}, {rc}, {c}, {inner_strides[2]}, "
                   f"{k.n});")
         lines.depth = 0
         lines.add("}")
         lines.add("")
         return lines.text()
+
+    @staticmethod
+    def _matmul_limits(lines, k: MatmulKernel, terms, lhs_row_stride) -> tuple[str, str]:
+        """(rows, depth) of a product bounded by a loop index (see loop_ranges.py), after
+        the lines that read the index and zero the rows it skips."""
+        lim = k.limits
+        lines.add(f"const int64_t at = (int64_t){lim.index.name}[0];")
+        rows, depth = str(k.m), str(k.k)
+        if lim.short_k:
+            lines.add(c_comment("the operands are zero from the loop index on along k: "
+                                "the rest of the sum adds exact zeros"))
+            lines.add(f"const int64_t depth = at < 0 ? 0 : (at < {k.k} ? at : {k.k});")
+            depth = "depth"
+        if lim.rows_from_index:
+            lines.add(c_comment("rows above the loop index are never read: zeros, not "
+                                "products"))
+            lines.add(f"const int64_t first = at < 0 ? 0 : (at < {k.m} ? at : {k.m});")
+            lines.add(f"for (int64_t i = 0; i < first * {k.n}; i++) {k.out.name}[i] = 0;")
+            terms[0].append(f"first * {lhs_row_stride}")
+            terms[2].append(f"first * {k.n}")
+            rows = f"{k.m} - first"
+        return rows, depth
 
     def _sort_kernel(self, k: SortKernel, index: int) -> str:
         self.includes.add("tp_sort.h")
@@ -500,8 +540,14 @@ class CRenderer:
     def _allocate_temps(self, lines: Lines, temps) -> str:
         """Declare and allocate the temporaries; return the C expression of the status."""
         for b in temps:
-            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *)malloc("
-                      f"sizeof({C_TYPE[b.dtype]}) * {max(b.size, 1)});")
+            t = C_TYPE[b.dtype]
+            # An empty temporary is never written (its kernels' loops run zero times), and gcc
+            # warns when such memory is handed to a kernel that reads it: give it one zeroed
+            # element instead of an uninitialised one.
+            if b.size == 0:
+                lines.add(f"{t} *{b.name} = ({t} *)calloc(1, sizeof({t}));  /* empty */")
+            else:
+                lines.add(f"{t} *{b.name} = ({t} *)malloc(sizeof({t}) * {b.size});")
         if not temps:
             return "0"
         check = " || ".join(f"!{b.name}" for b in temps)
@@ -551,8 +597,8 @@ class CRenderer:
             elif isinstance(st, For):
                 self._parity_flag(lines, st)
                 lower, upper = self._host_scalar(st.lower), self._host_scalar(st.upper)
-                with lines.block(f"for (int64_t {st.var} = {lower}; {st.var} < {upper}; "
-                                 f"{st.var}++)"):
+                with lines.block(f"for ({self._loop_var_type(st)} {st.var} = {lower}; "
+                                 f"{st.var} < {upper}; {st.var}++)"):
                     if st.index is not None:
                         self._store_loop_index(lines, st.index, st.var)
                     self._render_statements(lines, st.body)
@@ -580,6 +626,12 @@ class CRenderer:
                         lines.add("}")
             else:
                 raise NotImplementedError(type(st).__name__)
+
+    @staticmethod
+    def _loop_var_type(loop: For) -> str:
+        """int64_t holds every index of every dtype but uint64 (bounds beyond 2^63)."""
+        unsigned = loop.index is not None and C_TYPE[loop.index.dtype] == "uint64_t"
+        return "uint64_t" if unsigned else "int64_t"
 
     @staticmethod
     def _parity_flag(lines, loop) -> None:

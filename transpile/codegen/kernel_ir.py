@@ -145,6 +145,16 @@ class StridedOperand:
     strides: tuple[int, ...]     # one per dimension: batch dims, then rows, then columns
 
 
+@dataclasses.dataclass(frozen=True)
+class MatmulLimits:
+    """Run-time bounds read from a loop index (codegen/loop_ranges.py proves them): contract
+    only p < index (`short_k`: the rest adds exact zeros); compute only rows >= index and
+    store zeros above (`rows_from_index`: nothing reads those rows). Optional for renderers."""
+    index: Buffer
+    short_k: bool
+    rows_from_index: bool
+
+
 @dataclasses.dataclass
 class MatmulKernel:
     """out[b] = lhs[b] @ rhs[b]: (*batch, m, k) @ (*batch, k, n) into a contiguous `out`."""
@@ -156,6 +166,7 @@ class MatmulKernel:
     k: int
     n: int
     comment: str = ""
+    limits: MatmulLimits | None = None     # only on unbatched products
 
     @property
     def batch(self) -> int:

@@ -20,7 +20,8 @@ from ..primitives import (ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUC
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
-                        Program, ReduceKernel, SortKernel, StridedOperand, linearize)
+                        MatmulLimits, Program, ReduceKernel, SortKernel, StridedOperand,
+                        linearize)
 from .lower_helpers import HELPER_LOWERINGS
 from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
@@ -75,7 +76,7 @@ class RegionLowering:
     """
 
     def __init__(self, builder: ProgramBuilder, ir: IR, bound: dict, dests: dict | None = None,
-                 donated=frozenset()):
+                 donated=frozenset(), matmul_limits=None):
         self.builder, self.ir = builder, ir
         self.producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
         self.buffers: dict[Var, Buffer] = dict(bound)
@@ -84,6 +85,7 @@ class RegionLowering:
         self.donated = donated                    # invars whose buffers may be overwritten
         self.in_place: set[Var] = set()           # updates stored into their operand's buffer
         self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
+        self.matmul_limits = matmul_limits or {}  # {product: loop_ranges.LoopLimits}
         self._memo: dict = {}
 
     # -- the statements of this region ------------------------------------------------------
@@ -258,8 +260,14 @@ class RegionLowering:
         *batch, m, k = eqn.inputs[0].aval.shape
         n = eqn.inputs[1].aval.shape[-1]
         kernels.append(MatmulKernel(operands[0], operands[1], buf, tuple(batch), m, k, n,
-                                    comment))
+                                    comment, self._limits(eqn.outputs[0], batch)))
         return kernels
+
+    def _limits(self, var, batch):
+        found = self.matmul_limits.get(var)
+        if found is None or batch:
+            return None
+        return MatmulLimits(self.buffers[found.index], found.short_k, found.rows_from_index)
 
     def _strided_operand(self, atom):
         if not isinstance(atom, Var):

@@ -21,6 +21,7 @@ from .c_ops import render_literal
 from .interchange import try_interchanged_for_loop
 from .buffers import carries_in_place
 from .kernel_ir import For, Swap, Switch, While
+from .loop_ranges import matmul_limits
 from .schedule import materialised_vars
 
 
@@ -43,9 +44,10 @@ def _scalar_text(region, atom, stmts) -> str:
     return f"{_buffer_for(region, atom, stmts).name}[0]"
 
 
-def lower_region(region, ir, args, results, donated=frozenset()) -> list:
+def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=None) -> list:
     """Statements computing `ir` on `args` (buffers), writing outvar k into results[k].
-    `donated` invars' buffers may be overwritten (a carry updated in place)."""
+    `donated` invars' buffers may be overwritten (a carry updated in place);
+    `matmul_limits` bounds the region's products (see loop_ranges.py)."""
     from .lower import RegionLowering
     bound = dict(zip(ir.invars, args))
     dests, extra = {}, []
@@ -56,7 +58,7 @@ def lower_region(region, ir, args, results, donated=frozenset()) -> list:
             extra.append((buf, atom))      # not computed here, or wanted twice: copy it
         else:
             dests[atom] = buf
-    low = RegionLowering(region.builder, ir, bound, dests, donated)
+    low = RegionLowering(region.builder, ir, bound, dests, donated, matmul_limits)
     stmts = low.lower()
     stmts.extend(low.copy_into(buf, atom, "region result") for buf, atom in extra)
     return stmts
@@ -70,7 +72,7 @@ def _init_carry(region, eqn, inits, stmts):
     return carry
 
 
-def _loop_body(region, body_ir, args, carry, first, extra_results=()):
+def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_limits=None):
     """(the body's statements, the Swaps of its double-buffered carries).
 
     `first` is the position of the first carry among the body's invars. A carry updated in
@@ -94,7 +96,7 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=()):
             results.append(spare)
             swaps.append(Swap(carry[k], spare, restore))
     stmts = lower_region(region, body_ir, args, results + list(extra_results),
-                         {invars[k] for k in in_place})
+                         {invars[k] for k in in_place}, matmul_limits)
     return stmts, swaps
 
 
@@ -134,7 +136,8 @@ def _for_loop(region, eqn) -> list:
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
     captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
     index = region.builder.temp((), body_ir.invars[0].aval.dtype)
-    body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1)
+    body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
+                             matmul_limits=matmul_limits(eqn, region.producers))
     stmts.append(For(region.builder.fresh("it"), lower, upper, body, index, swaps=swaps,
                      parity=region.builder.fresh("odd")))
     return stmts

@@ -1,4 +1,5 @@
-"""`transpile lint`: find concretization hazards in jitted code statically, with libcst.
+"""`transpile lint`: find concretization hazards in jitted code statically (analysis on Python's
+own parser, fixes built and checked with libcst: see engine.py for why).
 
 Library use:
 

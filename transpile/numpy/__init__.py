@@ -5,6 +5,7 @@ Every function works on concrete values (it runs NumPy eagerly) and on tracers
 """
 import numpy as _np
 
+from ..rules import impl as _eager  # noqa: F401  (registers eager evaluation with core)
 from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
                       uint32, uint64)
 from . import _methods

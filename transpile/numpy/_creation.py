@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import primitives as P
-from ..core import Tracer, aval_of, bind, current_trace
+from ..core import Tracer, aval_of, bind, current_trace, register_list_converter
 from ._util import astype, broadcast_to, operand, py_scalar_like, static_shape
 
 
@@ -35,6 +35,9 @@ def array(object, dtype=None, copy=True):
     if host.dtype == np.float16:
         host = host.astype(np.float32)
     return _check_host_array(host, "array()")
+
+
+register_list_converter(array)
 
 
 def asarray(a, dtype=None):

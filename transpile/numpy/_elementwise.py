@@ -210,7 +210,9 @@ def clip(a, a_min=None, a_max=None):
 
 
 def _clip_both(x, lo, hi):
-    x, lo, hi = broadcast_operands("clip", [x, operand(lo), operand(hi)])
+    lo, hi = operand(lo), operand(hi)
+    given = [aval_of(v) for v in (x, lo, hi)]      # before broadcasting: NumPy's loop choice
+    x, lo, hi = broadcast_operands("clip", [x, lo, hi])
     avals = [aval_of(v) for v in (x, lo, hi)]
     loop, _ = dtypes.ufunc_loop("clip", [v.dtype for v in avals], weak_flags([x, lo, hi]))
     check_ints_fit_loop([x, lo, hi], loop)   # a bound beyond the far end: NumPy raises
@@ -218,7 +220,7 @@ def _clip_both(x, lo, hi):
                  for v, d in zip((x, lo, hi), loop))
     # NumPy keeps x on a tie with scalar bounds and takes the bound with array bounds (its
     # two loops); only the sign of a zero can tell.
-    if _is_scalar_bound(avals[1], avals[0]) and _is_scalar_bound(avals[2], avals[0]):
+    if _numpy_loop_has_scalar_bounds(*given):
         out = where(less(x, lo), lo, x)
         out = where(greater(out, hi), hi, out)
     else:
@@ -230,5 +232,12 @@ def _clip_both(x, lo, hi):
     return out
 
 
-def _is_scalar_bound(bound, x) -> bool:
-    return bound.size == 1 and (bound.ndim == 0 or x.size > 1)
+def _numpy_loop_has_scalar_bounds(x, lo, hi) -> bool:
+    """Does NumPy's clip run its scalar-bounds loop (x kept on a tie) or its array loop (the
+    bound taken)? Bounds of one element (before broadcasting) are scalars to the loop when x
+    has more. When all three have one element, NumPy's choice follows its iterator's strides
+    (ranks, casts and buffering all change it); 0-d bounds are then taken as scalars, and the
+    sign of such a zero result is a documented difference (README)."""
+    if lo.size != 1 or hi.size != 1:
+        return False
+    return x.size != 1 or (lo.ndim == 0 and hi.ndim == 0)

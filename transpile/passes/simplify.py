@@ -46,9 +46,28 @@ def fold_constants(ir: IR) -> IR:
     return _rebuild(ir, eqns, env)
 
 
+# x * 1 and x + 0 on integers (tnp.arange's start and step): exact identities. Not on floats,
+# where -0.0 + 0 is +0.0.
+_INTEGER_IDENTITY = {"mul": 1, "add": 0}
+
+
+def _integer_identity_operand(eqn: Eqn, inputs):
+    """The operand `x` of an integer `x * 1` or `x + 0` (either order) of x's type, or None."""
+    unit = _INTEGER_IDENTITY.get(eqn.prim.name)
+    if unit is None or len(inputs) != 2 or np.dtype(eqn.outputs[0].aval.dtype).kind not in "iu":
+        return None
+    for x, other in (inputs, inputs[::-1]):
+        if isinstance(x, Var) and x.aval == eqn.outputs[0].aval and \
+                isinstance(other, Literal) and other.value == unit:
+            return x
+    return None
+
+
 def _is_noop(eqn: Eqn, inputs) -> bool:
     if not inputs or len(eqn.outputs) != 1:
         return False
+    if _integer_identity_operand(eqn, inputs) is not None:
+        return True
     name, x = eqn.prim.name, inputs[0]
     if not isinstance(x, Var) or x.aval != eqn.outputs[0].aval:
         return False
@@ -64,7 +83,7 @@ def drop_noops(ir: IR) -> IR:
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
         if _is_noop(eqn, inputs):
-            env[eqn.outputs[0]] = inputs[0]
+            env[eqn.outputs[0]] = _integer_identity_operand(eqn, inputs) or inputs[0]
             continue
         eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
     return _rebuild(ir, eqns, env)

@@ -10,7 +10,8 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..core import aval_of
+from ..core import aval_of, register_eager_evaluator
+from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
@@ -45,8 +46,11 @@ def _integer_power_rule():
         # NumPy raises on negative integer exponents; the compiled code defines them as
         # JAX does (1 / x**-y truncated), and so must the reference.
         out_dtype = abstract_rules["pow"](*avals).dtype
-        if dtypes.is_int(out_dtype) and np.any(np.asarray(y) < 0):
-            return _int_pow_with_negative_exponents(out_dtype, x, y)
+        if dtypes.is_int(out_dtype):
+            with np.errstate(over="ignore"):   # the exponent as the loop sees it (wrapped)
+                y_loop = np.asarray(y).astype(out_dtype)
+            if np.any(y_loop < 0):
+                return _int_pow_with_negative_exponents(out_dtype, x, y_loop)
         return ufunc_rule(avals, x, y)
     return pow_impl
 
@@ -271,8 +275,30 @@ def qr_r_impl(avals, a, *, complete):
 
 # -- control flow: regions run with the interpreter ------------------------------------------
 
+def evaluate(ir, consts, args) -> list[np.ndarray]:
+    """Run `ir` equation by equation through this table (the interpret backend, and the
+    bodies of control flow in eager mode)."""
+    env = {}
+
+    def read(atom):
+        if isinstance(atom, Literal):
+            return np.asarray(atom.value, dtype=atom.aval.dtype)
+        return env[atom]
+
+    for var, value in zip(ir.constvars, consts):
+        env[var] = value
+    for var, value in zip(ir.invars, args):
+        env[var] = np.asarray(value, dtype=var.aval.dtype)
+    for eqn in ir.eqns:
+        avals = [a.aval for a in eqn.inputs]
+        result = impl_rules[eqn.prim.name](avals, *map(read, eqn.inputs), **eqn.params)
+        results = result if len(eqn.outputs) > 1 or isinstance(result, list) else [result]
+        for var, value in zip(eqn.outputs, results):
+            env[var] = np.asarray(value, dtype=var.aval.dtype)
+    return [np.array(read(v), dtype=v.aval.dtype) for v in ir.outvars]
+
+
 def _run(ir, args):
-    from ..backends.interpret import evaluate
     return evaluate(ir, [], args)
 
 
@@ -319,3 +345,5 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
+
+register_eager_evaluator(eager_apply)

@@ -1,0 +1,76 @@
+"""Lower layers never import higher ones (STYLE.md, DESIGN.md's architecture): checked on the
+source, every import statement including those inside functions, so a lazy import that would
+hide a cycle fails here too."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "transpile"
+RUNTIME = Path(__file__).resolve().parents[1] / "runtime"
+
+# Layer -> the transpile modules it must never import. The front end (numpy, lax, random,
+# scipy) and the entry points (api, cli) sit on top; rules, passes and codegen below them;
+# core, dtypes and errors at the bottom; the runtime beside the compiler, needing none of it.
+FRONT_END_AND_API = {"numpy", "lax", "lax_ops", "random", "scipy", "api", "cli", "export"}
+FORBIDDEN = {
+    "core.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "backends"},
+    "dtypes.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "core"},
+    "errors.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "core"},
+    "ir.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "backends"},
+    "rules": FRONT_END_AND_API | {"passes", "codegen", "backends"},
+    "passes": FRONT_END_AND_API | {"codegen", "backends"},
+    "codegen": FRONT_END_AND_API | {"backends"},
+}
+
+
+def _imported_transpile_modules(path: Path, root: Path = PACKAGE.parent) -> set[str]:
+    """First component below `transpile` of every module `path` (a file under `root`)
+    imports."""
+    package_parts = path.relative_to(root).with_suffix("").parts[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package_parts[:len(package_parts) - (node.level - 1)] if node.level else ()
+            module = ".".join(base + tuple((node.module or "").split(".")) if node.module
+                              else base)
+            names = [module] if node.module else [f"{module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.strip(".").split(".")
+            if parts[0] == "transpile" and len(parts) > 1:
+                found.add(parts[1])
+    return found
+
+
+def _files(layer: str):
+    target = PACKAGE / layer
+    return sorted(target.rglob("*.py")) if target.is_dir() else [target]
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_lower_layer_imports_nothing_above_it(layer):
+    for path in _files(layer):
+        bad = _imported_transpile_modules(path) & FORBIDDEN[layer]
+        assert not bad, f"{path.relative_to(PACKAGE.parent)} imports higher layer(s) {bad}"
+
+
+def test_runtime_needs_no_compiler_module():
+    for path in sorted(RUNTIME.rglob("*.py")):
+        imported = _imported_transpile_modules(path) - {"runtime"}
+        assert not imported, f"{path.name} imports transpile.{imported}: the runtime must not"
+
+
+def test_the_check_sees_lazy_and_relative_imports(tmp_path):
+    """The checker itself: function-local, relative and absolute imports are all found."""
+    probe = tmp_path / "transpile" / "codegen" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("import transpile.lax\n"
+                     "def f():\n    from ..numpy import array\n    from .. import api\n"
+                     "    from . import c_ops\n")
+    assert _imported_transpile_modules(probe, tmp_path) == {"lax", "numpy", "api", "codegen"}

@@ -248,3 +248,15 @@ def test_zero_products_of_dot_and_einsum_have_numpys_sign(dtype):
                 "einsum_three": m.einsum("i,i,i->i", z3, o3, -o3)}
     check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), neg[(1,)], neg[(3,)], neg[(1, 1)],
           neg[(2, 3)], one[(1,)], one[(3,)], one[(1, 1)], one[(1, 3)])
+
+
+# -- a Python-int argument compared with a literal beyond int64 -----------------------------------
+
+@pytest.mark.parametrize("k", [-1, 0, 7, 2**63 - 1])
+def test_python_int_argument_against_a_literal_beyond_int64(k):
+    """The literal is a uint64 for NumPy; the argument (weak) must not take that type and
+    wrap: -1 == 2**64 - 1 is False (seed 4307)."""
+    def f(m, k):
+        return {"eq": m.equal(k, 2**64 - 1), "lt": m.less(2**63, k), "ne": m.not_equal(k, 2**63),
+                "ge": m.greater_equal(k, 2**64 - 1)}
+    check(lambda k: f(tnp, k), lambda k: f(np, k), k)

@@ -157,8 +157,10 @@ def _exact_comparison_operand(x, xs):
     partners = [aval_of(o).dtype for o in xs if o is not x and not is_weak(o)]
     if is_weak_int_tracer(x):
         # A Python-int jit argument: its value is unknown, so compare in int64 (exactly, also
-        # against uint64) unless the partner is int64 already.
-        if any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
+        # against uint64) unless the partner is int64 already. A Python-int literal beyond
+        # int64 becomes a uint64 (below): the argument must not take that type weakly.
+        beyond = any(type(o) is int and not _INT64.min <= o <= _INT64.max for o in xs)
+        if beyond or any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
             return astype(x, dtypes.int64)
         return x
     if type(x) is not int:

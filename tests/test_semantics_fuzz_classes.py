@@ -245,7 +245,11 @@ def test_zero_products_of_dot_and_einsum_have_numpys_sign(dtype):
                 "kron": m.kron(z3, 2.0), "einsum_product": m.einsum("i,i->i", z3, o3),
                 "einsum_scalar": m.einsum("ij,->ij", z23, 1.0),
                 "einsum_outer": m.einsum("i,j->ij", z1, o3), "einsum_view": m.einsum("ij->ji", z23),
-                "einsum_three": m.einsum("i,i,i->i", z3, o3, -o3)}
+                "einsum_three": m.einsum("i,i,i->i", z3, o3, -o3),
+                # BLAS skips alpha == 0: zero times inf is +0.0 there, NaN elsewhere (seed 5001)
+                "zero_alpha_inf": m.dot(z3 * 0.0, o3 / z3), "one_by_one_inf": m.dot(z1, o1 / z1),
+                "column_zero_alpha": m.dot((o3 / z3).reshape(3, 1), z11),
+                "inner_zero_alpha": m.inner(0.0, o3 / z3)}
     check(lambda *a: f(tnp, *a), lambda *a: f(np, *a), neg[(1,)], neg[(3,)], neg[(1, 1)],
           neg[(2, 3)], one[(1,)], one[(3,)], one[(1, 1)], one[(1, 3)])
 
@@ -260,3 +264,14 @@ def test_python_int_argument_against_a_literal_beyond_int64(k):
         return {"eq": m.equal(k, 2**64 - 1), "lt": m.less(2**63, k), "ne": m.not_equal(k, 2**63),
                 "ge": m.greater_equal(k, 2**64 - 1)}
     check(lambda k: f(tnp, k), lambda k: f(np, k), k)
+
+
+@pytest.mark.parametrize("n", [5, THRESHOLD + 1])
+def test_uint64_clip_with_python_int_arguments(n):
+    """int64 cannot hold uint64's top half: the exact clip runs in uint64 (seed 5358)."""
+    u = np.resize(np.array([14, 3, 0, 9811699845771588788, 2**64 - 1], np.uint64), n)
+    for k in (2, 0, -5, 2**62):
+        check(lambda u, k: {"lo_array_hi": tnp.clip(u, k, u), "lo": tnp.clip(u, k),
+                            "lo_literal_hi": tnp.clip(u, k, 2**63)},
+              lambda u, k: {"lo_array_hi": np.clip(u, k, u), "lo": np.clip(u, k, None),
+                            "lo_literal_hi": np.clip(u, k, 2**63)}, u, k)

@@ -188,6 +188,12 @@ def clip(a, a_min=None, a_max=None):
         a = astype(a, aval_of(a).dtype)
     dt = aval_of(a).dtype
     bounds = [b for b in (a_min, a_max) if b is not None]
+    if dt == dtypes.uint64 and any(map(is_weak_int_tracer, bounds)):
+        # int64 cannot hold uint64's top half: a negative Python-int argument (a lower bound
+        # NumPy drops; an upper one it refuses) clips at 0, in uint64.
+        a_min, a_max = (_non_negative_uint64(b) if is_weak_int_tracer(b) else b
+                        for b in (a_min, a_max))
+        return clip(a, a_min, a_max)
     if dtypes.is_int(dt) and dt != dtypes.int64 and any(map(is_weak_int_tracer, bounds)):
         # A Python-int jit argument may lie outside a's range, where NumPy drops it: clip in
         # int64, exactly, then take NumPy's result dtype.
@@ -207,6 +213,10 @@ def clip(a, a_min=None, a_max=None):
     if a_max is None:
         return maximum(a, a_min)
     return _clip_both(a, a_min, a_max)
+
+
+def _non_negative_uint64(k):
+    return astype(where(less(k, 0), 0, k), dtypes.uint64)
 
 
 def _clip_both(x, lo, hi):

@@ -394,7 +394,7 @@ def _draw_reshape(rng, pool):
     size = pool.meta(x).value.size
     dims, left = [], size
     for _ in range(int(rng.integers(0, 3))):
-        divisors = [d for d in range(1, left + 1) if left % d == 0]
+        divisors = [d for d in range(1, left + 1) if left % d == 0] or [1, 2]   # empty: any
         d = pool.choice(divisors)
         dims.append(d)
         left //= d

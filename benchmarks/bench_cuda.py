@@ -7,7 +7,11 @@ Cases (the issue's targets in brackets), side by side with CuPy and JAX when imp
 - selu and x*2+1 on 1e8 float32 [>= 85 % of copy bandwidth];
 - full sum of 1e8 float32 and row softmax of 16384 x 4096 float32 [>= 80 %];
 - matmul 4096^2 float32, TFLOP/s (no TF32 anywhere: CuPy's default is full FP32);
-- per-call overhead: wall-clock microseconds of a call on 8 elements.
+- per-call overhead: wall-clock microseconds of a call on 8 elements;
+- the kernels that run the runtime's helpers on the device (no target: they report where
+  they stand): row sort of 16384 x 1024 float32 (a block per row), batched solve of 65536
+  8x8 float64 systems (a thread per matrix), and a scatter-add of 1e6 updates into 1e4
+  float64 (serial, on one thread: deterministic, and the slowest by design).
 transpile, CuPy and the copy are timed with CUDA events around each call; JAX (its own
 runtime and stream) with wall-clock time after block_until_ready. Needs a GPU: without
 one it says why and exits with status 2.
@@ -80,6 +84,18 @@ def softmax(x):
     return e / tnp.sum(e, axis=1, keepdims=True)
 
 
+def row_sort(x):
+    return tnp.sort(x, axis=1)
+
+
+def batched_solve(a, b):
+    return tnp.linalg.solve(a, b)
+
+
+def scatter_add(x, idx, upd):
+    return x.at[idx].add(upd)
+
+
 def full_sum(x):
     return tnp.sum(x)
 
@@ -96,12 +112,21 @@ def cases(small: bool):
     vec = rng.standard_normal(n, dtype=np.float32)
     mat = rng.standard_normal((rows, cols), dtype=np.float32)
     a, b = (rng.standard_normal((mm, mm), dtype=np.float32) for _ in range(2))
-    return [  # name, function, host arguments, bytes moved, flops
+    sort_rows, systems, updates = (256, 4096, 10**4) if small else (16384, 65536, 10**6)
+    to_sort = rng.standard_normal((sort_rows, 1024), dtype=np.float32)
+    lhs = rng.standard_normal((systems, 8, 8)) + 8 * np.eye(8)
+    rhs = rng.standard_normal((systems, 8, 1))
+    target = np.zeros(10**4)
+    idx, upd = rng.integers(0, 10**4, updates), rng.standard_normal(updates)
+    return [  # name, function, host arguments, bytes moved, flops (0, 0: time only)
         ("selu 1e8 f32" if not small else "selu", selu, (vec,), 2 * vec.nbytes, 0),
         ("x*2+1 1e8 f32" if not small else "x*2+1", affine, (vec,), 2 * vec.nbytes, 0),
         ("full sum 1e8 f32" if not small else "sum", full_sum, (vec,), vec.nbytes, 0),
         (f"row softmax {rows}x{cols}", softmax, (mat,), 2 * mat.nbytes, 0),
         (f"matmul {mm}^2 f32", matmul, (a, b), 3 * a.nbytes, 2 * mm**3),
+        (f"row sort {sort_rows}x1024 f32", row_sort, (to_sort,), 0, 0),
+        (f"batched solve {systems}x8x8", batched_solve, (lhs, rhs), 0, 0),
+        (f"scatter-add {updates:.0e}", scatter_add, (target, idx, upd), 0, 0),
     ]
 
 
@@ -112,6 +137,8 @@ def copy_bandwidth(rt, events, nbytes: int, reps: int) -> float:
 
 
 def rate(nbytes, flops, ms, copy_gbs) -> str:
+    if not nbytes and not flops:
+        return "-"
     if flops:
         return f"{flops / ms / 1e9:8.2f} TFLOP/s"
     gbs = nbytes / ms / 1e6
@@ -125,9 +152,17 @@ def cupy_runner(name, args):
            "x*2+1": lambda x: x * 2 + 1, "full sum": lambda x: x.sum(),
            "row softmax": lambda x: (lambda e: e / e.sum(axis=1, keepdims=True))(
                cupy.exp(x - x.max(axis=1, keepdims=True))),
-           "matmul": lambda a, b: a @ b}
+           "matmul": lambda a, b: a @ b, "row sort": lambda x: cupy.sort(x, axis=1),
+           "batched solve": cupy.linalg.solve, "scatter-add": _cupy_scatter_add}
     op = next(v for k, v in ops.items() if name.startswith(k))
     return lambda: op(*dev)
+
+
+def _cupy_scatter_add(x, idx, upd):
+    import cupyx
+    out = x.copy()
+    cupyx.scatter_add(out, idx, upd)     # float atomics: its sums' order varies per run
+    return out
 
 
 def jax_runner(fn, args):
@@ -136,7 +171,9 @@ def jax_runner(fn, args):
     jfn = {"selu": lambda x: 1.05 * jnp.where(x > 0, x, 1.67 * jnp.exp(x) - 1.67),
            "affine": lambda x: x * 2 + 1, "full_sum": jnp.sum,
            "softmax": lambda x: jax.nn.softmax(x, axis=1),
-           "matmul": lambda a, b: jnp.matmul(a, b, precision="highest")}[fn.__name__]
+           "matmul": lambda a, b: jnp.matmul(a, b, precision="highest"),
+           "row_sort": lambda x: jnp.sort(x, axis=1), "batched_solve": jnp.linalg.solve,
+           "scatter_add": lambda x, i, u: x.at[i].add(u)}[fn.__name__]
     jitted = jax.jit(jfn)
     dev = [jax.device_put(x) for x in args]
     return lambda: jitted(*dev).block_until_ready()

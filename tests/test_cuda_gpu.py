@@ -1,9 +1,15 @@
 """Real-GPU tests (`pytest -m gpu`): skipped, with the reason, where no CUDA device is usable.
 
-They run the op, differential and lax suites on the device (the same switch the
-`cuda-emulated` tox env uses, without emulation), compute-sanitizer's memcheck and
-racecheck on a program with every kernel kind when it is installed, and zero-copy
+They run the op, differential, lax, sorting, linalg and scatter suites on the device (the
+same switch the `cuda-emulated` tox env uses, without emulation), compute-sanitizer's
+memcheck and racecheck on a program with every kernel kind when it is installed, the
+helper kernels and grids past CUDA's y/z limit against the CPU backend, and zero-copy
 exchange with CuPy and PyTorch through __cuda_array_interface__ and DLPack when importable.
+
+On a machine with a GPU, one command runs these and then the benchmarks:
+    tox -e gpu
+or, without tox:
+    python -m pytest -m gpu -v tests/test_cuda_gpu.py && python benchmarks/bench_cuda.py
 """
 import os
 import shutil
@@ -16,7 +22,7 @@ import pytest
 
 import transpile as tp
 import transpile.numpy as tnp
-from transpile import api as jit_api
+from transpile import api as jit_api, debug, lax
 from transpile.runtime import cudart
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -45,7 +51,8 @@ def _env(**extra):
 
 def test_op_differential_and_lax_suites_pass_on_the_device(tmp_path):
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-           "tests/test_ops.py", "tests/test_differential.py", "tests/test_lax.py"]
+           "tests/test_ops.py", "tests/test_differential.py", "tests/test_lax.py",
+           "tests/test_sorting.py", "tests/test_linalg.py", "tests/test_scatter.py"]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1800,
                           env=_env(TRANSPILE_TEST_BACKEND="cuda",
                                    TRANSPILE_CACHE_DIR=str(tmp_path / "cache")))
@@ -54,14 +61,20 @@ def test_op_differential_and_lax_suites_pass_on_the_device(tmp_path):
 
 SANITIZED_PROGRAM = textwrap.dedent("""
     import numpy as np, transpile as tp, transpile.numpy as tnp
-    from transpile import lax
-    def f(x, m):
+    from transpile import debug, lax
+    def f(x, m, idx):
+        debug.print("corner {}", x[0, :2])
+        a = m[:, :16].reshape(8, 4, 4) + 4 * np.eye(4)
         return (tnp.sum(x), tnp.sum(x, axis=1), tnp.max(x, axis=0), tnp.argmax(x, axis=1),
                 tnp.sum(m, axis=1), x[:64, :64] @ x[:64, :64].T,
-                lax.while_loop(lambda c: tnp.sum(c) < 1e7, lambda c: c * 2.0, x))
+                lax.while_loop(lambda c: tnp.sum(c) < 1e7, lambda c: c * 2.0, x),
+                tnp.sort(x, axis=1), tnp.argsort(m, axis=0), tnp.linalg.solve(a, a[..., :1]),
+                tnp.linalg.cholesky(a @ a.transpose(0, 2, 1)), tnp.linalg.qr(a)[0],
+                m[0].at[idx].add(1.0),
+                x.reshape(-1, 1, 2) @ x[:2, :3])       # 76800 matrices: grid z loops
     rng = np.random.default_rng(0)
     out = tp.jit(f, backend="cuda")(rng.random((512, 300), dtype=np.float32),
-                                    rng.random((8, 5000)))
+                                    rng.random((8, 5000)), rng.integers(0, 5000, 10000))
     print(float(np.asarray(out[0])))
 """)
 
@@ -89,6 +102,55 @@ def test_results_match_numpy_and_stay_on_the_device():
     np.testing.assert_allclose(np.asarray(s), x.sum(dtype=np.float64), rtol=1e-6)
     y2, _ = f(y)                                   # a device array in, no host round trip
     np.testing.assert_array_equal(np.asarray(y2), (x * 2 + 1) * 2 + 1)
+
+
+def _on_both(fun, *args):
+    got = [np.asarray(v) for v in jit_api.jit(fun, backend="cuda")(*args)]
+    want = [np.asarray(v) for v in jit_api.jit(fun, backend="cpu")(*args)]
+    return got, want
+
+
+def test_sorts_scatters_and_factorizations_equal_the_cpu_backends():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((3000, 257)).astype(np.float32)
+    x[5, 3] = np.nan
+    a = rng.standard_normal((1000, 6, 6)) + 6 * np.eye(6)
+    idx, upd = rng.integers(-10, 3000, 100_000), rng.standard_normal(100_000)
+
+    def f(x, a, idx, upd):
+        return (tnp.sort(x, axis=1), tnp.argsort(x, axis=0), tnp.quantile(x, 0.3, axis=1),
+                tnp.linalg.solve(a, a[..., :2]), tnp.linalg.inv(a), tnp.linalg.det(a),
+                tnp.linalg.cholesky(a @ a.transpose(0, 2, 1)), *tnp.linalg.qr(a),
+                x[:, 0].astype(np.float64).at[idx].add(upd),
+                tnp.bincount(tnp.abs(idx) % 9, length=9))
+    got, want = _on_both(f, x, a, idx, upd)
+    for k, (g, w) in enumerate(zip(got, want)):
+        # Only + - * / and sqrt (IEEE on both, no FMA contraction): the same bits.
+        np.testing.assert_array_equal(g, w, err_msg=f"output {k}")
+
+
+def test_debug_print_on_the_device_prints_what_the_cpu_prints(capfd):
+    def body(i, c):
+        debug.print("{i} {s}", i=i, s=tnp.sum(c))
+        return c * 2.0
+
+    def f(x):
+        return lax.fori_loop(0, 3, body, x)
+    x = np.arange(1000.0)
+    jit_api.jit(f, backend="cuda")(x).block_until_ready()
+    on_device = capfd.readouterr().out
+    jit_api.jit(f, backend="cpu")(x)
+    assert on_device == capfd.readouterr().out and len(on_device.splitlines()) == 3
+
+
+def test_grids_past_the_y_and_z_limits():
+    rng = np.random.default_rng(3)
+    many = rng.standard_normal((70_000, 2, 3)), rng.standard_normal((70_000, 3, 2))
+    tall = rng.standard_normal((1_100_000, 3)), rng.standard_normal((3, 2))   # 68750 tiles
+    f = jit_api.jit(lambda a, b, c, d: (a @ b, c @ d), backend="cuda")
+    batched, rows = f(*many, *tall)
+    np.testing.assert_allclose(np.asarray(batched), many[0] @ many[1], rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(rows), tall[0] @ tall[1], rtol=1e-12)
 
 
 def test_cupy_interop_through_cai_and_dlpack():

@@ -3,7 +3,9 @@
 One module samples every kernel kind (elementwise, each reduction layout with argmax,
 matmul, an interchanged loop, host control flow); it must compile for sm_90 with every
 warning an error, and ptxas must report no local-memory spills for the elementwise and
-reduction kernels. Skipped, with the reason, where nvcc is not installed.
+reduction kernels. A second module samples the kernels that call the runtime's helper
+headers from device code (sorts, factorizations, scatters) and a debug print: it must compile
+with every warning an error too. Skipped, with the reason, where nvcc is not installed.
 """
 import re
 import subprocess
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 import transpile.numpy as tnp
-from transpile import api as jit_api, lax
+from transpile import api as jit_api, debug, lax
 from transpile.runtime import INCLUDE_DIR
 from transpile.runtime.nvcc import find_nvcc
 
@@ -33,13 +35,21 @@ def sample(x, rows, ints, n):
     return selu, mixed, reductions, product, escape, grown, stepped
 
 
-@pytest.fixture(scope="module")
-def ptxas_report(tmp_path_factory):
-    rng = np.random.default_rng(0)
-    args = (rng.standard_normal((256, 300)).astype(np.float32), rng.standard_normal((16, 5000)),
-            rng.integers(-9, 9, (64, 100), dtype=np.int16), 3)
-    source = jit_api.jit(sample, backend="cuda").lower(*args).source
-    path = tmp_path_factory.mktemp("nvcc") / "sample.cu"
+def helpers(x, a, idx, counts):
+    debug.print("first {}", x[0, :2])
+    spd = a @ a.transpose(0, 2, 1) + np.eye(4, dtype=a.dtype)
+    sign, logdet = tnp.linalg.slogdet(a)
+    q, r = tnp.linalg.qr(a)
+    return (tnp.sort(x, axis=1), tnp.argsort(x, axis=0), tnp.median(x),
+            tnp.linalg.solve(a, a[..., :2]), tnp.linalg.inv(a), tnp.linalg.det(a), sign,
+            logdet, tnp.linalg.cholesky(spd), q, r, x[0].at[idx].add(1.0),
+            counts.at[idx].max(counts[:6]), tnp.bincount(counts, length=8))
+
+
+def nvcc_compile(fun, args, directory):
+    """(the generated source, nvcc's and ptxas's report) of `fun` compiled for sm_90."""
+    source = jit_api.jit(fun, backend="cuda").lower(*args).source
+    path = directory / f"{fun.__name__}.cu"
     path.write_text(source)
     cmd = [NVCC, "-arch=sm_90", "--fmad=false", "-std=c++17", "-Werror", "all-warnings",
            "--ptxas-options=-v", "-c", "-Xcompiler", "-fPIC", "-I", INCLUDE_DIR,
@@ -47,6 +57,14 @@ def ptxas_report(tmp_path_factory):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}{proc.stdout}"
     return source, proc.stderr + proc.stdout
+
+
+@pytest.fixture(scope="module")
+def ptxas_report(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    args = (rng.standard_normal((256, 300)).astype(np.float32), rng.standard_normal((16, 5000)),
+            rng.integers(-9, 9, (64, 100), dtype=np.int16), 3)
+    return nvcc_compile(sample, args, tmp_path_factory.mktemp("nvcc"))
 
 
 def kernel_reports(report: str) -> dict:
@@ -76,3 +94,16 @@ def test_elementwise_and_reduction_kernels_do_not_spill(ptxas_report):
     for name in kernels:
         assert re.search(r"\b0 bytes spill stores, 0 bytes spill loads", kernels[name]), \
             f"{name}: {kernels[name]}"
+
+
+def test_helper_kernels_compile_warning_free_for_sm90(tmp_path):
+    rng = np.random.default_rng(1)
+    args = (rng.standard_normal((8, 50)).astype(np.float32), rng.standard_normal((3, 4, 4)),
+            rng.integers(-2, 10, 6), rng.integers(0, 8, 40))
+    source, report = nvcc_compile(helpers, args, tmp_path)
+    assert "warning" not in report.lower()
+    for call in ("tp_sort_f32_item(", "tp_sort_f32_block(", "tp_solve_f64_item(", "tp_cholesky_f64_item(",
+                 "tp_qr_q_f64_item(", "tp_scatter_add_f32(", "tp_scatter_max_i64(",
+                 "tp_host_copy("):
+        assert call in source, call
+    assert len(kernel_reports(report)) >= 12

@@ -12,7 +12,7 @@ import transpile.numpy as tnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fuzz import compare, generate, known, oracle, run, shrink  # noqa: E402
-from fuzz.ops import EXACT, OPS, TRANSCENDENTAL  # noqa: E402
+from fuzz.ops import COMPLEX_OPS, EXACT, OPS, TRANSCENDENTAL  # noqa: E402
 
 # Fixed seeds, in blocks so that pytest-xdist spreads them over workers. 10 x 24 programs
 # take about a minute of CPU; the long run covers 10,000 and more.
@@ -31,6 +31,19 @@ def test_fuzz_sample_matches_numpy(seeds):
     assert not bad, "the fuzzer found differences from NumPy (rerun one with " \
         "`python benchmarks/fuzz_long.py --start SEED --count 1 --shrink`):\n" + \
         "\n".join(f.summary() for f in bad[:20])
+
+
+def test_fuzz_complex_sample_matches_numpy():
+    """Complex programs (seeds from generate.COMPLEX_SEEDS): complex inputs, and the ops
+    transpile compiles for them."""
+    assert COMPLEX_OPS <= set(OPS)
+    start = generate.COMPLEX_SEEDS
+    programs = [generate.program(s) for s in range(start, start + 12)]
+    assert sum(isinstance(x, np.ndarray) and x.dtype.kind == "c"
+               for p in programs for x in p.inputs) >= 12
+    report = run.run_seeds(range(start, start + 12))
+    bad = _unexpected(report.findings)
+    assert report.programs == 12 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
 def test_open_classes_still_reproduce():

@@ -159,12 +159,6 @@ def test_norms(dtype):
             np.testing.assert_allclose(g, w, rtol=tol)
 
 
-def test_norms_needing_an_svd_say_so():
-    for ord_ in (2, -2, "nuc"):
-        with pytest.raises(NotImplementedError, match="singular values"):
-            tp.jit(lambda m: tnp.linalg.norm(m, ord_))(np.eye(3))
-
-
 def test_array_api_names():
     a = RNG.standard_normal((2, 3, 3))
     v, w = RNG.standard_normal(3), RNG.standard_normal(4)
@@ -186,8 +180,6 @@ def test_array_api_names():
     for got in _all_ways(fn, a, v, w):
         for g, w_ in zip(got, want):
             _close(np.asarray(g), np.asarray(w_), 1e-12)
-    with pytest.raises(NotImplementedError, match="SVD"):
-        tnp.linalg.cond(a[0])
 
 
 def test_matrix_power():

@@ -144,3 +144,63 @@ def test_many_sorts_in_one_program_match_the_interpreter():
     compiled, interpreted = tp.jit(many)(x), tp.jit(many, backend="interpret")(x)
     for c, i in zip(tp.tree.leaves(compiled), tp.tree.leaves(interpreted)):
         np.testing.assert_array_equal(c, i)
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
+def test_nanquantile_methods_skip_nan_per_row(method):
+    x = RNG.standard_normal((5, 11))
+    x[0, [1, 4, 7]] = np.nan
+    x[3, :] = np.nan                                  # all NaN: NaN (NumPy warns)
+    x[4, :10] = np.nan                                # one value left
+    q = np.array([[0.0, 0.3], [0.5, 1.0]])
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = np.nanquantile(x, q, axis=1, method=method)
+    for got in _ways(lambda x: tnp.nanquantile(x, q, axis=1, method=method), x):
+        _same(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.float64])
+def test_nanmedian_and_nanpercentile(dtype):
+    x = RNG.integers(-50, 50, (4, 7)).astype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        x[1, 2] = x[2, 5] = x[2, 0] = np.nan
+    for axis, keepdims in ((None, False), (0, True), (1, False), ((0, 1), True)):
+        for got in _ways(lambda x: tnp.nanmedian(x, axis=axis, keepdims=keepdims), x):
+            _same(got, np.nanmedian(x, axis=axis, keepdims=keepdims))
+        for got in _ways(lambda x: tnp.nanpercentile(x, 65, axis=axis, keepdims=keepdims), x):
+            _same(got, np.nanpercentile(x, 65, axis=axis, keepdims=keepdims))
+
+
+def test_quantile_long_rows_and_edges():
+    # Rows long enough for several merge passes, odd and even lengths, many ties.
+    x = RNG.integers(0, 30, (3, 1001)).astype(np.float64)
+    for got in _ways(lambda x: (tnp.median(x, axis=1), tnp.median(x[:, 1:], axis=1),
+                                tnp.quantile(x, 0.37, axis=1, method="nearest")), x):
+        _same(got[0], np.median(x, axis=1), exact=False)
+        _same(got[1], np.median(x[:, 1:], axis=1), exact=False)
+        _same(got[2], np.quantile(x, 0.37, axis=1, method="nearest"), exact=False)
+    for got in _ways(lambda x: tnp.median(x), np.float32(2.5)):         # 0-d
+        _same(got, np.float32(2.5))
+    for got in _ways(lambda x: tnp.nanmedian(x, axis=1), np.zeros((2, 0), np.float32)):
+        _same(got, np.full(2, np.nan, np.float32), exact=False)
+    with pytest.raises(ValueError, match="method"):
+        tnp.nanquantile(x, 0.5, method="hazen")
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.float32])
+def test_quantile_rounds_and_types_as_numpy_bit_for_bit(dtype):
+    # NumPy forms the virtual index and 1 - t in q's precision before rounding to the
+    # result's dtype; picking methods keep the data's dtype; a float32 q array narrows.
+    x = RNG.standard_normal((3, 10)) * 40
+    x = x.astype(dtype)
+    qs = (65.0, np.array([3.0, 50, 97.5]), np.array([3.0, 50, 97.5], np.float32))
+    methods = ("linear", "lower", "higher", "nearest", "midpoint")
+
+    def fn(x):
+        return [tnp.percentile(x, q, axis=1, method=m) for q in qs for m in methods] + \
+            [tnp.median(x, axis=1), tnp.nanpercentile(x, 35.0, axis=0)]
+    want = [np.percentile(x, q, axis=1, method=m) for q in qs for m in methods] + \
+        [np.median(x, axis=1), np.nanpercentile(x, 35.0, axis=0)]
+    for got in _ways(fn, x):
+        for g, w in zip(got, want):
+            _same(g, w)

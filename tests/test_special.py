@@ -175,3 +175,44 @@ def test_bitcast_needs_equal_widths():
         lax.bitcast_convert_type(np.zeros(2, np.float32), np.float64)
     with pytest.raises(TypeError, match="width"):
         tp.jit(lambda v: lax.bitcast_convert_type(v, np.int64))(np.zeros(2, np.int32))
+
+
+# digamma at these points, from mpmath at 40 digits (rounded to float64).
+DIGAMMA_MPMATH = [
+    (-48.99987977613547, -8313.913750732609), (-3.7, -0.8450768588704194),
+    (-0.5, 0.03648997397857652), (-1e-07, 9999999.42278417), (1e-05, -100000.57719921567),
+    (0.25, -4.2274535333762655), (1.0, -0.5772156649015329),
+    (1.4616321449683622, -9.241265521729427e-17), (2.5, 0.7031566406452432),
+    (7.3, 1.9178203356379862), (9.99, 2.250700372831201), (10.0, 2.251752589066721),
+    (123.456, 4.811829323828985), (1e+17, 39.14394658089878)]
+
+
+def test_digamma_against_mpmath_and_scipy_edges():
+    x = np.array([p for p, _ in DIGAMMA_MPMATH])
+    want = np.array([v for _, v in DIGAMMA_MPMATH])
+    for got in _all_ways(lax.digamma, x):
+        # Relative to max(|psi|, 1): absolute near the root at 1.4616...
+        err = np.abs(got - want) / np.maximum(np.abs(want), 1)
+        assert got.dtype == np.float64 and err.max() < 4e-15, (err.max(), x[err.argmax()])
+    x32 = x.astype(np.float32)
+    want32 = sp.digamma(x32.astype(np.float64)).astype(np.float32)   # checked just above
+    for got in _all_ways(lax.digamma, x32):
+        assert got.dtype == np.float32
+        assert np.all(np.abs(got - want32) <= np.spacing(np.abs(want32))), (got, want32)
+    for dtype in (np.float32, np.float64):                 # SciPy's poles and infinities
+        edges = np.array([0.0, -0.0, -1.0, -2.0, np.inf, -np.inf, np.nan], dtype)
+        for got in _all_ways(sp.digamma, edges):
+            np.testing.assert_array_equal(got, np.array([-np.inf, np.inf, np.nan, np.nan,
+                                                         np.inf, np.nan, np.nan], dtype))
+
+
+def test_digamma_recurrence_and_integer_promotion():
+    x = np.linspace(-20.3, 30.7, 100)           # no integers (the poles)
+    for diff in _all_ways(lambda a: sp.digamma(a + 1) - sp.psi(a), x):
+        np.testing.assert_allclose(diff, 1 / x, rtol=1e-12, atol=1e-12)
+    for got in _all_ways(sp.digamma, np.array([1, 2, 3], np.int32)):
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, [-0.5772156649015329, 0.42278433509846713,
+                                         0.9227843350984671], rtol=1e-15)
+    with pytest.raises(TypeError):
+        lax.digamma(np.array([1, 2]))               # lax: float operands only, as JAX

@@ -29,7 +29,7 @@ from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
 from .stable_repr import stable_repr
 from .tracing import trace_flat
 
-_PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool"}
+_PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool", complex: "c128~"}
 
 
 @dataclasses.dataclass
@@ -425,7 +425,7 @@ def _rebuild(spec, it):
 
 
 def _check_output(o, i):
-    if isinstance(o, (Tracer, np.ndarray, np.generic)) or type(o) in (bool, int, float):
+    if isinstance(o, (Tracer, np.ndarray, np.generic)) or type(o) in (bool, int, float, complex):
         return o
     raise TypeError(f"output {i} of the jitted function has type {type(o).__name__}; a jitted "
                     "function must return arrays, numbers, or tuples/lists/dicts of them")

@@ -58,7 +58,7 @@ class Primitive:
 # ---------------------------------------------------------------------------------------------
 # Abstract values of concrete Python / NumPy objects
 
-_PY_SCALARS = (bool, int, float)
+_PY_SCALARS = (bool, int, float, complex)
 
 
 def is_python_scalar(x) -> bool:
@@ -253,7 +253,7 @@ def ensure_operand(x, what: str = "operand"):
         return x
     if isinstance(x, (list, tuple)):
         return _layer("list_to_array")(x)
-    for base in (bool, int, float):       # subclasses such as IntEnum become plain numbers
+    for base in (bool, int, float, complex):   # subclasses such as IntEnum become plain numbers
         if isinstance(x, base):
             return base(x)
     raise TypeError(f"{what} of type {type(x).__name__} is not an array: expected a transpile or "

@@ -15,19 +15,24 @@ bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float32, float64 = np.dtype(np.float32), np.dtype(np.float64)
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
-SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64)
+SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+             complex64, complex128)
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 INTEGER = SIGNED + UNSIGNED
 FLOATING = (float32, float64)
+COMPLEX = (complex64, complex128)
+# The real dtype of each complex one's parts (and of its .real, .imag, abs, angle).
+COMPLEX_PART = {complex64: float32, complex128: float64}
 
 # The dtype a weakly typed Python scalar takes when nothing stronger is around.
-DEFAULT_FOR_PYTHON_TYPE = {bool: bool_, int: int64, float: float64}
+DEFAULT_FOR_PYTHON_TYPE = {bool: bool_, int: int64, float: float64, complex: complex128}
 
 SHORT_NAME = {bool_: "bool", int8: "i8", int16: "i16", int32: "i32", int64: "i64",
               uint8: "u8", uint16: "u16", uint32: "u32", uint64: "u64",
-              float32: "f32", float64: "f64"}
+              float32: "f32", float64: "f64", complex64: "c64", complex128: "c128"}
 
 
 class DTypeError(TypeError):
@@ -36,7 +41,7 @@ class DTypeError(TypeError):
 
 def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
     """The supported ``np.dtype`` for anything NumPy accepts as a dtype, or a clear error."""
-    if dtype is bool or dtype is int or dtype is float:
+    if dtype is bool or dtype is int or dtype is float or dtype is complex:
         return DEFAULT_FOR_PYTHON_TYPE[dtype]
     try:
         dt = np.dtype(dtype)
@@ -59,7 +64,7 @@ def python_scalar_type(dtype: np.dtype) -> type:
     """The Python type whose NEP 50 'weak' behaviour a weakly typed value of `dtype` has."""
     if dtype == bool_:
         return bool
-    return float if dtype.kind == "f" else int
+    return {"f": float, "c": complex}.get(dtype.kind, int)
 
 
 def _operand_key(dtype: np.dtype, weak: bool):
@@ -103,6 +108,15 @@ def result_type(dtypes, weaks) -> np.dtype:
 
 def is_float(dtype) -> bool:
     return np.dtype(dtype).kind == "f"
+
+
+def is_complex(dtype) -> bool:
+    return np.dtype(dtype).kind == "c"
+
+
+def is_inexact(dtype) -> bool:
+    """Floating or complex: the dtypes NaN and inf live in."""
+    return np.dtype(dtype).kind in "fc"
 
 
 def is_int(dtype) -> bool:

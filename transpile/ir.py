@@ -76,9 +76,12 @@ def format_literal(value, aval: ShapedArray) -> str:
         text = str(bool(v))
     elif dtypes.is_float(aval.dtype):
         text = repr(float(v))
+    elif dtypes.is_complex(aval.dtype):
+        text = repr(complex(v))
     else:
         text = str(int(v))
-    return text if aval.weak_type or aval.dtype in (dtypes.float64, dtypes.int64, dtypes.bool_) \
+    return text if aval.weak_type or aval.dtype in (dtypes.float64, dtypes.int64, dtypes.bool_,
+                                                          dtypes.complex128) \
         else f"{text}:{dtypes.short_name(aval.dtype)}"
 
 

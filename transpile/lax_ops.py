@@ -34,6 +34,19 @@ shift_left, shift_right_logical = E.left_shift, E.right_shift
 pow, square = E.power, lambda x: E.multiply(x, x)
 
 
+def real(x):
+    """The real part of a complex operand (a TypeError for real ones, as in JAX)."""
+    return bind(P.get("real"), operand(x))
+
+
+def imag(x):
+    """The imaginary part of a complex operand (a TypeError for real ones, as in JAX)."""
+    return bind(P.get("imag"), operand(x))
+
+
+conj = E.conjugate
+
+
 def stop_gradient(x):
     return x          # transpile has no autodiff: the value passes through unchanged
 
@@ -371,12 +384,14 @@ __all__ = [
     'abs', 'acos', 'acosh', 'add', 'argmax', 'argmin', 'asin', 'asinh', 'associative_scan',
     'atan', 'atan2', 'atanh', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor',
     'broadcast', 'broadcast_in_dim', 'broadcasted_iota', 'cbrt', 'ceil', 'clamp',
-    'concatenate', 'convert_element_type', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod',
+    'concatenate', 'conj', 'convert_element_type', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod',
     'cumsum', 'div', 'dot', 'dot_general', 'dynamic_slice_in_dim',
     'dynamic_update_index_in_dim', 'dynamic_update_slice_in_dim', 'eq', 'exp', 'exp2', 'expm1',
-    'floor', 'ge', 'gt', 'integer_pow', 'iota', 'is_finite', 'le', 'log', 'log1p', 'logistic',
+    'floor', 'ge', 'gt', 'imag', 'integer_pow', 'iota', 'is_finite', 'le', 'log', 'log1p',
+    'logistic',
     'lt', 'map', 'max', 'min', 'mul', 'ne', 'neg', 'nextafter', 'pad', 'pow', 'reduce_and',
-    'reduce_max', 'reduce_min', 'reduce_or', 'reduce_prod', 'reduce_sum', 'rem', 'reshape',
+    'real', 'reduce_max', 'reduce_min', 'reduce_or', 'reduce_prod', 'reduce_sum', 'rem',
+    'reshape',
     'round', 'rsqrt', 'select_n', 'shift_left', 'shift_right_logical', 'sign', 'sin', 'sinh',
     'slice', 'slice_in_dim', 'sqrt', 'square', 'stop_gradient', 'sub', 'tan', 'tanh',
     'transpose',

@@ -1,4 +1,5 @@
-"""jax.lax's special functions (erf, erfc, erf_inv, lgamma) and bitcast_convert_type.
+"""jax.lax's special functions (erf, erfc, erf_inv, lgamma, digamma) and
+bitcast_convert_type.
 
 As in JAX, the special functions take float32 or float64 operands only (an integer is a
 TypeError); `transpile.scipy.special` wraps them with SciPy's promotion of integers to float.
@@ -19,7 +20,8 @@ def _special(name: str):
     return fn
 
 
-erf, erfc, erf_inv, lgamma = (_special(n) for n in ("erf", "erfc", "erf_inv", "lgamma"))
+erf, erfc, erf_inv, lgamma, digamma = (_special(n) for n in ("erf", "erfc", "erf_inv",
+                                                            "lgamma", "digamma"))
 
 
 def bitcast_convert_type(operand_, new_dtype):
@@ -28,4 +30,4 @@ def bitcast_convert_type(operand_, new_dtype):
                 new_dtype=dtypes.canonicalize(new_dtype))
 
 
-__all__ = ["bitcast_convert_type", "erf", "erf_inv", "erfc", "lgamma"]
+__all__ = ["bitcast_convert_type", "digamma", "erf", "erf_inv", "erfc", "lgamma"]

@@ -14,7 +14,7 @@ UNARY_UFUNC = {
     "floor": "floor", "ceil": "ceil", "round": "rint", "trunc": "trunc", "not": "invert",
     "is_nan": "isnan", "is_inf": "isinf", "is_finite": "isfinite", "reciprocal": "reciprocal",
     "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh", "cbrt": "cbrt",
-    "signbit": "signbit",
+    "signbit": "signbit", "conj": "conjugate",
 }
 BINARY_UFUNC = {
     "add": "add", "sub": "subtract", "mul": "multiply", "div": "true_divide",
@@ -28,7 +28,9 @@ BINARY_UFUNC = {
 }
 ELEMENTWISE_UFUNC = {**UNARY_UFUNC, **BINARY_UFUNC}
 # Elementwise special functions NumPy has no ufunc for: a float operand, the same float out.
-SPECIAL_UNARY = ("erf", "erfc", "erf_inv", "lgamma")
+SPECIAL_UNARY = ("erf", "erfc", "erf_inv", "lgamma", "digamma")
+# The parts of a complex operand, as real numbers of its precision (lax.real, lax.imag).
+COMPLEX_PARTS = ("real", "imag")
 
 _table: dict[str, Primitive] = {}
 
@@ -38,7 +40,7 @@ def _make(name: str) -> Primitive:
     return _table[name]
 
 
-for _name in (*ELEMENTWISE_UFUNC, *SPECIAL_UNARY):
+for _name in (*ELEMENTWISE_UFUNC, *SPECIAL_UNARY, *COMPLEX_PARTS):
     _make(_name)
 
 select = _make("select")                      # select pred on_true on_false
@@ -73,6 +75,9 @@ linalg_slogdet = _make("linalg_slogdet")      # a (..., n, n) -> (..., 2): sign,
 cholesky = _make("cholesky")                  # a (..., n, n) -> lower factor (NaN if not PD)
 qr_q = _make("qr_q")                          # a (..., m, n); complete
 qr_r = _make("qr_r")                          # a (..., m, n); complete
+eigh = _make("eigh")                          # a (..., n, n), lower -> (..., n+1, n): w; V
+svd = _make("svd")                            # a (..., m, n) -> (..., U s V^T packed);
+                                              # full_matrices, compute_uv
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.
@@ -86,7 +91,7 @@ ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
 # Run-time helper calls: whole contiguous buffers in, one buffer out (codegen/lower_helpers.py).
 HELPER_CALLS = {"scatter", "linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q",
-                "qr_r"}
+                "qr_r", "eigh", "svd"}
 CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
 # Equations kept for what they do, not what they return: never folded, merged or dropped.
 EFFECTS = {"debug_print"}

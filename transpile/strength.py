@@ -28,7 +28,7 @@ def marked(x):
     the input itself may be a weak argument that must stay weak for the operators."""
     if isinstance(x, (tuple, list)):
         return type(x)(marked(o) for o in x)
-    if type(x) in (int, float):      # returned unchanged (positive(7)): NumPy's is strong
+    if type(x) in (int, float, complex):   # returned unchanged (positive(7)): NumPy's is strong
         return np.asarray(x)[()]
     if isinstance(x, Tracer) and x.aval.weak_type:
         out = Tracer(x.aval, x._trace, x._var, x.deps, x.source)

@@ -17,6 +17,9 @@
 #endif
 
 #define TP_DEVICE __host__ __device__
+/* The runtime helper headers (tp_sort.h, tp_linalg.h, tp_scatter.h) then define only the
+ * per-problem functions a kernel's thread calls, not their OpenMP drivers. */
+#define TP_DEVICE_HELPERS 1
 #include "transpile.h"
 
 /* Threads per block of every 1-D kernel, and the most blocks a grid-stride launch uses
@@ -30,6 +33,12 @@
 #define TP_WARPS (TP_THREADS / 32)
 #define TP_FULL_MASK 0xffffffffu
 #define TP_TILE 16
+/* The most blocks along a grid's y or z dimension (CUDA's limit; x allows 2^31 - 1). A
+ * kernel whose grid would need more loops over the rest (the emulation lowers it, so tests
+ * reach that path with small shapes). */
+#ifndef TP_GRID_YZ_MAX
+#define TP_GRID_YZ_MAX 65535
+#endif
 
 #ifndef TP_LAUNCH
 #define TP_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
@@ -41,6 +50,11 @@ static inline unsigned tp_blocks(int64_t n, int64_t per_block) {
     int64_t blocks = (n + per_block - 1) / per_block;
     if (blocks < 1) blocks = 1;
     return (unsigned)(blocks < TP_MAX_BLOCKS ? blocks : TP_MAX_BLOCKS);
+}
+
+/* Blocks along a grid dimension for `n` items, one block each, at most `limit`. */
+static inline unsigned tp_grid_dim(int64_t n, int64_t limit) {
+    return (unsigned)(n < 1 ? 1 : n < limit ? n : limit);
 }
 
 /* The status after a launch: an earlier error stays; else the launch's own (a bad
@@ -66,6 +80,17 @@ template <typename T>
 static void tp_write(T *device_ptr, T value, int *status) {
     cudaError_t err = cudaMemcpyAsync(device_ptr, &value, sizeof(T), cudaMemcpyHostToDevice, 0);
     if (err != cudaSuccess && *status == 0) *status = (int)err;
+}
+
+/* A fresh host copy of `nbytes` of device memory (NULL for a NULL pointer), for the debug
+ * print hook; the caller frees it. cudaMemcpy waits for the kernels launched before. */
+static inline void *tp_host_copy(const void *device_ptr, size_t nbytes, int *status) {
+    if (!device_ptr) return NULL;
+    void *host = malloc(nbytes ? nbytes : 1);
+    cudaError_t err = cudaErrorMemoryAllocation;
+    if (host) err = cudaMemcpy(host, device_ptr, nbytes, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess && *status == 0) *status = (int)err;
+    return host;
 }
 
 /* ---- warp and block reductions ----
@@ -124,27 +149,28 @@ __device__ __forceinline__ TpArg<T> tp_arg_combine(TpArg<T> a, TpArg<T> b) {
 }
 
 /* ---- one matrix product on TP_TILE x TP_TILE tiles in shared memory ----
- * Block (x, y) computes the (y, x) tile of out (m x n, contiguous); operands are read in
+ * The block computes tile (tile_row, tile_col) of out (m x n, contiguous), every thread of
+ * the block calling it with the same tile (it holds barriers); operands are read in
  * place through their row and column strides (transposes, slices, broadcasts: no copies).
  * Each thread sums one output over k in order (no FMA contraction under --fmad=false, no
  * TF32), so results are deterministic. Integers accumulate in the unsigned type W, where
- * overflow wraps as NumPy's does. */
+ * overflow wraps as NumPy's does; complex numbers through tp_complex.h's C++ operators. */
 template <typename T, typename W>
 __device__ __forceinline__ void tp_matmul_tile(const T *lhs, int64_t lhs_row, int64_t lhs_col,
                                                const T *rhs, int64_t rhs_row, int64_t rhs_col,
                                                T *__restrict__ out, int64_t m, int64_t k,
-                                               int64_t n) {
+                                               int64_t n, int64_t tile_row, int64_t tile_col) {
     __shared__ W a_tile[TP_TILE][TP_TILE];
     __shared__ W b_tile[TP_TILE][TP_TILE + 1];   /* +1: no bank conflicts on column reads */
     const int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
-    const int64_t row = (int64_t)blockIdx.y * TP_TILE + ty;
-    const int64_t col = (int64_t)blockIdx.x * TP_TILE + tx;
-    W acc = 0;
+    const int64_t row = tile_row * TP_TILE + ty;
+    const int64_t col = tile_col * TP_TILE + tx;
+    W acc = W();                                 /* zero, for numbers and complex structs */
     for (int64_t p0 = 0; p0 < k; p0 += TP_TILE) {
         a_tile[ty][tx] = (row < m && p0 + tx < k)
-            ? (W)lhs[row * lhs_row + (p0 + tx) * lhs_col] : (W)0;
+            ? (W)lhs[row * lhs_row + (p0 + tx) * lhs_col] : W();
         b_tile[ty][tx] = (p0 + ty < k && col < n)
-            ? (W)rhs[(p0 + ty) * rhs_row + col * rhs_col] : (W)0;
+            ? (W)rhs[(p0 + ty) * rhs_row + col * rhs_col] : W();
         __syncthreads();
         const int depth = (int)(k - p0 < TP_TILE ? k - p0 : TP_TILE);  /* no padded terms */
         for (int q = 0; q < depth; q++) acc = acc + a_tile[ty][q] * b_tile[q][tx];

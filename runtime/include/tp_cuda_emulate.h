@@ -18,6 +18,9 @@
 #define TP_CUDA_EMULATE 1
 #define TP_THREADS 128
 #define TP_MAX_BLOCKS 4
+#ifndef TP_GRID_YZ_MAX
+#define TP_GRID_YZ_MAX 3        /* CUDA's is 65535: lowered so small tests loop over tiles */
+#endif
 
 #include <math.h>
 #include <stdint.h>
@@ -70,6 +73,10 @@ struct Block {
 };
 
 inline thread_local Block *block = nullptr;
+/* A launch CUDA would refuse (a grid over its limits) runs nothing and leaves this error
+ * for cudaGetLastError, as on a device. */
+enum { INVALID_CONFIGURATION = 9 };
+inline thread_local int launch_error = 0;
 inline const size_t STACK_BYTES = 64 * 1024;
 
 /* Fiber stacks, kept for the next launch (allocating and freeing them costs more than
@@ -164,6 +171,11 @@ static inline void launch(dim3 grid, dim3 block_dim, void (*body)(void *), void 
         fprintf(stderr, "tp_cuda_emulate: a block of %u threads (at most %d)\n", n, MAX_THREADS);
         abort();
     }
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.y > TP_GRID_YZ_MAX ||
+        grid.z > TP_GRID_YZ_MAX) {
+        launch_error = INVALID_CONFIGURATION;
+        return;
+    }
     b.n_threads = n;
     memset(b.exchange, 0, sizeof b.exchange);
     for (unsigned int t = 0; t < n; t++) {
@@ -247,7 +259,8 @@ static inline void invoke(void *f) { (*(F *)f)(); }
 /* ---- the cudart calls transpile makes, served on the host ---- */
 typedef int cudaError_t;
 typedef void *cudaStream_t;
-enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
+       cudaErrorInvalidConfiguration = tp_emu::INVALID_CONFIGURATION };
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1,
                       cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3,
                       cudaMemcpyDefault = 4 };
@@ -277,15 +290,21 @@ static inline cudaError_t cudaMemset(void *dst, int value, size_t n) {
     return cudaSuccess;
 }
 static inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
-static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
-static inline cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
+static inline cudaError_t cudaPeekAtLastError(void) { return tp_emu::launch_error; }
+static inline cudaError_t cudaGetLastError(void) {
+    const cudaError_t err = tp_emu::launch_error;
+    tp_emu::launch_error = cudaSuccess;
+    return err;
+}
 static inline const char *cudaGetErrorString(cudaError_t err) {
     return err == cudaSuccess ? "no error" : err == cudaErrorMemoryAllocation
-        ? "out of memory (emulated device)" : "error (emulated device)";
+        ? "out of memory (emulated device)" : err == cudaErrorInvalidConfiguration
+        ? "invalid configuration argument (emulated device)" : "error (emulated device)";
 }
 static inline const char *cudaGetErrorName(cudaError_t err) {
     return err == cudaSuccess ? "cudaSuccess" : err == cudaErrorMemoryAllocation
-        ? "cudaErrorMemoryAllocation" : "cudaErrorUnknown";
+        ? "cudaErrorMemoryAllocation" : err == cudaErrorInvalidConfiguration
+        ? "cudaErrorInvalidConfiguration" : "cudaErrorUnknown";
 }
 static inline cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
 static inline cudaError_t cudaGetDevice(int *device) { *device = 0; return cudaSuccess; }

@@ -13,13 +13,22 @@
 #include <stdint.h>
 #include <string.h>
 
+/* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h). Each
+ * helper is written for one matrix of the batch (`tp_X_tag_item(..., s)`), so a CUDA kernel
+ * gives each matrix a thread; the drivers below run the batch with OpenMP, except under the
+ * CUDA prelude (TP_DEVICE_HELPERS), which launches the items itself. */
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
+#define TP_LINALG_ITEM static inline TP_DEVICE void
+
 #define TP_LINALG_PARALLEL(batch, n) \
     _Pragma("omp parallel for schedule(static) if((batch) > 1 && (batch) * (n) * (n) * (n) > 262144)")
 
 #define TP_LINALG(tag, T, SQRT, FABS, LOG)                                                    \
     /* a (n x n) factored in place as P A = L U; piv[j] is the row swapped with row j.        \
      * Returns the permutation's parity (+1 or -1). */                                        \
-    static inline int tp_lu_##tag(T *a, int64_t *piv, int64_t n) {                           \
+    static inline TP_DEVICE int tp_lu_##tag(T *a, int64_t *piv, int64_t n) {                 \
         int parity = 1;                                                                       \
         for (int64_t j = 0; j < n; j++) {                                                     \
             int64_t p = j;                                                                    \
@@ -43,12 +52,11 @@
         }                                                                                     \
         return parity;                                                                        \
     }                                                                                         \
-    static __attribute__((noinline, unused)) void tp_solve_##tag(                             \
+    TP_LINALG_ITEM tp_solve_##tag##_item(                                                     \
             const T *a, const T *b, T *x, T *work, int64_t *piv, int64_t batch, int64_t n,    \
-            int64_t n2, int64_t k) {                                                          \
-        (void)n2;                                                                             \
-        TP_LINALG_PARALLEL(batch, n)                                                          \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+            int64_t n2, int64_t k, int64_t s) {                                               \
+        (void)batch; (void)n2;                                                                \
+        {                                                                                     \
             T *lu = work + s * n * n, *out = x + s * n * k;                                   \
             int64_t *pv = piv + s * n;                                                        \
             memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
@@ -70,11 +78,11 @@
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    static __attribute__((noinline, unused)) void tp_det_##tag(                               \
-            const T *a, T *det, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2) { \
-        (void)n2;                                                                             \
-        TP_LINALG_PARALLEL(batch, n)                                                          \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+    TP_LINALG_ITEM tp_det_##tag##_item(                                                       \
+            const T *a, T *det, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2,  \
+            int64_t s) {                                                                      \
+        (void)batch; (void)n2;                                                                \
+        {                                                                                     \
             T *lu = work + s * n * n;                                                         \
             memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
             T d = (T)tp_lu_##tag(lu, piv + s * n, n);                                         \
@@ -83,11 +91,11 @@
         }                                                                                     \
     }                                                                                         \
     /* out[s] = (sign, log|det|); a zero pivot gives (0, -inf), as NumPy. */                  \
-    static __attribute__((noinline, unused)) void tp_slogdet_##tag(                           \
-            const T *a, T *out, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2) { \
-        (void)n2;                                                                             \
-        TP_LINALG_PARALLEL(batch, n)                                                          \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+    TP_LINALG_ITEM tp_slogdet_##tag##_item(                                                   \
+            const T *a, T *out, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2,  \
+            int64_t s) {                                                                      \
+        (void)batch; (void)n2;                                                                \
+        {                                                                                     \
             T *lu = work + s * n * n;                                                         \
             memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
             T sign = (T)tp_lu_##tag(lu, piv + s * n, n), logdet = 0;                          \
@@ -101,11 +109,10 @@
             out[2 * s + 1] = logdet;                                                          \
         }                                                                                     \
     }                                                                                         \
-    static __attribute__((noinline, unused)) void tp_cholesky_##tag(                          \
-            const T *a, T *l, int64_t batch, int64_t n, int64_t n2) {                         \
-        (void)n2;                                                                             \
-        TP_LINALG_PARALLEL(batch, n)                                                          \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+    TP_LINALG_ITEM tp_cholesky_##tag##_item(                                                  \
+            const T *a, T *l, int64_t batch, int64_t n, int64_t n2, int64_t s) {              \
+        (void)batch; (void)n2;                                                                \
+        {                                                                                     \
             const T *in = a + s * n * n;                                                      \
             T *out = l + s * n * n;                                                           \
             int positive = 1;                                                                 \
@@ -128,7 +135,7 @@
     }                                                                                         \
     /* Householder QR of a (m x n) in place: R above the diagonal, the reflectors' vectors    \
      * (v[0] = 1 implied) below it, their scales in tau (min(m, n) of them). */               \
-    static inline void tp_geqrf_##tag(T *a, T *tau, int64_t m, int64_t n) {                   \
+    static inline TP_DEVICE void tp_geqrf_##tag(T *a, T *tau, int64_t m, int64_t n) {         \
         const int64_t kmax = m < n ? m : n;                                                   \
         for (int64_t j = 0; j < kmax; j++) {                                                  \
             const T alpha = a[j * n + j];                                                     \
@@ -159,11 +166,12 @@
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    static __attribute__((noinline, unused)) void tp_qr_r_##tag(                              \
-            const T *a, T *r, T *work, int64_t batch, int64_t m, int64_t n, int64_t complete) { \
+    TP_LINALG_ITEM tp_qr_r_##tag##_item(                                                      \
+            const T *a, T *r, T *work, int64_t batch, int64_t m, int64_t n, int64_t complete, \
+            int64_t s) {                                                                      \
         const int64_t kmax = m < n ? m : n, rows = complete ? m : kmax;                       \
-        TP_LINALG_PARALLEL(batch, n)                                                          \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+        (void)batch;                                                                          \
+        {                                                                                     \
             T *qr = work + s * (m * n + kmax);                                                \
             memcpy(qr, a + s * m * n, sizeof(T) * (size_t)(m * n));                           \
             tp_geqrf_##tag(qr, qr + m * n, m, n);                                             \
@@ -173,11 +181,12 @@
         }                                                                                     \
     }                                                                                         \
     /* Q = H_0 H_1 ... H_{k-1} applied to the first `cols` columns of I (orgqr). */           \
-    static __attribute__((noinline, unused)) void tp_qr_q_##tag(                              \
-            const T *a, T *q, T *work, int64_t batch, int64_t m, int64_t n, int64_t complete) { \
+    TP_LINALG_ITEM tp_qr_q_##tag##_item(                                                      \
+            const T *a, T *q, T *work, int64_t batch, int64_t m, int64_t n, int64_t complete, \
+            int64_t s) {                                                                      \
         const int64_t kmax = m < n ? m : n, cols = complete ? m : kmax;                       \
-        TP_LINALG_PARALLEL(batch, n)                                                          \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+        (void)batch;                                                                          \
+        {                                                                                     \
             T *qr = work + s * (m * n + kmax), *tau = qr + m * n;                             \
             memcpy(qr, a + s * m * n, sizeof(T) * (size_t)(m * n));                           \
             tp_geqrf_##tag(qr, tau, m, n);                                                    \
@@ -195,7 +204,34 @@
                 }                                                                             \
             }                                                                                 \
         }                                                                                     \
+    }                                                                                         \
+    TP_LINALG_DRIVERS(tag, T)
+
+/* The batch drivers: every item, in parallel when there is enough work. */
+#define TP_LINALG_DRIVER(name, tag, T, PARAMS, ARGS, n)                                       \
+    static __attribute__((noinline, unused)) void tp_##name##_##tag PARAMS {                  \
+        TP_LINALG_PARALLEL(batch, n)                                                          \
+        for (int64_t s = 0; s < batch; s++) tp_##name##_##tag##_item ARGS;                    \
     }
+#ifdef TP_DEVICE_HELPERS
+#define TP_LINALG_DRIVERS(tag, T)
+#else
+#define TP_LINALG_DRIVERS(tag, T)                                                             \
+    TP_LINALG_DRIVER(solve, tag, T, (const T *a, const T *b, T *x, T *work, int64_t *piv,     \
+                     int64_t batch, int64_t n, int64_t n2, int64_t k),                        \
+                     (a, b, x, work, piv, batch, n, n2, k, s), n)                             \
+    TP_LINALG_DRIVER(det, tag, T, (const T *a, T *det, T *work, int64_t *piv, int64_t batch,  \
+                     int64_t n, int64_t n2), (a, det, work, piv, batch, n, n2, s), n)         \
+    TP_LINALG_DRIVER(slogdet, tag, T, (const T *a, T *out, T *work, int64_t *piv,             \
+                     int64_t batch, int64_t n, int64_t n2),                                   \
+                     (a, out, work, piv, batch, n, n2, s), n)                                 \
+    TP_LINALG_DRIVER(cholesky, tag, T, (const T *a, T *l, int64_t batch, int64_t n,           \
+                     int64_t n2), (a, l, batch, n, n2, s), n)                                 \
+    TP_LINALG_DRIVER(qr_r, tag, T, (const T *a, T *r, T *work, int64_t batch, int64_t m,      \
+                     int64_t n, int64_t complete), (a, r, work, batch, m, n, complete, s), n) \
+    TP_LINALG_DRIVER(qr_q, tag, T, (const T *a, T *q, T *work, int64_t batch, int64_t m,      \
+                     int64_t n, int64_t complete), (a, q, work, batch, m, n, complete, s), n)
+#endif
 
 TP_LINALG(f32, float, sqrtf, fabsf, logf)
 TP_LINALG(f64, double, sqrt, fabs, log)

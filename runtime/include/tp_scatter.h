@@ -8,6 +8,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "tp_complex.h"
+
+/* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h), whose
+ * kernel runs a scatter on one device thread: the same serial order, the same answer. */
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
 
 #define TP_SC_SET(T, a, b) (b)
 #define TP_SC_ADD_INT(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
@@ -22,7 +29,7 @@
 #define TP_SC_AND(T, a, b) ((a) && (b))
 
 #define TP_SCATTER(mode, tag, T, COMBINE)                                                     \
-    static __attribute__((noinline, unused)) void tp_scatter_##mode##_##tag(                  \
+    static __attribute__((noinline, unused)) TP_DEVICE void tp_scatter_##mode##_##tag(        \
             const int64_t *idx, const T *upd, T *out, int64_t count, int64_t size) {          \
         for (int64_t i = 0; i < count; i++) {                                                 \
             const int64_t p = idx[i];                                                         \
@@ -54,5 +61,17 @@ TP_SCATTER_INT(u32, uint32_t)
 TP_SCATTER_INT(u64, uint64_t)
 TP_SCATTER_FLOAT(f32, float)
 TP_SCATTER_FLOAT(f64, double)
+
+/* Complex: set, add and multiply (NumPy's product); NumPy orders complex numbers
+ * lexicographically, which min and max do not compile (lowering refuses them). */
+#define TP_SCATTER_COMPLEX(tag, T)                                                            \
+    TP_SCATTER(set, tag, T, TP_SC_SET)                                                        \
+    TP_SCATTER(add, tag, T, TP_SC_ADD_##tag) TP_SCATTER(mul, tag, T, TP_SC_MUL_##tag)
+#define TP_SC_ADD_c64(T, a, b) tp_add_c64(a, b)
+#define TP_SC_MUL_c64(T, a, b) tp_mul_c64(a, b)
+#define TP_SC_ADD_c128(T, a, b) tp_add_c128(a, b)
+#define TP_SC_MUL_c128(T, a, b) tp_mul_c128(a, b)
+TP_SCATTER_COMPLEX(c64, tp_c64)
+TP_SCATTER_COMPLEX(c128, tp_c128)
 
 #endif /* TRANSPILE_SCATTER_H */

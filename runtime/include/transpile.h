@@ -266,6 +266,8 @@ TP_INLINE double tp_exp(double x) {
     return x > 709.782712893383973096 ? INFINITY : (x < -746.0 ? 0.0 : result);   /* NaN: NaN */
 }
 
+
+/* Complex scalars (tp_c64, tp_c128) live in tp_complex.h, included by programs that use them. */
 /* Matrix products live in tp_gemm.h, which a program includes only when it has one (the
  * vector intrinsics headers are slow to parse). */
 

@@ -32,6 +32,13 @@ def mismatch(actual, expected, tol: str, scale=None, terms=1, mask=None) -> str 
         return f"dtype {actual.dtype} != NumPy's {expected.dtype}"
     if actual.shape != expected.shape:
         return f"shape {actual.shape} != NumPy's {expected.shape}"
+    if actual.dtype.kind == "c":          # each part as a float, with the same tolerance
+        for part in ("real", "imag"):
+            problem = mismatch(getattr(actual, part), getattr(expected, part), tol, scale,
+                               terms, mask)
+            if problem:
+                return f"{part} part: {problem}"
+        return None
     ok = _same_bits(actual, expected)
     if actual.dtype.kind == "f" and tol != EXACT:
         ok = ok | _tolerated(actual, expected, tol, scale, terms)
@@ -75,5 +82,7 @@ def _tolerated(actual, expected, tol, scale, terms):
 def same_results(first, second) -> bool:
     """Two calls of one compiled function give the same bits."""
     first, second = np.asarray(first), np.asarray(second)
+    if first.dtype.kind == "c" and second.dtype == first.dtype:
+        return same_results(first.real, second.real) and same_results(first.imag, second.imag)
     return first.dtype == second.dtype and first.shape == second.shape and \
         bool(np.all(_same_bits(first, second)))

@@ -8,8 +8,9 @@ import warnings
 
 import numpy as np
 
-from .ops import OPS, Meta, NoOperand, Pool, Ref, draw_op, operand_value
-from .values import DTYPES, LAYOUTS, is_pyscalar, random_array, random_literal, random_shape
+from .ops import COMPLEX_OPS, OPS, Meta, NoOperand, Pool, Ref, draw_op, operand_value
+from .values import (COMPLEX_DTYPES, DTYPES, LAYOUTS, is_pyscalar, random_array, random_literal,
+                     random_shape)
 
 MAX_TRIES = 40
 
@@ -67,10 +68,13 @@ def unquiet(handles):
     ctx.__exit__(None, None, None)
 
 
-def draw_inputs(rng, big: bool):
+def draw_inputs(rng, big: bool, complex_inputs: bool = False):
     inputs, layouts = [], []
     for i in range(int(rng.integers(1, 4))):
-        dtype = DTYPES[int(rng.integers(0, len(DTYPES)))]
+        if complex_inputs and (i == 0 or rng.random() < 0.5):
+            dtype = COMPLEX_DTYPES[int(rng.integers(0, 2))]
+        else:
+            dtype = DTYPES[int(rng.integers(0, len(DTYPES)))]
         shape = random_shape(rng, big and i == 0)
         layout = LAYOUTS[int(rng.integers(0, len(LAYOUTS)))] if rng.random() < 0.5 \
             else "contiguous"
@@ -109,10 +113,16 @@ def evaluate(op, node_operands, params, values):
         unquiet(handles)
 
 
+# Seeds from here on draw complex programs: complex arrays among the inputs, and only the ops
+# transpile compiles for complex operands (ops.COMPLEX_OPS). A seed alone still reproduces.
+COMPLEX_SEEDS = 1_000_000_000
+
+
 def program(seed: int, n_ops: int | None = None) -> Program:
+    complex_inputs = seed >= COMPLEX_SEEDS
     rng = np.random.default_rng(seed)
     big = rng.random() < 0.2
-    inputs, layouts = draw_inputs(rng, big)
+    inputs, layouts = draw_inputs(rng, big, complex_inputs)
     metas = [Meta(x, is_pyscalar(x), lay) for x, lay in zip(inputs, layouts)]
     values = list(inputs)
     nodes = []
@@ -120,7 +130,7 @@ def program(seed: int, n_ops: int | None = None) -> Program:
     tries = 0
     while len(nodes) < n_ops and tries < MAX_TRIES:
         tries += 1
-        op = draw_op(rng)
+        op = draw_op(rng, COMPLEX_OPS if complex_inputs else None)
         try:
             drawn = op.draw(rng, Pool(rng, metas))
         except NoOperand:
@@ -177,7 +187,7 @@ def _representable(value) -> bool:
     if isinstance(value, int):
         return -2**63 <= value < 2**63
     arr = np.asarray(value)
-    return arr.dtype in DTYPES
+    return arr.dtype in DTYPES or arr.dtype in COMPLEX_DTYPES
 
 
 def reference_values(prog: Program) -> list:

@@ -365,6 +365,12 @@ def _draw_reduce(name):
     return draw
 
 
+def _magnitudes(x):
+    """|x| in float64 (the modulus of complex values): bounds the terms of a sum."""
+    x = np.asarray(x)
+    return np.abs(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+
+
 def _reduce_op(name):
     tol = ACCUMULATE if name in ("sum", "prod", "mean") else EXACT
 
@@ -377,7 +383,7 @@ def _reduce_op(name):
         return getattr(np, name)(x, axis=p["axis"], keepdims=p["keepdims"])
 
     def scale(p, x):
-        mag = np.abs(np.asarray(x, dtype=np.float64))
+        mag = _magnitudes(x)
         if name == "prod":
             return np.prod(mag, axis=p["axis"], keepdims=p["keepdims"])
         if name == "mean":   # the sum before the division is what overflows
@@ -523,8 +529,8 @@ def _matmul(mod, p, a, b=None):
 
 
 def _matmul_scale(p, a, b=None):
-    a = np.abs(np.asarray(a, dtype=np.float64))
-    b = None if b is None else np.abs(np.asarray(b, dtype=np.float64))
+    a = _magnitudes(a)
+    b = None if b is None else _magnitudes(b)
     return _matmul(np, p, a, b)
 
 
@@ -889,11 +895,22 @@ FAMILY_WEIGHTS = {"unary": 2.0, "binary": 3.5, "select": 1.2, "cast": 1.2, "crea
                   "reduce": 2.4, "shape": 1.6, "linalg": 0.6, "index": 1.0, "lax": 0.8}
 
 
-def draw_op(rng) -> Op:
-    families = list(FAMILY_WEIGHTS)
+# The ops transpile compiles for complex operands (the rest raise NotImplementedError in C).
+COMPLEX_OPS = frozenset({
+    "negative", "abs", "exp", "log", "sqrt", "isnan", "isinf", "isfinite", "reciprocal",
+    "square", "positive", "add", "subtract", "multiply", "divide", "power", "equal",
+    "not_equal", "where", "astype", "reshape", "transpose", "slice", "expand_dims", "squeeze",
+    "flip", "broadcast_to", "concatenate", "stack", "matmul", "sum", "prod", "mean"})
+
+
+def draw_op(rng, allowed=None) -> Op:
+    """An op, by family weight; `allowed`: only these names."""
+    families = [f for f in FAMILY_WEIGHTS if allowed is None or any(
+        op.family == f and n in allowed for n, op in OPS.items())]
     w = np.array([FAMILY_WEIGHTS[f] for f in families])
     family = families[int(rng.choice(len(families), p=w / w.sum()))]
-    names = [n for n, op in OPS.items() if op.family == family]
+    names = [n for n, op in OPS.items()
+             if op.family == family and (allowed is None or n in allowed)]
     return OPS[names[int(rng.integers(0, len(names)))]]
 
 

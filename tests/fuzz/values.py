@@ -5,6 +5,8 @@ import numpy as np
 
 DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
                                 np.uint16, np.uint32, np.uint64, np.float32, np.float64)]
+# Complex programs (seeds from generate.COMPLEX_SEEDS) draw these besides DTYPES.
+COMPLEX_DTYPES = [np.dtype(np.complex64), np.dtype(np.complex128)]
 
 # Below 1 << 15 elements the C renderer emits serial loops (c_render.parallel_min_elements);
 # iterated kernels go parallel from 1 << 9. Shapes sit on both sides of both thresholds.
@@ -42,6 +44,11 @@ def edge_values(dtype: np.dtype) -> list:
 
 def random_values(rng, dtype: np.dtype, n: int, edgy: float) -> np.ndarray:
     """n values of dtype: small ordinary ones, a fraction `edgy` of edge values."""
+    if dtype.kind == "c":              # independent parts, each with its float edges
+        part = np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+        out = random_values(rng, part, n, edgy).astype(dtype)
+        out.imag = random_values(rng, part, n, edgy)
+        return out
     if dtype == np.bool_:
         out = rng.random(n) < 0.5
     elif dtype.kind in "iu":

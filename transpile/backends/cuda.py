@@ -13,6 +13,7 @@ import os
 import numpy as np
 
 from .. import logs
+from ..codegen.c_render import DEBUG_HOOK_SUFFIX
 from ..codegen.cuda_render import CudaRenderer
 from ..device_array import Array, device_put
 from ..runtime import cudart
@@ -20,6 +21,7 @@ from ..runtime.compiler import CompileError
 from ..runtime.loader import load_entry
 from ..runtime.nvcc import EmulatedCudaCompiler, NvccCompiler, find_nvcc, normalise_arch
 from .cpu import ENTRY, CPUBackend, Prepared
+from .debug_hook import install_printer
 
 import _cffi_backend as _ffi
 
@@ -44,11 +46,17 @@ class CudaExecutable:
         self._in_dtypes = [b.dtype for b in program.inputs[len(self._consts):]]
         self._out_specs = [(b.shape, b.dtype) for b in program.outputs]
         self._sources = program.output_sources
+        self._printer = None
+        if program.effects:        # the entry copies printed values to the host for it
+            self._printer = install_printer(self._module, ENTRY + DEBUG_HOOK_SUFFIX, so_path,
+                                            program.effects)
 
     def __call__(self, arrays):
         inputs = self._consts + [_on_device(a, dt) for a, dt in zip(arrays, self._in_dtypes)]
         outs = [Array.empty(shape, dtype) for shape, dtype in self._out_specs]
         status = self._fn(*[_ffi.cast(_VOID_P, a.ptr) for a in inputs + outs])
+        if self._printer is not None:
+            self._printer.raise_pending()
         if status:
             raise cudart.CudaError(f"the compiled CUDA function failed: "
                                    f"{self._runtime.describe(status)}")

@@ -12,7 +12,7 @@ import math
 import os
 
 from .c_comment import comment_text
-from .c_ops import C_TYPE, OP_RULES, render_cast, render_literal
+from .c_ops import C_TYPE, op_rule, render_cast, render_literal
 from .kernel_ir import Affine, Expr
 
 INDENT = "    "
@@ -152,10 +152,7 @@ class ExprRenderer:
             p, t, f = (self(x) for x in e.args)
             return f"{p} ? {t} : {f}"
         name, operands, loop = e.args
-        rule = OP_RULES.get(name)
-        if rule is None:
-            raise NotImplementedError(f"no C rendering for primitive '{name}'")
-        return rule([self(x) for x in operands], loop, e.dtype)
+        return op_rule(name, loop)([self(x) for x in operands], loop, e.dtype)
 
 
 def _short_source(source) -> str:

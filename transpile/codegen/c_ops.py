@@ -13,10 +13,12 @@ from .. import dtypes
 C_TYPE = {dtypes.bool_: "bool", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
           dtypes.int32: "int32_t", dtypes.int64: "int64_t", dtypes.uint8: "uint8_t",
           dtypes.uint16: "uint16_t", dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
-          dtypes.float32: "float", dtypes.float64: "double"}
+          dtypes.float32: "float", dtypes.float64: "double", dtypes.complex64: "tp_c64",
+          dtypes.complex128: "tp_c128"}
 TAG = {dtypes.bool_: "b", dtypes.int8: "i8", dtypes.int16: "i16", dtypes.int32: "i32",
        dtypes.int64: "i64", dtypes.uint8: "u8", dtypes.uint16: "u16", dtypes.uint32: "u32",
-       dtypes.uint64: "u64", dtypes.float32: "f32", dtypes.float64: "f64"}
+       dtypes.uint64: "u64", dtypes.float32: "f32", dtypes.float64: "f64",
+       dtypes.complex64: "c64", dtypes.complex128: "c128"}
 
 
 def unsigned_work_type(dt: np.dtype) -> str:
@@ -217,16 +219,76 @@ OP_RULES = {
     "fmin": _nan_ignoring_minmax("fmin"), "logaddexp": _helper("logaddexp"),
     "logaddexp2": _helper("logaddexp2"), "nextafter": _float_binary("nextafter"),
     "erf": _libm("erf"), "erfc": _libm("erfc"), "erf_inv": _special("erf_inv"),
-    "lgamma": _special("lgamma"), "bitcast_convert_type": _bitcast,
+    "lgamma": _special("lgamma"), "digamma": _special("digamma"),
+    "bitcast_convert_type": _bitcast,
 }
+
+
+
+# -- complex operands: every operation is a helper of runtime/include/tp_complex.h ----------
+
+def _complex_helper(name: str):
+    def rule(args, loop, out):
+        return f"tp_{name}_{TAG[loop[0]]}({', '.join(args)})"
+    return rule
+
+
+def _complex_part(field: str):
+    def rule(args, loop, out):
+        return f"{args[0]}.{field}"
+    return rule
+
+
+# Primitives with a complex C rendering, for operands whose loop dtype is complex64 or
+# complex128. A primitive missing here fails to render with a message naming complex.
+COMPLEX_OP_RULES = {
+    "add": _complex_helper("add"), "sub": _complex_helper("sub"),
+    "mul": _complex_helper("mul"), "div": _complex_helper("div"),
+    "pow": _complex_helper("pow"), "neg": _complex_helper("neg"),
+    "conj": _complex_helper("conj"), "abs": _complex_helper("abs"),
+    "exp": _complex_helper("exp"), "log": _complex_helper("log"),
+    "sqrt": _complex_helper("sqrt"), "eq": _complex_helper("eq"), "ne": _complex_helper("ne"),
+    "is_nan": _complex_helper("isnan"), "is_inf": _complex_helper("isinf"),
+    "is_finite": _complex_helper("isfinite"), "reciprocal": _complex_helper("reciprocal"),
+    "lt": _complex_helper("lt"), "le": _complex_helper("le"), "gt": _complex_helper("gt"),
+    "ge": _complex_helper("ge"), "max": _complex_helper("max"), "min": _complex_helper("min"),
+    "real": _complex_part("re"),
+    "imag": _complex_part("im"),
+}
+
+
+def _conj_real(args, loop, out):
+    return args[0]          # the conjugate of a real number is itself
+
+
+OP_RULES["conj"] = _conj_real
+
+
+def op_rule(name: str, loop):
+    """The C rendering of primitive `name` for these loop dtypes, or a clear error."""
+    if any(dtypes.is_complex(dt) for dt in loop):
+        rule = COMPLEX_OP_RULES.get(name)
+        if rule is None:
+            raise NotImplementedError(
+                f"'{name}' on complex operands ({', '.join(str(d) for d in loop)}) has no C "
+                "rendering yet; use backend='interpret' or compute on .real and .imag")
+        return rule
+    rule = OP_RULES.get(name)
+    if rule is None:
+        raise NotImplementedError(f"no C rendering for primitive '{name}'")
+    return rule
+
 
 # Helpers that live outside transpile.h: the renderer includes a header when its text calls one.
 HELPER_HEADERS = {"tp_erf_inv_": "tp_special.h", "tp_lgamma_": "tp_special.h",
-                  "tp_bitcast_": "tp_special.h"}
+                  "tp_digamma_": "tp_special.h", "tp_bitcast_": "tp_special.h",
+                  "tp_c64": "tp_complex.h", "tp_c128": "tp_complex.h"}
 
 
 def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
     """C text converting `value` from `src` to `dst` with NumPy's (defined) results."""
+    if dtypes.is_complex(src) or dtypes.is_complex(dst):
+        return _render_complex_cast(value, src, dst)
     if dst == dtypes.bool_:
         return f"({value} != 0)"
     if dtypes.is_float(src) and dtypes.is_int(dst):
@@ -234,7 +296,24 @@ def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
     return f"({C_TYPE[dst]}){value}"
 
 
+def _render_complex_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
+    """Real -> complex: a zero imaginary part. Complex -> real: the real part (as NumPy,
+    which warns, and JAX). Complex -> bool: either part nonzero."""
+    if not dtypes.is_complex(dst):
+        if dst == dtypes.bool_:
+            return f"({value}.re != 0 || {value}.im != 0)"
+        return render_cast(f"{value}.re", dtypes.COMPLEX_PART[src], dst)
+    part = dtypes.COMPLEX_PART[dst]
+    if dtypes.is_complex(src):
+        return f"tp_make_{TAG[dst]}(({C_TYPE[part]}){value}.re, ({C_TYPE[part]}){value}.im)"
+    zero = _float_literal(0.0, part)
+    return f"tp_make_{TAG[dst]}({render_cast(value, src, part)}, {zero})"
+
+
 def render_literal(value, dt: np.dtype) -> str:
+    if dtypes.is_complex(dt):
+        part, z = dtypes.COMPLEX_PART[dt], complex(value)
+        return f"tp_make_{TAG[dt]}({_float_literal(z.real, part)}, {_float_literal(z.imag, part)})"
     if dt == dtypes.bool_:
         return "true" if value else "false"
     if dtypes.is_float(dt):

@@ -4,10 +4,34 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from .c_ops import C_TYPE, TAG, render_literal, unsigned_work_type
+from .c_ops import C_TYPE, TAG, render_cast, render_literal, unsigned_work_type
+
+# Complex sums accumulate in complex128 (as float32 sums do in double); products, max and min
+# (NumPy's lexicographic order, tp_complex.h) in their own dtype. argmax/argmin are not
+# compiled for complex. The helper each combiner folds with:
+_COMPLEX_COMBINERS = {"sum": "add", "prod": "mul", "max": "max", "min": "min"}
+
+
+def _check_complex(combiner: str, dt) -> None:
+    if dtypes.is_complex(dt) and combiner not in _COMPLEX_COMBINERS:
+        raise NotImplementedError(
+            f"reduction '{combiner}' on {np.dtype(dt)} has no C rendering (complex numbers "
+            "are ordered lexicographically by NumPy); use backend='interpret' or reduce the "
+            ".real and .imag parts")
+
+
+def accumulator_dtype(combiner: str, dt):
+    """The dtype a complex accumulator holds (None: not complex)."""
+    if not dtypes.is_complex(dt):
+        return None
+    _check_complex(combiner, dt)
+    return dtypes.complex128 if combiner == "sum" else np.dtype(dt)
 
 
 def accumulator_type(combiner: str, dt) -> str:
+    _check_complex(combiner, dt)
+    if dtypes.is_complex(dt):
+        return C_TYPE[accumulator_dtype(combiner, dt)]
     if combiner == "sum" and dtypes.is_float(dt):
         return "double"          # float32 sums accumulate in double: at least NumPy's accuracy
     if combiner in ("sum", "prod") and dtypes.is_int(dt):
@@ -16,6 +40,12 @@ def accumulator_type(combiner: str, dt) -> str:
 
 
 def reduction_init(combiner: str, dt) -> str:
+    if dtypes.is_complex(dt):
+        # max/min: the least (greatest) value in the lexicographic order, which maximum
+        # (minimum) replaces by the first element, NaN or not
+        identity = {"sum": 0, "prod": 1, "max": complex(-np.inf, -np.inf),
+                    "min": complex(np.inf, np.inf)}[combiner]
+        return render_literal(identity, accumulator_dtype(combiner, dt))
     if combiner in ("sum",):
         return "0"
     if combiner == "prod":
@@ -32,6 +62,10 @@ def reduction_init(combiner: str, dt) -> str:
 
 
 def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
+    acc_dt = accumulator_dtype(combiner, dt)
+    if acc_dt is not None:
+        op = _COMPLEX_COMBINERS[combiner]
+        return f"{acc} = tp_{op}_{TAG[acc_dt]}({acc}, {render_cast(v, np.dtype(dt), acc_dt)});"
     if combiner == "sum":
         cast = accumulator_type(combiner, dt)
         return f"{acc} += ({cast}){v};"
@@ -47,7 +81,29 @@ def reduction_update(combiner: str, dt, acc: str, v: str) -> str:
     return f"{acc} = {v} {op} {acc} ? {v} : {acc};"
 
 
+def accumulator_result(combiner: str, dt, acc: str) -> str:
+    """The accumulator converted back to the result dtype `dt`."""
+    acc_dt = accumulator_dtype(combiner, dt)
+    if acc_dt is not None:
+        return render_cast(acc, acc_dt, np.dtype(dt))
+    return f"({C_TYPE[dt]}){acc}"
+
+
+def declared_reduction(name: str, combiner: str, dt) -> str:
+    """The `omp declare reduction` of a reduction clause that names a tp_ helper."""
+    acc_dt = accumulator_dtype(combiner, dt)
+    if acc_dt is not None:
+        t, op = C_TYPE[acc_dt], _COMPLEX_COMBINERS[combiner]
+        return (f"#pragma omp declare reduction({name} : {t} : omp_out = tp_{op}_{TAG[acc_dt]}"
+                f"(omp_out, omp_in)) initializer(omp_priv = {reduction_init(combiner, dt)})")
+    init = "-INFINITY" if "max" in name else "INFINITY"
+    return (f"#pragma omp declare reduction({name} : {C_TYPE[dt]} : omp_out = {name}(omp_out, "
+            f"omp_in)) initializer(omp_priv = {init})")
+
+
 def omp_reduction_clause(combiner: str, dt) -> str:
+    if dtypes.is_complex(dt):
+        return f"tp_{combiner}_{TAG[accumulator_dtype(combiner, dt)]}"   # declared, as below
     if combiner in ("sum", "prod", "and", "or"):
         return {"sum": "+", "prod": "*", "and": "&&", "or": "||"}[combiner]
     if dtypes.is_float(dt):

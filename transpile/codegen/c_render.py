@@ -13,9 +13,9 @@ from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, HELPER_HEADERS, TAG
-from .c_reductions import (accumulator_type, omp_reduction_clause, reduction_init,
-                           reduction_update)
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG, render_literal
+from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
+                           omp_reduction_clause, reduction_init, reduction_update)
 from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKernel,
                         LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
                         While, swapped_buffers)
@@ -66,6 +66,8 @@ class CRenderer:
                 kernels[i] = self.render_kernel(program.kernels[i], i)
         self.includes |= {header for prefix, header in HELPER_HEADERS.items()
                           if any(prefix in text for text in kernels)}
+        if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
+            self.includes.add("tp_complex.h")      # the entry declares complex pointers
         parts = [header, f'#include "{self.runtime_header}"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
@@ -279,7 +281,7 @@ class CRenderer:
             else:
                 clause = omp_reduction_clause(k.combiner, dt)
                 if clause.startswith("tp_"):
-                    self._declare_reduction(clause, dt)
+                    self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
                 self._open_loops(lines, space, n_out_loops, len(space.names),
                                  big and out_size == 1, reduction=f" reduction({clause}:acc)")
             v = ExprRenderer(lines, space, _counter())(k.body)
@@ -288,7 +290,8 @@ class CRenderer:
             self._close_loops(lines, len(space.names) - n_out_loops)
             if k.combiner in ("max", "min") and dtypes.is_float(dt):
                 self._zero_sign_pass(lines, space, k, n_out_loops)
-            lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})acc;")
+            lines.add(f"{k.out.name}[{space.render(store)}] = "
+                      f"{accumulator_result(k.combiner, k.out.dtype, 'acc')};")
         self._close_loops(lines, n_out_loops)
         lines.depth -= 1
         lines.add("}")
@@ -300,9 +303,13 @@ class CRenderer:
 
         A float product: NumPy multiplies in order, and a reassociated product is not a few
         ulp off but arbitrarily far where partial products pass through subnormals or
-        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Sums are reassociated: their error is
-        bounded by the terms' magnitudes, and NumPy's own order is pairwise, not serial."""
-        return k.combiner == "prod" and dtypes.is_float(k.body.dtype)
+        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Complex max/min: of NaNs, or of equal
+        values with different bits (signed zeros), the first is NumPy's answer. Sums are
+        reassociated: their error is bounded by the terms' magnitudes, and NumPy's own order
+        is pairwise, not serial."""
+        dt = k.body.dtype
+        return (k.combiner == "prod" and dtypes.is_inexact(dt)) or \
+            (k.combiner in ("max", "min") and dtypes.is_complex(dt))
 
     # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
     # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
@@ -369,27 +376,29 @@ class CRenderer:
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype
         store = _row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
-        better = ">" if k.combiner == "argmax" else "<"
-        lines.add(f"{C_TYPE[dt]} best = 0;")
+        lines.add(f"{C_TYPE[dt]} best = {render_literal(0, dt)};")
         lines.add("int64_t best_index = -1;")
         self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
         v = ExprRenderer(lines, space, _counter())(k.body)
         position = space.names[-1]
-        nan_check = f" || ({v} != {v} && best == best)" if dtypes.is_float(dt) else ""
-        # Booleans compare as 0/1 ints (gcc warns on ordering a bool with a constant).
-        lhs, rhs = (f"(int){v}", "(int)best") if dt == dtypes.bool_ else (v, "best")
         # The first NaN wins, as in NumPy; otherwise the first extreme value.
-        lines.add(f"if (best_index < 0 || {lhs} {better} {rhs}{nan_check}) {{ best = {v}; "
-                  f"best_index = {position}; }}")
+        lines.add(f"if (best_index < 0 || {self._replaces_best(k.combiner, dt, v)}) "
+                  f"{{ best = {v}; best_index = {position}; }}")
         self._close_loops(lines, len(space.names) - n_out_loops)
         lines.add(f"{k.out.name}[{space.render(store)}] = ({C_TYPE[k.out.dtype]})best_index;")
 
-    def _declare_reduction(self, name: str, dt):
-        init = "-INFINITY" if "max" in name else "INFINITY"
-        t = C_TYPE[dt]
-        self.declared_reductions.add(
-            f"#pragma omp declare reduction({name} : {t} : omp_out = {name}(omp_out, omp_in)) "
-            f"initializer(omp_priv = {init})")
+    @staticmethod
+    def _replaces_best(combiner: str, dt, v: str) -> str:
+        """C condition: does value `v` replace `best` in argmax/argmin (NumPy's rules)?"""
+        if dtypes.is_complex(dt):       # lexicographic; a NaN in either part is a NaN
+            tag, order = TAG[dt], "gt" if combiner == "argmax" else "lt"
+            return (f"(!tp_isnan_{tag}(best) && (tp_isnan_{tag}({v}) || "
+                    f"tp_{order}_{tag}({v}, best)))")
+        better = ">" if combiner == "argmax" else "<"
+        # Booleans compare as 0/1 ints (gcc warns on ordering a bool with a constant).
+        lhs, rhs = (f"(int){v}", "(int)best") if dt == dtypes.bool_ else (v, "best")
+        nan_check = f" || ({v} != {v} && best == best)" if dtypes.is_float(dt) else ""
+        return f"{lhs} {better} {rhs}{nan_check}"
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
@@ -451,16 +460,11 @@ class CRenderer:
 
     def _sort_kernel(self, k: SortKernel, index: int) -> str:
         self.includes.add("tp_sort.h")
-        self._kernel_args[index] = [k.operand.name, k.out.name, k.scratch.name]
         values, indices = ("NULL", k.out.name) if k.indices else (k.out.name, "NULL")
-        params = [self.pointer_param(k.operand, True), self.pointer_param(k.out, False),
-                  self.pointer_param(k.scratch, False)]
-        return "\n".join([
-            c_comment(f"{k.comment}: {k.rows} rows of {k.n}, stable, NaN last"),
-            f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
-            f"{INDENT}tp_sort_{TAG[k.operand.dtype]}({k.operand.name}, {values}, {indices}, "
-            f"{k.scratch.name}, {k.rows}, {k.n});",
-            "}", ""])
+        args = [k.operand.name, values, indices, k.scratch.name, str(k.rows), str(k.n)]
+        return self._helper_call_kernel(
+            index, f"{k.comment}: {k.rows} rows of {k.n}, stable, NaN last", [k.operand],
+            [k.out, k.scratch], f"tp_sort_{TAG[k.operand.dtype]}", args, k.rows)
 
     def debug_hook(self, entry: str) -> str:
         """The hook debug prints call (set by the Python loader; without one, as in an
@@ -472,30 +476,44 @@ class CRenderer:
             "void (*hook)(int64_t, void **)) { tp_debug_hook = hook; }", ""])
 
     def _debug_kernel(self, k: DebugKernel, index: int) -> str:
-        read = [b for b in k.values if b is not None]
-        self._kernel_args[index] = [b.name for b in read]
-        params = ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
         values = ", ".join("(void *)0" if b is None else f"(void *){b.name}"
                            for b in k.values) or "0"
         return "\n".join([
             c_comment(k.comment),
-            f"{self.kernel_qualifier} kernel_{index}({params}) {{",
+            f"{self.kernel_qualifier} kernel_{index}({self._debug_params(k, index)}) {{",
             f"{INDENT}void *values[] = {{{values}}};",
             f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
             "}", ""])
 
+    def _debug_params(self, k: DebugKernel, index: int) -> str:
+        """The parameters of a debug print's function: its non-empty values' buffers."""
+        read = [b for b in k.values if b is not None]
+        self._kernel_args[index] = [b.name for b in read]
+        return ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
+
     def _helper_kernel(self, k: HelperKernel, index: int) -> str:
         self.includes.add(k.header)
         reads = list({b.name: b for b in k.reads}.values())   # solve(a, a) reads a once
-        self._kernel_args[index] = [b.name for b in reads + k.writes]
-        params = [self.pointer_param(b, const=True) for b in reads]
-        params += [self.pointer_param(b, const=False) for b in k.writes]
         args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
+        return self._helper_call_kernel(index, k.comment, reads, k.writes, k.function, args,
+                                        k.items)
+
+    def _helper_call_kernel(self, index, comment, reads, writes, function, args, items) -> str:
+        """A kernel that hands whole buffers to a runtime helper (sorts, scatters,
+        factorizations). `items`: how many independent problems the helper runs (rows,
+        matrices), each alone as `{function}_item(args..., item)`; None for one serial one."""
+        self._kernel_args[index] = [b.name for b in reads + writes]
+        params = [self.pointer_param(b, const=True) for b in reads]
+        params += [self.pointer_param(b, const=False) for b in writes]
         return "\n".join([
-            c_comment(k.comment),
+            c_comment(comment),
             f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
-            f"{INDENT}{k.function}({', '.join(args)});",
+            *self._helper_body(index, function, args, items),
             "}", ""])
+
+    def _helper_body(self, index, function, args, items) -> list[str]:
+        """The helper runs every item itself (in parallel with OpenMP when worth it)."""
+        return [f"{INDENT}{function}({', '.join(args)});"]
 
     # -- entry point ------------------------------------------------------------------------
     def render_entry(self, program: Program) -> str:
@@ -596,10 +614,10 @@ class CRenderer:
                 self._render_call(lines, st)
             elif isinstance(st, For):
                 self._parity_flag(lines, st)
-                lower, upper = self._host_scalar(st.lower), self._host_scalar(st.upper)
+                lower, upper = self._loop_bounds(lines, st)
                 with lines.block(f"for ({self._loop_var_type(st)} {st.var} = {lower}; "
                                  f"{st.var} < {upper}; {st.var}++)"):
-                    if st.index is not None:
+                    if st.index is not None and st.index_read:
                         self._store_loop_index(lines, st.index, st.var)
                     self._render_statements(lines, st.body)
                     self._swap_pointers(lines, st)
@@ -626,6 +644,10 @@ class CRenderer:
                         lines.add("}")
             else:
                 raise NotImplementedError(type(st).__name__)
+
+    def _loop_bounds(self, lines, loop) -> tuple[str, str]:
+        """A fori_loop's bounds as the entry's `for` reads them."""
+        return self._host_scalar(loop.lower), self._host_scalar(loop.upper)
 
     @staticmethod
     def _loop_var_type(loop: For) -> str:

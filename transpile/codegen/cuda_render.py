@@ -7,10 +7,14 @@ What differs from C + OpenMP, and nothing else, lives here:
   passes (block partials by warp shuffles and one shared slot per warp, then one block),
   a reduction over a contiguous axis gives each row a warp (short rows) or a block, and one
   over a strided axis gives each output a thread. Never float atomics: same answer each run;
-- matmul launches the tiled shared-memory kernel from tp_cuda.h;
+- matmul launches the tiled shared-memory kernel from tp_cuda.h, looping over the tiles and
+  matrices past CUDA's 65535 blocks along grid y and z;
+- sorts and factorizations give each row or matrix a thread running the runtime's own
+  helpers (tp_sort.h, tp_linalg.h: device functions under this prelude); a scatter runs on
+  one thread, in order; a debug print is a host function copying its values to the host;
 - the entry function runs on the host: it allocates temporaries with stream-ordered
   cudaMallocAsync, launches the kernels, and runs control flow as host loops that read
-  loop bounds, `while` flags and `cond` indices back from the device.
+  loop bounds (once per loop), `while` flags and `cond` indices back from the device.
 Scalar expressions, casts and op rules are the C renderer's (transpile.h's helpers are
 device functions too), so both backends share one semantics.
 """
@@ -19,15 +23,16 @@ from __future__ import annotations
 import math
 import re
 
+from .c_comment import c_comment
 from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
                      merge_groups, walk)
 from .c_ops import C_TYPE, unsigned_work_type
-from .c_reductions import accumulator_type, reduction_init, reduction_update
+from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
 from .c_render import CRenderer, _row_major
 from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
 
-_GRID_Z_LIMIT = 65535
 _WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
+_BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, not a thread
 _ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
 
 
@@ -43,6 +48,7 @@ class CudaRenderer(CRenderer):
     def render_program(self, program, header: str) -> str:
         self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines
         self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
+        self._block_per_item = False               # set while a long-row sort renders
         return super().render_program(program, header)
 
     # -- thread mapping -----------------------------------------------------------------------
@@ -140,15 +146,16 @@ class CudaRenderer(CRenderer):
 
     # -- matmul ---------------------------------------------------------------------------------
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        """One grid z-slice per matrix of the batch; operands read in place by strides."""
-        if k.batch > _GRID_Z_LIMIT:
-            raise NotImplementedError(f"CUDA matmul with a batch of {k.batch} matrices (at most "
-                                      f"{_GRID_Z_LIMIT}: one grid z-slice per matrix)")
+        """A block per 16x16 output tile, grid z along the batch; operands read in place by
+        strides. Grid y and z stop at TP_GRID_YZ_MAX (CUDA's 65535): blocks loop over the
+        tiles and matrices beyond it, so any batch and any row count runs."""
         t = C_TYPE[k.out.dtype]
-        w = t if k.out.dtype.kind == "f" else unsigned_work_type(k.out.dtype)
+        w = t if k.out.dtype.kind in "fc" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
-        grid = f"dim3({-(-k.n // 16)}, {-(-k.m // 16)}, {k.batch})"
+        tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
+        grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
+                f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
         self._launches[index] = lambda args: [
             f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
         r = self.restrict
@@ -159,7 +166,12 @@ class CudaRenderer(CRenderer):
         lines.add(f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
                   f"{', '.join(params)}) {{")
         lines.depth += 1
-        lines.add("const int64_t z = blockIdx.z;")
+        # Loop bounds depend on the block only: every thread reaches the tile's barriers.
+        loops = [("z", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
+        for var, count, axis in loops:
+            lines.add(f"for (int64_t {var} = blockIdx.{axis}; {var} < {count}; "
+                      f"{var} += gridDim.{axis}) {{")
+            lines.depth += 1
         pointers = []
         for name, operand in (("a", k.lhs), ("b", k.rhs)):
             terms = [operand.buffer.name] + ([str(operand.offset)] if operand.offset else [])
@@ -172,23 +184,74 @@ class CudaRenderer(CRenderer):
                 stride *= size
             pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
         lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, "
-                  f"{k.out.name} + z * {k.m * k.n}, {k.m}, {k.k}, {k.n});")
+                  f"{k.out.name} + z * {k.m * k.n}, {k.m}, {k.k}, {k.n}, tile_row, tile_col);")
+        for _ in loops:
+            lines.depth -= 1
+            lines.add("}")
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
 
+    # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
     def _sort_kernel(self, k, index: int) -> str:
-        raise NotImplementedError("the CUDA backend has no sort kernel yet (sort, argsort, "
-                                  "searchsorted, unique, median/quantile): use backend='cpu'")
+        """Short rows: a thread each; long ones: a block each (tp_sort.h's merge path)."""
+        self._block_per_item = k.n >= _BLOCK_SORT_MIN
+        try:
+            return super()._sort_kernel(k, index)
+        finally:
+            self._block_per_item = False
 
     def _helper_kernel(self, k, index: int) -> str:
-        raise NotImplementedError("the CUDA backend has no device version of the runtime's C "
-                                  f"helper kernels yet ({k.comment or 'linalg/scatter'}): "
-                                  "use backend='cpu'")
+        if k.header == "tp_spectral.h":    # its Jacobi sweeps have no device form yet
+            raise NotImplementedError(
+                f"{k.function} (linalg.eigh/svd and what is built on them: eigvalsh, svdvals, "
+                "pinv, lstsq, matrix_rank, norm with ord 2/-2/'nuc', cond) has no CUDA "
+                "rendering yet; use backend='cpu'")
+        return super()._helper_kernel(k, index)
+
+    def _helper_body(self, index, function, args, items) -> list[str]:
+        """One device thread per item (a row to sort, a matrix to factor) running the same
+        helper the C backend runs, or a block per item where the helper has a block form;
+        a serial helper (a scatter, whose duplicates make the order matter) runs on a single
+        thread. No atomics: the CPU's answer, every run."""
+        joined = ", ".join(args)
+        if items is None:
+            self._launches[index] = lambda a: [f"TP_LAUNCH(kernel_{index}, 1, 1, "
+                                               f"{', '.join(a)});"]
+            return [f"    {function}({joined});  /* one thread: in order */"]
+        lines = Lines()
+        lines.depth = 1
+        if self._block_per_item:
+            self._launches[index] = self._launch_1d(f"kernel_{index}", f"tp_blocks({items}, 1)")
+            with self._grid_stride(lines, "item", items, "(int64_t)blockIdx.x",
+                                   "(int64_t)gridDim.x"):
+                lines.add(f"{function}_block({joined}, item);  /* a block per item */")
+            return lines.lines
+        self._launches[index] = self._launch_1d(f"kernel_{index}",
+                                                f"tp_blocks({items}, TP_THREADS)")
+        with self._grid_stride(lines, "item", items):
+            lines.add(f"{function}_item({joined}, item);")
+        return lines.lines
 
     def _debug_kernel(self, k, index: int) -> str:
-        raise NotImplementedError("tp.debug.print is not supported by the CUDA backend yet: "
-                                  "use backend='cpu'")
+        """A host function: each value copied to host memory (the copy waits for the kernels
+        before it), handed to the Python hook, freed. Returns a cudaError_t."""
+        copies = ", ".join(
+            "(void *)0" if b is None else
+            f"tp_host_copy({b.name}, sizeof({C_TYPE[b.dtype]}) * {b.size}, &status)"
+            for b in k.values) or "(void *)0"
+        self._launches[index] = lambda a: [f"if ((status = kernel_{index}({', '.join(a)})) "
+                                           "!= 0) goto cleanup;"]
+        return "\n".join([
+            c_comment(k.comment),
+            f"static int kernel_{index}({self._debug_params(k, index)}) {{",
+            "    if (!tp_debug_hook) return 0;",
+            "    int status = 0;",
+            f"    void *values[] = {{{copies}}};",
+            f"    if (status == 0) tp_debug_hook({k.effect}, values);",
+            "    for (void *value : values) free(value);",
+            "    return status;",
+            "}", ""])
 
     # -- the host entry -----------------------------------------------------------------------
     def _allocate_temps(self, lines: Lines, temps) -> str:
@@ -217,6 +280,24 @@ class CudaRenderer(CRenderer):
     @staticmethod
     def _host_scalar(text: str) -> str:
         return _ONE_ELEMENT_READ.sub(r"tp_read(\1, &status)", text)
+
+    def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
+        """Bounds held on the device are read once, before the loop: a read is a
+        synchronising copy, which in the `for` condition would stall every iteration."""
+        bounds = []
+        for name, text in (("first", loop.lower), ("end", loop.upper)):
+            host = self._host_scalar(text)
+            if host == text:
+                bounds.append(text)
+                continue
+            bound, t = f"{loop.var}_{name}", self._loop_var_type(loop)
+            # Declared, then assigned: C++ forbids a `goto cleanup` past an initialization.
+            lines.add(f"{t} {bound};")
+            lines.add(f"{bound} = ({t}){host};")
+            bounds.append(bound)
+        if bounds != [loop.lower, loop.upper]:
+            lines.add("if (status != 0) goto cleanup;")
+        return bounds[0], bounds[1]
 
     @staticmethod
     def _parity_flag(lines: Lines, loop) -> None:
@@ -310,9 +391,13 @@ class _Reduction:
             self._accumulate(lines, "r")
 
     def _store(self, lines: Lines, acc: str = "acc") -> None:
-        value = f"{acc}.index" if self.arg else acc
-        lines.add(f"{self.k.out.name}[{self.space.render(self.store)}] = "
-                  f"({C_TYPE[self.k.out.dtype]}){value};")
+        lines.add(f"{self.k.out.name}[{self.space.render(self.store)}] = {self._result(acc)};")
+
+    def _result(self, acc: str) -> str:
+        """The accumulator as the output's C value."""
+        if self.arg:
+            return f"({C_TYPE[self.k.out.dtype]}){acc}.index"
+        return accumulator_result(self.k.combiner, self.k.out.dtype, acc)
 
     def _rows(self, lines: Lines, first: str, step: str):
         block = self.r._grid_stride(lines, "row", self.rows, first, step)
@@ -343,8 +428,7 @@ class _Reduction:
         with lines.block("for (int64_t p = threadIdx.x; p < count; p += blockDim.x)"):
             lines.add("acc = combine(acc, partial[p]);")
         lines.add("acc = tp_block_reduce(acc, identity, combine);")
-        lines.add(f"if (threadIdx.x == 0) {out}[0] = ({C_TYPE[self.k.out.dtype]})"
-                  f"{'acc.index' if self.arg else 'acc'};")
+        lines.add(f"if (threadIdx.x == 0) {out}[0] = {self._result('acc')};")
         second = self._close(lines)
         blocks = f"tp_blocks({self.length}, TP_THREADS)"
         self.r._launches[self.index] = lambda args: [

@@ -8,11 +8,11 @@ in registers. Memory is then read and written once, instead of once per iteratio
 from __future__ import annotations
 
 from ..ir import Literal
-from ..primitives import ELEMENTWISE_UFUNC, SPECIAL_UNARY
+from ..primitives import COMPLEX_PARTS, ELEMENTWISE_UFUNC, SPECIAL_UNARY
 from .kernel_ir import Affine, Call, Expr, IteratedKernel
 
-_ELEMENTWISE = set(ELEMENTWISE_UFUNC) | set(SPECIAL_UNARY) | {"select", "convert_element_type",
-                                                         "bitcast_convert_type"}
+_ELEMENTWISE = set(ELEMENTWISE_UFUNC) | set(SPECIAL_UNARY) | set(COMPLEX_PARTS) | {
+    "select", "convert_element_type", "bitcast_convert_type"}
 
 
 def _is_elementwise_body(body, shape) -> bool:

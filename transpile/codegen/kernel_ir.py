@@ -176,7 +176,7 @@ class MatmulKernel:
 @dataclasses.dataclass
 class SortKernel:
     """Each row of a contiguous (rows, n) operand sorted stably (NaN last): the values into
-    `out`, or, with `indices=True`, their int64 positions. `scratch` holds 2 * rows * n
+    `out`, or, with `indices=True`, their int64 positions. `scratch` holds 4 * rows * n
     int64 of working space, allocated with the other temporaries."""
     operand: Buffer
     out: Buffer
@@ -201,13 +201,17 @@ class DebugKernel:
 class HelperKernel:
     """`function(reads..., writes..., scalars...)`: a run-time helper declared in `header`
     that works on whole contiguous buffers (scatters, factorizations). Whether it runs in
-    parallel is the helper's own business; a scatter runs serially, in index order."""
+    parallel is the helper's own business; a scatter runs serially, in index order.
+    `items`: the independent problems it runs (the matrices of a batch), each of which
+    `{function}_item(args..., item)` runs alone (a device thread each); None when the work
+    is one serial problem (a scatter: duplicates make the order matter)."""
     header: str
     function: str
     reads: list
     writes: list
     scalars: tuple = ()
     comment: str = ""
+    items: int | None = None
 
 
 # -- statements: the control flow of the entry function, calling kernels -------------------
@@ -241,6 +245,9 @@ class For:
     reverse_length: int | None = None    # scan(reverse=True): position = length - 1 - var
     swaps: list = dataclasses.field(default_factory=list)
     parity: str = ""                     # C name of the "odd number of swaps" flag
+    # Does the body read `index`? If not, it is never stored (on CUDA each store would be a
+    # host-to-device copy per iteration); its dtype still types the loop variable.
+    index_read: bool = True
 
 
 @dataclasses.dataclass

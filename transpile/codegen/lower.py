@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 
 import numpy as np
 
 from ..ir import IR, Literal, Var
-from ..primitives import (ARG_REDUCTIONS, CONTROL_FLOW, ELEMENTWISE_UFUNC, REDUCTIONS,
-                          SPECIAL_UNARY)
+from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, CONTROL_FLOW, ELEMENTWISE_UFUNC,
+                          REDUCTIONS, SPECIAL_UNARY)
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
@@ -171,12 +172,12 @@ class RegionLowering:
                         out.dtype, src)
         if name == "convert_element_type":
             return _cast(operands[0], out.dtype, src, force=True)
-        if name in SPECIAL_UNARY or name == "bitcast_convert_type":
+        if name in SPECIAL_UNARY or name in COMPLEX_PARTS or name == "bitcast_convert_type":
             return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
         if name not in ELEMENTWISE_UFUNC:
             raise NotImplementedError(f"no lowering for primitive '{name}'")
         loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
-        if name in _CONSTANT_ON_INTEGERS and not np.dtype(loop[0]).kind == "f":
+        if name in _CONSTANT_ON_INTEGERS and np.dtype(loop[0]).kind not in "fc":
             return literal_expr(_CONSTANT_ON_INTEGERS[name], out.dtype)
         return op_expr(name, [_cast(o, dt, src) for o, dt in zip(operands, loop)], loop,
                        out.dtype, src)
@@ -288,10 +289,14 @@ class RegionLowering:
 
     def _sort_kernel(self, eqn, buf, comment):
         operand = self.buffers[eqn.inputs[0]]     # the schedule gave it a contiguous buffer
+        if operand.dtype.kind == "c":
+            raise NotImplementedError(f"{eqn.prim.name} of {operand.dtype} has no C rendering "
+                                      "(NumPy orders complex numbers lexicographically); use "
+                                      "backend='interpret'")
         shape = operand.shape
         n = shape[-1] if shape else 1
         rows = math.prod(shape[:-1]) if shape else 1
-        scratch = self.builder.temp((2 * rows * n,), I64)
+        scratch = self.builder.temp((4 * rows * n,), I64)   # see tp_sort.h
         return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):
@@ -339,7 +344,8 @@ def literal_expr(value, dtype) -> Expr:
     float32 is inf): the value node holds the converted number, never the Python one.
     The exact bits are part of the node's identity: 0.0 and -0.0 compare equal in Python
     but must not be shared as one value."""
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)   # keeps the real part
         converted = np.asarray(value).astype(dtype)
     return Expr("lit", (converted.item(), converted.tobytes()), np.dtype(dtype))
 

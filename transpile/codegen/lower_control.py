@@ -136,11 +136,19 @@ def _for_loop(region, eqn) -> list:
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
     captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
     index = region.builder.temp((), body_ir.invars[0].aval.dtype)
+    limits = matmul_limits(eqn, region.producers)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
-                             matmul_limits=matmul_limits(eqn, region.producers))
+                             matmul_limits=limits)
+    # Products bounded by the index read its buffer too (MatmulKernel.limits).
+    read = bool(limits) or _reads(body_ir, body_ir.invars[0])
     stmts.append(For(region.builder.fresh("it"), lower, upper, body, index, swaps=swaps,
-                     parity=region.builder.fresh("odd")))
+                     parity=region.builder.fresh("odd"), index_read=read))
     return stmts
+
+
+def _reads(ir, var) -> bool:
+    """Does `ir` read `var`? (Nested regions receive what they capture as inputs.)"""
+    return var in ir.outvars or any(var in eqn.inputs for eqn in ir.eqns)
 
 
 def _scan(region, eqn) -> list:

@@ -1,6 +1,7 @@
 """Lowering of the primitives that call a run-time helper over whole buffers (one table,
 keyed by primitive): scatters (runtime/include/tp_scatter.h) and dense factorizations
-(runtime/include/tp_linalg.h). The schedule gives every operand a contiguous buffer.
+(runtime/include/tp_linalg.h; eigh and svd in tp_spectral.h). The schedule gives every
+operand a contiguous buffer.
 """
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 
 import numpy as np
 
+from .. import dtypes
 from .c_ops import TAG
 from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
 
@@ -25,6 +27,10 @@ def _scatter(low, eqn, buf, comment):
                       f"{comment}: copy of the operand (the input is never mutated)")
     mode = eqn.params["mode"]
     assert mode in _SCATTER_MODES
+    if dtypes.is_complex(buf.dtype) and mode in ("min", "max"):
+        raise NotImplementedError(f".at[...].{mode} on {buf.dtype} has no C rendering (NumPy "
+                                  "orders complex numbers lexicographically); use "
+                                  "backend='interpret'")
     call = HelperKernel("tp_scatter.h", f"tp_scatter_{mode}_{TAG[buf.dtype]}",
                         [low.buffers[indices], low.buffers[updates]], [buf],
                         (math.prod(indices.aval.shape), buf.size),
@@ -43,10 +49,15 @@ def _scratch(low, name, dtype, batch, m, n) -> list:
         return [low.builder.temp((batch * m * n,), dtype), low.builder.temp((batch * m,), I64)]
     if name in ("qr_q", "qr_r"):
         return [low.builder.temp((batch * (m * n + min(m, n)),), dtype)]
+    if name == "eigh":
+        return [low.builder.temp((batch * n * n,), dtype)]
+    if name == "svd":
+        big, small = max(m, n), min(m, n)
+        return [low.builder.temp((batch * (big * big + small * small),), dtype)]
     return []
 
 
-def _factorization(function):
+def _factorization(function, header="tp_linalg.h"):
     def lower(low, eqn, buf, comment):
         batch, m, n = _square(eqn)
         reads = [low.buffers[a] for a in eqn.inputs]
@@ -56,8 +67,14 @@ def _factorization(function):
             scalars += (eqn.inputs[1].aval.shape[-1],)
         if eqn.prim.name in ("qr_q", "qr_r"):
             scalars += (int(eqn.params["complete"]),)
+        if eqn.prim.name == "svd":
+            scalars += (int(eqn.params["full_matrices"]), int(eqn.params["compute_uv"]))
         name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        return [HelperKernel("tp_linalg.h", name, reads, [buf] + scratch, scalars, comment)]
+        # tp_linalg.h's factorizations run one matrix per call of `{name}_item` (a device
+        # thread each on CUDA); tp_spectral.h's only as a whole batch, on the CPU.
+        items = batch if header == "tp_linalg.h" else None
+        return [HelperKernel(header, name, reads, [buf] + scratch, scalars, comment,
+                             items=items)]
     return lower
 
 
@@ -69,4 +86,6 @@ HELPER_LOWERINGS = {
     "cholesky": _factorization("cholesky"),
     "qr_q": _factorization("qr_q"),
     "qr_r": _factorization("qr_r"),
+    "eigh": _factorization("eigh", "tp_spectral.h"),        # Jacobi rotations
+    "svd": _factorization("svd", "tp_spectral.h"),
 }

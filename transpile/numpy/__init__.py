@@ -6,8 +6,8 @@ Every function works on concrete values (it runs NumPy eagerly) and on tracers
 import numpy as _np
 
 from ..rules import impl as _eager  # noqa: F401  (registers eager evaluation with core)
-from ..dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
-                      uint32, uint64)
+from ._scalar_types import (bool_, complex64, complex128, float32, float64, int8, int16,
+                            int32, int64, uint8, uint16, uint32, uint64)
 from . import _methods
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
                         identity, ones, ones_like, zeros, zeros_like)
@@ -20,6 +20,7 @@ from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, 
                            negative, not_equal, positive, pow, power, reciprocal, remainder,
                            right_shift, rint, round, sign, sin, sinh, sqrt, square, subtract,
                            tan, tanh, true_divide, trunc, where)
+from ._complex import angle, conj, conjugate, imag, iscomplexobj, real
 from ._linalg import dot, matmul, vdot
 from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
 from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, stack,
@@ -43,7 +44,8 @@ from ._ranges import interp, linspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
-from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nonzero, percentile,
+from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nanmedian,
+                       nanpercentile, nanquantile, nonzero, percentile,
                        quantile, searchsorted, sort, unique)
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,

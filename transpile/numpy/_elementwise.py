@@ -53,6 +53,7 @@ isinf = _unary("is_inf", "isinf")
 isfinite = _unary("is_finite", "isfinite")
 invert = bitwise_not = bitwise_invert = _unary("not", "invert")
 reciprocal = _unary("reciprocal", "reciprocal")
+conjugate = conj = _unary("conj", "conjugate")
 
 add = _binary("add", "add")
 subtract = _binary("sub", "subtract")

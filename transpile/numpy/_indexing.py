@@ -136,8 +136,8 @@ def take(a, indices, axis=None, mode=None, fill_value=None):
 def _default_fill(dt, fill_value):
     if fill_value is not None:
         return fill_value
-    if dtypes.is_float(dt):
-        return np.nan
+    if dtypes.is_inexact(dt):
+        return np.nan          # NaN (+0j for complex), as JAX fills
     if dt == dtypes.bool_:
         return True
     info = np.iinfo(dt)

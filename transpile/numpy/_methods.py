@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..core import Tracer
 from ..strength import strong_results
 from . import _elementwise as E
-from . import _cumulative as C, _linalg, _manipulation as M, _matrices as X
+from . import _complex as CX, _cumulative as C, _linalg, _manipulation as M, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
 from ._at import IndexUpdateHelper
 from ._ufunc import ufunc
@@ -46,7 +46,8 @@ _METHODS = {
     "var": ST.var, "std": ST.std, "ptp": ST.ptp, "cumsum": C.cumsum, "cumprod": C.cumprod,
     "trace": X.trace, "diagonal": X.diagonal, "swapaxes": M.swapaxes, "repeat": M.repeat,
     "copy": M.copy, "take": I.take, "sort": SO.sort, "argsort": SO.argsort,
-    "searchsorted": SO.searchsorted, "nonzero": SO.nonzero,
+    "searchsorted": SO.searchsorted, "nonzero": SO.nonzero, "conj": CX.conj,
+    "conjugate": CX.conjugate,
 }
 
 
@@ -64,10 +65,13 @@ def install() -> None:
         setattr(Tracer, f"__{name}__", _plain(fn))
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
+    Tracer.__pow__ = CX.power_operator        # NumPy's x ** 2, x ** -1, x ** 0.5 shortcuts
     for name, fn in _METHODS.items():        # methods, like functions, return strong values
         setattr(Tracer, name, strong_results(fn))
     Tracer.T = property(lambda self: S.transpose(self))
     Tracer.mT = property(lambda self: M.swapaxes(self, -1, -2))
+    Tracer.real = property(strong_results(CX.real))
+    Tracer.imag = property(strong_results(CX.imag))
     Tracer.itemsize = property(lambda self: self.dtype.itemsize)
     Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))

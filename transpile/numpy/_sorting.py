@@ -29,25 +29,33 @@ def _along_last(fn, a, axis):
     return moveaxis(fn(moveaxis(a, ax, last)), last, ax)
 
 
+def _bind_sort(prim, x):
+    """The sort primitive, except that an empty input's result is a constant: the helper
+    would be handed buffers nobody wrote (and gcc warns about reading them)."""
+    if aval_of(x).size:
+        return bind(prim, x)
+    return x if prim is P.sort else np.zeros(shape_of(x), np.int64)
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     if order is not None:
         raise TypeError("sort: 'order' (structured arrays) is not supported")
     if not descending:          # stable=False may be served by a stable sort
-        return _along_last(lambda x: bind(P.sort, x), a, axis)
+        return _along_last(lambda x: _bind_sort(P.sort, x), a, axis)
     # Descending and stable: sort the reversed row ascending, then reverse the result.
-    return _along_last(lambda x: flip(bind(P.sort, flip(x, -1)), -1), a, axis)
+    return _along_last(lambda x: flip(_bind_sort(P.sort, flip(x, -1)), -1), a, axis)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     if order is not None:
         raise TypeError("argsort: 'order' (structured arrays) is not supported")
     if not descending:
-        return _along_last(lambda x: bind(P.argsort, x), a, axis)
+        return _along_last(lambda x: _bind_sort(P.argsort, x), a, axis)
 
     def descending_order(x):
         # Ties keep their input order: sort the reversed row, map positions back, reverse.
         n = shape_of(x)[-1]
-        return flip(E.subtract(n - 1, bind(P.argsort, flip(x, -1))), -1)
+        return flip(E.subtract(n - 1, _bind_sort(P.argsort, flip(x, -1))), -1)
     return _along_last(descending_order, a, axis)
 
 
@@ -159,20 +167,31 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 # --- order statistics ---------------------------------------------------------------------------
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+_MEAN_OF_MIDDLE = "mean of the middle two"      # median's rule (not a user-visible method)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
+    return _quantile("quantile", a, q, axis, out, method, keepdims, skip_nan=False)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False):
+    """quantile of the values that are not NaN (NaN where a row has none)."""
+    return _quantile("nanquantile", a, q, axis, out, method, keepdims, skip_nan=True)
+
+
+def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
+    """Each reduced row is sorted once (O(n log n), NaN last); the values at the (one or
+    two) order statistics around each q's virtual index are then gathered per row."""
     if out is not None:
-        raise TypeError("quantile: 'out' is not supported; use the returned value")
-    if method not in _METHODS:
-        raise ValueError(f"quantile: method must be one of {_METHODS}, got {method!r}")
+        raise TypeError(f"{name}: 'out' is not supported; use the returned value")
+    if method not in _METHODS and method != _MEAN_OF_MIDDLE:
+        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
     a = operand(a)
     dt = aval_of(a).dtype
-    work = dt if dtypes.is_float(dt) else dtypes.float64
     q_arr = operand(q)
-    # NumPy: the data's float dtype, widened by q's dtype when q is an array (not a number).
-    out_dt = np.result_type(work, *([] if is_weak(q_arr) else [aval_of(q_arr).dtype]))
+    work, out_dt = _quantile_dtypes(dt, aval_of(q_arr), is_weak(q_arr), method)
     shape = shape_of(a)
     axes = tuple(range(len(shape))) if axis is None else \
         tuple(normalize_axis(x, len(shape)) for x in (axis if isinstance(axis, (tuple, list))
@@ -183,61 +202,87 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     moved = transpose(a, rest + list(axes)) if rest + list(axes) != list(range(len(shape))) \
         else a
     rows = reshape(moved, tuple(shape[d] for d in rest) + (prod(shape[d] for d in axes),))
-    s = sort(astype(rows, work), axis=-1)
-    result = _pick(s, q_arr, method, out_dt)
+    if shape_of(rows)[-1] == 0:                  # NumPy and JAX: NaN (NumPy also warns)
+        if not dtypes.is_float(out_dt):
+            raise ValueError(f"{name}: method={method!r} of an empty axis has no element to "
+                             f"pick (shape {shape}, axis={axis!r})")
+        result = np.full(shape_of(q_arr) + shape_of(rows)[:-1], np.nan, out_dt)
+    else:
+        result = _pick(sort(astype(rows, work), axis=-1), q_arr, method, out_dt, skip_nan)
     if keepdims:
         kept = [1 if d in axes else shape[d] for d in range(len(shape))]
         result = reshape(result, shape_of(q_arr) + tuple(kept))
     return result
 
 
-def _pick(s, q, method, out_dt):
-    """Quantile q (any shape; result dims first) of each sorted row of s, as NumPy."""
-    from ._indexing import gather
-    n = shape_of(s)[-1]
-    q = astype(q, dtypes.float64)
-    virtual = E.multiply(q, n - 1)
+def _quantile_dtypes(dt, q_aval, q_weak, method):
+    """(dtype sorted in, result dtype), as NumPy: the methods that pick an element keep the
+    data's dtype; the others interpolate in the data's float dtype, or an integer's default
+    float, widened by q's dtype when q is an array (not a Python number)."""
+    if method in ("lower", "higher", "nearest"):
+        return dt, dt
+    if q_weak or not dtypes.is_float(q_aval.dtype):
+        out_dt = dt if dtypes.is_float(dt) else dtypes.float64
+    else:
+        out_dt = np.result_type(dt, q_aval.dtype)
+    return (dt if dtypes.is_float(dt) else out_dt), out_dt
+
+
+def _pick(s, q, method, out_dt, skip_nan):
+    """Quantile q (any shape; its dims come first in the result) of each sorted row of s, as
+    NumPy, rounding step for step as it does: the virtual index (count - 1) * q is computed
+    in q's precision (float64 for a Python number), where count is the row's length, or with
+    skip_nan its number of non-NaN values (those sort first); the weights t and 1 - t are
+    formed there too and only then rounded to the result's dtype."""
+    from ._indexing import take_along_axis
+    from ._reductions import sum as _sum
+    n, batch = shape_of(s)[-1], shape_of(s)[:-1]
+    is_float = dtypes.is_float(aval_of(s).dtype)
+    q_aval = aval_of(q)
+    index_dt = q_aval.dtype if dtypes.is_float(q_aval.dtype) and not q_aval.weak_type \
+        else dtypes.float64
+    q_shape = shape_of(q)
+    qs = reshape(astype(q, index_dt), (-1,))                            # (nq,)
+    if skip_nan and is_float:
+        count = _sum(E.logical_not(E.isnan(s)), axis=-1, keepdims=True, dtype=dtypes.int64)
+    else:
+        count = np.full(batch + (1,), n, np.int64)
+    last = E.maximum(E.subtract(count, 1), 0)                          # (..., 1)
+    virtual = E.multiply(astype(last, index_dt), qs)                   # (..., nq)
     lo_i = astype(E.floor(virtual), dtypes.int64)
-    hi_i = E.minimum(E.add(lo_i, 1), n - 1)
-    last = len(shape_of(s)) - 1
-    lo = moveaxis_q(gather(s, lo_i, last), len(shape_of(q)), last)
-    hi = moveaxis_q(gather(s, hi_i, last), len(shape_of(q)), last)
-    t = reshape(E.subtract(virtual, E.floor(virtual)), shape_of(q) + (1,) * last)
-    t = astype(t, out_dt)
+    hi_i = E.minimum(E.add(lo_i, 1), last)
+
+    def at(i):
+        return take_along_axis(s, E.minimum(E.maximum(i, 0), n - 1), -1)
+    lo, hi = at(lo_i), at(hi_i)
+    t = E.subtract(virtual, E.floor(virtual))                          # in index_dt
     if method == "lower":
         value = lo
     elif method == "higher":
         value = E.where(E.equal(t, 0), lo, hi)
     elif method == "nearest":
-        # NumPy rounds the virtual index half to even.
-        near = astype(E.rint(virtual), dtypes.int64)
-        value = moveaxis_q(gather(s, near, last), len(shape_of(q)), last)
-    elif method == "midpoint":
+        value = at(astype(E.rint(virtual), dtypes.int64))   # NumPy rounds half to even
+    elif method == "midpoint":                               # NumPy: lerp with t = 0.5
+        half = 0.5 if q_aval.weak_type else np.asarray(0.5, out_dt)   # NumPy's gamma
+        value = E.where(E.equal(t, 0), lo, _lerp(lo, hi, half, half, True))
+    elif method == _MEAN_OF_MIDDLE:                          # median: NumPy's mean of two
         value = E.where(E.equal(t, 0), lo, E.divide(E.add(lo, hi), 2))
     else:
-        value = _lerp(lo, hi, t)
-    # Any NaN in a row sorts last, and NumPy's answer for that row is NaN.
-    has_nan = E.isnan(s[..., -1:]) if dtypes.is_float(aval_of(s).dtype) else None
-    if has_nan is not None:
-        has_nan = reshape(has_nan, (1,) * len(shape_of(q)) + shape_of(has_nan)[:-1])
-        value = E.where(has_nan, np.nan, value)
-    return astype(value, out_dt)
+        value = _lerp(lo, hi, astype(t, out_dt), astype(E.subtract(1, t), out_dt),
+                      E.greater_equal(t, 0.5))
+    if is_float:
+        # quantile: a NaN anywhere in a row (it sorts last) makes the row's answer NaN;
+        # nanquantile: only a row of nothing but NaN does.
+        undefined = E.equal(count, 0) if skip_nan else E.isnan(s[..., -1:])
+        value = E.where(undefined, np.nan, value)
+    value = astype(value, out_dt)                                      # (..., nq)
+    return reshape(moveaxis(value, -1, 0), q_shape + batch)
 
 
-def moveaxis_q(x, nq, last):
-    """gather put q's dims at the sorted axis's place (the end): bring them to the front."""
-    if nq == 0:
-        return x
-    ndim = len(shape_of(x))
-    order = list(range(last, last + nq)) + [d for d in range(ndim) if not last <= d < last + nq]
-    from ._shape import transpose
-    return transpose(x, order)
-
-
-def _lerp(a, b, t):
+def _lerp(a, b, t, one_minus_t, upper_half):
     # NumPy's formula: from the nearer end, so the result is exact at t = 0 and t = 1.
     diff = E.subtract(b, a)
-    return E.where(E.greater_equal(t, 0.5), E.subtract(b, E.multiply(diff, E.subtract(1, t))),
+    return E.where(upper_half, E.subtract(b, E.multiply(diff, one_minus_t)),
                    E.add(a, E.multiply(diff, t)))
 
 
@@ -248,7 +293,17 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return quantile(a, 0.5, axis, out, overwrite_input, "midpoint", keepdims)
+    return quantile(a, 0.5, axis, out, overwrite_input, _MEAN_OF_MIDDLE, keepdims)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False):
+    q = q / 100 if isinstance(q, (int, float)) else E.divide(operand(q), 100)   # stays weak
+    return nanquantile(a, q, axis, out, overwrite_input, method, keepdims)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return nanquantile(a, 0.5, axis, out, overwrite_input, _MEAN_OF_MIDDLE, keepdims)
 
 
 def msort(a):

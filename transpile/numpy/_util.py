@@ -1,6 +1,8 @@
 """Shared plumbing for the NumPy-style wrappers: operand checks, axes, broadcasting."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -213,12 +215,21 @@ def as_bool(x):
 def astype(x, dtype):
     x = operand(x)
     dt = dtypes.canonicalize(dtype)
+    if dtypes.is_complex(aval_of(x).dtype) and not dtypes.is_complex(dt):
+        warn_complex_to_real(dt)
     if is_python_scalar(x):          # a literal of the new dtype, not a conversion equation
         return np.asarray(x).astype(dt)[()]
     aval = aval_of(x)
     if aval.dtype == dt and not aval.weak_type:
         return x
     return bind(P.convert_element_type, x, new_dtype=dt, weak_type=False)
+
+
+def warn_complex_to_real(dt) -> None:
+    """Complex -> real keeps the real part; NumPy and JAX both warn, and so do we (once per
+    trace under jit, as JAX does)."""
+    warnings.warn(f"Casting complex values to real discards the imaginary part (to {dt})",
+                  np.exceptions.ComplexWarning, stacklevel=4)
 
 
 def reshape(x, shape):

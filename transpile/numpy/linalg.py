@@ -4,8 +4,9 @@
 helpers (runtime/include/tp_linalg.h: LU with partial pivoting, Cholesky, Householder QR),
 batched over leading axes, in float32 or float64 (other dtypes promote to float64, as in
 NumPy). As JAX does under jit, a singular or non-positive-definite input gives inf/NaN
-results rather than LinAlgError. Norms are reductions. Norms that need singular values
-(ord=2, -2, 'nuc' on matrices) raise NotImplementedError.
+results rather than LinAlgError. Norms are reductions. `eigh` and `svd` (and what is built
+on them: eigvalsh, svdvals, pinv, lstsq, matrix_rank, the 2/-2/'nuc' matrix norms, cond)
+use Jacobi rotations (runtime/include/tp_spectral.h); see _spectral.py.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from ._linalg import matmul
 from ._matrices import tensordot
 from ._reductions import max as _max, min as _min, sum as _sum
 from ._manipulation import swapaxes
+from ._shape import transpose
 from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
@@ -32,6 +34,9 @@ def _as_float(a, *others):
     """NumPy's linalg dtype: float32 stays, everything else computes in float64."""
     a = operand(a)
     dts = [aval_of(x).dtype for x in (a,) + others]
+    if any(dtypes.is_complex(d) for d in dts):
+        raise NotImplementedError("transpile.numpy.linalg does not support complex matrices "
+                                  f"yet (got {', '.join(map(str, dts))})")
     dt = dtypes.float32 if all(d == dtypes.float32 for d in dts) else dtypes.float64
     return astype(a, dt)
 
@@ -188,8 +193,9 @@ def _vector_norm(x, ord, axis):
 
 def _matrix_norm(x, ord, row, col):
     if ord in _SVD_ORDS:
-        raise NotImplementedError(f"norm: ord={ord!r} on matrices needs singular values "
-                                  "(an SVD), which transpile does not implement")
+        rest = [d for d in range(len(shape_of(x))) if d not in (row, col)]
+        s = svdvals(transpose(x, rest + [row, col]))
+        return _sum(s, axis=-1) if ord == "nuc" else (_max if ord == 2 else _min)(s, axis=-1)
     a = E.abs(x)
     if ord in (None, "fro", "f"):
         return E.sqrt(_sum(E.multiply(x, x), axis=(row, col)))
@@ -266,17 +272,15 @@ def multi_dot(arrays):
 
 
 def cond(x, p=None):
-    """The condition number in the norms that need no SVD (p = 'fro', 1, -1, inf, -inf)."""
-    if p in (None, 2, -2, "nuc"):
-        raise NotImplementedError(f"linalg.cond: p={p!r} needs singular values (an SVD), which "
-                                  "transpile does not implement; use p='fro', 1 or inf")
+    """The condition number: the ratio of extreme singular values for p = None, 2, -2;
+    otherwise norm(x, p) * norm(inv(x), p)."""
     x = operand(x)
+    if p in (None, 2, -2):
+        s = svdvals(x)
+        big, small = _max(s, axis=-1), _min(s, axis=-1)
+        return E.divide(big, small) if p != -2 else E.divide(small, big)
     return E.multiply(norm(x, p, (-2, -1)), norm(inv(x), p, (-2, -1)))
 
 
-def svd(*args, **kwargs):
-    raise NotImplementedError("linalg.svd is not implemented in transpile")
-
-
-def eigh(*args, **kwargs):
-    raise NotImplementedError("linalg.eigh is not implemented in transpile")
+from ._spectral import (EighResult, SVDResult, eigh, eigvalsh, lstsq,  # noqa: E402
+                              matrix_rank, pinv, svd, svdvals)

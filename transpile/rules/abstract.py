@@ -6,7 +6,8 @@ import math
 
 from .. import dtypes
 from ..core import ShapedArray
-from ..primitives import ARG_REDUCTIONS, ELEMENTWISE_UFUNC, REDUCTIONS, SPECIAL_UNARY
+from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDUCTIONS,
+                          SPECIAL_UNARY)
 
 abstract_rules: dict[str, callable] = {}
 
@@ -55,6 +56,20 @@ def _special_rule(name: str):
 
 for _name in SPECIAL_UNARY:
     abstract_rules[_name] = _special_rule(_name)
+
+
+def _complex_part_rule(name: str):
+    def rule(x):
+        if not dtypes.is_complex(x.dtype):
+            raise TypeError(f"lax.{name} requires a complex operand (complex64 or complex128), "
+                            f"got {x.dtype}")
+        return ShapedArray(x.shape, dtypes.COMPLEX_PART[x.dtype], x.weak_type)
+    rule.__name__ = f"{name}_abstract"
+    return rule
+
+
+for _name in COMPLEX_PARTS:
+    abstract_rules[_name] = _complex_part_rule(_name)
 
 
 def bitcast_convert_type_abstract(x, *, new_dtype):
@@ -329,9 +344,31 @@ def qr_r_abstract(a, *, complete):
     return ShapedArray(a.shape[:-2] + (m if complete else min(m, n), n), a.dtype)
 
 
+def eigh_abstract(a):
+    _matrices("eigh", a)
+    n = a.shape[-1]
+    return ShapedArray(a.shape[:-2] + (n + 1, n), a.dtype)
+
+
+def svd_packed_size(m: int, n: int, full_matrices: bool, compute_uv: bool) -> int:
+    """Length of svd's packed result per matrix: U (m x ucols), s (k), V^T (vrows x n)."""
+    k = min(m, n)
+    if not compute_uv:
+        return k
+    return m * (m if full_matrices else k) + k + (n if full_matrices else k) * n
+
+
+def svd_abstract(a, *, full_matrices, compute_uv):
+    _matrices("svd", a, square=False)
+    m, n = a.shape[-2:]
+    return ShapedArray(a.shape[:-2] + (svd_packed_size(m, n, full_matrices, compute_uv),),
+                       a.dtype)
+
+
 for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstract, cond_abstract,
             scatter_abstract, linalg_solve_abstract, linalg_det_abstract,
             linalg_slogdet_abstract, cholesky_abstract, qr_q_abstract, qr_r_abstract,
+            eigh_abstract, svd_abstract,
             sort_abstract, argsort_abstract,
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

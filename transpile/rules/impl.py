@@ -67,6 +67,8 @@ def _int_pow_with_negative_exponents(out_dtype, x, y):
 impl_rules["pow"] = _integer_power_rule()
 impl_rules.update(SPECIAL_IMPLS)
 impl_rules["debug_print"] = debug_print_impl
+impl_rules["real"] = lambda avals, x: np.real(np.asarray(x)).copy()
+impl_rules["imag"] = lambda avals, x: np.imag(np.asarray(x)).copy()
 
 
 def bitcast_convert_type_impl(avals, x, *, new_dtype):
@@ -87,8 +89,10 @@ def select_impl(avals, pred, on_true, on_false):
 
 def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):
     # NumPy warns on NaN/inf/out-of-range float->int casts; the reference stays silent.
+    # Complex -> real keeps the real part; the tnp/lax wrappers warn once, at trace time.
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         return np.asarray(x).astype(new_dtype)
 
 
@@ -273,6 +277,41 @@ def qr_r_impl(avals, a, *, complete):
     return np.linalg.qr(np.asarray(a), mode="complete" if complete else "reduced")[1].astype(avals[0].dtype)
 
 
+def eigh_impl(avals, a):
+    """NumPy's eigh (lower triangle) packed as the helper's (..., n + 1, n) result, with its
+    sign convention: each eigenvector's entry of largest magnitude (the first) is positive."""
+    a = np.asarray(a)
+    with np.errstate(all="ignore"):
+        try:
+            w, v = np.linalg.eigh(a)
+        except np.linalg.LinAlgError:
+            n = a.shape[-1]
+            return np.full(a.shape[:-2] + (n + 1, n), np.nan, avals[0].dtype)
+    big = np.argmax(np.abs(v), axis=-2)[..., None, :] if v.shape[-1] else np.zeros_like(v, int)
+    sign = np.where(np.take_along_axis(v, big, axis=-2) < 0, -1, 1)
+    return np.concatenate([w[..., None, :], v * sign], axis=-2).astype(avals[0].dtype)
+
+
+def svd_impl(avals, a, *, full_matrices, compute_uv):
+    a = np.asarray(a)
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    with np.errstate(all="ignore"):
+        if not compute_uv:
+            try:
+                return np.linalg.svd(a, compute_uv=False).astype(avals[0].dtype)
+            except np.linalg.LinAlgError:
+                return np.full(batch + (min(m, n),), np.nan, a.dtype)
+        try:
+            u, s, vt = np.linalg.svd(a, full_matrices=full_matrices)
+        except np.linalg.LinAlgError:
+            from .abstract import svd_packed_size
+            size = svd_packed_size(m, n, full_matrices, compute_uv)
+            return np.full(batch + (size,), np.nan, a.dtype)
+    parts = [x.reshape(batch + (-1,)) for x in (u, s, vt)]
+    return np.concatenate(parts, axis=-1).astype(avals[0].dtype)
+
+
 # -- control flow: regions run with the interpreter ------------------------------------------
 
 def evaluate(ir, consts, args) -> list[np.ndarray]:
@@ -341,7 +380,7 @@ def scan_impl(avals, *inputs, body, n_carry, n_xs, length, reverse):
 
 for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_impl, argsort_impl,
             scatter_impl, linalg_solve_impl, linalg_det_impl, linalg_slogdet_impl, cholesky_impl,
-            qr_q_impl, qr_r_impl,
+            qr_q_impl, qr_r_impl, eigh_impl, svd_impl,
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl

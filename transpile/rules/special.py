@@ -1,6 +1,6 @@
 """Reference values of the special functions NumPy has no ufunc for (erf, erfc, erf_inv,
-lgamma): the eager path and the `interpret` backend. The C helpers they mirror live in
-runtime/include/tp_special.h (erf_inv there is the same algorithm, step for step).
+lgamma, digamma): the eager path and the `interpret` backend. The C helpers they mirror live in
+runtime/include/tp_special.h (erf_inv and digamma there are the same algorithms, step for step).
 """
 from __future__ import annotations
 
@@ -76,6 +76,29 @@ def erf_inv_f64(x: np.ndarray) -> np.ndarray:
     return np.copysign(np.where(inside, t, edge), x)
 
 
+def digamma_f64(x: np.ndarray) -> np.ndarray:
+    """SciPy's digamma: reflection for x < 0, recurrence up to x >= 10, then the asymptotic
+    series (tp_digamma_f64 in tp_special.h, operation for operation)."""
+    x = np.asarray(x, np.float64)
+    negative = x < 0
+    pole = (negative & (x == np.floor(x))) | (x == -np.inf)
+    reflected = np.where(negative & ~pole, -np.pi / np.tan(np.pi * (x - np.rint(x))), 0.0)
+    result = np.where(negative, reflected, 0.0)
+    y = np.where(negative, 1 - x, x)
+    y = np.where(pole | (x == 0), 1.0, y)             # keep the steps finite; fixed below
+    for _ in range(10):                               # y < 10 steps up (at most 10 times)
+        low = y < 10
+        result = np.where(low, result - 1 / y, result)
+        y = np.where(low, y + 1, y)
+    f = 1 / (y * y)
+    series = f * (-1.0 / 12 + f * (1.0 / 120 + f * (-1.0 / 252 + f * (1.0 / 240 + f * (
+        -1.0 / 132 + f * (691.0 / 32760 + f * (-1.0 / 12)))))))
+    out = result + np.log(y) - 0.5 / y + series
+    out = np.where(x == np.inf, np.inf, out)
+    out = np.where(x == 0, np.copysign(np.inf, -x), out)
+    return np.where(pole | np.isnan(x), np.nan, out)
+
+
 def _in_dtype(fn):
     def rule(avals, x):
         dt = avals[0].dtype
@@ -85,4 +108,5 @@ def _in_dtype(fn):
 
 
 SPECIAL_IMPLS = {"erf": _in_dtype(_erf), "erfc": _in_dtype(_erfc),
-                 "erf_inv": _in_dtype(erf_inv_f64), "lgamma": _in_dtype(_lgamma)}
+                 "erf_inv": _in_dtype(erf_inv_f64), "lgamma": _in_dtype(_lgamma),
+                 "digamma": _in_dtype(digamma_f64)}

@@ -1,4 +1,4 @@
-"""jax.scipy.special's erf, erfc, erfinv and gammaln: lax's special functions with SciPy's
+"""jax.scipy.special's erf, erfc, erfinv, gammaln and digamma (psi): lax's special functions with SciPy's
 promotion (booleans and integers compute in float64)."""
 from __future__ import annotations
 
@@ -27,3 +27,10 @@ def erfinv(x):
 
 def gammaln(x):
     return S.lgamma(_promoted(x))
+
+
+def digamma(x):
+    return S.digamma(_promoted(x))
+
+
+psi = digamma

@@ -1,0 +1,235 @@
+/* tp_complex.h: complex64/complex128 scalars with NumPy 2's results, for C and CUDA code.
+ *
+ * The types are plain structs laid out as NumPy's (real part, then imaginary part), so a
+ * buffer of them is a NumPy complex array. We do not use C's `_Complex` arithmetic: gcc's
+ * multiply and divide call __muldc3/__divdc3, whose inf/NaN recovery differs from NumPy's,
+ * and C++ (the CUDA dialect) has no `_Complex` at all. Every operation is an explicit helper,
+ * qualified TP_DEVICE like transpile.h's, so CUDA device code calls the same ones.
+ *
+ * What each helper reproduces (NumPy 2 on x86-64):
+ *   add, sub, neg, conj     componentwise.
+ *   mul                     NumPy's SIMD loop: (fma(ar, br, -(ai*bi)), fma(ar, bi, ai*br)).
+ *   div                     Smith's algorithm exactly as NumPy's loop (division by 0+0j gives
+ *                           the componentwise a/|br|).
+ *   reciprocal              NumPy's loop (1 / a by Smith's method, its own formula).
+ *   abs                     NumPy's SIMD loop: larger * sqrt(fma(ratio, ratio, 1)) with
+ *                           inf winning over NaN.
+ *   exp, log, sqrt, pow     C: the C library's cexp/clog/csqrt/cpow, which NumPy calls too
+ *                           (C99 Annex G branch cuts and special values); pow first takes
+ *                           NumPy's integer-exponent path (repeated plain products).
+ *                           CUDA / C++: own versions with Annex G's special values, accurate
+ *                           to a few ulp away from |z| = 1 (log's real part loses relative
+ *                           accuracy there).
+ *   eq, ne, isnan, isinf, isfinite   as NumPy: both parts equal; either part NaN/inf.
+ *   lt, le, gt, ge, max, min         NumPy's lexicographic order (TP_COMPLEX_ORDER).
+ *
+ * gcc 12 vectorising a loop of divisions with -march=native paired the real part's "mul, add"
+ * with the imaginary part's "mul, sub" into one fused vfmsubadd instruction even under
+ * -ffp-contract=off, changing last bits of Smith's division (and of plain products).
+ * tp_unfused hands a product to an empty asm statement, so no instruction can fuse it with
+ * the addition that follows.
+ */
+#ifndef TRANSPILE_COMPLEX_H
+#define TRANSPILE_COMPLEX_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
+#ifndef TP_INLINE
+#define TP_INLINE static inline __attribute__((always_inline, unused)) TP_DEVICE
+#endif
+
+typedef struct { float re, im; } tp_c64;
+typedef struct { double re, im; } tp_c128;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
+TP_INLINE float tp_unfused_c64(float x) { __asm__("" : "+x"(x)); return x; }
+TP_INLINE double tp_unfused_c128(double x) { __asm__("" : "+x"(x)); return x; }
+#else
+TP_INLINE float tp_unfused_c64(float x) { return x; }
+TP_INLINE double tp_unfused_c128(double x) { return x; }
+#endif
+
+#define TP_COMPLEX_ARITHMETIC(tag, C, T, SFX)                                                 \
+    TP_INLINE C tp_make_##tag(T re, T im) { C z; z.re = re; z.im = im; return z; }            \
+    TP_INLINE C tp_add_##tag(C a, C b) { return tp_make_##tag(a.re + b.re, a.im + b.im); }    \
+    TP_INLINE C tp_sub_##tag(C a, C b) { return tp_make_##tag(a.re - b.re, a.im - b.im); }    \
+    TP_INLINE C tp_neg_##tag(C a) { return tp_make_##tag(-a.re, -a.im); }                     \
+    TP_INLINE C tp_conj_##tag(C a) { return tp_make_##tag(a.re, -a.im); }                     \
+    TP_INLINE C tp_mul_##tag(C a, C b) {                                                      \
+        return tp_make_##tag(fma##SFX(a.re, b.re, -(a.im * b.im)),                            \
+                             fma##SFX(a.re, b.im, a.im * b.re));                              \
+    }                                                                                         \
+    /* The plain product, as NumPy's scalar code (pow's repeated squaring) computes it. */   \
+    TP_INLINE C tp_mul_plain_##tag(C a, C b) {                                                \
+        return tp_make_##tag(tp_unfused_##tag(a.re * b.re) - tp_unfused_##tag(a.im * b.im),   \
+                             tp_unfused_##tag(a.re * b.im) + tp_unfused_##tag(a.im * b.re));  \
+    }                                                                                         \
+    TP_INLINE C tp_div_##tag(C a, C b) {                                                      \
+        const T br_abs = fabs##SFX(b.re), bi_abs = fabs##SFX(b.im);                           \
+        if (br_abs >= bi_abs) {                                                               \
+            if (br_abs == 0 && bi_abs == 0)   /* a complex inf or NaN, as NumPy */            \
+                return tp_make_##tag(a.re / br_abs, a.im / br_abs);                           \
+            const T rat = b.im / b.re, scl = (T)1 / (b.re + tp_unfused_##tag(b.im * rat));    \
+            const T re_rat = tp_unfused_##tag(a.re * rat), im_rat = tp_unfused_##tag(a.im * rat); \
+            return tp_make_##tag((a.re + im_rat) * scl, (a.im - re_rat) * scl);               \
+        }                                                                                     \
+        const T rat = b.re / b.im, scl = (T)1 / (b.im + tp_unfused_##tag(b.re * rat));        \
+        const T re_rat = tp_unfused_##tag(a.re * rat), im_rat = tp_unfused_##tag(a.im * rat); \
+        return tp_make_##tag((re_rat + a.im) * scl, (im_rat - a.re) * scl);                   \
+    }                                                                                         \
+    /* NumPy's reciprocal loop: a Smith-style quotient of 1 by a. */                         \
+    TP_INLINE C tp_reciprocal_##tag(C a) {                                                    \
+        if (fabs##SFX(a.im) <= fabs##SFX(a.re)) {                                             \
+            const T r = a.im / a.re, d = a.re + tp_unfused_##tag(a.im * r);                   \
+            return tp_make_##tag((T)1 / d, -r / d);                                           \
+        }                                                                                     \
+        const T r = a.re / a.im, d = tp_unfused_##tag(a.re * r) + a.im;                       \
+        return tp_make_##tag(r / d, (T)-1 / d);                                               \
+    }                                                                                         \
+    TP_INLINE T tp_abs_##tag(C a) {                                                           \
+        T re = fabs##SFX(a.re), im = fabs##SFX(a.im);                                         \
+        if (re == (T)INFINITY || im == (T)INFINITY) return (T)INFINITY;                       \
+        if (re != re || im != im) return (T)NAN;                                              \
+        const T larger = re > im ? re : im, smaller = re > im ? im : re;                      \
+        const T ratio = larger == 0 ? (T)0 : smaller / larger;                                \
+        return sqrt##SFX(fma##SFX(ratio, ratio, (T)1)) * larger;                              \
+    }                                                                                         \
+    TP_INLINE bool tp_eq_##tag(C a, C b) { return a.re == b.re && a.im == b.im; }             \
+    TP_INLINE bool tp_ne_##tag(C a, C b) { return a.re != b.re || a.im != b.im; }             \
+    TP_INLINE bool tp_isnan_##tag(C a) { return isnan(a.re) || isnan(a.im); }                 \
+    TP_INLINE bool tp_isinf_##tag(C a) { return isinf(a.re) || isinf(a.im); }                 \
+    TP_INLINE bool tp_isfinite_##tag(C a) { return isfinite(a.re) && isfinite(a.im); }        \
+    TP_COMPLEX_ORDER(tag, C)
+
+/* NumPy's lexicographic order: the real parts decide unless equal, an imaginary NaN makes a
+ * strict real-part decision false; maximum/minimum keep `a` when it holds a NaN or wins the
+ * (non-strict) comparison, so the first NaN propagates. */
+#define TP_COMPLEX_ORDER(tag, C)                                                              \
+    TP_INLINE bool tp_lt_##tag(C a, C b) {                                                    \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) || (a.re == b.re && a.im < b.im); \
+    }                                                                                         \
+    TP_INLINE bool tp_le_##tag(C a, C b) {                                                    \
+        return (a.re < b.re && !isnan(a.im) && !isnan(b.im)) ||                               \
+               (a.re == b.re && a.im <= b.im);                                                \
+    }                                                                                         \
+    TP_INLINE bool tp_gt_##tag(C a, C b) { return tp_lt_##tag(b, a); }                        \
+    TP_INLINE bool tp_ge_##tag(C a, C b) { return tp_le_##tag(b, a); }                        \
+    TP_INLINE C tp_max_##tag(C a, C b) {                                                      \
+        return tp_isnan_##tag(a) || tp_ge_##tag(a, b) ? a : b;                                \
+    }                                                                                         \
+    TP_INLINE C tp_min_##tag(C a, C b) {                                                      \
+        return tp_isnan_##tag(a) || tp_le_##tag(a, b) ? a : b;                                \
+    }
+
+TP_COMPLEX_ARITHMETIC(c64, tp_c64, float, f)
+TP_COMPLEX_ARITHMETIC(c128, tp_c128, double, )
+
+#if !defined(__cplusplus)
+/* ---- C: the C library's functions, through gcc's builtins (no <complex.h>, whose `I`
+ * and `complex` macros would leak into generated code). __builtin_complex builds the value
+ * from its parts without arithmetic, so inf and NaN parts stay as they are. ---- */
+#define TP_COMPLEX_LIBM(tag, C, T, SFX)                                                       \
+    TP_INLINE T _Complex tp_to_native_##tag(C a) { return __builtin_complex(a.re, a.im); }   \
+    TP_INLINE C tp_from_native_##tag(T _Complex z) {                                          \
+        return tp_make_##tag(__real__ z, __imag__ z);                                         \
+    }                                                                                         \
+    TP_INLINE C tp_exp_##tag(C a) {                                                           \
+        return tp_from_native_##tag(__builtin_cexp##SFX(tp_to_native_##tag(a)));              \
+    }                                                                                         \
+    TP_INLINE C tp_log_##tag(C a) {                                                           \
+        return tp_from_native_##tag(__builtin_clog##SFX(tp_to_native_##tag(a)));              \
+    }                                                                                         \
+    TP_INLINE C tp_sqrt_##tag(C a) {                                                          \
+        return tp_from_native_##tag(__builtin_csqrt##SFX(tp_to_native_##tag(a)));             \
+    }                                                                                         \
+    TP_INLINE C tp_cpow_##tag(C a, C b) {                                                     \
+        return tp_from_native_##tag(__builtin_cpow##SFX(tp_to_native_##tag(a),                \
+                                                        tp_to_native_##tag(b)));              \
+    }
+TP_COMPLEX_LIBM(c64, tp_c64, float, f)
+TP_COMPLEX_LIBM(c128, tp_c128, double, )
+#else
+/* ---- C++ / CUDA: no C99 complex library; Annex G's special values by hand. ---- */
+#define TP_COMPLEX_OWN(tag, C, T, SFX)                                                        \
+    TP_INLINE C tp_exp_##tag(C a) {                                                           \
+        const T x = a.re, y = a.im;                                                           \
+        if (y == 0) return tp_make_##tag(exp##SFX(x), y);     /* exact imaginary zero */      \
+        if (isinf(x) && !isfinite(y))                                                         \
+            return x < 0 ? tp_make_##tag((T)0, (T)0) : tp_make_##tag(x, (T)NAN);              \
+        if (isinf(x) && x < 0)                                                                \
+            return tp_make_##tag((T)0 * cos##SFX(y), (T)0 * sin##SFX(y));                     \
+        const T e = exp##SFX(x);                                                              \
+        return tp_make_##tag(e * cos##SFX(y), e * sin##SFX(y));                               \
+    }                                                                                         \
+    /* Near |z| = 1, log|z| = log1p((max-1)(max+1) + min^2) / 2 keeps its relative accuracy. */\
+    TP_INLINE C tp_log_##tag(C a) {                                                           \
+        const T ax = fabs##SFX(a.re), ay = fabs##SFX(a.im), h = hypot##SFX(ax, ay);           \
+        if (isnan(ax) && isfinite(ay)) return tp_make_##tag(ax, (T)NAN);                      \
+        const T big = ax > ay ? ax : ay, small = ax > ay ? ay : ax;                           \
+        const T re = (h >= (T)0.71 && h <= (T)1.73)                                           \
+            ? log1p##SFX((big - 1) * (big + 1) + small * small) / 2 : log##SFX(h);            \
+        return tp_make_##tag(re, atan2##SFX(a.im, a.re));                                     \
+    }                                                                                         \
+    TP_INLINE C tp_sqrt_##tag(C a) {                                                          \
+        const T x = a.re, y = a.im;                                                           \
+        if (x == 0 && y == 0) return tp_make_##tag((T)0, y);                                  \
+        if (isinf(y)) return tp_make_##tag((T)INFINITY, y);                                   \
+        if (isnan(x)) return tp_make_##tag(x, (T)NAN);                                        \
+        if (isinf(x)) {                                                                       \
+            if (x > 0) return tp_make_##tag(x, isnan(y) ? y : copysign##SFX((T)0, y));        \
+            return tp_make_##tag(isnan(y) ? y : (T)0, copysign##SFX((T)INFINITY, y));         \
+        }                                                                                     \
+        const T t = sqrt##SFX((fabs##SFX(x) + hypot##SFX(x, y)) * (T)0.5);                    \
+        if (x >= 0) return tp_make_##tag(t, y / (2 * t));                                     \
+        return tp_make_##tag(fabs##SFX(y) / (2 * t), copysign##SFX(t, y));                    \
+    }                                                                                         \
+    TP_INLINE C tp_cpow_##tag(C a, C b) {                                                     \
+        return tp_exp_##tag(tp_mul_plain_##tag(b, tp_log_##tag(a)));                          \
+    }
+TP_COMPLEX_OWN(c64, tp_c64, float, f)
+TP_COMPLEX_OWN(c128, tp_c128, double, )
+/* + and * for templates written for numbers (tp_cuda.h's matmul tile). */
+#define TP_COMPLEX_OPERATORS(tag, C)                                                          \
+    TP_DEVICE inline C operator+(C a, C b) { return tp_add_##tag(a, b); }                     \
+    TP_DEVICE inline C operator*(C a, C b) { return tp_mul_##tag(a, b); }
+TP_COMPLEX_OPERATORS(c64, tp_c64)
+TP_COMPLEX_OPERATORS(c128, tp_c128)
+#endif
+
+/* ---- power: NumPy's npy_cpow. Zero exponents give 1; a zero base gives 0 for a positive
+ * real exponent and NaN otherwise; small integer exponents multiply (plain products, then
+ * one Smith division for negative ones); everything else is the library's cpow. ---- */
+#define TP_COMPLEX_POW(tag, C, T)                                                             \
+    TP_INLINE C tp_pow_##tag(C a, C b) {                                                      \
+        if (b.re == 0 && b.im == 0) return tp_make_##tag((T)1, (T)0);                         \
+        if (a.re == 0 && a.im == 0) {                                                         \
+            if (b.re > 0) return tp_make_##tag((T)0, (T)0);                                   \
+            return tp_make_##tag((T)NAN, (T)NAN);                                             \
+        }                                                                                     \
+        if (b.im == 0 && b.re > -100 && b.re < 100 && b.re == (T)(int)b.re) {                 \
+            int n = (int)b.re;                                                                \
+            if (n == 1) return a;                                                             \
+            if (n == 2) return tp_mul_plain_##tag(a, a);                                      \
+            if (n == 3) return tp_mul_plain_##tag(a, tp_mul_plain_##tag(a, a));               \
+            C result = tp_make_##tag((T)1, (T)0), p = a;                                      \
+            int mask = 1;                                                                     \
+            if (n < 0) n = -n;                                                                \
+            for (;;) {                                                                        \
+                if (n & mask) result = tp_mul_plain_##tag(result, p);                         \
+                mask <<= 1;                                                                   \
+                if (n < mask || mask <= 0) break;                                             \
+                p = tp_mul_plain_##tag(p, p);                                                 \
+            }                                                                                 \
+            if (b.re < 0) result = tp_div_##tag(tp_make_##tag((T)1, (T)0), result);           \
+            return result;                                                                    \
+        }                                                                                     \
+        return tp_cpow_##tag(a, b);                                                           \
+    }
+TP_COMPLEX_POW(c64, tp_c64, float)
+TP_COMPLEX_POW(c128, tp_c128, double)
+
+#endif /* TRANSPILE_COMPLEX_H */

@@ -1,0 +1,244 @@
+/* Spectral decompositions for batches of row-major real matrices, by Jacobi rotations
+ * (accurate to working precision, simple, and needing no LAPACK):
+ *   eigh: cyclic two-sided Jacobi on the symmetric matrix built from the lower triangle;
+ *         eigenvalues ascending (as NumPy), eigenvectors as columns, each normalised and
+ *         signed so that its entry of largest magnitude (the first such) is positive.
+ *   svd:  one-sided (Hestenes) Jacobi on the columns of the taller of A and A^T; singular
+ *         values descending; left vectors of zero singular values, and the extra columns
+ *         of full_matrices, complete an orthonormal basis.
+ * Each rotation is skipped once it no longer changes the diagonal in working precision,
+ * and sweeps stop when none was applied, so a sweep count bounds the work even for NaN.
+ * Working space comes from the caller; a helper never allocates. */
+#ifndef TRANSPILE_SPECTRAL_H
+#define TRANSPILE_SPECTRAL_H
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TP_JACOBI_MAX_SWEEPS 80
+#define TP_SPECTRAL_MAX(T) (sizeof(T) == sizeof(float) ? (T)FLT_MAX : (T)DBL_MAX)
+
+#define TP_SPECTRAL_PARALLEL(batch, n) \
+    _Pragma("omp parallel for schedule(dynamic) if((batch) > 1 && (batch) * (n) * (n) * (n) > 262144)")
+
+#define TP_SPECTRAL(tag, T, SQRT, FABS, HYPOT, EPS)                                            \
+    /* c, s of the rotation that zeroes the off-diagonal entry of [[app, apq], [apq, aqq]]    \
+     * (Rutishauser's formulas: the smaller angle, no overflow for large ratios). */          \
+    static inline void tp_jacobi_rotation_##tag(T app, T aqq, T apq, T *c, T *s) {          \
+        const T theta = (aqq - app) / (2 * apq);                                              \
+        const T t = (theta >= 0 ? 1 : -1) / (FABS(theta) + HYPOT(theta, (T)1));               \
+        *c = 1 / HYPOT(t, (T)1);                                                              \
+        *s = t * *c;                                                                          \
+    }                                                                                         \
+    /* Eigen-decomposition of the symmetric n x n matrix a (full, overwritten: its diagonal   \
+     * ends as the eigenvalues) with the eigenvectors accumulated in the columns of v. */     \
+    static inline void tp_jacobi_eigh_##tag(T *a, T *v, int64_t n) {                          \
+        for (int64_t i = 0; i < n * n; i++) v[i] = 0;                                         \
+        for (int64_t i = 0; i < n; i++) v[i * n + i] = 1;                                     \
+        for (int sweep = 0; sweep < TP_JACOBI_MAX_SWEEPS; sweep++) {                          \
+            int rotated = 0;                                                                  \
+            for (int64_t p = 0; p < n - 1; p++)                                               \
+                for (int64_t q = p + 1; q < n; q++) {                                         \
+                    const T apq = a[p * n + q], app = a[p * n + p], aqq = a[q * n + q];       \
+                    if (apq == 0) continue;                                                   \
+                    /* Negligible beside both diagonal entries: drop it, as in EISPACK. */     \
+                    const T g = 100 * FABS(apq);                                              \
+                    if (FABS(app) + g == FABS(app) && FABS(aqq) + g == FABS(aqq)) {           \
+                        a[p * n + q] = a[q * n + p] = 0;                                      \
+                        continue;                                                             \
+                    }                                                                         \
+                    T c, s;                                                                   \
+                    tp_jacobi_rotation_##tag(app, aqq, apq, &c, &s);                          \
+                    if (!(c == c && s == s)) continue;         /* NaN input: leave it */      \
+                    rotated = 1;                                                              \
+                    for (int64_t k = 0; k < n; k++) {          /* a <- a J (columns) */       \
+                        const T akp = a[k * n + p], akq = a[k * n + q];                       \
+                        a[k * n + p] = c * akp - s * akq;                                     \
+                        a[k * n + q] = s * akp + c * akq;                                     \
+                    }                                                                         \
+                    for (int64_t k = 0; k < n; k++) {          /* a <- J^T a (rows) */        \
+                        const T apk = a[p * n + k], aqk = a[q * n + k];                       \
+                        a[p * n + k] = c * apk - s * aqk;                                     \
+                        a[q * n + k] = s * apk + c * aqk;                                     \
+                    }                                                                         \
+                    a[p * n + q] = a[q * n + p] = 0;                                          \
+                    for (int64_t k = 0; k < n; k++) {          /* v <- v J */                 \
+                        const T vkp = v[k * n + p], vkq = v[k * n + q];                       \
+                        v[k * n + p] = c * vkp - s * vkq;                                     \
+                        v[k * n + q] = s * vkp + c * vkq;                                     \
+                    }                                                                         \
+                }                                                                             \
+            if (!rotated) break;                                                              \
+        }                                                                                     \
+    }                                                                                         \
+    /* out[s] is (n + 1) x n: row 0 the eigenvalues ascending, rows 1..n the eigenvectors    \
+     * as columns. a is read from its lower triangle. work: n * n per matrix. */              \
+    static __attribute__((noinline, unused)) void tp_eigh_##tag(                              \
+            const T *a, T *out, T *work, int64_t batch, int64_t n, int64_t n2) {              \
+        (void)n2;                                                                             \
+        TP_SPECTRAL_PARALLEL(batch, n)                                                        \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            const T *in = a + s * n * n;                                                      \
+            T *m = work + s * n * n, *w = out + s * (n + 1) * n, *v = w + n;                  \
+            for (int64_t i = 0; i < n; i++)                                                   \
+                for (int64_t j = 0; j <= i; j++) m[i * n + j] = m[j * n + i] = in[i * n + j]; \
+            tp_jacobi_eigh_##tag(m, v, n);                                                    \
+            int finite = 1;                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                 \
+                w[i] = m[i * n + i];                                                          \
+                if (!(FABS(w[i]) <= TP_SPECTRAL_MAX(T))) finite = 0;                         \
+            }                                                                                 \
+            if (!finite) {                       /* NaN or inf in: NaN out, as JAX */        \
+                for (int64_t i = 0; i < (n + 1) * n; i++) w[i] = (T)NAN;                      \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int64_t i = 1; i < n; i++) {          /* stable insertion sort, ascending */ \
+                for (int64_t j = i; j > 0 && w[j] < w[j - 1]; j--) {                          \
+                    T t = w[j]; w[j] = w[j - 1]; w[j - 1] = t;                                \
+                    for (int64_t k = 0; k < n; k++) {                                         \
+                        t = v[k * n + j]; v[k * n + j] = v[k * n + j - 1]; v[k * n + j - 1] = t; \
+                    }                                                                         \
+                }                                                                             \
+            }                                                                                 \
+            for (int64_t j = 0; j < n; j++) {          /* the sign convention */              \
+                int64_t big = 0;                                                              \
+                for (int64_t k = 1; k < n; k++)                                               \
+                    if (FABS(v[k * n + j]) > FABS(v[big * n + j])) big = k;                   \
+                if (v[big * n + j] < 0)                                                       \
+                    for (int64_t k = 0; k < n; k++) v[k * n + j] = -v[k * n + j];             \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* One-sided Jacobi on the columns u[0..cols) (each of length rows, stored contiguously) \
+     * accumulating the rotations in the columns of v (cols x cols, column-major). */         \
+    static inline void tp_hestenes_##tag(T *u, T *v, int64_t rows, int64_t cols) {           \
+        for (int64_t i = 0; i < cols * cols; i++) v[i] = 0;                                   \
+        for (int64_t i = 0; i < cols; i++) v[i * cols + i] = 1;                               \
+        for (int sweep = 0; sweep < TP_JACOBI_MAX_SWEEPS; sweep++) {                          \
+            int rotated = 0;                                                                  \
+            for (int64_t p = 0; p < cols - 1; p++)                                            \
+                for (int64_t q = p + 1; q < cols; q++) {                                      \
+                    T *up = u + p * rows, *uq = u + q * rows;                                 \
+                    T alpha = 0, beta = 0, gamma = 0;                                         \
+                    for (int64_t k = 0; k < rows; k++) {                                      \
+                        alpha += up[k] * up[k];                                               \
+                        beta += uq[k] * uq[k];                                                \
+                        gamma += up[k] * uq[k];                                               \
+                    }                                                                         \
+                    /* Orthogonal to working precision already: nothing to do. */             \
+                    if (!(FABS(gamma) > EPS * SQRT(alpha) * SQRT(beta))) continue;            \
+                    T c, s;                                                                   \
+                    tp_jacobi_rotation_##tag(alpha, beta, gamma, &c, &s);                     \
+                    rotated = 1;                                                              \
+                    for (int64_t k = 0; k < rows; k++) {                                      \
+                        const T x = up[k], y = uq[k];                                         \
+                        up[k] = c * x - s * y;                                                \
+                        uq[k] = s * x + c * y;                                                \
+                    }                                                                         \
+                    T *vp = v + p * cols, *vq = v + q * cols;                                 \
+                    for (int64_t k = 0; k < cols; k++) {                                      \
+                        const T x = vp[k], y = vq[k];                                         \
+                        vp[k] = c * x - s * y;                                                \
+                        vq[k] = s * x + c * y;                                                \
+                    }                                                                         \
+                }                                                                             \
+            if (!rotated) break;                                                              \
+        }                                                                                     \
+    }                                                                                         \
+    /* Columns [have, want) of q (each of length rows, contiguous) made orthonormal to the   \
+     * earlier ones: each from the unit vector least inside their span, orthogonalised twice. */ \
+    static inline void tp_complete_basis_##tag(T *q, int64_t rows, int64_t have, int64_t want) { \
+        for (int64_t j = have; j < want; j++) {                                               \
+            int64_t best = 0;                                                                 \
+            T best_rest = -1;                                                                 \
+            for (int64_t i = 0; i < rows; i++) {       /* |e_i's part outside the span|^2 */ \
+                T inside = 0;                                                                 \
+                for (int64_t c = 0; c < j; c++) inside += q[c * rows + i] * q[c * rows + i];  \
+                if (1 - inside > best_rest) { best_rest = 1 - inside; best = i; }             \
+            }                                                                                 \
+            T *x = q + j * rows;                                                              \
+            for (int64_t i = 0; i < rows; i++) x[i] = i == best;                              \
+            for (int pass = 0; pass < 2; pass++)                                              \
+                for (int64_t c = 0; c < j; c++) {                                             \
+                    T dot = 0;                                                                \
+                    for (int64_t i = 0; i < rows; i++) dot += q[c * rows + i] * x[i];         \
+                    for (int64_t i = 0; i < rows; i++) x[i] -= dot * q[c * rows + i];         \
+                }                                                                             \
+            T norm = 0;                                                                       \
+            for (int64_t i = 0; i < rows; i++) norm += x[i] * x[i];                           \
+            norm = SQRT(norm);                                                                \
+            for (int64_t i = 0; i < rows; i++) x[i] /= norm;                                  \
+        }                                                                                     \
+    }                                                                                         \
+    /* out[s] packs U (m x ucols), the singular values (k = min(m, n)), and V^T (vrows x n),  \
+     * where ucols = vrows = k, or m and n with full_matrices; without compute_uv, only the   \
+     * values. work: (big * big + small * small) per matrix, big = max(m, n), small = min. */ \
+    static __attribute__((noinline, unused)) void tp_svd_##tag(                               \
+            const T *a, T *out, T *work, int64_t batch, int64_t m, int64_t n,                \
+            int64_t full, int64_t compute_uv) {                                               \
+        const int64_t tall = m >= n, big = tall ? m : n, k = tall ? n : m;                    \
+        const int64_t ucols = full ? m : k, vrows = full ? n : k;                             \
+        const int64_t per = compute_uv ? m * ucols + k + vrows * n : k;                       \
+        TP_SPECTRAL_PARALLEL(batch, big)                                                      \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            const T *in = a + s * m * n;                                                      \
+            T *u = work + s * (big * big + k * k), *v = u + big * big;                        \
+            T *sv = out + s * per, *uo = sv + k, *vt = uo + m * ucols;                        \
+            if (compute_uv) { uo = out + s * per; sv = uo + m * ucols; vt = sv + k; }         \
+            /* u's column c: column c of A (tall), or row c of A (A^T is tall). */            \
+            for (int64_t c = 0; c < k; c++)                                                   \
+                for (int64_t i = 0; i < big; i++)                                             \
+                    u[c * big + i] = tall ? in[i * n + c] : in[c * n + i];                    \
+            tp_hestenes_##tag(u, v, big, k);                                                  \
+            int finite = 1;                                                                   \
+            for (int64_t c = 0; c < k; c++) {                                                 \
+                T norm = 0;                                                                   \
+                for (int64_t i = 0; i < big; i++) norm += u[c * big + i] * u[c * big + i];    \
+                sv[c] = SQRT(norm);                                                           \
+                if (!(sv[c] <= TP_SPECTRAL_MAX(T))) finite = 0;                              \
+            }                                                                                 \
+            if (!finite) {                       /* NaN or inf in: NaN out, as JAX */        \
+                for (int64_t i = 0; i < per; i++) out[s * per + i] = (T)NAN;                  \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int64_t i = 1; i < k; i++)            /* stable insertion sort, descending */ \
+                for (int64_t j = i; j > 0 && sv[j] > sv[j - 1]; j--) {                        \
+                    T t = sv[j]; sv[j] = sv[j - 1]; sv[j - 1] = t;                            \
+                    for (int64_t r = 0; r < big; r++) {                                       \
+                        t = u[j * big + r]; u[j * big + r] = u[(j - 1) * big + r];            \
+                        u[(j - 1) * big + r] = t;                                             \
+                    }                                                                         \
+                    for (int64_t r = 0; r < k; r++) {                                         \
+                        t = v[j * k + r]; v[j * k + r] = v[(j - 1) * k + r];                  \
+                        v[(j - 1) * k + r] = t;                                               \
+                    }                                                                         \
+                }                                                                             \
+            if (!compute_uv) continue;                                                        \
+            int64_t nonzero = 0;                                                              \
+            for (int64_t c = 0; c < k; c++)                                                   \
+                if (sv[c] > 0) {                                                              \
+                    for (int64_t i = 0; i < big; i++) u[c * big + i] /= sv[c];                \
+                    nonzero = c + 1;                                                          \
+                }                                                                             \
+            const int64_t ucount = tall ? ucols : vrows;   /* columns of the tall side used */ \
+            tp_complete_basis_##tag(u, big, nonzero, ucount);                                 \
+            if (tall) {                  /* A = u S v^T: U = u, V^T = v^T */                  \
+                for (int64_t i = 0; i < m; i++)                                               \
+                    for (int64_t c = 0; c < ucols; c++) uo[i * ucols + c] = u[c * big + i];   \
+                for (int64_t r = 0; r < vrows; r++)                                           \
+                    for (int64_t j = 0; j < n; j++) vt[r * n + j] = v[r * k + j];             \
+            } else {                     /* A^T = u S v^T: U = v, V^T = u^T */                \
+                for (int64_t i = 0; i < m; i++)                                               \
+                    for (int64_t c = 0; c < ucols; c++) uo[i * ucols + c] = v[c * k + i];     \
+                for (int64_t r = 0; r < vrows; r++)                                           \
+                    for (int64_t j = 0; j < n; j++) vt[r * n + j] = u[r * big + j];           \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+TP_SPECTRAL(f32, float, sqrtf, fabsf, hypotf, FLT_EPSILON)
+TP_SPECTRAL(f64, double, sqrt, fabs, hypot, DBL_EPSILON)
+
+#endif /* TRANSPILE_SPECTRAL_H */

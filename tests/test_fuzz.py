@@ -46,14 +46,14 @@ def test_fuzz_complex_sample_matches_numpy():
     assert report.programs == 12 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
-@pytest.mark.parametrize("entry", known.OPEN, ids=lambda e: e.name)
-def test_open_classes_still_reproduce(entry):
+def test_open_classes_still_reproduce():
     """An open class whose reproducer passes is fixed: remove it from known.OPEN."""
     namespace = {"np": np, "tnp": tnp, "static_races": oracle.static_races,
                  "reproduce": known.reproduce}
     exec("import transpile as tp\nimport transpile.lax as lax", namespace)
-    with pytest.raises(Exception):   # noqa: B017 - a wrong answer or an error, both count
-        exec(entry.reproducer, namespace)
+    for entry in known.OPEN:
+        with pytest.raises(Exception):   # noqa: B017 - a wrong answer or an error, both count
+            exec(entry.reproducer, namespace)
 
 
 def test_programs_are_reproducible_from_their_seed():
@@ -93,11 +93,39 @@ def test_fuzzer_finds_a_planted_wrong_op_and_shrinks_it(monkeypatch):
     assert shrink.reproduces(small, first)
 
 
+def _has_float32_sqrt(prog):
+    """A sqrt whose NumPy result is float32 (where the planted float64 cast shows)."""
+    values = generate.reference_values(prog)[len(prog.inputs):]
+    return any(n.op == "sqrt" and np.asarray(v).dtype == np.float32
+               for n, v in zip(prog.nodes, values))
+
+
 def test_fuzzer_finds_a_planted_dtype_error(monkeypatch):
     _planted(monkeypatch, "sqrt", lambda p, x: tnp.sqrt(x).astype(np.float64))
-    seeds = [s for s in range(300) if any(n.op == "sqrt" for n in generate.program(s).nodes)]
+    seeds = [s for s in range(300) if _has_float32_sqrt(generate.program(s))]
     report = run.run_seeds(seeds[:4])
     assert any(f.kind == "dtype" and f.op == "sqrt" for f in report.findings)
+
+
+def test_fused_check_follows_a_fused_float_sum_into_exact_ops():
+    """A fused sum may add in another order than the unfused one (within tolerance); the
+    exact ops after it are checked against NumPy on the fused sum, not the unfused one."""
+    from fuzz.generate import Node, Program
+    from fuzz.ops import Lit, Ref
+    prog = Program(0, [np.array([0.1, 0.2, 0.3])], ["contiguous"], [
+        Node("sum", (Ref(0),), {"axis": 0, "keepdims": False, "method": False}),
+        Node("negative", (Ref(1),), {}),
+        Node("greater", (Ref(2), Lit(-0.6)), {"operator": False})])
+    case = oracle.prepare(prog)
+    assert case.fused_outputs() == [0, 2]                  # the sum and the final value
+    unfused = [np.float64(0.6), np.float64(-0.6), np.False_]
+    other_order = np.nextafter(0.6, 1.0)
+    world = oracle._fused_world(case, [other_order, np.False_], unfused)
+    assert world[1] == -other_order                        # recomputed from the fused sum
+    assert oracle.check_node(case, 2, np.False_, world, "cpu-fused", 0) is None
+    assert oracle.check_node(case, 2, np.True_, world, "cpu-fused", 0) is not None
+    # Inputs as unfused: the unfused value is kept (a wrong op is blamed once, unfused).
+    assert oracle._fused_world(case, [np.float64(0.6), np.False_], unfused)[1] is unfused[1]
 
 
 def test_compare_is_bit_exact_where_it_must_be():

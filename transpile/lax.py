@@ -15,7 +15,8 @@ from . import primitives as P
 from .core import Tracer, aval_of, bind, current_trace
 from .errors import describe_function
 from .numpy import _elementwise as E
-from .numpy._util import as_bool, astype, operand
+from .numpy._util import as_bool, astype, is_weak, operand, weak_flags
+from .strength import is_marked
 from .pytree import tree_flatten, tree_unflatten
 from .tracing import trace_subfunction
 
@@ -51,6 +52,14 @@ def _trace_region(fun, treedef, avals, deps, what, wrap=None, strong_outputs=(),
         return [_strong(x) if i in strong_outputs else x for i, x in enumerate(leaves)]
     ir, captured, _ = trace_subfunction(flat, avals, deps, what, described=described or fun)
     return ir, captured, out_tree[0]
+
+
+def _region_operands(leaves):
+    """Values passed into a region (carries, branch operands, scanned arrays) as operands. A
+    function's weak result (`tnp.sign(0)`) is strong for NumPy (strength.py), but inside the
+    region it is a fresh argument that carries no mark: make it strong on the way in."""
+    operands = [operand(x) for x in leaves]     # (not map: lax.map is re-exported here)
+    return [_strong(x) if is_marked(x) else x for x in operands]
 
 
 def _strong(x):
@@ -115,6 +124,7 @@ def switch(index, branches, *operands):
         raise TypeError(f"lax.switch index must be an integer scalar, got "
                         f"{aval_of(index).str_short()}")
     leaves, treedef = tree_flatten(operands)
+    leaves = _region_operands(leaves)
     avals, deps = _flat_avals(leaves), _deps(leaves)
     def trace_all(strong=()):
         return [_trace_region(b, treedef, avals, deps, "a lax.cond/switch branch",
@@ -147,7 +157,7 @@ def _loop_carry(init, what, trace_body):
     the initial carry leaves (converted to the carry dtypes), their treedef and the region.
     """
     leaves, treedef = tree_flatten(init)
-    leaves = [operand(x) for x in leaves]
+    leaves = _region_operands(leaves)
     avals = _flat_avals(leaves)
     for _ in range(3):
         region, out_tree = trace_body(treedef, avals, _deps(leaves))
@@ -205,12 +215,14 @@ def fori_loop(lower, upper, body_fun, init_val):
         return val
     lower, upper = operand(lower), operand(upper)
     index_dtype = dtypes.result_type([aval_of(lower).dtype, aval_of(upper).dtype],
-                                     [aval_of(lower).weak_type, aval_of(upper).weak_type])
+                                     weak_flags([lower, upper]))
     if not dtypes.is_int(index_dtype):
         raise TypeError(f"lax.fori_loop bounds must be integers, got {index_dtype}")
+    if index_dtype == dtypes.uint64:
+        return _uint64_fori_loop(lower, upper, body_fun, init_val)
     from .core import ShapedArray
     # Python-int bounds give a weakly typed index, as in JAX: `x_f32 * i` stays float32.
-    weak = aval_of(lower).weak_type and aval_of(upper).weak_type
+    weak = is_weak(lower) and is_weak(upper)
     index_aval = ShapedArray((), index_dtype, weak)
 
     def trace_body(treedef, avals, deps):
@@ -226,10 +238,23 @@ def fori_loop(lower, upper, body_fun, init_val):
     return tree_unflatten(treedef, outs)
 
 
+def _uint64_fori_loop(lower, upper, body_fun, init_val):
+    """uint64 bounds: the compiled loop counts in int64, where bounds from 2**63 up would be
+    negative. Count the trips instead (a count beyond int64 could never finish anyway) and
+    give the body lower + trip, in uint64."""
+    lower, upper = astype(lower, dtypes.uint64), astype(upper, dtypes.uint64)
+    trips = E.where(E.greater(upper, lower), E.subtract(upper, lower), np.uint64(0))
+    trips = astype(E.minimum(trips, np.uint64(2**63 - 1)), dtypes.int64)
+
+    def body(trip, val):
+        return body_fun(E.add(lower, astype(trip, dtypes.uint64)), val)
+    return fori_loop(np.int64(0), trips, body, init_val)
+
+
 def scan(f, init, xs=None, length=None, reverse=False):
     """`carry, y = f(carry, x)` over the leading axis of xs; returns (carry, stacked ys)."""
     x_leaves, x_tree = tree_flatten(xs)
-    x_leaves = [operand(x) for x in x_leaves]
+    x_leaves = _region_operands(x_leaves)
     lengths = {aval_of(x).shape[0] for x in x_leaves if aval_of(x).shape}
     if any(not aval_of(x).shape for x in x_leaves):
         raise ValueError("lax.scan: every leaf of xs needs a leading axis to scan over")

@@ -62,6 +62,11 @@ NEW_CLASSES: dict[str, Callable] = {
     "dynamic_slice: slice sizes" in f.detail,
     "N5-u64-traced-index": lambda f: f.op in ("getitem", "at") and f.kind == "value" and
     "uint64" in f.dtypes and _has(f, "out-of-range-index"),
+    # NumPy's non-ufunc products make a Python scalar a strong array (np.dot(u8, 3) is int64).
+    "N6-scalar-product-weak": lambda f: f.op == "scalar_product" and f.kind == "dtype",
+    # A function's result (virtually strong) passed into a lax region lost its strength.
+    "N7-weak-in-regions": lambda f: f.op in ("fori_loop", "while_loop", "cond", "scan") and
+    f.kind in ("value", "dtype") and _has(f, "fn-of-python-scalars"),
 }
 
 
@@ -86,22 +91,11 @@ class OpenClass:
 
 
 # Every class of the issue's list was found on main before its fixes (see the report in
-# the fuzzer's README section) and is fixed on h/correctness: none is listed here. What the
-# fuzzer still finds on the merged code, with the seed of a program that shows it:
-_NEW = "found by the fuzzer on the merged issue-7 fixes; not fixed yet"
-
-OPEN: list[OpenClass] = [
-    OpenClass("4-weak-results-leftover", "reproduce(100232, '4-weak-results')",
-              _NEW + ": where(3, 3, 0) of Python scalars only is still weak",
-              lambda f: f.kind == "dtype" and (_has(f, "fn-of-python-scalars") or
-                                               _has(f, "weak-ancestry"))),
-    OpenClass("N3-no-raise", "reproduce(100070, 'N3-no-raise')",
-              _NEW + ": NumPy raises OverflowError for an out-of-range literal, transpile "
-              "returns a value"),
-    OpenClass("N4-out-of-range-static-at-index",
-              "reproduce(100166, 'N4-out-of-range-static-at-index')",
-              _NEW + ": .at/dynamic_slice with an out-of-range static index raises ValueError"),
-]
+# the fuzzer's README section) and is fixed; so are the classes above that the fuzzer found
+# beyond it. A class found and not fixed yet is listed here with a reproducer (e.g.
+# `OpenClass("N9-name", "reproduce(SEED, 'N9-name')", "why")`), so that the CI sample passes
+# and the test fails once the reproducer stops failing.
+OPEN: list[OpenClass] = []
 
 
 def reproduce(seed: int, name: str) -> None:

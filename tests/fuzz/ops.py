@@ -400,7 +400,7 @@ def _draw_reshape(rng, pool):
     size = pool.meta(x).value.size
     dims, left = [], size
     for _ in range(int(rng.integers(0, 3))):
-        divisors = [d for d in range(1, left + 1) if left % d == 0]
+        divisors = [d for d in range(1, left + 1) if left % d == 0] or [1, 2]   # empty: any
         d = pool.choice(divisors)
         dims.append(d)
         left //= d
@@ -534,6 +534,32 @@ def _matmul_scale(p, a, b=None):
     return _matmul(np, p, a, b)
 
 
+# NumPy's non-ufunc products convert operands with np.asarray: a Python scalar is a strong
+# int64/float64 there (`np.dot(uint8_array, 3)` is int64), unlike in `uint8_array * 3`.
+SCALAR_PRODUCTS = ["dot", "inner", "outer", "kron", "tensordot", "einsum", "multiply.outer"]
+
+
+def _draw_scalar_product(rng, pool):
+    a = pool.pick(lambda m: _array(m) and m.value.ndim <= 2 and m.value.size <= 5000)
+    s = pool.maybe_pick(lambda m: m.shape == ()) if pool.chance(0.5) else None
+    if s is None:
+        s = _literal_for(pool, pool.meta(a))
+    args = [a, s] if pool.chance(0.6) else [s, a]
+    return args, {"fn": pool.choice(SCALAR_PRODUCTS)}
+
+
+def _scalar_product(mod, p, x, y):
+    fn = p["fn"]
+    if fn == "tensordot":
+        return mod.tensordot(x, y, 0)
+    if fn == "einsum":
+        lx, ly = "ab"[:np.ndim(x)], "cd"[:np.ndim(y)]
+        return mod.einsum(f"{lx},{ly}->{lx}{ly}", x, y)
+    if fn == "multiply.outer":
+        return mod.multiply.outer(x, y)
+    return getattr(mod, fn)(x, y)
+
+
 # -- traced indexing and .at ----------------------------------------------------------------
 
 def _int_scalar(m):
@@ -599,7 +625,9 @@ def _draw_at(rng, pool):
         return None
     key = _draw_index_pattern(rng, pool, xm, "T")
     kind = _kind(xm)
-    if pool.chance(0.6):
+    if pool.chance(0.1):          # any literal: NumPy refuses x[i] = 300 on uint8
+        v = Lit(random_literal(rng, kind))
+    elif pool.chance(0.6):
         v = Lit(_in_range_literal(rng, xm.dtype, kind))
     else:
         v = pool.pick(lambda m: _array(m) and m.dtype == xm.dtype and m.shape == ())
@@ -626,8 +654,11 @@ _COMBINE = {"set": lambda old, new: np.broadcast_to(new, np.shape(old)), "add": 
 
 
 def _ref_at(p, x, i, v):
-    """JAX's rule: a negative index counts from the end; an update out of range is dropped."""
+    """JAX's rule: a negative index counts from the end; an update out of range is dropped.
+    A Python int converts as NumPy's `x[i] = v` converts it (out of range, it raises)."""
     x = np.asarray(x)
+    if type(v) is int:
+        np.empty(1, x.dtype)[0] = v
     key = []
     for k, n in zip(p["key"], x.shape):
         if isinstance(k, slice):
@@ -843,6 +874,9 @@ def _table() -> dict[str, Op]:
            lambda p, *xs: np.stack(xs, axis=p["axis"]), _draw_stack, family="shape"),
         Op("matmul", lambda p, *ab: _matmul(tnp, p, *ab), lambda p, *ab: _matmul(np, p, *ab),
            _draw_matmul, ACCUMULATE, _matmul_scale, family="linalg"),
+        Op("scalar_product", lambda p, x, y: _scalar_product(tnp, p, x, y),
+           lambda p, x, y: _scalar_product(np, p, x, y), _draw_scalar_product,
+           family="linalg"),
         Op("getitem", lambda p, x, i: x[_fill_key(p["key"], i)], _ref_getitem, _draw_getitem,
            family="index"),
         Op("at", _tp_at, _ref_at, _draw_at, family="index"),
@@ -858,7 +892,7 @@ OPS = _table()
 
 # How often each family is drawn (elementwise ops are many and cheap; loops are few).
 FAMILY_WEIGHTS = {"unary": 2.0, "binary": 3.5, "select": 1.2, "cast": 1.2, "create": 0.4,
-                  "reduce": 2.4, "shape": 1.6, "linalg": 0.4, "index": 1.0, "lax": 0.8}
+                  "reduce": 2.4, "shape": 1.6, "linalg": 0.6, "index": 1.0, "lax": 0.8}
 
 
 # The ops transpile compiles for complex operands (the rest raise NotImplementedError in C).

@@ -357,7 +357,12 @@ def literal_array(atom: Literal) -> np.ndarray:
 
 
 def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
-    """min(max(e, lo), hi) in int64, for clamping traced indices as JAX does."""
+    """min(max(e, lo), hi) in int64, for clamping traced indices as JAX does. An unsigned
+    index is first clamped to `hi` in its own type: cast to int64 first, 2**64 - 1 would
+    become -1 and clamp to `lo`."""
+    if e.dtype.kind == "u" and hi >= 0:
+        u = np.dtype(np.uint64)
+        e = op_expr("min", [_cast(e, u, None), literal_expr(hi, u)], (u, u), u)
     e = _cast(e, I64, None)
     lower = op_expr("max", [e, literal_expr(lo, I64)], (I64, I64), I64)
     return op_expr("min", [lower, literal_expr(hi, I64)], (I64, I64), I64)

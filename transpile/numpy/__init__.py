@@ -72,11 +72,14 @@ def _strong_functions():
     on Tracers are bound separately and keep Python scalars weak."""
     import types
     from ..strength import strong_results
+    from ._ufunc import ufunc as _ufunc_type
     namespace = globals()
     for name, value in list(namespace.items()):
         if isinstance(value, types.FunctionType) and not name.startswith("_") \
                 and value.__module__.startswith(__name__ + "."):
             namespace[name] = strong_results(value)
+        elif isinstance(value, _ufunc_type) and not name.startswith("_"):
+            namespace[name] = value.public()
 
 
 _strong_functions()

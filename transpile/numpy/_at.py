@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core import Tracer, aval_of
 from . import _elementwise as E
 from ._shape import _expand_ellipsis, getitem, traced_start
-from ._util import astype, broadcast_to, operand, reshape
+from ._util import astype, broadcast_to, check_ints_fit_loop, operand, reshape
 
 
 class IndexUpdateHelper:
@@ -50,6 +50,7 @@ class IndexUpdateRef:
         from .. import lax
         from ._scatter import needs_scatter, scatter_update
         x = self.array
+        check_ints_fit_loop([values], [aval_of(x).dtype])   # NumPy's x[i] = 300 on uint8 raises
         if needs_scatter(self.index):
             return scatter_update(x, self.index, values, how, clip=mode == "clip")
         key = _expand_ellipsis(self.index, x.ndim)
@@ -66,13 +67,13 @@ class IndexUpdateRef:
                 starts.append(start)
                 sizes.append(max(0, stop - start))
             else:
-                starts.append(traced_start(k, n) if isinstance(k, Tracer)
+                starts.append(_traced_index(k, n) if isinstance(k, Tracer)
                               else _static_index(k, n))
                 sizes.append(1)
                 if isinstance(k, Tracer):
                     traced.append((k, n))
-        if any(s is None for s in starts):     # a static index out of bounds: dropped
-            return x
+        if any(s is None for s in starts):
+            return x          # an index out of bounds (every index on an empty axis): dropped
         window = lax.dynamic_slice(x, starts, sizes)
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
         new = broadcast_to(operand(values), shown)
@@ -90,6 +91,11 @@ def _in_bounds(traced):
         ok = E.logical_and(E.greater_equal(k, -n), E.less(k, n))
         in_bounds = ok if in_bounds is None else E.logical_and(in_bounds, ok)
     return in_bounds
+
+
+def _traced_index(k, n):
+    """None on an empty axis, where every index is out of bounds."""
+    return traced_start(k, n) if n > 0 else None
 
 
 def _static_index(k, n):

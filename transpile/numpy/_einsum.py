@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
-from ._util import astype, broadcast_to, operand, reshape, shape_of
+from ._util import astype, broadcast_to, reshape, shape_of, strong_operand, weak_flags
 
 _LETTERS = set(string.ascii_letters)
 # Ellipsis axes get private labels (never letters a user can write), right-aligned.
@@ -25,9 +25,9 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None,
         raise TypeError("einsum: out= is not supported (arrays are immutable)")
     if not isinstance(subscripts, str):
         raise TypeError("einsum: the sublist form is not supported; pass a subscripts string")
-    ops = [operand(x) for x in operands]
+    ops = [strong_operand(x) for x in operands]
     inputs, output = _parse(subscripts.replace(" ", ""), [len(shape_of(x)) for x in ops])
-    dt = dtypes.result_type([aval_of(x).dtype for x in ops], [aval_of(x).weak_type for x in ops])
+    dt = dtypes.result_type([aval_of(x).dtype for x in ops], weak_flags(ops))
     sizes = _label_sizes(inputs, ops)
     terms = [_single(x, labels, _needed(k, inputs, output), dt)
              for k, (x, labels) in enumerate(zip(ops, inputs))]
@@ -158,6 +158,8 @@ def _pair(x, xl, y, yl, keep, sizes, dt):
         xs = reshape(_transpose_to(x, xl, batch + free_x), bshape + fx + (1,) * len(fy))
         ys = reshape(_transpose_to(y, yl, batch + free_y), bshape + (1,) * len(fx) + fy)
         product = E.logical_and(xs, ys) if dt == dtypes.bool_ else E.multiply(xs, ys)
+        if dtypes.is_float(dt):  # NumPy adds products into a zeroed output: a zero is +0.0
+            product = E.add(product, 0.0)
         return product, batch + free_x + free_y
     k = math.prod(sizes[c] for c in contracted)
     if k == 0:                   # an empty contraction sums nothing (no kernel reads empties)

@@ -7,8 +7,8 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
-from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, elementwise,
-                    is_weak_int_tracer, operand)
+from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, check_ints_fit_loop,
+                    elementwise, int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
 
 
 def _unary(prim_name: str, public: str):
@@ -139,22 +139,31 @@ def logical_not(x):
     return invert(as_bool(x))
 
 
+def _logical_operands(x, y):
+    """Both operands as booleans. NumPy's binary logical ufuncs convert a Python int to a C
+    long first: one outside int64 raises OverflowError, whatever the other operand."""
+    for v in (x, y):
+        if type(v) is int and not -2**63 <= v < 2**63:
+            raise int_out_of_bounds(v, dtypes.int64)
+    return as_bool(x), as_bool(y)
+
+
 def _logical_and(x, y):
-    return bitwise_and(as_bool(x), as_bool(y))
+    return bitwise_and(*_logical_operands(x, y))
 
 
 logical_and = ufunc("logical_and", fn=_logical_and)
 
 
 def _logical_or(x, y):
-    return bitwise_or(as_bool(x), as_bool(y))
+    return bitwise_or(*_logical_operands(x, y))
 
 
 logical_or = ufunc("logical_or", fn=_logical_or)
 
 
 def _logical_xor(x, y):
-    return bitwise_xor(as_bool(x), as_bool(y))
+    return bitwise_xor(*_logical_operands(x, y))
 
 
 logical_xor = ufunc("logical_xor", fn=_logical_xor)
@@ -166,8 +175,7 @@ def where(condition, x=None, y=None):
         raise TypeError("tnp.where(condition) (the one-argument form) has a data-dependent "
                         "output shape, which cannot be compiled; pass both x and y")
     pred, x, y = broadcast_operands("where", [as_bool(condition), operand(x), operand(y)])
-    avals = [aval_of(v) for v in (x, y)]
-    out = dtypes.result_type([a.dtype for a in avals], [a.weak_type for a in avals])
+    out = dtypes.result_type([aval_of(v).dtype for v in (x, y)], weak_flags([x, y]))
     return bind(P.select, pred, beyond_int64_as(x, out), beyond_int64_as(y, out))
 
 
@@ -181,11 +189,17 @@ def clip(a, a_min=None, a_max=None):
         a = astype(a, aval_of(a).dtype)
     dt = aval_of(a).dtype
     bounds = [b for b in (a_min, a_max) if b is not None]
+    if dt == dtypes.uint64 and any(map(is_weak_int_tracer, bounds)):
+        # int64 cannot hold uint64's top half: a negative Python-int argument (a lower bound
+        # NumPy drops; an upper one it refuses) clips at 0, in uint64.
+        a_min, a_max = (_non_negative_uint64(b) if is_weak_int_tracer(b) else b
+                        for b in (a_min, a_max))
+        return clip(a, a_min, a_max)
     if dtypes.is_int(dt) and dt != dtypes.int64 and any(map(is_weak_int_tracer, bounds)):
         # A Python-int jit argument may lie outside a's range, where NumPy drops it: clip in
         # int64, exactly, then take NumPy's result dtype.
-        avals = [aval_of(v) for v in [a] + bounds]
-        out = dtypes.result_type([v.dtype for v in avals], [v.weak_type for v in avals])
+        out = dtypes.result_type([aval_of(v).dtype for v in [a] + bounds],
+                                 weak_flags([a] + bounds))
         return astype(clip(astype(a, dtypes.int64), a_min, a_max), out)
     if dtypes.is_int(dt):           # as numpy's _clip: such a bound can never apply
         info = np.iinfo(dt)
@@ -199,14 +213,20 @@ def clip(a, a_min=None, a_max=None):
         return minimum(a, a_max)
     if a_max is None:
         return maximum(a, a_min)
-    return _clip_both(a, operand(a_min), operand(a_max))
+    return _clip_both(a, a_min, a_max)
+
+
+def _non_negative_uint64(k):
+    return astype(where(less(k, 0), 0, k), dtypes.uint64)
 
 
 def _clip_both(x, lo, hi):
+    lo, hi = operand(lo), operand(hi)
     given = [aval_of(v) for v in (x, lo, hi)]      # before broadcasting: NumPy's loop choice
     x, lo, hi = broadcast_operands("clip", [x, lo, hi])
     avals = [aval_of(v) for v in (x, lo, hi)]
-    loop, _ = dtypes.ufunc_loop("clip", [v.dtype for v in avals], [v.weak_type for v in avals])
+    loop, _ = dtypes.ufunc_loop("clip", [v.dtype for v in avals], weak_flags([x, lo, hi]))
+    check_ints_fit_loop([x, lo, hi], loop)   # a bound beyond the far end: NumPy raises
     x, lo, hi = (v if aval_of(v).dtype == d and not aval_of(v).weak_type else astype(v, d)
                  for v, d in zip((x, lo, hi), loop))
     # NumPy keeps x on a tie with scalar bounds and takes the bound with array bounds (its

@@ -8,15 +8,14 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
-from ._elementwise import bitwise_and, multiply, not_equal
+from ._elementwise import add, bitwise_and, equal, multiply, not_equal, where
 from ._reductions import _reduce
 from ._shape import moveaxis
-from ._util import astype, broadcast_to, operand, reshape
+from ._util import astype, broadcast_to, operand, reshape, strong_operand, weak_flags
 
 
 def _common_dtype(a, b) -> np.dtype:
-    x, y = aval_of(a), aval_of(b)
-    return dtypes.result_type([x.dtype, y.dtype], [x.weak_type, y.weak_type])
+    return dtypes.result_type([aval_of(a).dtype, aval_of(b).dtype], weak_flags([a, b]))
 
 
 def _inner(a, b):
@@ -59,22 +58,59 @@ def matmul(a, b):
 
 
 def dot(a, b):
-    a, b = operand(a), operand(b)
+    a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     if not sa or not sb:
-        return multiply(a, b)
+        return scaled(a, b)
     if len(sb) == 1:
         if sa[-1] != sb[0]:
             raise ValueError(f"dot: shapes {sa} and {sb} not aligned: {sa[-1]} (dim "
                              f"{len(sa) - 1}) != {sb[0]} (dim 0)")
+        if _blas_scalar_case(sa, sb):
+            return _blas_scalar_dot(a, b, sa[:-1])
         return _inner(a, broadcast_to(b, sa)) if len(sa) > 1 else _inner(a, b)
     k = sb[-2]
     if sa[-1] != k:
         raise ValueError(f"dot: shapes {sa} and {sb} not aligned: {sa[-1]} (dim {len(sa) - 1}) "
                          f"!= {k} (dim {len(sb) - 2})")
+    if _blas_scalar_case(sa, sb):
+        return _blas_scalar_dot(a, b, sa[:-1] + sb[:-2] + sb[-1:])
     a2 = reshape(a, (math.prod(sa[:-1]), k))
     b2 = reshape(moveaxis(b, -2, 0), (k, math.prod(sb[:-2]) * sb[-1]))
     return reshape(_matmul_2d_or_batched(a2, b2), sa[:-1] + sb[:-2] + sb[-1:])
+
+
+# NumPy's dot of float arrays (both at most 2-D) goes through BLAS, which sees a one-element
+# operand as a scalar alpha: two scalars are multiplied; alpha times an array of two or more
+# elements is added into a zeroed result (axpy), which BLAS skips when alpha == 0 (so a zero
+# times inf is +0.0 there, not NaN). Its other loops add products into a zeroed result too.
+
+def scaled(a, b):
+    """dot/inner with a 0-d operand, as NumPy computes it."""
+    alpha, x = (a, b) if not aval_of(a).shape else (b, a)
+    out = multiply(a, b)
+    sx = aval_of(x).shape
+    if not dtypes.is_float(aval_of(out).dtype) or _one_element(sx):
+        return out
+    if len(sx) > 2:                  # NumPy's own loop: 0.0 + a*s (a zero's sign only)
+        return add(out, 0.0)
+    return where(equal(alpha, 0), np.zeros((), aval_of(out).dtype), add(out, 0.0))
+
+
+def _one_element(shape) -> bool:
+    return len(shape) <= 2 and math.prod(shape) == 1
+
+
+def _blas_scalar_case(sa, sb) -> bool:
+    return len(sa) <= 2 and len(sb) <= 2 and (_one_element(sa) or _one_element(sb))
+
+
+def _blas_scalar_dot(a, b, shape):
+    """dot of two at most 2-D operands, one of one element (the contracted axis has size 1, so
+    the result holds the other's elements in order)."""
+    if _one_element(aval_of(a).shape):
+        return reshape(scaled(reshape(a, ()), b), shape)
+    return reshape(scaled(a, reshape(b, ())), shape)
 
 
 def vdot(a, b):

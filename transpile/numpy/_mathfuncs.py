@@ -7,7 +7,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ._elementwise import _binary, _unary
-from ._util import astype, operand
+from ._util import astype, operand, weak_flags
 
 arcsinh = _unary("asinh", "arcsinh")
 arccosh = _unary("acosh", "arccosh")
@@ -46,7 +46,7 @@ def heaviside(x1, x2):
     x1, x2 = operand(x1), operand(x2)
     avals = [aval_of(x1), aval_of(x2)]
     (dt1, dt2), out = dtypes.ufunc_loop("heaviside", [a.dtype for a in avals],
-                                        [a.weak_type for a in avals])
+                                        weak_flags([x1, x2]))
     x1, x2 = astype(x1, dt1), astype(x2, dt2)
     step = E.where(E.less(x1, 0), 0, E.where(E.greater(x1, 0), 1, x2))
     return astype(E.where(E.isnan(x1), x1, step), out)

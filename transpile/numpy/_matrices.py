@@ -13,9 +13,10 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind, current_trace
 from . import _elementwise as E
-from ._linalg import dot, matmul
+from ._linalg import dot, matmul, scaled
 from ._shape import transpose
-from ._util import astype, broadcast_to, normalize_axis, operand, reshape, static_shape
+from ._util import (astype, broadcast_to, normalize_axis, operand, reshape, static_shape,
+                    strong_operand)
 
 
 def _index_grid(n: int, m: int):
@@ -106,12 +107,12 @@ def diagflat(v, k=0):
 
 
 def outer(a, b):
-    a, b = reshape(operand(a), (-1, 1)), reshape(operand(b), (1, -1))
+    a, b = reshape(strong_operand(a), (-1, 1)), reshape(strong_operand(b), (1, -1))
     return E.multiply(a, b)
 
 
 def tensordot(a, b, axes=2):
-    a, b = operand(a), operand(b)
+    a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
@@ -140,14 +141,14 @@ def _permute(x, order):
 
 
 def inner(a, b):
-    a, b = operand(a), operand(b)
+    a, b = strong_operand(a), strong_operand(b)
     if not aval_of(a).shape or not aval_of(b).shape:
-        return E.multiply(a, b)
+        return scaled(a, b)
     return tensordot(a, b, axes=([-1], [-1]))
 
 
 def kron(a, b):
-    a, b = operand(a), operand(b)
+    a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     nd = max(len(sa), len(sb))
     sa, sb = (1,) * (nd - len(sa)) + sa, (1,) * (nd - len(sb)) + sb

@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._util import astype, operand, reshape, shape_of
+from ._util import astype, operand, reshape, shape_of, weak_flags
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
@@ -32,7 +32,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     start, stop = operand(start), operand(stop)
     avals = [aval_of(start), aval_of(stop)]
     dt = dtypes.result_type([a.dtype for a in avals] + [dtypes.float64],
-                            [a.weak_type for a in avals] + [True])
+                            weak_flags([start, stop]) + [True])
     if not dtypes.is_float(dt):
         dt = dtypes.float64
     start, stop = astype(start, dt), astype(stop, dt)

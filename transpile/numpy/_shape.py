@@ -161,6 +161,8 @@ def dynamic_starts(x, key):
             continue
         n = x.shape[dim]
         if isinstance(k, Tracer):
+            if n == 0:     # no element to clamp to (JAX raises the same)
+                raise IndexError(f"index is out of bounds for axis {dim} with size 0")
             starts.append(traced_start(k, n))
             sizes.append(1)
             rest.append(0)

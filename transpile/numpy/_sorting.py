@@ -15,7 +15,7 @@ from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace
 from . import _elementwise as E
 from ._shape import flip, moveaxis
-from ._util import astype, normalize_axis, operand, reshape, shape_of
+from ._util import astype, is_weak, normalize_axis, operand, reshape, shape_of
 
 
 def _along_last(fn, a, axis):
@@ -191,7 +191,7 @@ def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
     a = operand(a)
     dt = aval_of(a).dtype
     q_arr = operand(q)
-    work, out_dt = _quantile_dtypes(dt, aval_of(q_arr), method)
+    work, out_dt = _quantile_dtypes(dt, aval_of(q_arr), is_weak(q_arr), method)
     shape = shape_of(a)
     axes = tuple(range(len(shape))) if axis is None else \
         tuple(normalize_axis(x, len(shape)) for x in (axis if isinstance(axis, (tuple, list))
@@ -215,13 +215,13 @@ def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
     return result
 
 
-def _quantile_dtypes(dt, q_aval, method):
+def _quantile_dtypes(dt, q_aval, q_weak, method):
     """(dtype sorted in, result dtype), as NumPy: the methods that pick an element keep the
     data's dtype; the others interpolate in the data's float dtype, or an integer's default
     float, widened by q's dtype when q is an array (not a Python number)."""
     if method in ("lower", "higher", "nearest"):
         return dt, dt
-    if q_aval.weak_type or not dtypes.is_float(q_aval.dtype):
+    if q_weak or not dtypes.is_float(q_aval.dtype):
         out_dt = dt if dtypes.is_float(dt) else dtypes.float64
     else:
         out_dt = np.result_type(dt, q_aval.dtype)

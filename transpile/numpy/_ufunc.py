@@ -13,7 +13,9 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
-from ._util import as_bool, astype, elementwise, normalize_axes, operand, reshape, shape_of
+from ..strength import marked
+from ._util import (as_bool, astype, elementwise, normalize_axes, operand, reshape, shape_of,
+                    strong_operand)
 
 # How each ufunc reduces: (the fused reduction in _reductions, if any, its identity rule).
 _REDUCTION = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
@@ -40,17 +42,21 @@ def _identity(name: str, dt):
 
 class ufunc:
     """A binary ufunc: callable as f(x, y), with NumPy's ufunc methods."""
-    __slots__ = ("__name__", "__qualname__", "_prim", "_fn")
+    __slots__ = ("__name__", "__qualname__", "_prim", "_fn", "_public")
     nin, nout, nargs = 2, 1, 3
 
-    def __init__(self, name: str, prim: str | None = None, fn=None):
+    def __init__(self, name: str, prim: str | None = None, fn=None, public=False):
         self.__name__ = self.__qualname__ = name
-        self._prim, self._fn = prim, fn
+        self._prim, self._fn, self._public = prim, fn, public
 
     def __call__(self, x, y):
-        if self._fn is not None:
-            return self._fn(x, y)
-        return elementwise(self._prim, x, y)
+        out = self._fn(x, y) if self._fn is not None else elementwise(self._prim, x, y)
+        return marked(out) if self._public else out
+
+    def public(self) -> "ufunc":
+        """The `transpile.numpy` one: as a function, its results are strong (strength.py);
+        the library's own calls (and the operators) keep weak results weak."""
+        return ufunc(self.__name__, self._prim, self._fn, public=True)
 
     def as_function(self):
         """A plain function doing the call, for use as a method (Tracer.__add__): a ufunc
@@ -78,7 +84,7 @@ class ufunc:
             return None
 
     def outer(self, a, b):
-        a, b = operand(a), operand(b)
+        a, b = strong_operand(a), strong_operand(b)     # NumPy makes both arrays first
         return self(reshape(a, shape_of(a) + (1,) * len(shape_of(b))), b)
 
     def _prepared(self, a, dtype):

@@ -9,6 +9,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, ensure_operand, is_python_scalar
 from ..errors import user_location
+from ..strength import is_marked
 
 
 def operand(x, what="operand"):
@@ -16,6 +17,20 @@ def operand(x, what="operand"):
     if isinstance(x, np.ndarray) and x.dtype not in dtypes.SUPPORTED:
         raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
     return x
+
+
+def strong_operand(x, what="operand"):
+    """An operand as `np.asarray` makes it: a Python scalar (or a weak value) becomes strongly
+    typed. NumPy's non-ufunc functions (dot, outer, kron, einsum...) convert their operands
+    so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8."""
+    if type(x) in (bool, int, float):
+        converted = np.asarray(x)     # NumPy's own conversion: 2**63 becomes uint64
+        if converted.dtype not in dtypes.SUPPORTED:
+            raise OverflowError(f"Python integer {x} fits neither int64 nor uint64 ({what} at "
+                                f"{user_location()}); NumPy would make it an object array")
+        return converted[()]
+    x = operand(x, what)
+    return astype(x, aval_of(x).dtype) if aval_of(x).weak_type else x
 
 
 def shape_of(x) -> tuple[int, ...]:
@@ -92,18 +107,33 @@ def check_python_ints_fit(name: str, xs):
     comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
     if name in _COMPARISONS:
         return [_exact_comparison_operand(x, xs) for x in xs]
-    avals = [aval_of(x) for x in xs]
     try:
-        loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [a.dtype for a in avals],
-                                    [a.weak_type for a in avals])
+        loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [aval_of(x).dtype for x in xs],
+                                    weak_flags(xs))
     except dtypes.DTypeError:
         return xs          # the primitive's own dtype rule reports this, with context
+    check_ints_fit_loop(xs, loop)
+    return [beyond_int64_as(x, dt) for x, dt in zip(xs, loop)]
+
+
+def check_ints_fit_loop(xs, loop):
+    """Raise NumPy 2's OverflowError for a Python int operand outside its integer loop dtype."""
     for x, dt in zip(xs, loop):
         if type(x) is int and dtypes.is_int(dt):
             info = np.iinfo(dt)
             if not info.min <= x <= info.max:
-                raise OverflowError(f"Python integer {x} out of bounds for {dt}")
-    return [beyond_int64_as(x, dt) for x, dt in zip(xs, loop)]
+                raise int_out_of_bounds(x, dt)
+
+
+def int_out_of_bounds(x: int, dt) -> OverflowError:
+    """NumPy 2's error (it never wraps a Python int into a narrower array's dtype), with where
+    it happened and what to do."""
+    info = np.iinfo(dt)
+    return OverflowError(
+        f"Python integer {x} out of bounds for {dt} (range {info.min}..{info.max}) at "
+        f"{user_location()}, as in NumPy 2: convert the array to a wider dtype first "
+        f"(x.astype(np.int64)), or use a value in range (np.{dt}({x} % 2**{info.bits}) if "
+        f"wrapping is what you want)")
 
 
 _INT64 = np.iinfo(np.int64)
@@ -119,18 +149,20 @@ def beyond_int64_as(x, dt):
         with np.errstate(over="ignore"):
             return np.asarray(float(x)).astype(dt)[()]
     if not -2**63 <= x < 2**64:
-        raise OverflowError(f"Python integer {x} out of bounds for {dt}")
+        raise int_out_of_bounds(x, dt)
     return np.asarray(x % 2**64, dtype=np.uint64).astype(dt)[()]
 
 
 def _exact_comparison_operand(x, xs):
     """A Python int outside its partner's range becomes a strong int64/uint64 (or float64),
     so that NumPy's promotion compares exactly in a wider type."""
-    partners = [aval_of(o).dtype for o in xs if o is not x and not aval_of(o).weak_type]
+    partners = [aval_of(o).dtype for o in xs if o is not x and not is_weak(o)]
     if is_weak_int_tracer(x):
         # A Python-int jit argument: its value is unknown, so compare in int64 (exactly, also
-        # against uint64) unless the partner is int64 already.
-        if any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
+        # against uint64) unless the partner is int64 already. A Python-int literal beyond
+        # int64 becomes a uint64 (below): the argument must not take that type weakly.
+        beyond = any(type(o) is int and not _INT64.min <= o <= _INT64.max for o in xs)
+        if beyond or any(dtypes.is_int(dt) and dt != dtypes.int64 for dt in partners):
             return astype(x, dtypes.int64)
         return x
     if type(x) is not int:
@@ -149,7 +181,19 @@ def _exact_comparison_operand(x, xs):
 
 
 def is_weak_int_tracer(x) -> bool:
-    return isinstance(x, Tracer) and x.aval.weak_type and x.aval.dtype == dtypes.int64
+    """A weak int64 value that is not a function's result: a Python-int jit argument."""
+    return isinstance(x, Tracer) and x.aval.weak_type and x.aval.dtype == dtypes.int64 and \
+        not is_marked(x)
+
+
+def is_weak(x) -> bool:
+    """Whether NumPy treats x as weak: Python scalars and operators' results on them, but not
+    the results of functions (`tnp.where(c, 2, 3)`), which are virtually strong (strength.py)."""
+    return aval_of(x).weak_type and not is_marked(x)
+
+
+def weak_flags(xs) -> list:
+    return [is_weak(x) for x in xs]
 
 
 def elementwise(name: str, *xs):

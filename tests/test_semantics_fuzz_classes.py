@@ -275,3 +275,22 @@ def test_uint64_clip_with_python_int_arguments(n):
                             "lo_literal_hi": tnp.clip(u, k, 2**63)},
               lambda u, k: {"lo_array_hi": np.clip(u, k, u), "lo": np.clip(u, k, None),
                             "lo_literal_hi": np.clip(u, k, 2**63)}, u, k)
+
+
+@pytest.mark.parametrize("how", ["set", "add", "max", "min", "multiply"])
+def test_at_update_with_a_python_int_beyond_int64_on_uint64(how):
+    """2**64 - 1 fits uint64: it takes the array's dtype in the update, never becoming an
+    int64 array of its own (fuzzer seed 7495: OverflowError while simplifying)."""
+    x = np.arange(720, dtype=np.uint64).reshape(8, 9, 10)
+    i = np.array(3, np.uint16)
+    expected = x.copy()
+    big = np.uint64(2**64 - 1)
+    with np.errstate(over="ignore"):
+        expected[3] = {"set": lambda a: np.full_like(a, big), "add": lambda a: a + big,
+                       "max": lambda a: np.maximum(a, big), "min": lambda a: np.minimum(a, big),
+                       "multiply": lambda a: a * big}[how](expected[3])
+    for backend in ("cpu", "interpret"):
+        f = tp.jit(lambda x, i: getattr(x.at[i], how)(2**64 - 1), backend=backend)
+        for _ in range(2):
+            got = f(x, i)
+            assert got.dtype == np.uint64 and np.array_equal(got, expected)

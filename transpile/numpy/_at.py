@@ -76,8 +76,14 @@ class IndexUpdateRef:
             return x          # an index out of bounds (every index on an empty axis): dropped
         window = lax.dynamic_slice(x, starts, sizes)
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
-        new = broadcast_to(operand(values), shown)
-        new = astype(combine(reshape(window, shown), new), aval_of(x).dtype)
+        # Combine first, then broadcast: a Python-int value beyond int64 (2**64 - 1 with a
+        # uint64 array) takes the window's dtype in the combining op, as NumPy's does, and
+        # never exists as an int64 array of its own (fuzzer seed 7495).
+        value = operand(values)
+        if how == "set":          # assignment casts the value to x's dtype, as NumPy's does
+            value = astype(value, aval_of(x).dtype)
+        new = combine(reshape(window, shown), value)
+        new = astype(broadcast_to(new, shown), aval_of(x).dtype)
         if traced:
             # Out of bounds, the (clamped) window is written back unchanged: the update stays
             # one dynamic_update_slice, which buffer assignment can turn into a store in place.

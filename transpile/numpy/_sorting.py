@@ -286,10 +286,14 @@ def _lerp(a, b, t, one_minus_t, upper_half):
                    E.add(a, E.multiply(diff, t)))
 
 
+def _fraction(q):
+    """Percentages as fractions of one (a Python number stays weak)."""
+    return q / 100 if isinstance(q, (int, float)) else E.divide(operand(q), 100)
+
+
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
-    q = q / 100 if isinstance(q, (int, float)) else E.divide(operand(q), 100)   # stays weak
-    return quantile(a, q, axis, out, overwrite_input, method, keepdims)
+    return quantile(a, _fraction(q), axis, out, overwrite_input, method, keepdims)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -298,8 +302,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
-    q = q / 100 if isinstance(q, (int, float)) else E.divide(operand(q), 100)   # stays weak
-    return nanquantile(a, q, axis, out, overwrite_input, method, keepdims)
+    return nanquantile(a, _fraction(q), axis, out, overwrite_input, method, keepdims)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):

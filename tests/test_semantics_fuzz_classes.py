@@ -294,3 +294,17 @@ def test_at_update_with_a_python_int_beyond_int64_on_uint64(how):
         for _ in range(2):
             got = f(x, i)
             assert got.dtype == np.uint64 and np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64, -2**63 - 1])
+def test_booleans_compared_with_a_python_int_beyond_int64_raise_as_numpy(value):
+    """NumPy compares integer arrays exactly with any Python int, but a boolean array's loop is
+    int64, which cannot hold these (fuzzer seed 12555)."""
+    x = np.zeros(5, bool)
+    with pytest.raises(OverflowError):
+        np.less(x, value)                       # NumPy's own answer
+    for fn in (lambda x: x < value, lambda x: tnp.equal(x, value), lambda x: value >= x):
+        for backend in ("cpu", "interpret"):
+            with pytest.raises(OverflowError, match="out of bounds for int64"):
+                tp.jit(fn, backend=backend)(x)
+    assert np.array_equal(tp.jit(lambda x: x < 300)(x), x < 300)      # in range: compared

@@ -171,6 +171,10 @@ def _exact_comparison_operand(x, xs):
     if floats:                       # NumPy converts the int to the float dtype
         return beyond_int64_as(x, floats[0])
     beyond_int64 = not _INT64.min <= x <= _INT64.max
+    if beyond_int64 and partners and all(dt == dtypes.bool_ for dt in partners):
+        # NumPy compares integers exactly whatever their range, but booleans with a Python
+        # int in its int64 loop, which cannot hold it (fuzzer seed 12555)
+        raise int_out_of_bounds(x, dtypes.int64)
     if not beyond_int64 and not any(dtypes.is_int(dt) and not np.iinfo(dt).min <= x <=
                                     np.iinfo(dt).max for dt in partners):
         return x

@@ -252,7 +252,9 @@ def median_seconds(calls: dict, repeats: int, sample_seconds: float) -> dict:
     """Median per-call seconds of each warmed-up call in `calls`.
 
     Samples are interleaved (one sample of each implementation per round), so a burst of
-    load from elsewhere on the machine affects every column alike.
+    load from elsewhere on the machine affects every column alike; each is preceded by its
+    own untimed calls (harness.settle), so another library's idle threads have stopped
+    spinning by then.
     """
     inner = {name: calibrate(call, sample_seconds) for name, call in calls.items()}
     samples = {name: [] for name in calls}

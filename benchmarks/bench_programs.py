@@ -13,7 +13,8 @@ Method
 * All implementations run in this one process on the same inputs, after a warm-up call
   that compiles and whose answer is checked against NumPy's.
 * A sample is `inner` back-to-back calls (calibrated to last about `sample_seconds`, at
-  least one call); samples of the implementations are interleaved; the table shows the
+  least one call); samples of the implementations are interleaved, each after its own
+  untimed calls (harness.settle: another library's idle threads stop spinning); the table shows the
   MEDIAN per-call time, and speed-up = NumPy time / transpile time. A pattern whose single
   call is slow gets fewer samples (a time budget per pattern), never fewer than 3.
 * `--save` writes the medians as JSON; `--before` adds that file's transpile times as a

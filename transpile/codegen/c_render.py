@@ -615,8 +615,8 @@ class CRenderer:
             elif isinstance(st, For):
                 self._parity_flag(lines, st)
                 lower, upper = self._loop_bounds(lines, st)
-                with lines.block(f"for ({self._loop_var_type(st)} {st.var} = {lower}; "
-                                 f"{st.var} < {upper}; {st.var}++)"):
+                with lines.block(f"for (int64_t {st.var} = {lower}; {st.var} < {upper}; "
+                                 f"{st.var}++)"):
                     if st.index is not None and st.index_read:
                         self._store_loop_index(lines, st.index, st.var)
                     self._render_statements(lines, st.body)
@@ -648,12 +648,6 @@ class CRenderer:
     def _loop_bounds(self, lines, loop) -> tuple[str, str]:
         """A fori_loop's bounds as the entry's `for` reads them."""
         return self._host_scalar(loop.lower), self._host_scalar(loop.upper)
-
-    @staticmethod
-    def _loop_var_type(loop: For) -> str:
-        """int64_t holds every index of every dtype but uint64 (bounds beyond 2^63)."""
-        unsigned = loop.index is not None and C_TYPE[loop.index.dtype] == "uint64_t"
-        return "uint64_t" if unsigned else "int64_t"
 
     @staticmethod
     def _parity_flag(lines, loop) -> None:

@@ -290,7 +290,7 @@ class CudaRenderer(CRenderer):
             if host == text:
                 bounds.append(text)
                 continue
-            bound, t = f"{loop.var}_{name}", self._loop_var_type(loop)
+            bound, t = f"{loop.var}_{name}", "int64_t"    # as the loop variable
             # Declared, then assigned: C++ forbids a `goto cleanup` past an initialization.
             lines.add(f"{t} {bound};")
             lines.add(f"{bound} = ({t}){host};")

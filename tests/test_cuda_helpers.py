@@ -1,7 +1,7 @@
 """Sorts, factorizations, scatters and debug prints through the CUDA backend, emulated.
 
-These kernels call the runtime's helper headers (tp_sort.h, tp_linalg.h, tp_scatter.h)
-from device code: one thread per row or matrix, a scatter on a single thread (in order).
+These kernels call the runtime's helper headers (tp_sort.h, tp_linalg.h, tp_spectral.h,
+tp_scatter.h) from device code: one thread per row or matrix, a scatter on a single thread (in order).
 They run the same arithmetic in the same order as the CPU backend's OpenMP drivers, so the
 emulated results must equal the CPU backend's bit for bit, and NumPy's within rounding.
 """
@@ -126,10 +126,32 @@ def test_debug_prints_copy_device_values_to_the_host(capfd):
     assert "tp_host_copy(" in cuda.lower(x, 3).source
 
 
-def test_spectral_helpers_say_they_have_no_cuda_form():
-    """eigh/svd (tp_spectral.h) run on the CPU only: a clear error, not a device build of
-    host code."""
-    a = np.eye(3) * 2.0
-    for fn in (lambda a: tnp.linalg.eigh(a)[0], tnp.linalg.svd, tnp.linalg.pinv):
-        with pytest.raises(NotImplementedError, match="no CUDA rendering"):
-            jit_api.jit(fn, backend="cuda").lower(a).source
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_eigh_and_svd_match_the_cpu_backend_bit_for_bit(dtype):
+    """tp_spectral.h's Jacobi sweeps, a thread per matrix; one matrix of NaN in the batch
+    gives NaN for that matrix only (each item returns on its own)."""
+    rng = np.random.default_rng(3)
+    sym = rng.standard_normal((4, 5, 5)).astype(dtype)
+    sym = sym + sym.transpose(0, 2, 1)
+    sym[2, 1, 0] = np.nan
+    wide = rng.standard_normal((3, 3, 6)).astype(dtype)
+
+    def f(sym, wide):
+        return (*tnp.linalg.eigh(sym), *tnp.linalg.svd(wide),
+                *tnp.linalg.svd(wide.transpose(0, 2, 1), full_matrices=False),
+                tnp.linalg.svdvals(wide), tnp.linalg.pinv(wide))
+    got, want, source = on_both(f, sym, wide)
+    for k, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_array_equal(g, w, err_msg=f"output {k}")
+    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    ok = [0, 1, 3]
+    assert np.isnan(got[0][2]).all() and np.isnan(got[1][2]).all()
+    np.testing.assert_allclose(got[0][ok], np.linalg.eigvalsh(sym[ok]), rtol=rtol, atol=rtol)
+    values = np.linalg.svd(wide, compute_uv=False)
+    for k in (3, 6, 8):
+        np.testing.assert_allclose(got[k], values, rtol=rtol, atol=rtol)
+    np.testing.assert_allclose((got[2][..., :3] * got[3][:, None, :]) @ got[4][:, :3], wide,
+                               rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(got[9], np.linalg.pinv(wide), rtol=10 * rtol, atol=10 * rtol)
+    tag = "f32" if dtype == np.float32 else "f64"
+    assert f"tp_eigh_{tag}_item(" in source and f"tp_svd_{tag}_item(" in source

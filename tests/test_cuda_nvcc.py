@@ -4,7 +4,7 @@ One module samples every kernel kind (elementwise, each reduction layout with ar
 matmul, an interchanged loop, host control flow); it must compile for sm_90 with every
 warning an error, and ptxas must report no local-memory spills for the elementwise and
 reduction kernels. A second module samples the kernels that call the runtime's helper
-headers from device code (sorts, factorizations, scatters) and a debug print: it must compile
+headers from device code (sorts, factorizations, eigh and svd, scatters) and a debug print: it must compile
 with every warning an error too. Skipped, with the reason, where nvcc is not installed.
 """
 import re
@@ -40,10 +40,13 @@ def helpers(x, a, idx, counts):
     spd = a @ a.transpose(0, 2, 1) + np.eye(4, dtype=a.dtype)
     sign, logdet = tnp.linalg.slogdet(a)
     q, r = tnp.linalg.qr(a)
+    small = x[:6, :6]
+    spectral = (tnp.linalg.eigh(a), tnp.linalg.svd(a[:, :3]), tnp.linalg.eigh(small + small.T),
+                tnp.linalg.svd(x[:4, :7], full_matrices=False), tnp.linalg.svdvals(x[:5, :3]))
     return (tnp.sort(x, axis=1), tnp.argsort(x, axis=0), tnp.median(x),
             tnp.linalg.solve(a, a[..., :2]), tnp.linalg.inv(a), tnp.linalg.det(a), sign,
             logdet, tnp.linalg.cholesky(spd), q, r, x[0].at[idx].add(1.0),
-            counts.at[idx].max(counts[:6]), tnp.bincount(counts, length=8))
+            counts.at[idx].max(counts[:6]), tnp.bincount(counts, length=8), spectral)
 
 
 def nvcc_compile(fun, args, directory):
@@ -104,9 +107,10 @@ def test_helper_kernels_compile_warning_free_for_sm90(tmp_path):
     assert "warning" not in report.lower()
     for call in ("tp_sort_f32_item(", "tp_sort_f32_block(", "tp_solve_f64_item(", "tp_cholesky_f64_item(",
                  "tp_qr_q_f64_item(", "tp_scatter_add_f32(", "tp_scatter_max_i64(",
-                 "tp_host_copy("):
+                 "tp_host_copy(", "tp_eigh_f64_item(", "tp_svd_f64_item(", "tp_eigh_f32_item(",
+                 "tp_svd_f32_item("):
         assert call in source, call
-    assert len(kernel_reports(report)) >= 12
+    assert len(kernel_reports(report)) >= 16
 
 
 def complex_numbers(z, w, x):

@@ -15,18 +15,30 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
+
+/* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h). As in
+ * tp_linalg.h, each decomposition is written for one matrix of the batch
+ * (`tp_X_tag_item(..., s)`), so a CUDA kernel gives each matrix a thread; the drivers below
+ * run the batch with OpenMP, except under the CUDA prelude (TP_DEVICE_HELPERS), which
+ * launches the items itself. */
+#ifndef TP_DEVICE
+#define TP_DEVICE
+#endif
+#define TP_SPECTRAL_ITEM static inline TP_DEVICE void
 
 #define TP_JACOBI_MAX_SWEEPS 80
 #define TP_SPECTRAL_MAX(T) (sizeof(T) == sizeof(float) ? (T)FLT_MAX : (T)DBL_MAX)
 
-#define TP_SPECTRAL_PARALLEL(batch, n) \
+/* Dynamic: the sweep count, so the work, differs from matrix to matrix. The condition reads
+ * the driver's `batch` and `n` themselves (_Pragma's string takes no macro arguments). */
+#define TP_SPECTRAL_PARALLEL \
     _Pragma("omp parallel for schedule(dynamic) if((batch) > 1 && (batch) * (n) * (n) * (n) > 262144)")
 
 #define TP_SPECTRAL(tag, T, SQRT, FABS, HYPOT, EPS)                                            \
     /* c, s of the rotation that zeroes the off-diagonal entry of [[app, apq], [apq, aqq]]    \
      * (Rutishauser's formulas: the smaller angle, no overflow for large ratios). */          \
-    static inline void tp_jacobi_rotation_##tag(T app, T aqq, T apq, T *c, T *s) {          \
+    static inline TP_DEVICE void tp_jacobi_rotation_##tag(T app, T aqq, T apq, T *c,          \
+                                                          T *s) {                     \
         const T theta = (aqq - app) / (2 * apq);                                              \
         const T t = (theta >= 0 ? 1 : -1) / (FABS(theta) + HYPOT(theta, (T)1));               \
         *c = 1 / HYPOT(t, (T)1);                                                              \
@@ -34,7 +46,7 @@
     }                                                                                         \
     /* Eigen-decomposition of the symmetric n x n matrix a (full, overwritten: its diagonal   \
      * ends as the eigenvalues) with the eigenvectors accumulated in the columns of v. */     \
-    static inline void tp_jacobi_eigh_##tag(T *a, T *v, int64_t n) {                          \
+    static inline TP_DEVICE void tp_jacobi_eigh_##tag(T *a, T *v, int64_t n) {                \
         for (int64_t i = 0; i < n * n; i++) v[i] = 0;                                         \
         for (int64_t i = 0; i < n; i++) v[i * n + i] = 1;                                     \
         for (int sweep = 0; sweep < TP_JACOBI_MAX_SWEEPS; sweep++) {                          \
@@ -75,24 +87,30 @@
     }                                                                                         \
     /* out[s] is (n + 1) x n: row 0 the eigenvalues ascending, rows 1..n the eigenvectors    \
      * as columns. a is read from its lower triangle. work: n * n per matrix. */              \
-    static __attribute__((noinline, unused)) void tp_eigh_##tag(                              \
-            const T *a, T *out, T *work, int64_t batch, int64_t n, int64_t n2) {              \
-        (void)n2;                                                                             \
-        TP_SPECTRAL_PARALLEL(batch, n)                                                        \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+    TP_SPECTRAL_ITEM tp_eigh_##tag##_item(                                                    \
+            const T *a, T *out, T *work, int64_t batch, int64_t n, int64_t n2,                \
+            int64_t s) {                                                                      \
+        (void)batch; (void)n2;                                                                \
+        {                                                                                     \
             const T *in = a + s * n * n;                                                      \
             T *m = work + s * n * n, *w = out + s * (n + 1) * n, *v = w + n;                  \
-            for (int64_t i = 0; i < n; i++)                                                   \
-                for (int64_t j = 0; j <= i; j++) m[i * n + j] = m[j * n + i] = in[i * n + j]; \
-            tp_jacobi_eigh_##tag(m, v, n);                                                    \
             int finite = 1;                                                                   \
+            for (int64_t i = 0; i < n; i++)                                                   \
+                for (int64_t j = 0; j <= i; j++) {                                            \
+                    const T x = in[i * n + j];                                                \
+                    m[i * n + j] = m[j * n + i] = x;                                          \
+                    if (!(FABS(x) <= TP_SPECTRAL_MAX(T))) finite = 0;                         \
+                }                                                                             \
+            /* Checked before the sweeps: they skip a NaN off the diagonal, which would */    \
+            /* leave finite eigenvalues. */                                                   \
+            if (finite) tp_jacobi_eigh_##tag(m, v, n);                                        \
             for (int64_t i = 0; i < n; i++) {                                                 \
                 w[i] = m[i * n + i];                                                          \
                 if (!(FABS(w[i]) <= TP_SPECTRAL_MAX(T))) finite = 0;                         \
             }                                                                                 \
             if (!finite) {                       /* NaN or inf in: NaN out, as JAX */        \
                 for (int64_t i = 0; i < (n + 1) * n; i++) w[i] = (T)NAN;                      \
-                continue;                                                                     \
+                return;                                                                       \
             }                                                                                 \
             for (int64_t i = 1; i < n; i++) {          /* stable insertion sort, ascending */ \
                 for (int64_t j = i; j > 0 && w[j] < w[j - 1]; j--) {                          \
@@ -113,7 +131,7 @@
     }                                                                                         \
     /* One-sided Jacobi on the columns u[0..cols) (each of length rows, stored contiguously) \
      * accumulating the rotations in the columns of v (cols x cols, column-major). */         \
-    static inline void tp_hestenes_##tag(T *u, T *v, int64_t rows, int64_t cols) {           \
+    static inline TP_DEVICE void tp_hestenes_##tag(T *u, T *v, int64_t rows, int64_t cols) { \
         for (int64_t i = 0; i < cols * cols; i++) v[i] = 0;                                   \
         for (int64_t i = 0; i < cols; i++) v[i * cols + i] = 1;                               \
         for (int sweep = 0; sweep < TP_JACOBI_MAX_SWEEPS; sweep++) {                          \
@@ -149,7 +167,8 @@
     }                                                                                         \
     /* Columns [have, want) of q (each of length rows, contiguous) made orthonormal to the   \
      * earlier ones: each from the unit vector least inside their span, orthogonalised twice. */ \
-    static inline void tp_complete_basis_##tag(T *q, int64_t rows, int64_t have, int64_t want) { \
+    static inline TP_DEVICE void tp_complete_basis_##tag(T *q, int64_t rows, int64_t have,   \
+                                                         int64_t want) {                      \
         for (int64_t j = have; j < want; j++) {                                               \
             int64_t best = 0;                                                                 \
             T best_rest = -1;                                                                 \
@@ -175,14 +194,14 @@
     /* out[s] packs U (m x ucols), the singular values (k = min(m, n)), and V^T (vrows x n),  \
      * where ucols = vrows = k, or m and n with full_matrices; without compute_uv, only the   \
      * values. work: (big * big + small * small) per matrix, big = max(m, n), small = min. */ \
-    static __attribute__((noinline, unused)) void tp_svd_##tag(                               \
+    TP_SPECTRAL_ITEM tp_svd_##tag##_item(                                                     \
             const T *a, T *out, T *work, int64_t batch, int64_t m, int64_t n,                \
-            int64_t full, int64_t compute_uv) {                                               \
+            int64_t full, int64_t compute_uv, int64_t s) {                                    \
         const int64_t tall = m >= n, big = tall ? m : n, k = tall ? n : m;                    \
         const int64_t ucols = full ? m : k, vrows = full ? n : k;                             \
         const int64_t per = compute_uv ? m * ucols + k + vrows * n : k;                       \
-        TP_SPECTRAL_PARALLEL(batch, big)                                                      \
-        for (int64_t s = 0; s < batch; s++) {                                                 \
+        (void)batch;                                                                          \
+        {                                                                                     \
             const T *in = a + s * m * n;                                                      \
             T *u = work + s * (big * big + k * k), *v = u + big * big;                        \
             T *sv = out + s * per, *uo = sv + k, *vt = uo + m * ucols;                        \
@@ -201,7 +220,7 @@
             }                                                                                 \
             if (!finite) {                       /* NaN or inf in: NaN out, as JAX */        \
                 for (int64_t i = 0; i < per; i++) out[s * per + i] = (T)NAN;                  \
-                continue;                                                                     \
+                return;                                                                       \
             }                                                                                 \
             for (int64_t i = 1; i < k; i++)            /* stable insertion sort, descending */ \
                 for (int64_t j = i; j > 0 && sv[j] > sv[j - 1]; j--) {                        \
@@ -215,7 +234,7 @@
                         v[(j - 1) * k + r] = t;                                               \
                     }                                                                         \
                 }                                                                             \
-            if (!compute_uv) continue;                                                        \
+            if (!compute_uv) return;                                                          \
             int64_t nonzero = 0;                                                              \
             for (int64_t c = 0; c < k; c++)                                                   \
                 if (sv[c] > 0) {                                                              \
@@ -236,7 +255,25 @@
                     for (int64_t j = 0; j < n; j++) vt[r * n + j] = u[r * big + j];           \
             }                                                                                 \
         }                                                                                     \
+    }                                                                                         \
+    TP_SPECTRAL_DRIVERS(tag, T)
+
+/* The batch drivers: every item, in parallel when there is enough work. */
+#define TP_SPECTRAL_DRIVER(name, PARAMS, ARGS)                                                \
+    static __attribute__((noinline, unused)) void name PARAMS {                               \
+        TP_SPECTRAL_PARALLEL                                                                  \
+        for (int64_t s = 0; s < batch; s++) name##_item ARGS;                                 \
     }
+#ifdef TP_DEVICE_HELPERS
+#define TP_SPECTRAL_DRIVERS(tag, T)
+#else
+#define TP_SPECTRAL_DRIVERS(tag, T)                                                           \
+    TP_SPECTRAL_DRIVER(tp_eigh_##tag, (const T *a, T *out, T *work, int64_t batch, int64_t n, \
+                       int64_t n2), (a, out, work, batch, n, n2, s))                          \
+    TP_SPECTRAL_DRIVER(tp_svd_##tag, (const T *a, T *out, T *work, int64_t batch, int64_t m,  \
+                       int64_t n, int64_t full, int64_t compute_uv),                          \
+                       (a, out, work, batch, m, n, full, compute_uv, s))
+#endif
 
 TP_SPECTRAL(f32, float, sqrtf, fabsf, hypotf, FLT_EPSILON)
 TP_SPECTRAL(f64, double, sqrt, fabs, hypot, DBL_EPSILON)

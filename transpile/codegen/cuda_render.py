@@ -9,9 +9,10 @@ What differs from C + OpenMP, and nothing else, lives here:
   over a strided axis gives each output a thread. Never float atomics: same answer each run;
 - matmul launches the tiled shared-memory kernel from tp_cuda.h, looping over the tiles and
   matrices past CUDA's 65535 blocks along grid y and z;
-- sorts and factorizations give each row or matrix a thread running the runtime's own
-  helpers (tp_sort.h, tp_linalg.h: device functions under this prelude); a scatter runs on
-  one thread, in order; a debug print is a host function copying its values to the host;
+- sorts and factorizations (eigh and svd too) give each row or matrix a thread running the
+  runtime's own helpers (tp_sort.h, tp_linalg.h, tp_spectral.h: device functions under this
+  prelude); a scatter runs on one thread, in order; a debug print is a host function copying
+  its values to the host;
 - the entry function runs on the host: it allocates temporaries with stream-ordered
   cudaMallocAsync, launches the kernels, and runs control flow as host loops that read
   loop bounds (once per loop), `while` flags and `cond` indices back from the device.
@@ -200,14 +201,6 @@ class CudaRenderer(CRenderer):
             return super()._sort_kernel(k, index)
         finally:
             self._block_per_item = False
-
-    def _helper_kernel(self, k, index: int) -> str:
-        if k.header == "tp_spectral.h":    # its Jacobi sweeps have no device form yet
-            raise NotImplementedError(
-                f"{k.function} (linalg.eigh/svd and what is built on them: eigvalsh, svdvals, "
-                "pinv, lstsq, matrix_rank, norm with ord 2/-2/'nuc', cond) has no CUDA "
-                "rendering yet; use backend='cpu'")
-        return super()._helper_kernel(k, index)
 
     def _helper_body(self, index, function, args, items) -> list[str]:
         """One device thread per item (a row to sort, a matrix to factor) running the same

@@ -70,11 +70,9 @@ def _factorization(function, header="tp_linalg.h"):
         if eqn.prim.name == "svd":
             scalars += (int(eqn.params["full_matrices"]), int(eqn.params["compute_uv"]))
         name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        # tp_linalg.h's factorizations run one matrix per call of `{name}_item` (a device
-        # thread each on CUDA); tp_spectral.h's only as a whole batch, on the CPU.
-        items = batch if header == "tp_linalg.h" else None
+        # Each matrix is one call of `{name}_item` (a device thread each on CUDA).
         return [HelperKernel(header, name, reads, [buf] + scratch, scalars, comment,
-                             items=items)]
+                             items=batch)]
     return lower
 
 

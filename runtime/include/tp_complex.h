@@ -18,8 +18,8 @@
  *                           (C99 Annex G branch cuts and special values); pow first takes
  *                           NumPy's integer-exponent path (repeated plain products).
  *                           CUDA / C++: own versions with Annex G's special values, accurate
- *                           to a few ulp away from |z| = 1 (log's real part loses relative
- *                           accuracy there).
+ *                           to a few ulp (log near |z| = 1 from |z|^2 - 1 computed exactly
+ *                           with fma; log and sqrt rescaled where |z| would overflow).
  *   eq, ne, isnan, isinf, isfinite   as NumPy: both parts equal; either part NaN/inf.
  *   lt, le, gt, ge, max, min         NumPy's lexicographic order (TP_COMPLEX_ORDER).
  *
@@ -32,6 +32,7 @@
 #ifndef TRANSPILE_COMPLEX_H
 #define TRANSPILE_COMPLEX_H
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 
@@ -154,25 +155,46 @@ TP_COMPLEX_LIBM(c64, tp_c64, float, f)
 TP_COMPLEX_LIBM(c128, tp_c128, double, )
 #else
 /* ---- C++ / CUDA: no C99 complex library; Annex G's special values by hand. ---- */
-#define TP_COMPLEX_OWN(tag, C, T, SFX)                                                        \
+#define TP_COMPLEX_OWN(tag, C, T, SFX, MAX)                                                   \
     TP_INLINE C tp_exp_##tag(C a) {                                                           \
         const T x = a.re, y = a.im;                                                           \
         if (y == 0) return tp_make_##tag(exp##SFX(x), y);     /* exact imaginary zero */      \
-        if (isinf(x) && !isfinite(y))                                                         \
-            return x < 0 ? tp_make_##tag((T)0, (T)0) : tp_make_##tag(x, (T)NAN);              \
+        if (isinf(x) && !isfinite(y))            /* (-inf, inf or NaN): (0, y's sign) */      \
+            return x < 0 ? tp_make_##tag((T)0, copysign##SFX((T)0, y))                        \
+                         : tp_make_##tag(x, (T)NAN);                                          \
         if (isinf(x) && x < 0)                                                                \
             return tp_make_##tag((T)0 * cos##SFX(y), (T)0 * sin##SFX(y));                     \
         const T e = exp##SFX(x);                                                              \
         return tp_make_##tag(e * cos##SFX(y), e * sin##SFX(y));                               \
     }                                                                                         \
-    /* Near |z| = 1, log|z| = log1p((max-1)(max+1) + min^2) / 2 keeps its relative accuracy. */\
+    /* x^2 + y^2 - 1 for 1/2 <= big < 1, exactly but for the last rounding: each square       \
+     * split into its rounded value and its error (fma), big^2 - 1 exact (Sterbenz), and the  \
+     * sum of the rounded terms kept with its error (Knuth's two-sum). */                     \
+    TP_INLINE T tp_norm2m1_##tag(T big, T small) {                                            \
+        const T p = big * big, ep = fma##SFX(big, big, -p);                                   \
+        const T q = small * small, eq = fma##SFX(small, small, -q);                           \
+        const T d = p - 1, s = d + q, back = s - q;                                           \
+        const T es = (d - back) + (q - (s - back));                                           \
+        return s + (es + (ep + eq));                                                          \
+    }                                                                                         \
+    /* log|z|: near |z| = 1 as log1p(|z|^2 - 1) / 2, which keeps its relative accuracy;       \
+     * where |z| overflows, from the larger part: log(big) + log1p((small/big)^2) / 2. */     \
+    TP_INLINE T tp_log_abs_##tag(T ax, T ay) {                                                \
+        const T big = ax > ay ? ax : ay, small = ax > ay ? ay : ax, h = hypot##SFX(ax, ay);   \
+        if (big >= 1 && big < 2 && small < 1)        /* no cancellation: big^2 - 1 >= 0 */    \
+            return log1p##SFX((big - 1) * (big + 1) + small * small) / 2;                     \
+        if (big >= (T)0.5 && big < 1 && h >= (T)0.7)                                          \
+            return log1p##SFX(tp_norm2m1_##tag(big, small)) / 2;                              \
+        if (isinf(h) && isfinite(big)) {                                                      \
+            const T r = small / big;                                                          \
+            return log##SFX(big) + log1p##SFX(r * r) / 2;                                     \
+        }                                                                                     \
+        return log##SFX(h);                                                                   \
+    }                                                                                         \
     TP_INLINE C tp_log_##tag(C a) {                                                           \
-        const T ax = fabs##SFX(a.re), ay = fabs##SFX(a.im), h = hypot##SFX(ax, ay);           \
+        const T ax = fabs##SFX(a.re), ay = fabs##SFX(a.im);                                   \
         if (isnan(ax) && isfinite(ay)) return tp_make_##tag(ax, (T)NAN);                      \
-        const T big = ax > ay ? ax : ay, small = ax > ay ? ay : ax;                           \
-        const T re = (h >= (T)0.71 && h <= (T)1.73)                                           \
-            ? log1p##SFX((big - 1) * (big + 1) + small * small) / 2 : log##SFX(h);            \
-        return tp_make_##tag(re, atan2##SFX(a.im, a.re));                                     \
+        return tp_make_##tag(tp_log_abs_##tag(ax, ay), atan2##SFX(a.im, a.re));               \
     }                                                                                         \
     TP_INLINE C tp_sqrt_##tag(C a) {                                                          \
         const T x = a.re, y = a.im;                                                           \
@@ -183,15 +205,18 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
             if (x > 0) return tp_make_##tag(x, isnan(y) ? y : copysign##SFX((T)0, y));        \
             return tp_make_##tag(isnan(y) ? y : (T)0, copysign##SFX((T)INFINITY, y));         \
         }                                                                                     \
-        const T t = sqrt##SFX((fabs##SFX(x) + hypot##SFX(x, y)) * (T)0.5);                    \
-        if (x >= 0) return tp_make_##tag(t, y / (2 * t));                                     \
-        return tp_make_##tag(fabs##SFX(y) / (2 * t), copysign##SFX(t, y));                    \
+        /* Where |x| + |z| could overflow: sqrt(z) = 2 sqrt(z / 4), scaled exactly. */        \
+        const bool huge = fabs##SFX(x) > MAX / 4 || fabs##SFX(y) > MAX / 4;                   \
+        const T sx = huge ? x / 4 : x, sy = huge ? y / 4 : y, k = huge ? 2 : 1;               \
+        const T t = sqrt##SFX((fabs##SFX(sx) + hypot##SFX(sx, sy)) * (T)0.5);                 \
+        if (x >= 0) return tp_make_##tag(k * t, k * (sy / (2 * t)));                          \
+        return tp_make_##tag(k * (fabs##SFX(sy) / (2 * t)), k * copysign##SFX(t, y));         \
     }                                                                                         \
     TP_INLINE C tp_cpow_##tag(C a, C b) {                                                     \
         return tp_exp_##tag(tp_mul_plain_##tag(b, tp_log_##tag(a)));                          \
     }
-TP_COMPLEX_OWN(c64, tp_c64, float, f)
-TP_COMPLEX_OWN(c128, tp_c128, double, )
+TP_COMPLEX_OWN(c64, tp_c64, float, f, FLT_MAX)
+TP_COMPLEX_OWN(c128, tp_c128, double, , DBL_MAX)
 /* + and * for templates written for numbers (tp_cuda.h's matmul tile). */
 #define TP_COMPLEX_OPERATORS(tag, C)                                                          \
     TP_DEVICE inline C operator+(C a, C b) { return tp_add_##tag(a, b); }                     \

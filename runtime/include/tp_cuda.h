@@ -126,7 +126,11 @@ __device__ __forceinline__ T tp_block_reduce(T v, T identity, F combine) {
 }
 
 /* ---- argmax/argmin: NumPy's rules, as an associative combine of (value, index) pairs:
- * the first NaN wins; otherwise the extreme value, ties to the first index. ---- */
+ * the first NaN wins; otherwise the extreme value, ties to the first index. Float max/min
+ * use it too, with ties to the last index (NumPy's in-order maximum returns its second
+ * operand on ties: a zero result has the sign of the last zero), and complex max/min with
+ * ties to the first: the pairs make the answer independent of the order a tree of
+ * threads combines them in. ---- */
 template <typename T>
 struct TpArg {
     T value;
@@ -139,7 +143,7 @@ template <> __device__ __forceinline__ bool tp_is_nan<double>(double v) { return
 
 template <typename T> __device__ __forceinline__ bool tp_arg_greater(T a, T b) { return a > b; }
 
-template <bool MAX, typename T>
+template <bool MAX, bool LAST_TIE = false, typename T>
 __device__ __forceinline__ TpArg<T> tp_arg_combine(TpArg<T> a, TpArg<T> b) {
     if (a.index < 0) return b;
     if (b.index < 0) return a;
@@ -147,7 +151,7 @@ __device__ __forceinline__ TpArg<T> tp_arg_combine(TpArg<T> a, TpArg<T> b) {
     if (a_nan || b_nan) return (a_nan && (!b_nan || a_first)) ? a : b;
     if (MAX ? tp_arg_greater(a.value, b.value) : tp_arg_greater(b.value, a.value)) return a;
     if (MAX ? tp_arg_greater(b.value, a.value) : tp_arg_greater(a.value, b.value)) return b;
-    return a_first ? a : b;
+    return a_first != LAST_TIE ? a : b;
 }
 
 /* ---- one matrix product on TP_TILE x TP_TILE tiles in shared memory ----

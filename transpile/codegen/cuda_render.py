@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 
+from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
                      merge_groups, walk)
@@ -316,15 +317,23 @@ class _Reduction:
         self.used = renderer._used_loops(space, affines)
         dt = k.body.dtype
         self.arg = k.combiner in ("argmax", "argmin")
+        # Float and complex max/min carry their element's position too: of equal values
+        # that differ (signed zeros) or of NaNs, NumPy's in-order answer is a particular one.
+        self.paired = self.arg or (k.combiner in ("max", "min") and dtypes.is_inexact(dt))
         self.value_t = C_TYPE[dt]
-        if self.arg:
+        if self.paired:
             self.acc_t = f"TpArg<{self.value_t}>"
-            self.identity = f"{self.acc_t}{{{self.value_t}(), -1}}"   # zero, complex too
+            value = f"{self.value_t}()" if self.arg else reduction_init(k.combiner, dt)
+            self.identity = f"{self.acc_t}{{{value}, -1}}"   # zero, complex too
         else:
             self.acc_t = accumulator_type(k.combiner, dt)
             self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"
 
     def layout(self) -> str:
+        if self.k.combiner == "prod" and dtypes.is_inexact(self.k.body.dtype):
+            # NumPy multiplies in order: a reassociated product is not a few ulp off but
+            # arbitrarily far where partial products pass through subnormals or overflow.
+            return "thread"
         if self.rows == 1:
             return "full"
         if self.length < 32 or len(self.space.names) == self.n_out:
@@ -340,10 +349,11 @@ class _Reduction:
         lines.add(f"/* {self.k.comment}; {comment} */")
         lines.add(f"__global__ void __launch_bounds__(TP_THREADS) {params} {{")
         lines.depth += 1
-        if self.arg:
-            better = "true" if self.k.combiner == "argmax" else "false"
+        if self.paired:
+            better = "true" if self.k.combiner in ("argmax", "max") else "false"
+            last = "true" if not self.arg and dtypes.is_float(self.k.body.dtype) else "false"
             lines.add(f"[[maybe_unused]] auto combine = []({self.acc_t} a, {self.acc_t} b) {{ "
-                      f"return tp_arg_combine<{better}>(a, b); }};")
+                      f"return tp_arg_combine<{better}, {last}>(a, b); }};")
         else:
             update = reduction_update(self.k.combiner, self.k.body.dtype, "a", "b")
             lines.add(f"[[maybe_unused]] auto combine = []({self.acc_t} a, {self.acc_t} b) "
@@ -369,7 +379,7 @@ class _Reduction:
         """acc <- combine(acc, body) at reduction position `position` (all loop vars set)."""
         value = ExprRenderer(lines, self.space, counter())(self.k.body)
         where = f"  /* {_short_source(self.k.source)} */" if self.k.source is not None else ""
-        if self.arg:
+        if self.paired:
             lines.add(f"acc = combine(acc, {self.acc_t}{{{value}, {position}}});{where}")
         else:
             lines.add(reduction_update(self.k.combiner, self.k.body.dtype, "acc", value) + where)
@@ -390,6 +400,8 @@ class _Reduction:
         """The accumulator as the output's C value."""
         if self.arg:
             return f"({C_TYPE[self.k.out.dtype]}){acc}.index"
+        if self.paired:
+            return accumulator_result(self.k.combiner, self.k.out.dtype, f"{acc}.value")
         return accumulator_result(self.k.combiner, self.k.out.dtype, acc)
 
     def _rows(self, lines: Lines, first: str, step: str):

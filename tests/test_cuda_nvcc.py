@@ -43,10 +43,16 @@ def helpers(x, a, idx, counts):
     small = x[:6, :6]
     spectral = (tnp.linalg.eigh(a), tnp.linalg.svd(a[:, :3]), tnp.linalg.eigh(small + small.T),
                 tnp.linalg.svd(x[:4, :7], full_matrices=False), tnp.linalg.svdvals(x[:5, :3]))
+    rows = tnp.arange(4)
+
+    def cholesky_step(j, low):       # a product bounded by the loop index (loop_ranges.py)
+        v = spd[0, :, j] - low @ low[j]
+        return low.at[:, j].set(tnp.where(rows >= j, v / tnp.sqrt(v[j]), 0.0))
+    bounded = lax.fori_loop(0, 4, cholesky_step, tnp.zeros_like(spd[0]))
     return (tnp.sort(x, axis=1), tnp.argsort(x, axis=0), tnp.median(x),
             tnp.linalg.solve(a, a[..., :2]), tnp.linalg.inv(a), tnp.linalg.det(a), sign,
             logdet, tnp.linalg.cholesky(spd), q, r, x[0].at[idx].add(1.0),
-            counts.at[idx].max(counts[:6]), tnp.bincount(counts, length=8), spectral)
+            counts.at[idx].max(counts[:6]), tnp.bincount(counts, length=8), spectral, bounded)
 
 
 def nvcc_compile(fun, args, directory):
@@ -108,7 +114,7 @@ def test_helper_kernels_compile_warning_free_for_sm90(tmp_path):
     for call in ("tp_sort_f32_item(", "tp_sort_f32_block(", "tp_solve_f64_item(", "tp_cholesky_f64_item(",
                  "tp_qr_q_f64_item(", "tp_scatter_add_f32(", "tp_scatter_max_i64(",
                  "tp_host_copy(", "tp_eigh_f64_item(", "tp_svd_f64_item(", "tp_eigh_f32_item(",
-                 "tp_svd_f32_item("):
+                 "tp_svd_f32_item(", "const int64_t first", "const int64_t depth"):
         assert call in source, call
     assert len(kernel_reports(report)) >= 16
 

@@ -6,13 +6,14 @@ the C backend's, run through the emulated backend (TRANSPILE_CUDA_EMULATE=1):
   as (value, position) pairs, whatever order a tree of threads combines them in), and float
   products multiply in order (a thread per output);
 - tp_complex.h's own exp/log/sqrt (CUDA has no C99 complex library) at special values:
-  |z| near overflow, |z| near 1, and Annex G's signed zeros.
+  |z| near overflow, |z| near 1, and Annex G's signed zeros;
+- matrix products bounded by a loop index (codegen/loop_ranges.py) in the tile kernel.
 """
 import numpy as np
 import pytest
 
 import transpile.numpy as tnp
-from transpile import api as jit_api
+from transpile import api as jit_api, lax
 from transpile.runtime.nvcc import EmulatedCudaCompiler
 from conftest import assert_same
 
@@ -111,3 +112,21 @@ def test_complex_exp_log_sqrt_near_overflow_near_one_and_signed_zeros(dtype):
     for key in want:
         assert_parts(got[key], want[key], max_ulp=2, what=key)
     assert np.signbit(got["exp"].imag[8]) and not np.signbit(got["exp"].imag[9])
+
+
+def test_products_bounded_by_a_loop_index_are_bounded_on_the_device():
+    """codegen/loop_ranges.py's row and depth limits, honoured by the tile kernel: the
+    factor still equals NumPy's, the rows above the index are zeros."""
+    m = np.random.default_rng(3).standard_normal((20, 20))
+    a = m @ m.T / 20 + np.eye(20)
+
+    def cholesky(a):
+        rows = tnp.arange(a.shape[0])
+
+        def step(j, low):
+            v = a[:, j] - low @ low[j]
+            return low.at[:, j].set(tnp.where(rows >= j, v / tnp.sqrt(v[j]), 0.0))
+        return {"low": lax.fori_loop(0, a.shape[0], step, tnp.zeros_like(a))}
+    got, source = on_cuda(cholesky, a)
+    np.testing.assert_allclose(got["low"], np.linalg.cholesky(a), rtol=1e-12, atol=1e-12)
+    assert "const int64_t depth" in source and "const int64_t first" in source

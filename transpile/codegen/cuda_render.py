@@ -154,20 +154,26 @@ class CudaRenderer(CRenderer):
         t = C_TYPE[k.out.dtype]
         w = t if k.out.dtype.kind in "fc" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
-        self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
+        limit_reads = [k.limits.index] if k.limits is not None else []
+        self._kernel_args[index] = [b.name for b in reads + limit_reads] + [k.out.name]
         tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
         grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
                 f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
         self._launches[index] = lambda args: [
             f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
         r = self.restrict
-        params = [f"const {t} *{b.name}" for b in reads] + [f"{t} *{r} {k.out.name}"]
+        params = [f"const {t} *{b.name}" for b in reads]
+        params += [f"const {C_TYPE[b.dtype]} *{b.name}" for b in limit_reads]
+        params.append(f"{t} *{r} {k.out.name}")
         lines = Lines()
         lines.add(f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), lhs strides "
                   f"{k.lhs.strides}, rhs strides {k.rhs.strides}; tiles of 16x16 */")
         lines.add(f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
                   f"{', '.join(params)}) {{")
         lines.depth += 1
+        first, rows, depth = self._matmul_limits(lines, k)
+        if rows != str(k.m):
+            tiles_m = f"({rows} + TP_TILE - 1) / TP_TILE"
         # Loop bounds depend on the block only: every thread reaches the tile's barriers.
         loops = [("z", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
         for var, count, axis in loops:
@@ -177,6 +183,8 @@ class CudaRenderer(CRenderer):
         pointers = []
         for name, operand in (("a", k.lhs), ("b", k.rhs)):
             terms = [operand.buffer.name] + ([str(operand.offset)] if operand.offset else [])
+            if first and operand is k.lhs:
+                terms.append(f"{first} * {operand.strides[-2]}")
             stride = 1
             for d in range(len(k.batch_shape) - 1, -1, -1):
                 size, step = k.batch_shape[d], operand.strides[d]
@@ -185,14 +193,42 @@ class CudaRenderer(CRenderer):
                     terms.append(f"({index_d} % {size}) * {step}")
                 stride *= size
             pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
-        lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, "
-                  f"{k.out.name} + z * {k.m * k.n}, {k.m}, {k.k}, {k.n}, tile_row, tile_col);")
+        out = f"{k.out.name} + z * {k.m * k.n}" + (f" + {first} * {k.n}" if first else "")
+        lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, {out}, {rows}, "
+                  f"{depth}, {k.n}, tile_row, tile_col);")
         for _ in loops:
             lines.depth -= 1
             lines.add("}")
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    @staticmethod
+    def _matmul_limits(lines: Lines, k: MatmulKernel):
+        """(first row, rows, depth) of a product bounded by a loop index (loop_ranges.py), as
+        the C renderer's: the index read on the device, the rows above it zeroed by every
+        thread of the grid (no barrier in between), the contraction stopped where both
+        operands are zero. (None, m, k) for an unbounded product."""
+        lim = k.limits
+        if lim is None:
+            return None, str(k.m), str(k.k)
+        lines.add(f"const int64_t at = (int64_t){lim.index.name}[0];")
+        first, rows, depth = None, str(k.m), str(k.k)
+        if lim.short_k:
+            lines.add("/* the operands are zero from the loop index on along k: the rest of "
+                      "the sum adds exact zeros */")
+            lines.add(f"const int64_t depth = at < 0 ? 0 : (at < {k.k} ? at : {k.k});")
+            depth = "depth"
+        if lim.rows_from_index:
+            lines.add("/* rows above the loop index are never read: zeros, not products */")
+            lines.add(f"const int64_t first = at < 0 ? 0 : (at < {k.m} ? at : {k.m});")
+            thread = ("(((int64_t)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + "
+                      "blockIdx.x) * (TP_TILE * TP_TILE) + threadIdx.y * TP_TILE + threadIdx.x")
+            step = "(int64_t)gridDim.x * gridDim.y * gridDim.z * (TP_TILE * TP_TILE)"
+            with lines.block(f"for (int64_t i = {thread}; i < first * {k.n}; i += {step})"):
+                lines.add(f"{k.out.name}[i] = {C_TYPE[k.out.dtype]}();")
+            first, rows = "first", f"{k.m} - first"
+        return first, rows, depth
 
     # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
     def _sort_kernel(self, k, index: int) -> str:

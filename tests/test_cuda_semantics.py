@@ -7,7 +7,8 @@ the C backend's, run through the emulated backend (TRANSPILE_CUDA_EMULATE=1):
   products multiply in order (a thread per output);
 - tp_complex.h's own exp/log/sqrt (CUDA has no C99 complex library) at special values:
   |z| near overflow, |z| near 1, and Annex G's signed zeros;
-- matrix products bounded by a loop index (codegen/loop_ranges.py) in the tile kernel.
+- matrix products bounded by a loop index (codegen/loop_ranges.py) in the tile kernel;
+- transpile.h's float64 exp, fused as on a device.
 """
 import numpy as np
 import pytest
@@ -130,3 +131,12 @@ def test_products_bounded_by_a_loop_index_are_bounded_on_the_device():
     got, source = on_cuda(cholesky, a)
     np.testing.assert_allclose(got["low"], np.linalg.cholesky(a), rtol=1e-12, atol=1e-12)
     assert "const int64_t depth" in source and "const int64_t first" in source
+
+
+def test_float64_exp_fuses_as_the_device_does():
+    """transpile.h's tp_exp uses fma where the hardware has one; a GPU always has, so the
+    emulation fuses too (unfused, exp(1.0) was one ulp above NumPy's)."""
+    x = np.linspace(-30, 30, 601)
+    got, _ = on_cuda(lambda x: {"exp": tnp.exp(x)}, x)
+    assert got["exp"][310] == np.exp(1.0) == np.e
+    assert_same(got["exp"], np.exp(x), max_ulp=1)

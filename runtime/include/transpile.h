@@ -224,8 +224,9 @@ TP_INLINE float tp_expf(float x) {
  * subnormal range are rounded once more only. Above ln(DBL_MAX) the result is inf, below
  * -746 (and at -inf) 0, and NaN propagates through the arithmetic. */
 /* a * b + c: one fused instruction where the CPU has one (one rounding, more accurate than
- * two), else the two operations (never a libm call, which would not vectorise). */
-#if defined(__FMA__) || defined(__CUDACC__)
+ * two), else the two operations (never a libm call, which would not vectorise). A GPU has
+ * one, so the CUDA emulation (TP_CUDA_EMULATE) computes as the device does. */
+#if defined(__FMA__) || defined(__CUDACC__) || defined(TP_CUDA_EMULATE)
 #define TP_FMA(a, b, c) fma((a), (b), (c))
 #else
 #define TP_FMA(a, b, c) ((a) * (b) + (c))

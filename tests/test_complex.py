@@ -14,6 +14,7 @@ Comparisons (per real and imaginary part, signed zeros and NaN positions include
 - within 2 ulp for ** (small integer exponents multiply, the rest is the library's cpow);
 - relative to the summed magnitudes for sum/prod/mean/matmul (reassociation).
 """
+import os
 import warnings
 
 import numpy as np
@@ -114,6 +115,9 @@ def test_unary_functions_and_methods_on_special_values(dt):
     _check(_unary_tnp, (x,), tol, expected=_numpy(_unary_numpy, x))
 
 
+@pytest.mark.skipif(os.environ.get("TRANSPILE_TEST_BACKEND") == "cuda",
+                    reason="CUDA has no C library cexp/clog/csqrt: tp_complex.h's own are "
+                           "within 2 ulp (test_unary_functions_and_methods_on_special_values)")
 def test_exp_log_sqrt_in_c_are_numpys_bit_for_bit():
     """The C backend calls the C library's cexp/clog/csqrt, as NumPy does: no ulp slack,
     branch cuts (signed zero imaginary parts on the negative real axis) included."""

@@ -33,9 +33,12 @@
  * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
  *
  * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread
- * takes whole products. Few: C is cut into one rectangle per thread (rows x columns chosen to
- * keep the rectangles square-ish) and each thread runs the serial algorithm on its rectangle
- * with its own packing buffers, so no thread ever waits for another inside a product. */
+ * takes whole products. Few, with C at least an NR strip wide per thread: each thread takes a
+ * band of C's columns and the threads share one packing of A (tp_gemm_shared_a_*). Narrower:
+ * C is cut into one rectangle per thread (rows x columns chosen to keep the rectangles
+ * square-ish) and each thread runs the serial algorithm on its rectangle with its own
+ * packing buffers. A vector times a row-major matrix: a band of the matrix's rows per thread
+ * (tp_vecmat_bands_*). */
 #ifndef TRANSPILE_GEMM_H
 #define TRANSPILE_GEMM_H
 

@@ -117,37 +117,40 @@
 #define TP_VFMA_f64 _mm256_fmadd_pd
 #else
 #define TP_GEMM_ISA "portable"
-#define TP_GEMM_MR_f32 4
-#define TP_GEMM_MR_f64 4
+#define TP_GEMM_MR_f32 6
+#define TP_GEMM_MR_f64 6
 #define TP_GEMM_VL_f32 8                     /* NR = 2 * VL, as for the vector kernels */
 #define TP_GEMM_VL_f64 4
 #endif
 
 #ifdef TP_VEC_f32
-/* NV vectors of B per step (NR = NV * VL columns), MR broadcasts of A: NV * MR accumulators
- * stay in registers (2 x 12 = 24 of AVX-512's 32, 2 x 6 = 12 of AVX2's 16). Loops over r and
- * v are fully unrolled. NV = 2 is the kernel; NV = 1 serves products narrower than one
- * vector (n <= VL), which would otherwise compute 2 * VL columns to keep n. */
-#define TP_GEMM_MICRO_NV(tag, T, NV)                                                          \
-    TP_GEMM_INLINE void tp_gemm_micro##NV##_##tag(int64_t kc, const T *restrict a,            \
-                                                  const T *restrict b, T *restrict c,         \
-                                                  int64_t ldc, int accumulate) {              \
-        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
-        TP_VEC_##tag acc[NV][MR];                                                             \
+/* NV vectors of B per step (NR = NV * VL columns), ROWS = PART thirds of MR broadcasts of A:
+ * NV * ROWS accumulators stay in registers (2 x 12 = 24 of AVX-512's 32, 2 x 6 = 12 of AVX2's
+ * 16). Loops over r and v are fully unrolled. NV = 2, PART = 3 is the kernel; the others
+ * serve edges: products at most one vector wide (n <= VL), and the last strip of A's rows,
+ * which would otherwise compute 2 * VL columns or MR rows to keep fewer. A's strips stay
+ * packed MR high (a[p * MR + r]); a shorter kernel reads the first ROWS of each step. */
+#define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
+    TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
+                                                           const T *restrict b,               \
+                                                           T *restrict c, int64_t ldc,        \
+                                                           int accumulate) {                  \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };          \
+        TP_VEC_##tag acc[NV][ROWS];                                                             \
         _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                                  \
-            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                             \
+            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                             \
                 acc[v][r] = TP_VZERO_##tag();                                                 \
         for (int64_t p = 0; p < kc; p++) {                                                    \
             TP_VEC_##tag bv[NV];                                                              \
             _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                              \
                 bv[v] = TP_VLOAD_##tag(b + (p * NV + v) * VL);                                \
-            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                           \
+            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++) {                           \
                 const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * MR + r]);                        \
                 _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                          \
                     acc[v][r] = TP_VFMA_##tag(ar, bv[v], acc[v][r]);                          \
             }                                                                                 \
         }                                                                                     \
-        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                 \
+        _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                                 \
             _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++) {                            \
                 T *at = c + r * ldc + v * VL;                                                 \
                 if (accumulate) acc[v][r] = TP_VADD_##tag(acc[v][r], TP_VLOAD_##tag(at));     \
@@ -156,25 +159,42 @@
     }
 #else
 /* Portable: plain loops the compiler vectorises over j; multiply, then add. */
-#define TP_GEMM_MICRO_NV(tag, T, NV)                                                          \
-    TP_GEMM_INLINE void tp_gemm_micro##NV##_##tag(int64_t kc, const T *restrict a,            \
-                                                  const T *restrict b, T *restrict c,         \
-                                                  int64_t ldc, int accumulate) {              \
-        enum { MR = TP_GEMM_MR_##tag, NR = NV * TP_GEMM_VL_##tag };                           \
-        T acc[MR][NR];                                                                        \
+#define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
+    TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
+                                                           const T *restrict b,               \
+                                                           T *restrict c, int64_t ldc,        \
+                                                           int accumulate) {                  \
+        enum { MR = TP_GEMM_MR_##tag, NR = NV * TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };     \
+        T acc[ROWS][NR];                                                                      \
         memset(acc, 0, sizeof acc);                                                           \
         for (int64_t p = 0; p < kc; p++)                                                      \
-            for (int r = 0; r < MR; r++) {                                                    \
+            for (int r = 0; r < ROWS; r++) {                                                  \
                 const T ar = a[p * MR + r];                                                   \
                 _Pragma("omp simd")                                                           \
                 for (int j = 0; j < NR; j++) acc[r][j] += ar * b[p * NR + j];                 \
             }                                                                                 \
-        for (int r = 0; r < MR; r++)                                                          \
+        for (int r = 0; r < ROWS; r++)                                                        \
             for (int j = 0; j < NR; j++)                                                      \
                 c[r * ldc + j] = accumulate ? c[r * ldc + j] + acc[r][j] : acc[r][j];         \
     }
 #endif
-#define TP_GEMM_MICRO(tag, T) TP_GEMM_MICRO_NV(tag, T, 1) TP_GEMM_MICRO_NV(tag, T, 2)
+#define TP_GEMM_MICRO(tag, T)                                                                 \
+    TP_GEMM_MICRO_NV(tag, T, 1, 1) TP_GEMM_MICRO_NV(tag, T, 1, 2) TP_GEMM_MICRO_NV(tag, T, 1, 3) \
+    TP_GEMM_MICRO_NV(tag, T, 2, 1) TP_GEMM_MICRO_NV(tag, T, 2, 2) TP_GEMM_MICRO_NV(tag, T, 2, 3) \
+    /* A tile of `rows` <= MR rows and nr (VL or 2 VL) columns: the kernel for the next third \
+     * of MR up. */                                                                           \
+    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t rows, int64_t nr, int64_t kc,             \
+                                            const T *restrict a, const T *restrict b,         \
+                                            T *restrict c, int64_t ldc, int accumulate) {     \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
+        const int part = rows <= MR / 3 ? 1 : rows <= MR * 2 / 3 ? 2 : 3;                     \
+        if (nr == VL && part == 1) tp_gemm_micro1_1_##tag(kc, a, b, c, ldc, accumulate);      \
+        else if (nr == VL && part == 2) tp_gemm_micro1_2_##tag(kc, a, b, c, ldc, accumulate); \
+        else if (nr == VL) tp_gemm_micro1_3_##tag(kc, a, b, c, ldc, accumulate);              \
+        else if (part == 1) tp_gemm_micro2_1_##tag(kc, a, b, c, ldc, accumulate);             \
+        else if (part == 2) tp_gemm_micro2_2_##tag(kc, a, b, c, ldc, accumulate);             \
+        else tp_gemm_micro2_3_##tag(kc, a, b, c, ldc, accumulate);                            \
+    }
 
 /* ---- the float driver: packing, blocking, edges, threads ------------------------------- */
 #define TP_GEMM_PARTS(tag, T)                                                                 \
@@ -223,13 +243,11 @@
                 const T *a = ap + i0 * kc, *b = bp + j0 * kc;                                 \
                 T *tile = c + i0 * ldc + j0;                                                  \
                 const int whole = rows == MR && cols == nr;                                   \
-                /* A partial tile is computed whole into `edge`; the part inside C is kept. */\
+                /* A partial tile goes to `edge` (the kernel for its rows computes whole      \
+                 * vectors and the next third of MR up); the part inside C is kept. */        \
                 T *out = whole ? tile : edge;                                                 \
                 const int64_t ld = whole ? ldc : nr;                                          \
-                if (nr == NR)                                                                 \
-                    tp_gemm_micro2_##tag(kc, a, b, out, ld, whole && accumulate);             \
-                else                                                                          \
-                    tp_gemm_micro1_##tag(kc, a, b, out, ld, whole && accumulate);             \
+                tp_gemm_micro_##tag(rows, nr, kc, a, b, out, ld, whole && accumulate);        \
                 if (whole) continue;                                                          \
                 for (int64_t r = 0; r < rows; r++)                                            \
                     for (int64_t j = 0; j < cols; j++)                                        \

@@ -204,6 +204,13 @@
         enum { MR = TP_GEMM_MR_##tag };                                                       \
         for (int64_t i0 = 0; i0 < mc; i0 += MR) {                                             \
             const int64_t rows = mc - i0 < MR ? mc - i0 : MR;                                 \
+            if (rows == MR) {       /* a whole strip: MR unrolled (60 -> 38 us for 256x784) */\
+                const T *strip = a + i0 * rs;                                                 \
+                for (int64_t p = 0; p < kc; p++, out += MR)                                   \
+                    _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                     \
+                        out[r] = strip[r * rs + p * cs];                                      \
+                continue;                                                                     \
+            }                                                                                 \
             for (int64_t p = 0; p < kc; p++) {                                                \
                 for (int64_t r = 0; r < rows; r++) out[r] = a[(i0 + r) * rs + p * cs];        \
                 for (int64_t r = rows; r < MR; r++) out[r] = 0;                               \

@@ -1,7 +1,8 @@
 """Sorts, factorizations, scatters and debug prints through the CUDA backend, emulated.
 
 These kernels call the runtime's helper headers (tp_sort.h, tp_linalg.h, tp_spectral.h,
-tp_scatter.h) from device code: one thread per row or matrix, a scatter on a single thread (in order).
+tp_scatter.h) from device code: one thread per row or matrix, a scatter on a single thread
+(in order).
 They run the same arithmetic in the same order as the CPU backend's OpenMP drivers, so the
 emulated results must equal the CPU backend's bit for bit, and NumPy's within rounding.
 """

@@ -4,8 +4,9 @@ One module samples every kernel kind (elementwise, each reduction layout with ar
 matmul, an interchanged loop, host control flow); it must compile for sm_90 with every
 warning an error, and ptxas must report no local-memory spills for the elementwise and
 reduction kernels. A second module samples the kernels that call the runtime's helper
-headers from device code (sorts, factorizations, eigh and svd, scatters) and a debug print: it must compile
-with every warning an error too. Skipped, with the reason, where nvcc is not installed.
+headers from device code (sorts, factorizations, eigh and svd, scatters, a product bounded by
+a loop index) and a debug print: it must compile with every warning an error too. Skipped,
+with the reason, where nvcc is not installed.
 """
 import re
 import subprocess
@@ -111,7 +112,8 @@ def test_helper_kernels_compile_warning_free_for_sm90(tmp_path):
             rng.integers(-2, 10, 6), rng.integers(0, 8, 40))
     source, report = nvcc_compile(helpers, args, tmp_path)
     assert "warning" not in report.lower()
-    for call in ("tp_sort_f32_item(", "tp_sort_f32_block(", "tp_solve_f64_item(", "tp_cholesky_f64_item(",
+    for call in ("tp_sort_f32_item(", "tp_sort_f32_block(", "tp_solve_f64_item(",
+                 "tp_cholesky_f64_item(",
                  "tp_qr_q_f64_item(", "tp_scatter_add_f32(", "tp_scatter_max_i64(",
                  "tp_host_copy(", "tp_eigh_f64_item(", "tp_svd_f64_item(", "tp_eigh_f32_item(",
                  "tp_svd_f32_item(", "const int64_t first", "const int64_t depth"):

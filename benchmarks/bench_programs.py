@@ -24,7 +24,8 @@ Method
   the old commit with --save, once on the new with --before).
 * `--cpu-time` times the calling thread's CPU time (run it with OMP_NUM_THREADS=1 and
   OPENBLAS_NUM_THREADS=1; it puts Numba on one thread itself): on a machine loaded by other
-  jobs, wall-clock medians swing by several times, single-thread CPU time hardly moves.
+  jobs, wall-clock medians swing by several times, single-thread CPU time hardly moves. JAX
+  is not timed then: XLA computes on threads of its own, whose time this clock misses.
 * The element-update loop runs at two trip counts: its time should grow linearly with the
   trip count (one store per step), not with trip count x array size.
 """
@@ -314,11 +315,14 @@ def run_cases(cfg) -> list[dict]:
         expected = case["np"](*case["args"])
         makers = {"transpile": lambda: transpile_call(case),
                   "numpy": lambda: (lambda: case["np"](*case["args"]))}
-        if jax is not None:
+        row = {"name": case["name"], "jax": "not installed", "numba": "not installed"}
+        if jax is not None and cfg.cpu_time:
+            # XLA computes on its own threads: the calling thread's clock would read ~0.
+            row["jax"] = "not timed (--cpu-time)"
+        elif jax is not None:
             makers["jax"] = lambda: jax_call(case)
         if numba is not None:
             makers["numba"] = lambda: numba_call(case)
-        row = {"name": case["name"], "jax": "not installed", "numba": "not installed"}
         calls = {}
         for name, make in makers.items():
             call = prepare(make, expected, case)

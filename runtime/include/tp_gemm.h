@@ -33,9 +33,12 @@
  * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
  *
  * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread
- * takes whole products. Few: C is cut into one rectangle per thread (rows x columns chosen to
- * keep the rectangles square-ish) and each thread runs the serial algorithm on its rectangle
- * with its own packing buffers, so no thread ever waits for another inside a product. */
+ * takes whole products. Few, with C at least an NR strip wide per thread: each thread takes a
+ * band of C's columns and the threads share one packing of A (tp_gemm_shared_a_*). Narrower:
+ * C is cut into one rectangle per thread (rows x columns chosen to keep the rectangles
+ * square-ish) and each thread runs the serial algorithm on its rectangle with its own
+ * packing buffers. A vector times a row-major matrix: a band of the matrix's rows per thread
+ * (tp_vecmat_bands_*). */
 #ifndef TRANSPILE_GEMM_H
 #define TRANSPILE_GEMM_H
 
@@ -121,42 +124,43 @@
 #endif
 
 #ifdef TP_VEC_f32
-/* Two vectors of B per step, MR broadcasts of A: 2 * MR accumulators stay in registers
- * (24 of AVX-512's 32, 12 of AVX2's 16). Loops over r are fully unrolled. */
-#define TP_GEMM_MICRO(tag, T)                                                                 \
-    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t kc, const T *restrict a,                  \
-                                            const T *restrict b, T *restrict c, int64_t ldc,  \
-                                            int accumulate) {                                 \
+/* NV vectors of B per step (NR = NV * VL columns), MR broadcasts of A: NV * MR accumulators
+ * stay in registers (2 x 12 = 24 of AVX-512's 32, 2 x 6 = 12 of AVX2's 16). Loops over r and
+ * v are fully unrolled. NV = 2 is the kernel; NV = 1 serves products narrower than one
+ * vector (n <= VL), which would otherwise compute 2 * VL columns to keep n. */
+#define TP_GEMM_MICRO_NV(tag, T, NV)                                                          \
+    TP_GEMM_INLINE void tp_gemm_micro##NV##_##tag(int64_t kc, const T *restrict a,            \
+                                                  const T *restrict b, T *restrict c,         \
+                                                  int64_t ldc, int accumulate) {              \
         enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
-        TP_VEC_##tag acc0[MR], acc1[MR];                                                      \
-        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                 \
-            acc0[r] = acc1[r] = TP_VZERO_##tag();                                             \
+        TP_VEC_##tag acc[NV][MR];                                                             \
+        _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                                  \
+            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                             \
+                acc[v][r] = TP_VZERO_##tag();                                                 \
         for (int64_t p = 0; p < kc; p++) {                                                    \
-            const TP_VEC_##tag b0 = TP_VLOAD_##tag(b + p * 2 * VL);                           \
-            const TP_VEC_##tag b1 = TP_VLOAD_##tag(b + p * 2 * VL + VL);                      \
+            TP_VEC_##tag bv[NV];                                                              \
+            _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                              \
+                bv[v] = TP_VLOAD_##tag(b + (p * NV + v) * VL);                                \
             _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                           \
                 const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * MR + r]);                        \
-                acc0[r] = TP_VFMA_##tag(ar, b0, acc0[r]);                                     \
-                acc1[r] = TP_VFMA_##tag(ar, b1, acc1[r]);                                     \
+                _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                          \
+                    acc[v][r] = TP_VFMA_##tag(ar, bv[v], acc[v][r]);                          \
             }                                                                                 \
         }                                                                                     \
-        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                               \
-            T *row = c + r * ldc;                                                             \
-            if (accumulate) {                                                                 \
-                acc0[r] = TP_VADD_##tag(acc0[r], TP_VLOAD_##tag(row));                        \
-                acc1[r] = TP_VADD_##tag(acc1[r], TP_VLOAD_##tag(row + VL));                   \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                 \
+            _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++) {                            \
+                T *at = c + r * ldc + v * VL;                                                 \
+                if (accumulate) acc[v][r] = TP_VADD_##tag(acc[v][r], TP_VLOAD_##tag(at));     \
+                TP_VSTORE_##tag(at, acc[v][r]);                                               \
             }                                                                                 \
-            TP_VSTORE_##tag(row, acc0[r]);                                                    \
-            TP_VSTORE_##tag(row + VL, acc1[r]);                                               \
-        }                                                                                     \
     }
 #else
 /* Portable: plain loops the compiler vectorises over j; multiply, then add. */
-#define TP_GEMM_MICRO(tag, T)                                                                 \
-    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t kc, const T *restrict a,                  \
-                                            const T *restrict b, T *restrict c, int64_t ldc,  \
-                                            int accumulate) {                                 \
-        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+#define TP_GEMM_MICRO_NV(tag, T, NV)                                                          \
+    TP_GEMM_INLINE void tp_gemm_micro##NV##_##tag(int64_t kc, const T *restrict a,            \
+                                                  const T *restrict b, T *restrict c,         \
+                                                  int64_t ldc, int accumulate) {              \
+        enum { MR = TP_GEMM_MR_##tag, NR = NV * TP_GEMM_VL_##tag };                           \
         T acc[MR][NR];                                                                        \
         memset(acc, 0, sizeof acc);                                                           \
         for (int64_t p = 0; p < kc; p++)                                                      \
@@ -170,6 +174,7 @@
                 c[r * ldc + j] = accumulate ? c[r * ldc + j] + acc[r][j] : acc[r][j];         \
     }
 #endif
+#define TP_GEMM_MICRO(tag, T) TP_GEMM_MICRO_NV(tag, T, 1) TP_GEMM_MICRO_NV(tag, T, 2)
 
 /* ---- the float driver: packing, blocking, edges, threads ------------------------------- */
 #define TP_GEMM_PARTS(tag, T)                                                                 \
@@ -186,45 +191,50 @@
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    /* NR-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips. */       \
+    /* nr-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips (nr is  \
+     * NR, or VL for a B at most one vector wide). */                                        \
     static void tp_gemm_pack_b_##tag(int64_t kc, int64_t nc, const T *b, int64_t rs,          \
-                                     int64_t cs, T *restrict out) {                           \
-        enum { NR = 2 * TP_GEMM_VL_##tag };                                                   \
-        for (int64_t j0 = 0; j0 < nc; j0 += NR) {                                             \
-            const int64_t cols = nc - j0 < NR ? nc - j0 : NR;                                 \
+                                     int64_t cs, T *restrict out, int64_t nr) {               \
+        for (int64_t j0 = 0; j0 < nc; j0 += nr) {                                             \
+            const int64_t cols = nc - j0 < nr ? nc - j0 : nr;                                 \
             for (int64_t p = 0; p < kc; p++) {                                                \
                 const T *row = b + p * rs + j0 * cs;                                          \
-                if (cols == NR && cs == 1)                                                    \
-                    memcpy(out, row, sizeof(T) * NR);                                         \
+                if (cols == nr && cs == 1)                                                    \
+                    memcpy(out, row, sizeof(T) * nr);                                         \
                 else {                                                                        \
                     for (int64_t j = 0; j < cols; j++) out[j] = row[j * cs];                  \
-                    for (int64_t j = cols; j < NR; j++) out[j] = 0;                           \
+                    for (int64_t j = cols; j < nr; j++) out[j] = 0;                           \
                 }                                                                             \
-                out += NR;                                                                    \
+                out += nr;                                                                    \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    /* One packed mc x kc block of A times one packed kc x nc block of B into C. */           \
+    /* One packed mc x kc block of A times one packed kc x nc block of B (nr-wide strips)    \
+     * into C. */                                                                            \
     static void tp_gemm_macro_##tag(int64_t mc, int64_t nc, int64_t kc, const T *ap,          \
-                                    const T *bp, T *c, int64_t ldc, int accumulate) {         \
+                                    const T *bp, T *c, int64_t ldc, int accumulate,           \
+                                    int64_t nr) {                                             \
         enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
         T edge[MR * NR];                                                                      \
-        for (int64_t j0 = 0; j0 < nc; j0 += NR) {                                             \
-            const int64_t cols = nc - j0 < NR ? nc - j0 : NR;                                 \
+        for (int64_t j0 = 0; j0 < nc; j0 += nr) {                                             \
+            const int64_t cols = nc - j0 < nr ? nc - j0 : nr;                                 \
             for (int64_t i0 = 0; i0 < mc; i0 += MR) {                                         \
                 const int64_t rows = mc - i0 < MR ? mc - i0 : MR;                             \
                 const T *a = ap + i0 * kc, *b = bp + j0 * kc;                                 \
                 T *tile = c + i0 * ldc + j0;                                                  \
-                if (rows == MR && cols == NR) {                                               \
-                    tp_gemm_micro_##tag(kc, a, b, tile, ldc, accumulate);                     \
-                    continue;                                                                 \
-                }                                                                             \
-                /* A partial tile: compute it whole into `edge`, keep the part inside C. */   \
-                tp_gemm_micro_##tag(kc, a, b, edge, NR, 0);                                   \
+                const int whole = rows == MR && cols == nr;                                   \
+                /* A partial tile is computed whole into `edge`; the part inside C is kept. */\
+                T *out = whole ? tile : edge;                                                 \
+                const int64_t ld = whole ? ldc : nr;                                          \
+                if (nr == NR)                                                                 \
+                    tp_gemm_micro2_##tag(kc, a, b, out, ld, whole && accumulate);             \
+                else                                                                          \
+                    tp_gemm_micro1_##tag(kc, a, b, out, ld, whole && accumulate);             \
+                if (whole) continue;                                                          \
                 for (int64_t r = 0; r < rows; r++)                                            \
                     for (int64_t j = 0; j < cols; j++)                                        \
-                        tile[r * ldc + j] = accumulate ? tile[r * ldc + j] + edge[r * NR + j] \
-                                                       : edge[r * NR + j];                    \
+                        tile[r * ldc + j] = accumulate ? tile[r * ldc + j] + edge[r * nr + j] \
+                                                       : edge[r * nr + j];                    \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
@@ -249,8 +259,8 @@
     static void tp_gemm_serial_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
                                      int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
                                      int64_t ldc, T *ap, T *bp, int *b_packed) {              \
-        enum { MR = TP_GEMM_MR_##tag };                                                       \
-        const int64_t MC = TP_GEMM_MC / MR * MR;                                              \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
+        const int64_t MC = TP_GEMM_MC / MR * MR, nr = n <= VL ? VL : 2 * VL;                  \
         const int one_block = n <= TP_GEMM_NC && k <= TP_GEMM_KC;                             \
         if (m == 0 || n == 0) return;                                                         \
         if (k == 0 || ap == NULL || bp == NULL || m * n * k < TP_GEMM_SMALL) {                \
@@ -262,12 +272,13 @@
             for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                  \
                 const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                 \
                 if (!(one_block && b_packed && *b_packed))                                    \
-                    tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp);      \
+                    tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp, nr);  \
                 if (one_block && b_packed) *b_packed = 1;                                     \
                 for (int64_t i0 = 0; i0 < m; i0 += MC) {                                      \
                     const int64_t mc = m - i0 < MC ? m - i0 : MC;                             \
                     tp_gemm_pack_a_##tag(mc, kc, a + i0 * ars + p0 * acs, ars, acs, ap);      \
-                    tp_gemm_macro_##tag(mc, nc, kc, ap, bp, c + i0 * ldc + j0, ldc, p0 > 0);  \
+                    tp_gemm_macro_##tag(mc, nc, kc, ap, bp, c + i0 * ldc + j0, ldc, p0 > 0,   \
+                                        nr);                                                  \
                 }                                                                             \
             }                                                                                 \
         }                                                                                     \
@@ -407,11 +418,12 @@
                     _Pragma("omp barrier")                                                    \
                     for (int64_t j0 = c0; bp != NULL && j0 < c1; j0 += TP_GEMM_NC) {          \
                         const int64_t nc = c1 - j0 < TP_GEMM_NC ? c1 - j0 : TP_GEMM_NC;       \
-                        tp_gemm_pack_b_##tag(kc, nc, bb + p0 * brs + j0 * bcs, brs, bcs, bp); \
+                        tp_gemm_pack_b_##tag(kc, nc, bb + p0 * brs + j0 * bcs, brs, bcs, bp,  \
+                                             NR);                                             \
                         for (int64_t i0 = 0; i0 < m; i0 += MC)                                \
                             tp_gemm_macro_##tag(m - i0 < MC ? m - i0 : MC, nc, kc,            \
                                                 shared + i0 * kc, bp, cb + i0 * crs + j0,     \
-                                                crs, p0 > 0);                                 \
+                                                crs, p0 > 0, NR);                             \
                     }                                                                         \
                 }                                                                             \
             }                                                                                 \

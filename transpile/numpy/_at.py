@@ -7,6 +7,7 @@ the array comes back unchanged (the clamped window is written back as it was).
 from __future__ import annotations
 
 from ..core import Tracer, aval_of
+from ..eager_array import register_index_update_helper
 from . import _elementwise as E
 from ._shape import _expand_ellipsis, getitem, traced_start
 from ._util import astype, broadcast_to, check_ints_fit_loop, operand, reshape
@@ -20,6 +21,9 @@ class IndexUpdateHelper:
 
     def __getitem__(self, index):
         return IndexUpdateRef(self.array, index)
+
+
+register_index_update_helper(IndexUpdateHelper)   # eager arrays' `.at` (eager_array.py)
 
 
 class IndexUpdateRef:

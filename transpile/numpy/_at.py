@@ -77,7 +77,9 @@ class IndexUpdateRef:
                 if isinstance(k, Tracer):
                     traced.append((k, n))
         if any(s is None for s in starts):
-            return x          # an index out of bounds (every index on an empty axis): dropped
+            # An index out of bounds (every index on an empty axis): dropped. Eagerly a copy,
+            # so that the result is never the input (writing to one would change the other).
+            return x if isinstance(x, Tracer) else x.copy()
         window = lax.dynamic_slice(x, starts, sizes)
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
         # Combine first, then broadcast: a Python-int value beyond int64 (2**64 - 1 with a

@@ -42,8 +42,12 @@ def eager_results(fn):
 
 
 def install(namespace: dict, modules: tuple[str, ...]) -> None:
-    """Wrap the public functions in `namespace` that are defined in one of `modules`."""
+    """Wrap the public functions in `namespace` that are defined in one of `modules`. A
+    wrapper names the namespace as its module, so that it pickles by reference (pickle finds
+    it there; the original in its defining module is another object)."""
     for name, value in list(namespace.items()):
         if isinstance(value, types.FunctionType) and not name.startswith("_") \
                 and value.__module__ in modules:
-            namespace[name] = eager_results(value)
+            wrapper = eager_results(value)
+            wrapper.__module__, wrapper.__qualname__ = namespace["__name__"], name
+            namespace[name] = wrapper

@@ -26,7 +26,11 @@ SHAPES = [
     ((144, 40), (40, 24)), ((145, 40), (40, 24)), ((300, 41), (41, 17)),       # MC edges
     ((3, 40), (40, 3073)),                                                     # NC edge
     ((101, 103), (103, 107)), ((64, 64), (64, 64)), ((130, 70), (70, 129)),    # threads
+    ((70, 600), (600, 90)), ((150, 520), (520, 100)),        # threads sharing A, KC/MC edges
     ((1, 300), (300, 200)), ((200, 300), (300, 1)),                            # vecmat, matvec
+    ((1, 1100), (1100, 1000)), ((1, 1030), (1030, 1017)),    # vecmat on threads: row bands
+    ((40, 50), (50, 10)), ((45, 600), (600, 8)), ((300, 700), (700, 16)),  # n <= one vector
+    ((50, 60), (60, 17)),                                                  # n just above one
     ((0, 5), (5, 3)), ((5, 0), (0, 3)), ((5, 3), (3, 0)),                      # empty
 ]
 
@@ -66,14 +70,18 @@ def test_float_shapes_across_every_threshold(dtype):
             _assert_close(got, a, b)
 
 
-@pytest.mark.parametrize("flags", ["-mno-avx512f", "-mno-avx512f -mno-avx2 -mno-fma"],
-                         ids=["avx2-kernel", "portable-kernel"])
-def test_other_micro_kernels(flags, tmp_path):
+@pytest.mark.parametrize("flags, threads", [("-mno-avx512f", "2"),
+                                            ("-mno-avx512f -mno-avx2 -mno-fma", "2"),
+                                            ("", "3")],
+                         ids=["avx2-kernel", "portable-kernel", "three-threads"])
+def test_other_micro_kernels(flags, threads, tmp_path):
     """The AVX2 and portable micro-kernels (chosen by predefined macros, which these flags,
-    added after -march=native, switch off), on the same table of shapes, in a fresh process."""
+    added after -march=native, switch off), and uneven splits between three threads, on the
+    same table of shapes, in a fresh process."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     flags = f"{os.environ.get('TRANSPILE_CFLAGS', '')} {flags}".strip()   # e.g. UBSan's too
     env = dict(os.environ, TRANSPILE_CFLAGS=flags, TRANSPILE_CACHE_DIR=str(tmp_path),
+               OMP_NUM_THREADS=threads,
                PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "-p", "no:xdist", os.path.abspath(__file__), "-k",

@@ -33,9 +33,12 @@
  * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
  *
  * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread
- * takes whole products. Few: C is cut into one rectangle per thread (rows x columns chosen to
- * keep the rectangles square-ish) and each thread runs the serial algorithm on its rectangle
- * with its own packing buffers, so no thread ever waits for another inside a product. */
+ * takes whole products. Few, with C at least an NR strip wide per thread: each thread takes a
+ * band of C's columns and the threads share one packing of A (tp_gemm_shared_a_*). Narrower:
+ * C is cut into one rectangle per thread (rows x columns chosen to keep the rectangles
+ * square-ish) and each thread runs the serial algorithm on its rectangle with its own
+ * packing buffers. A vector times a row-major matrix: a band of the matrix's rows per thread
+ * (tp_vecmat_bands_*). */
 #ifndef TRANSPILE_GEMM_H
 #define TRANSPILE_GEMM_H
 
@@ -114,62 +117,84 @@
 #define TP_VFMA_f64 _mm256_fmadd_pd
 #else
 #define TP_GEMM_ISA "portable"
-#define TP_GEMM_MR_f32 4
-#define TP_GEMM_MR_f64 4
+#define TP_GEMM_MR_f32 6
+#define TP_GEMM_MR_f64 6
 #define TP_GEMM_VL_f32 8                     /* NR = 2 * VL, as for the vector kernels */
 #define TP_GEMM_VL_f64 4
 #endif
 
 #ifdef TP_VEC_f32
-/* Two vectors of B per step, MR broadcasts of A: 2 * MR accumulators stay in registers
- * (24 of AVX-512's 32, 12 of AVX2's 16). Loops over r are fully unrolled. */
-#define TP_GEMM_MICRO(tag, T)                                                                 \
-    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t kc, const T *restrict a,                  \
-                                            const T *restrict b, T *restrict c, int64_t ldc,  \
-                                            int accumulate) {                                 \
-        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
-        TP_VEC_##tag acc0[MR], acc1[MR];                                                      \
-        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                 \
-            acc0[r] = acc1[r] = TP_VZERO_##tag();                                             \
+/* NV vectors of B per step (NR = NV * VL columns), ROWS = PART thirds of MR broadcasts of A:
+ * NV * ROWS accumulators stay in registers (2 x 12 = 24 of AVX-512's 32, 2 x 6 = 12 of AVX2's
+ * 16). Loops over r and v are fully unrolled. NV = 2, PART = 3 is the kernel; the others
+ * serve edges: products at most one vector wide (n <= VL), and the last strip of A's rows,
+ * which would otherwise compute 2 * VL columns or MR rows to keep fewer. A's strips stay
+ * packed MR high (a[p * MR + r]); a shorter kernel reads the first ROWS of each step. */
+#define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
+    TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
+                                                           const T *restrict b,               \
+                                                           T *restrict c, int64_t ldc,        \
+                                                           int accumulate) {                  \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };          \
+        TP_VEC_##tag acc[NV][ROWS];                                                             \
+        _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                                  \
+            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                             \
+                acc[v][r] = TP_VZERO_##tag();                                                 \
         for (int64_t p = 0; p < kc; p++) {                                                    \
-            const TP_VEC_##tag b0 = TP_VLOAD_##tag(b + p * 2 * VL);                           \
-            const TP_VEC_##tag b1 = TP_VLOAD_##tag(b + p * 2 * VL + VL);                      \
-            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                           \
+            TP_VEC_##tag bv[NV];                                                              \
+            _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                              \
+                bv[v] = TP_VLOAD_##tag(b + (p * NV + v) * VL);                                \
+            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++) {                           \
                 const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * MR + r]);                        \
-                acc0[r] = TP_VFMA_##tag(ar, b0, acc0[r]);                                     \
-                acc1[r] = TP_VFMA_##tag(ar, b1, acc1[r]);                                     \
+                _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                          \
+                    acc[v][r] = TP_VFMA_##tag(ar, bv[v], acc[v][r]);                          \
             }                                                                                 \
         }                                                                                     \
-        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                               \
-            T *row = c + r * ldc;                                                             \
-            if (accumulate) {                                                                 \
-                acc0[r] = TP_VADD_##tag(acc0[r], TP_VLOAD_##tag(row));                        \
-                acc1[r] = TP_VADD_##tag(acc1[r], TP_VLOAD_##tag(row + VL));                   \
+        _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                                 \
+            _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++) {                            \
+                T *at = c + r * ldc + v * VL;                                                 \
+                if (accumulate) acc[v][r] = TP_VADD_##tag(acc[v][r], TP_VLOAD_##tag(at));     \
+                TP_VSTORE_##tag(at, acc[v][r]);                                               \
             }                                                                                 \
-            TP_VSTORE_##tag(row, acc0[r]);                                                    \
-            TP_VSTORE_##tag(row + VL, acc1[r]);                                               \
-        }                                                                                     \
     }
 #else
 /* Portable: plain loops the compiler vectorises over j; multiply, then add. */
-#define TP_GEMM_MICRO(tag, T)                                                                 \
-    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t kc, const T *restrict a,                  \
-                                            const T *restrict b, T *restrict c, int64_t ldc,  \
-                                            int accumulate) {                                 \
-        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
-        T acc[MR][NR];                                                                        \
+#define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
+    TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
+                                                           const T *restrict b,               \
+                                                           T *restrict c, int64_t ldc,        \
+                                                           int accumulate) {                  \
+        enum { MR = TP_GEMM_MR_##tag, NR = NV * TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };     \
+        T acc[ROWS][NR];                                                                      \
         memset(acc, 0, sizeof acc);                                                           \
         for (int64_t p = 0; p < kc; p++)                                                      \
-            for (int r = 0; r < MR; r++) {                                                    \
+            for (int r = 0; r < ROWS; r++) {                                                  \
                 const T ar = a[p * MR + r];                                                   \
                 _Pragma("omp simd")                                                           \
                 for (int j = 0; j < NR; j++) acc[r][j] += ar * b[p * NR + j];                 \
             }                                                                                 \
-        for (int r = 0; r < MR; r++)                                                          \
+        for (int r = 0; r < ROWS; r++)                                                        \
             for (int j = 0; j < NR; j++)                                                      \
                 c[r * ldc + j] = accumulate ? c[r * ldc + j] + acc[r][j] : acc[r][j];         \
     }
 #endif
+#define TP_GEMM_MICRO(tag, T)                                                                 \
+    TP_GEMM_MICRO_NV(tag, T, 1, 1) TP_GEMM_MICRO_NV(tag, T, 1, 2) TP_GEMM_MICRO_NV(tag, T, 1, 3) \
+    TP_GEMM_MICRO_NV(tag, T, 2, 1) TP_GEMM_MICRO_NV(tag, T, 2, 2) TP_GEMM_MICRO_NV(tag, T, 2, 3) \
+    /* A tile of `rows` <= MR rows and nr (VL or 2 VL) columns: the kernel for the next third \
+     * of MR up. */                                                                           \
+    TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t rows, int64_t nr, int64_t kc,             \
+                                            const T *restrict a, const T *restrict b,         \
+                                            T *restrict c, int64_t ldc, int accumulate) {     \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
+        const int part = rows <= MR / 3 ? 1 : rows <= MR * 2 / 3 ? 2 : 3;                     \
+        if (nr == VL && part == 1) tp_gemm_micro1_1_##tag(kc, a, b, c, ldc, accumulate);      \
+        else if (nr == VL && part == 2) tp_gemm_micro1_2_##tag(kc, a, b, c, ldc, accumulate); \
+        else if (nr == VL) tp_gemm_micro1_3_##tag(kc, a, b, c, ldc, accumulate);              \
+        else if (part == 1) tp_gemm_micro2_1_##tag(kc, a, b, c, ldc, accumulate);             \
+        else if (part == 2) tp_gemm_micro2_2_##tag(kc, a, b, c, ldc, accumulate);             \
+        else tp_gemm_micro2_3_##tag(kc, a, b, c, ldc, accumulate);                            \
+    }
 
 /* ---- the float driver: packing, blocking, edges, threads ------------------------------- */
 #define TP_GEMM_PARTS(tag, T)                                                                 \
@@ -179,6 +204,13 @@
         enum { MR = TP_GEMM_MR_##tag };                                                       \
         for (int64_t i0 = 0; i0 < mc; i0 += MR) {                                             \
             const int64_t rows = mc - i0 < MR ? mc - i0 : MR;                                 \
+            if (rows == MR) {       /* a whole strip: MR unrolled (60 -> 38 us for 256x784) */\
+                const T *strip = a + i0 * rs;                                                 \
+                for (int64_t p = 0; p < kc; p++, out += MR)                                   \
+                    _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                     \
+                        out[r] = strip[r * rs + p * cs];                                      \
+                continue;                                                                     \
+            }                                                                                 \
             for (int64_t p = 0; p < kc; p++) {                                                \
                 for (int64_t r = 0; r < rows; r++) out[r] = a[(i0 + r) * rs + p * cs];        \
                 for (int64_t r = rows; r < MR; r++) out[r] = 0;                               \
@@ -186,45 +218,48 @@
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    /* NR-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips. */       \
+    /* nr-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips (nr is  \
+     * NR, or VL for a B at most one vector wide). */                                        \
     static void tp_gemm_pack_b_##tag(int64_t kc, int64_t nc, const T *b, int64_t rs,          \
-                                     int64_t cs, T *restrict out) {                           \
-        enum { NR = 2 * TP_GEMM_VL_##tag };                                                   \
-        for (int64_t j0 = 0; j0 < nc; j0 += NR) {                                             \
-            const int64_t cols = nc - j0 < NR ? nc - j0 : NR;                                 \
+                                     int64_t cs, T *restrict out, int64_t nr) {               \
+        for (int64_t j0 = 0; j0 < nc; j0 += nr) {                                             \
+            const int64_t cols = nc - j0 < nr ? nc - j0 : nr;                                 \
             for (int64_t p = 0; p < kc; p++) {                                                \
                 const T *row = b + p * rs + j0 * cs;                                          \
-                if (cols == NR && cs == 1)                                                    \
-                    memcpy(out, row, sizeof(T) * NR);                                         \
+                if (cols == nr && cs == 1)                                                    \
+                    memcpy(out, row, sizeof(T) * nr);                                         \
                 else {                                                                        \
                     for (int64_t j = 0; j < cols; j++) out[j] = row[j * cs];                  \
-                    for (int64_t j = cols; j < NR; j++) out[j] = 0;                           \
+                    for (int64_t j = cols; j < nr; j++) out[j] = 0;                           \
                 }                                                                             \
-                out += NR;                                                                    \
+                out += nr;                                                                    \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    /* One packed mc x kc block of A times one packed kc x nc block of B into C. */           \
+    /* One packed mc x kc block of A times one packed kc x nc block of B (nr-wide strips)    \
+     * into C. */                                                                            \
     static void tp_gemm_macro_##tag(int64_t mc, int64_t nc, int64_t kc, const T *ap,          \
-                                    const T *bp, T *c, int64_t ldc, int accumulate) {         \
+                                    const T *bp, T *c, int64_t ldc, int accumulate,           \
+                                    int64_t nr) {                                             \
         enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
         T edge[MR * NR];                                                                      \
-        for (int64_t j0 = 0; j0 < nc; j0 += NR) {                                             \
-            const int64_t cols = nc - j0 < NR ? nc - j0 : NR;                                 \
+        for (int64_t j0 = 0; j0 < nc; j0 += nr) {                                             \
+            const int64_t cols = nc - j0 < nr ? nc - j0 : nr;                                 \
             for (int64_t i0 = 0; i0 < mc; i0 += MR) {                                         \
                 const int64_t rows = mc - i0 < MR ? mc - i0 : MR;                             \
                 const T *a = ap + i0 * kc, *b = bp + j0 * kc;                                 \
                 T *tile = c + i0 * ldc + j0;                                                  \
-                if (rows == MR && cols == NR) {                                               \
-                    tp_gemm_micro_##tag(kc, a, b, tile, ldc, accumulate);                     \
-                    continue;                                                                 \
-                }                                                                             \
-                /* A partial tile: compute it whole into `edge`, keep the part inside C. */   \
-                tp_gemm_micro_##tag(kc, a, b, edge, NR, 0);                                   \
+                const int whole = rows == MR && cols == nr;                                   \
+                /* A partial tile goes to `edge` (the kernel for its rows computes whole      \
+                 * vectors and the next third of MR up); the part inside C is kept. */        \
+                T *out = whole ? tile : edge;                                                 \
+                const int64_t ld = whole ? ldc : nr;                                          \
+                tp_gemm_micro_##tag(rows, nr, kc, a, b, out, ld, whole && accumulate);        \
+                if (whole) continue;                                                          \
                 for (int64_t r = 0; r < rows; r++)                                            \
                     for (int64_t j = 0; j < cols; j++)                                        \
-                        tile[r * ldc + j] = accumulate ? tile[r * ldc + j] + edge[r * NR + j] \
-                                                       : edge[r * NR + j];                    \
+                        tile[r * ldc + j] = accumulate ? tile[r * ldc + j] + edge[r * nr + j] \
+                                                       : edge[r * nr + j];                    \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
@@ -249,8 +284,8 @@
     static void tp_gemm_serial_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
                                      int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
                                      int64_t ldc, T *ap, T *bp, int *b_packed) {              \
-        enum { MR = TP_GEMM_MR_##tag };                                                       \
-        const int64_t MC = TP_GEMM_MC / MR * MR;                                              \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
+        const int64_t MC = TP_GEMM_MC / MR * MR, nr = n <= VL ? VL : 2 * VL;                  \
         const int one_block = n <= TP_GEMM_NC && k <= TP_GEMM_KC;                             \
         if (m == 0 || n == 0) return;                                                         \
         if (k == 0 || ap == NULL || bp == NULL || m * n * k < TP_GEMM_SMALL) {                \
@@ -262,12 +297,13 @@
             for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                  \
                 const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                 \
                 if (!(one_block && b_packed && *b_packed))                                    \
-                    tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp);      \
+                    tp_gemm_pack_b_##tag(kc, nc, b + p0 * brs + j0 * bcs, brs, bcs, bp, nr);  \
                 if (one_block && b_packed) *b_packed = 1;                                     \
                 for (int64_t i0 = 0; i0 < m; i0 += MC) {                                      \
                     const int64_t mc = m - i0 < MC ? m - i0 : MC;                             \
                     tp_gemm_pack_a_##tag(mc, kc, a + i0 * ars + p0 * acs, ars, acs, ap);      \
-                    tp_gemm_macro_##tag(mc, nc, kc, ap, bp, c + i0 * ldc + j0, ldc, p0 > 0);  \
+                    tp_gemm_macro_##tag(mc, nc, kc, ap, bp, c + i0 * ldc + j0, ldc, p0 > 0,   \
+                                        nr);                                                  \
                 }                                                                             \
             }                                                                                 \
         }                                                                                     \
@@ -305,23 +341,121 @@
                 y[l] = s;                                                                     \
             }                                                                                 \
             return;                                                                           \
-        }                         /* else: y += x[p] * column p, four columns per pass */     \
-        for (int64_t l = l0; l < l1; l++) y[l] = 0;                                           \
-        int64_t p = 0;                                                                        \
-        for (; p + 4 <= k; p += 4) {                                                          \
+        }                        /* else: y += x[p] * column p, eight columns per pass: */ \
+        for (int64_t l = l0; l < l1; l++) y[l] = 0;  /* y's loads and stores are 1/8 of  */ \
+        int64_t p = 0;                               /* the traffic (4: 1/4, measurably   */ \
+        for (; p + 8 <= k; p += 8) {                 /* slower on 2000^2 f64)             */ \
+            const T *c0 = mat + p * mps, *c1 = c0 + mps, *c2 = c1 + mps, *c3 = c2 + mps,      \
+                    *c4 = c3 + mps, *c5 = c4 + mps, *c6 = c5 + mps, *c7 = c6 + mps;           \
             const T x0 = x[p * xs], x1 = x[(p + 1) * xs], x2 = x[(p + 2) * xs],               \
-                    x3 = x[(p + 3) * xs];                                                     \
-            const T *c0 = mat + p * mps, *c1 = c0 + mps, *c2 = c1 + mps, *c3 = c2 + mps;      \
+                    x3 = x[(p + 3) * xs], x4 = x[(p + 4) * xs], x5 = x[(p + 5) * xs],         \
+                    x6 = x[(p + 6) * xs], x7 = x[(p + 7) * xs];                               \
             _Pragma("omp simd")                                                               \
             for (int64_t l = l0; l < l1; l++)                                                 \
-                y[l] += (x0 * c0[l * mls] + x1 * c1[l * mls]) +                               \
-                        (x2 * c2[l * mls] + x3 * c3[l * mls]);                                \
+                y[l] += ((x0 * c0[l * mls] + x1 * c1[l * mls]) +                              \
+                         (x2 * c2[l * mls] + x3 * c3[l * mls])) +                             \
+                        ((x4 * c4[l * mls] + x5 * c5[l * mls]) +                              \
+                         (x6 * c6[l * mls] + x7 * c7[l * mls]));                              \
         }                                                                                     \
         for (; p < k; p++) {                                                                  \
             const T xp = x[p * xs], *cp = mat + p * mps;                                      \
             _Pragma("omp simd")                                                               \
             for (int64_t l = l0; l < l1; l++) y[l] += xp * cp[l * mls];                       \
         }                                                                                     \
+    }                                                                                         \
+    /* x @ M with M's rows contiguous (a vector times a row-major matrix), on every thread:   \
+     * each takes a band of M's rows and sums it into its own partial y; the partials are    \
+     * then added in thread order, each thread adding up its own chunk of y. One contiguous   \
+     * band per thread is what the prefetchers follow best: splitting y instead (a strip of   \
+     * every row each) measured 0.48 ms against 0.37 ms for 2000^2 f64 on 2 threads. */      \
+    static void tp_vecmat_bands_##tag(int64_t len, int64_t k, const T *mat, int64_t mps,     \
+                                      const T *x, int64_t xs, T *y) {                         \
+        const int most = TP_GEMM_MAX_THREADS();                                               \
+        T *partials = most > 1 ? malloc(sizeof(T) * len * (most - 1)) : NULL;                 \
+        if (partials == NULL) {                 /* one thread, or memory is short */          \
+            tp_gemv_##tag(0, len, k, mat, 1, mps, x, xs, y);                                  \
+            return;                                                                           \
+        }                                                                                     \
+        _Pragma("omp parallel num_threads(most)")                                             \
+        {                                                                                     \
+            int threads = 1, me = 0;                                                          \
+            TP_GEMM_THREAD_ID(threads, me);                                                   \
+            const int64_t p0 = k * me / threads, p1 = k * (me + 1) / threads;                 \
+            T *mine = me == 0 ? y : partials + (me - 1) * len;                                \
+            tp_gemv_##tag(0, len, p1 - p0, mat + p0 * mps, 1, mps, x + p0 * xs, xs, mine);    \
+            _Pragma("omp barrier")                                                            \
+            const int64_t chunks = (len + 63) / 64;                                           \
+            const int64_t l0 = chunks * me / threads * 64;                                    \
+            const int64_t l1 = chunks * (me + 1) / threads * 64 < len                         \
+                                   ? chunks * (me + 1) / threads * 64 : len;                  \
+            for (int t = 1; t < threads; t++)                                                 \
+                for (int64_t l = l0; l < l1; l++) y[l] += partials[(t - 1) * len + l];        \
+        }                                                                                     \
+        free(partials);                                                                       \
+    }
+
+/* Few products, many threads, C at least one NR strip wide per thread: every thread takes a
+ * band of C's columns (whole NR strips) and all of its rows, so all threads multiply the same
+ * A. They pack each KC slice of A once, together (each its share of the MR strips, into a
+ * shared buffer), wait for each other, then each packs its own columns of B and runs the
+ * macro-kernel over every MC block of the shared A. A rectangle per thread instead packs
+ * the A (or B) it shares with the others once per thread: 35 us of a 290 us share for the
+ * 256x784 @ 784x256 f32 layer of the MLP benchmark. Slices alternate between two buffers,
+ * so one barrier per slice is enough: a thread packing slice s + 2 has passed the barrier
+ * of slice s + 1, which every thread reached after finishing slice s. The sums run in the
+ * serial order (KC slices in turn), so the result does not depend on the thread count. */
+#define TP_GEMM_SHARED_A(tag, T)                                                              \
+    static int tp_gemm_shared_a_##tag(int64_t batch, int64_t m, int64_t n, int64_t k,         \
+                                      const T *a, int64_t abs_, int64_t ars, int64_t acs,     \
+                                      const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
+                                      T *c, int64_t cbs, int64_t crs) {                       \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        const int64_t MC = TP_GEMM_MC / MR * MR, kc_most = k < TP_GEMM_KC ? k : TP_GEMM_KC;   \
+        const int64_t slice = tp_gemm_round_up(m, MR) * kc_most;   /* elements */            \
+        const int64_t buffers = batch * k > TP_GEMM_KC ? 2 : 1;                               \
+        T *a_packed = tp_gemm_alloc(sizeof(T) * slice * buffers);                             \
+        if (a_packed == NULL) return 0;                                                       \
+        _Pragma("omp parallel")                                                               \
+        {                                                                                     \
+            int threads = 1, me = 0;                                                          \
+            TP_GEMM_THREAD_ID(threads, me);                                                   \
+            const int64_t tiles = (n + NR - 1) / NR, strips = (m + MR - 1) / MR;              \
+            const int64_t c0 = tiles * me / threads * NR;                                     \
+            const int64_t c1 = tiles * (me + 1) / threads * NR < n                            \
+                                   ? tiles * (me + 1) / threads * NR : n;                     \
+            const int64_t r0 = strips * me / threads * MR;                                    \
+            const int64_t r1 = strips * (me + 1) / threads * MR < m                           \
+                                   ? strips * (me + 1) / threads * MR : m;                    \
+            T *bp = c0 < c1 ? tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(c1 - c0, k, NR)) : NULL;\
+            int64_t slices_done = 0;                                                          \
+            for (int64_t bi = 0; bi < batch; bi++) {                                          \
+                const T *ab = a + bi * abs_, *bb = b + bi * bbs;                              \
+                T *cb = c + bi * cbs;                                                         \
+                if (bp == NULL && c0 < c1)   /* memory is short: straight loops, my columns */\
+                    tp_gemm_direct_##tag(m, c1 - c0, k, ab, ars, acs, bb + c0 * bcs, brs,     \
+                                         bcs, cb + c0, crs);                                  \
+                for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC, slices_done++) {               \
+                    const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;             \
+                    T *shared = a_packed + slices_done % buffers * slice;                     \
+                    if (r0 < r1)                                                              \
+                        tp_gemm_pack_a_##tag(r1 - r0, kc, ab + r0 * ars + p0 * acs, ars, acs, \
+                                             shared + r0 * kc);                               \
+                    _Pragma("omp barrier")                                                    \
+                    for (int64_t j0 = c0; bp != NULL && j0 < c1; j0 += TP_GEMM_NC) {          \
+                        const int64_t nc = c1 - j0 < TP_GEMM_NC ? c1 - j0 : TP_GEMM_NC;       \
+                        tp_gemm_pack_b_##tag(kc, nc, bb + p0 * brs + j0 * bcs, brs, bcs, bp,  \
+                                             NR);                                             \
+                        for (int64_t i0 = 0; i0 < m; i0 += MC)                                \
+                            tp_gemm_macro_##tag(m - i0 < MC ? m - i0 : MC, nc, kc,            \
+                                                shared + i0 * kc, bp, cb + i0 * crs + j0,     \
+                                                crs, p0 > 0, NR);                             \
+                    }                                                                         \
+                }                                                                             \
+            }                                                                                 \
+            free(bp);                                                                         \
+        }                                                                                     \
+        free(a_packed);                                                                       \
+        return 1;                                                                             \
     }
 
 /* Threads for the float products (see the top of the file). */
@@ -331,6 +465,15 @@
             int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
             T *c, int64_t cbs, int64_t crs) {                                                 \
         const int parallel = batch * m * n * k >= TP_GEMM_PARALLEL_MIN;                       \
+        if (m == 1 && bcs == 1 && brs != 1 && batch == 1 && parallel) {                      \
+            tp_vecmat_bands_##tag(n, k, b, brs, a, acs, c);                                   \
+            return;                                                                           \
+        }                                                                                     \
+        if (m > 1 && n > 1 && k > 0 && parallel && batch < TP_GEMM_MAX_THREADS() &&          \
+            n >= TP_GEMM_MAX_THREADS() * 2 * TP_GEMM_VL_##tag &&                              \
+            tp_gemm_shared_a_##tag(batch, m, n, k, a, abs_, ars, acs, b, bbs, brs, bcs, c,    \
+                                   cbs, crs))                                                 \
+            return;                                                                           \
         if (m == 1 || n == 1) {   /* vector @ matrix or matrix @ vector: no packing */        \
             const int64_t len = m == 1 ? n : m;                                               \
             const int64_t mls = m == 1 ? bcs : ars, mps = m == 1 ? brs : acs;                 \
@@ -375,8 +518,10 @@
 #ifdef _OPENMP
 #define TP_GEMM_THREAD_ID(threads, me) \
     ((threads) = omp_get_num_threads(), (me) = omp_get_thread_num())
+#define TP_GEMM_MAX_THREADS() omp_get_max_threads()
 #else
 #define TP_GEMM_THREAD_ID(threads, me) ((void)0)
+#define TP_GEMM_MAX_THREADS() 1
 #endif
 
 /* Thread `me` of `threads` takes one rectangle of an m x n result: the threads form a
@@ -487,7 +632,8 @@ static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int6
     }
 
 #define TP_GEMM_FLOAT(tag, T) \
-    TP_GEMM_MICRO(tag, T) TP_GEMM_PARTS(tag, T) TP_GEMM_SPLIT(tag, T) TP_GEMM_FLOAT_ENTRY(tag, T)
+    TP_GEMM_MICRO(tag, T) TP_GEMM_PARTS(tag, T) TP_GEMM_SPLIT(tag, T) TP_GEMM_SHARED_A(tag, T) \
+    TP_GEMM_FLOAT_ENTRY(tag, T)
 
 TP_GEMM_FLOAT(f32, float)
 TP_GEMM_FLOAT(f64, double)

@@ -25,6 +25,7 @@ import numpy as np
 os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="tp-bench-dispatch-"))
 
 import transpile as tp  # noqa: E402  (after the cache directory is chosen)
+import transpile.numpy as tnp  # noqa: E402
 
 TARGET_US = 3.0
 
@@ -46,6 +47,8 @@ CASES = [
     ("f64[8] array + Python float", _add, (np.arange(8.0), 2.0), None),
     ("one Python float, a * 2.0 + 1.0", _affine, (1.5,), None),
     ("two f64[8] arrays, a tuple of two results", _pair, (np.arange(8.0), np.ones(8)), None),
+    ("two eager tnp f64[8] arrays (EagerArray), one add", _add,
+     (tnp.arange(8.0), tnp.ones(8)), None),
 ]
 
 
@@ -66,7 +69,7 @@ def main():
     opts = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"{opts.calls} calls per sample, best of 5")
-    print(f"{'case':<44} {'cpu us':>8} {'wall us':>8} {'numpy us':>9}")
+    print(f"{'case':<52} {'cpu us':>8} {'wall us':>8} {'numpy us':>9}")
     for label, fun, args, target in CASES:
         jitted = tp.jit(fun)
         jitted(*args), jitted(*args)
@@ -74,7 +77,7 @@ def main():
         wall = per_call_us(jitted, args, opts.calls, time.perf_counter)
         eager = per_call_us(fun, args, opts.calls, time.thread_time)
         verdict = "" if target is None else ("  PASS" if cpu <= target else f"  over {target}")
-        print(f"{label:<44} {cpu:>8.2f} {wall:>8.2f} {eager:>9.2f}{verdict}")
+        print(f"{label:<52} {cpu:>8.2f} {wall:>8.2f} {eager:>9.2f}{verdict}")
     if opts.profile:
         label, fun, args, _ = CASES[0]
         jitted = tp.jit(fun)

@@ -8,8 +8,10 @@ Method
 ------
 * Each pattern is written once against `transpile.numpy` / `lax` (jitted) and once as the
   natural eager NumPy program (Python loops where NumPy has no loop primitive, in-place
-  slice assignment where NumPy users would write it). JAX and Numba columns appear when
-  they are importable (they print "not installed" otherwise).
+  slice assignment where NumPy users would write it). JAX runs the transpile program itself
+  (jax.numpy swapped in); Numba runs the version in programs_numba.py, written as a Numba user
+  would (explicit loops, prange where parallel, BLAS through `@`, no fastmath). Their columns
+  print "not installed" when the library does not import.
 * All implementations run in this one process on the same inputs, after a warm-up call
   that compiles and whose answer is checked against NumPy's.
 * A sample is `inner` back-to-back calls (calibrated to last about `sample_seconds`, at
@@ -21,8 +23,9 @@ Method
   "before" column (how the numbers in the README and the issue notes were produced: once on
   the old commit with --save, once on the new with --before).
 * `--cpu-time` times the calling thread's CPU time (run it with OMP_NUM_THREADS=1 and
-  OPENBLAS_NUM_THREADS=1): on a machine loaded by other jobs, wall-clock medians swing by
-  several times, single-thread CPU time hardly moves.
+  OPENBLAS_NUM_THREADS=1; it puts Numba on one thread itself): on a machine loaded by other
+  jobs, wall-clock medians swing by several times, single-thread CPU time hardly moves. JAX
+  is not timed then: XLA computes on threads of its own, whose time this clock misses.
 * The element-update loop runs at two trip counts: its time should grow linearly with the
   trip count (one store per step), not with trip count x array size.
 """
@@ -58,8 +61,9 @@ except Exception:          # not installed (or broken): its column says so
     jax = jnp = None
 try:
     import numba
+    import programs_numba      # benchmarks/programs_numba.py: the Numba versions
 except Exception:
-    numba = None
+    numba = programs_numba = None
 
 TARGET_EACH = 1.0          # every pattern at least as fast as eager NumPy
 TARGET_GEOMEAN = 2.0       # geometric mean of the speed-ups
@@ -297,6 +301,12 @@ def jax_call(case):
     return lambda: f(*dev, **statics).block_until_ready()
 
 
+def numba_call(case):
+    """The row's Numba version on the same arguments (statics passed positionally)."""
+    version = programs_numba.BY_PROGRAM[case["tp"].__name__]
+    return lambda: version(*case["args"])
+
+
 def run_cases(cfg) -> list[dict]:
     rows = []
     for case in cases(cfg.quick):
@@ -305,10 +315,14 @@ def run_cases(cfg) -> list[dict]:
         expected = case["np"](*case["args"])
         makers = {"transpile": lambda: transpile_call(case),
                   "numpy": lambda: (lambda: case["np"](*case["args"]))}
-        if jax is not None:
+        row = {"name": case["name"], "jax": "not installed", "numba": "not installed"}
+        if jax is not None and cfg.cpu_time:
+            # XLA computes on its own threads: the calling thread's clock would read ~0.
+            row["jax"] = "not timed (--cpu-time)"
+        elif jax is not None:
             makers["jax"] = lambda: jax_call(case)
-        row = {"name": case["name"], "jax": "not installed",
-               "numba": "not installed" if numba is None else "not written"}
+        if numba is not None:
+            makers["numba"] = lambda: numba_call(case)
         calls = {}
         for name, make in makers.items():
             call = prepare(make, expected, case)
@@ -334,6 +348,16 @@ def ratio(num, den):
     return num / den if isinstance(num, float) and isinstance(den, float) else None
 
 
+def versus_numpy(row, who) -> str:
+    """A JAX or Numba cell: its time and its speed-up over NumPy, or why there is none."""
+    s = ratio(row.get("numpy"), row.get(who))
+    return f"{fmt(row[who])} ({s:.2f}x)" if s else fmt(row.get(who, "-"))
+
+
+def geometric_mean(values) -> float:
+    return math.exp(sum(map(math.log, values)) / len(values))
+
+
 def print_table(rows, before: dict) -> None:
     head = ["pattern", "transpile", "numpy", "speed-up", "jax", "numba"]
     if before:
@@ -348,9 +372,7 @@ def print_table(rows, before: dict) -> None:
             speedups.append(s)
         cells = [row["name"], fmt(row.get("transpile", "-")), fmt(row.get("numpy", "-")),
                  f"{s:.2f}x" if s else "-"]
-        jx = ratio(row.get("numpy"), row.get("jax"))
-        cells += [f"{fmt(row['jax'])} ({jx:.2f}x)" if jx else row.get("jax", "-"),
-                  fmt(row.get("numba", "-"))]
+        cells += [versus_numpy(row, "jax"), versus_numpy(row, "numba")]
         if before:
             old = before.get(row["name"], {})
             cells.insert(1, fmt(old.get("transpile", "-")))
@@ -358,18 +380,22 @@ def print_table(rows, before: dict) -> None:
             cells.insert(5, f"{s_old:.2f}x" if s_old else "-")
         print("| " + " | ".join(cells) + " |")
     if speedups:
-        geo = math.exp(sum(map(math.log, speedups)) / len(speedups))
+        geo = geometric_mean(speedups)
         worst = min(speedups)
         print(f"\ngeometric mean speed-up vs NumPy: {geo:.2f}x (target >= {TARGET_GEOMEAN}x: "
               f"{'PASS' if geo >= TARGET_GEOMEAN else 'FAIL'}); slowest pattern {worst:.2f}x "
               f"(target >= {TARGET_EACH}x: {'PASS' if worst >= TARGET_EACH else 'FAIL'})")
+    for who in ("jax", "numba"):
+        theirs = [ratio(r.get("numpy"), r.get(who)) for r in rows]
+        if theirs and all(theirs):
+            print(f"{who}: geometric mean speed-up vs NumPy {geometric_mean(theirs):.2f}x")
     old = [ratio(before.get(r["name"], {}).get("numpy"),
                  before.get(r["name"], {}).get("transpile")) for r in rows] if before else []
     if old and all(old):
-        print(f"before: geometric mean {math.exp(sum(map(math.log, old)) / len(old)):.2f}x")
+        print(f"before: geometric mean {geometric_mean(old):.2f}x")
     by_name = {r["name"]: r for r in rows}
     small, big = by_name.get("A[i,i] updates x250", {}), by_name.get("A[i,i] updates x1000", {})
-    for who in ("transpile", "numpy"):
+    for who in ("transpile", "numpy", "jax", "numba"):
         if isinstance(small.get(who), float) and isinstance(big.get(who), float):
             # Both runs copy the 1000x1000 input once; the difference is 750 steps.
             step = (big[who] - small[who]) / 750
@@ -402,6 +428,10 @@ def parse_args(argv=None):
     if cfg.cpu_time:
         global CLOCK
         CLOCK = time.thread_time
+        if numba is not None:
+            # Numba ignores OMP_NUM_THREADS: without this its prange loops would run partly
+            # on threads whose CPU time the clock does not count.
+            numba.set_num_threads(1)
     cfg.repeats = 7 if cfg.quick else 21
     cfg.sample_seconds = 0.01 if cfg.quick else 0.02
     cfg.budget_seconds = 2.0 if cfg.quick else 6.0

@@ -19,6 +19,8 @@ FORBIDDEN = {
     "core.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "backends"},
     "dtypes.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "core"},
     "errors.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "core"},
+    "eager_array.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "tracing", "core",
+                                           "backends", "strength", "eager_results"},
     "ir.py": FRONT_END_AND_API | {"rules", "passes", "codegen", "backends"},
     "rules": FRONT_END_AND_API | {"passes", "codegen", "backends"},
     "passes": FRONT_END_AND_API | {"codegen", "backends"},

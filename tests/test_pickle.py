@@ -144,3 +144,15 @@ def test_lambdas_and_local_functions_give_pickles_own_error():
     for fn in (tp.jit(lambda x: x * 2), tp.jit(local)):
         with pytest.raises((pickle.PicklingError, AttributeError), match="lambda|local"):
             pickle.dumps(fn)
+
+
+def test_public_functions_and_jits_of_them_pickle_by_reference():
+    """The public namespaces wrap their functions (weak-result marking, eager results with
+    `.at`); each wrapper is its namespace's attribute, so pickle finds the same object."""
+    import transpile.numpy as tnp
+    from transpile import lax
+    for fn in (tnp.sum, tnp.linalg.solve, tnp.linalg.svd, lax.cumsum, lax.fori_loop,
+               lax.argmax, tp.random.normal, tp.random.PRNGKey, tp.scipy.special.erf):
+        assert pickle.loads(pickle.dumps(fn)) is fn
+    jitted = pickle.loads(pickle.dumps(tp.jit(lax.cumsum)))
+    np.testing.assert_array_equal(jitted(np.arange(4.0)), [0, 1, 3, 6])

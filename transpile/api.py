@@ -23,6 +23,7 @@ import numpy as np
 from . import backends, dtypes, logs
 from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
 from .device_array import Array
+from .eager_array import EagerArray
 from .errors import describe_function
 from .ir import IR
 from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
@@ -30,6 +31,8 @@ from .stable_repr import stable_repr
 from .tracing import trace_flat
 
 _PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool", complex: "c128~"}
+# NumPy arrays as arguments: an EagerArray (eager_array.py) is one, with the same cache keys.
+_HOST_ARRAYS = frozenset((np.ndarray, EagerArray))
 
 
 @dataclasses.dataclass
@@ -154,7 +157,7 @@ def _as_tuple(x) -> tuple:
 
 def _leaf_key(x, name: str):
     t = type(x)
-    if t is np.ndarray:
+    if t in _HOST_ARRAYS:
         return (x.shape, x.dtype.char)
     key = _PY_SCALAR_KEYS.get(t)
     if key is not None:
@@ -199,7 +202,7 @@ def _bad_argument(x, name: str) -> TypeError:
 
 
 def _check_array_leaf(x, name):
-    if type(x) is np.ndarray and x.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
+    if type(x) in _HOST_ARRAYS and x.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
         kind = "object or string" if x.dtype.kind in "OSUV" else str(x.dtype)
         raise TypeError(f"Argument '{name}' is an array of dtype {x.dtype} ({kind} data), which "
                         "transpile cannot compile; supported dtypes: "
@@ -278,7 +281,7 @@ class Jitted:
                 parts.append(_static_key(x, self._sig.arg_name(i)))
                 continue
             t = type(x)
-            if t is np.ndarray or t is Array:
+            if t is np.ndarray or t is Array or t is EagerArray:
                 leaves.append(x)
                 parts.append((x.shape, x.dtype.char))
             elif t in _PY_SCALAR_KEYS:
@@ -407,7 +410,7 @@ class _TraceSpec:
         flat, treedef = tree_flatten(x)
         for leaf, path in zip(flat, tree_leaf_paths(x, name)):
             _check_array_leaf(leaf, name)
-            if not (type(leaf) is np.ndarray or type(leaf) in _PY_SCALAR_KEYS
+            if not (type(leaf) in _HOST_ARRAYS or type(leaf) in _PY_SCALAR_KEYS
                     or isinstance(leaf, np.generic) or type(leaf) is Array):
                 raise _bad_argument(leaf, name)
             aval = _aval_for_leaf(leaf, path)
@@ -467,13 +470,13 @@ def _add_fast_path(fast: dict, entry: "_Entry", args) -> None:
     outputs that need no plan."""
     types = tuple(map(type, args))
     if len(args) != len(entry.in_dtypes) or not all(
-            t in _FAST_NUMBERS or (t is np.ndarray and x.dtype == d and x.dtype.isnative)
+            t in _FAST_NUMBERS or (t in _HOST_ARRAYS and x.dtype == d and x.dtype.isnative)
             for t, x, d in zip(types, args, entry.in_dtypes)):
         return
     node = fast.get(types)
     if node is None:
         node = _FastNode()
-        node.is_array = [t is np.ndarray for t in types]
+        node.is_array = [t in _HOST_ARRAYS for t in types]
     array_key = tuple(map(_SHAPE_DTYPE, compress(args, node.is_array)))
     make = getattr(entry.run, "plain_runner", None)
     if array_key in node or make is None:
@@ -500,7 +503,7 @@ def _add_fast_path(fast: dict, entry: "_Entry", args) -> None:
 
 
 def _as_input(x, dtype):
-    if type(x) is np.ndarray and x.dtype == dtype and x.flags.c_contiguous:
+    if type(x) in _HOST_ARRAYS and x.dtype == dtype and x.flags.c_contiguous:
         return x
     # np.array, not np.ascontiguousarray: the latter turns 0-d values into shape (1,).
     return np.array(x, dtype=dtype, order="C")

@@ -1,7 +1,9 @@
 """`disable_jit()`: a context manager under which jitted functions run eagerly, as in JAX.
 
 It swaps `Jitted.__call__` for the eager call while active, so the compiled path pays
-nothing for the feature when it is not in use. It is process-wide (not per thread).
+nothing for the feature when it is not in use. It is process-wide (not per thread). The
+function sees its array arguments as EagerArrays (zero-copy views with JAX's `.at`), so code
+that updates an argument with `x.at[i].set(v)` runs eagerly as it does compiled.
 """
 from __future__ import annotations
 
@@ -14,7 +16,13 @@ _compiled_call = None
 
 
 def _eager_call(self, *args, **kwargs):
-    return self.fun(*args, **kwargs)
+    """The function on EagerArray views of its NumPy-array arguments (static ones as given),
+    so `x.at[...]` on an argument works as it does under jit; array results are EagerArrays."""
+    from .eager_results import eager_tree
+    static_nums, static_names = self._sig.static_nums, self._sig.static_names
+    args = [x if i in static_nums else eager_tree(x) for i, x in enumerate(args)]
+    kwargs = {k: x if k in static_names else eager_tree(x) for k, x in kwargs.items()}
+    return eager_tree(self.fun(*args, **kwargs))
 
 
 @contextlib.contextmanager

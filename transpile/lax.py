@@ -13,6 +13,7 @@ import numpy as np
 from . import dtypes
 from . import primitives as P
 from .core import Tracer, aval_of, bind, current_trace
+from .eager_results import eager_tree, install as _install_eager_results
 from .errors import describe_function
 from .numpy import _elementwise as E
 from .numpy._util import as_bool, astype, is_weak, operand, weak_flags
@@ -105,7 +106,8 @@ def _types(ir, start=0):
 
 def cond(pred, true_fun, false_fun, *operands):
     """`true_fun(*operands)` if pred else `false_fun(*operands)`; only one branch runs."""
-    if not _tracing():
+    if not _tracing():     # eagerly, the branch gets EagerArrays (so `.at` works) as traced
+        operands = eager_tree(operands)
         return true_fun(*operands) if bool(np.asarray(pred)) else false_fun(*operands)
     index = astype(as_bool(operand(pred)), dtypes.int32)
     return switch(index, [false_fun, true_fun], *operands)
@@ -118,7 +120,7 @@ def switch(index, branches, *operands):
         raise ValueError("lax.switch needs at least one branch")
     if not _tracing():
         i = int(np.clip(np.asarray(index), 0, len(branches) - 1))
-        return branches[i](*operands)
+        return branches[i](*eager_tree(operands))
     index = operand(index)
     if aval_of(index).shape != () or not dtypes.is_int(aval_of(index).dtype):
         raise TypeError(f"lax.switch index must be an integer scalar, got "
@@ -184,7 +186,7 @@ def _promotable(avals, outs) -> bool:
 def while_loop(cond_fun, body_fun, init_val):
     """Repeat `val = body_fun(val)` while `cond_fun(val)`; returns the final value."""
     if not _tracing():
-        val = init_val
+        val = eager_tree(init_val)
         while bool(np.asarray(cond_fun(val))):
             val = body_fun(val)
         return val
@@ -209,7 +211,7 @@ def while_loop(cond_fun, body_fun, init_val):
 def fori_loop(lower, upper, body_fun, init_val):
     """`for i in range(lower, upper): val = body_fun(i, val)`, as a compiled loop."""
     if not _tracing():
-        val = init_val
+        val = eager_tree(init_val)
         for i in range(int(lower), int(upper)):
             val = body_fun(i, val)
         return val
@@ -296,9 +298,9 @@ def scan(f, init, xs=None, length=None, reverse=False):
 
 
 def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
-    carry, ys = init, []
+    carry, ys = eager_tree(init), []
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
-        x = tree_unflatten(x_tree, [np.asarray(leaf)[i] for leaf in x_leaves])
+        x = tree_unflatten(x_tree, [eager_tree(np.asarray(leaf)[i]) for leaf in x_leaves])
         carry, y = f(carry, x)
         ys.append(y)
     if reverse:
@@ -351,3 +353,7 @@ from .lax_ops import *  # noqa: E402,F401,F403  (one module per idea; lax re-exp
 from .lax_ops import RoundingMethod  # noqa: E402,F401
 from .lax_special import *  # noqa: E402,F401,F403
 from .lax_sorting import *  # noqa: E402,F401,F403
+
+# Eagerly, results are EagerArrays however they were made (eager_results.py).
+_install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transpile.lax_special",
+                                   "transpile.lax_sorting"))

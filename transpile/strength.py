@@ -16,6 +16,7 @@ import numpy as np
 
 from . import dtypes
 from .core import Tracer, aval_of
+from .eager_array import eager
 from .primitives import CONTROL_FLOW, ELEMENTWISE_UFUNC
 
 
@@ -34,11 +35,14 @@ def marked(x):
         out = Tracer(x.aval, x._trace, x._var, x.deps, x.source)
         out.virtually_strong = True
         return out
-    return x
+    # Eagerly, a NumPy array result becomes an EagerArray (eager_array.py), also where the
+    # function made it without `bind` (creation functions, an input returned unchanged).
+    return eager(x)
 
 
 def strong_results(fn):
-    """Wrap a `transpile.numpy` function (or method) so that its weak results are marked."""
+    """Wrap a `transpile.numpy` function (or method) so that its weak results are marked
+    (and, eagerly, its array results have `.at`)."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         return marked(fn(*args, **kwargs))

@@ -318,20 +318,29 @@
             free(x_copy);                                                                     \
             return;                                                                           \
         }                                                                                     \
-        if (mps == 1 && xs == 1) {   /* rows of M and x contiguous: dot products, 4 rows  \
-                                        per pass so that each load of x serves four */       \
+        if (mps == 1 && xs == 1) {   /* rows of M and x contiguous: dot products, 8 rows  \
+                                        per pass: each load of x serves eight, and eight   \
+                                        streams keep more of memory busy (2000^2 f64 on   \
+                                        one core: 1.43 ms with 4, 1.27 ms with 8, 16 no   \
+                                        better) */                                        \
             int64_t l = l0;                                                                   \
-            for (; l + 4 <= l1; l += 4) {                                                     \
-                const T *r0 = mat + l * mls, *r1 = r0 + mls, *r2 = r1 + mls, *r3 = r2 + mls;  \
-                T s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                             \
-                _Pragma("omp simd reduction(+:s0, s1, s2, s3)")                               \
+            for (; l + 8 <= l1; l += 8) {                                                     \
+                const T *r0 = mat + l * mls, *r1 = r0 + mls, *r2 = r1 + mls, *r3 = r2 + mls,  \
+                        *r4 = r3 + mls, *r5 = r4 + mls, *r6 = r5 + mls, *r7 = r6 + mls;       \
+                T s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;             \
+                _Pragma("omp simd reduction(+:s0, s1, s2, s3, s4, s5, s6, s7)")               \
                 for (int64_t p = 0; p < k; p++) {                                             \
                     s0 += r0[p] * x[p];                                                       \
                     s1 += r1[p] * x[p];                                                       \
                     s2 += r2[p] * x[p];                                                       \
                     s3 += r3[p] * x[p];                                                       \
+                    s4 += r4[p] * x[p];                                                       \
+                    s5 += r5[p] * x[p];                                                       \
+                    s6 += r6[p] * x[p];                                                       \
+                    s7 += r7[p] * x[p];                                                       \
                 }                                                                             \
                 y[l] = s0, y[l + 1] = s1, y[l + 2] = s2, y[l + 3] = s3;                       \
+                y[l + 4] = s4, y[l + 5] = s5, y[l + 6] = s6, y[l + 7] = s7;                   \
             }                                                                                 \
             for (; l < l1; l++) {                                                             \
                 const T *row = mat + l * mls;                                                 \

@@ -77,7 +77,11 @@ def _strong_functions():
     for name, value in list(namespace.items()):
         if isinstance(value, types.FunctionType) and not name.startswith("_") \
                 and value.__module__.startswith(__name__ + "."):
-            namespace[name] = strong_results(value)
+            wrapper = strong_results(value)
+            # Named as this module's attribute, so that it pickles by reference (the original
+            # in its defining module is another object).
+            wrapper.__module__, wrapper.__qualname__ = __name__, name
+            namespace[name] = wrapper
         elif isinstance(value, _ufunc_type) and not name.startswith("_"):
             namespace[name] = value.public()
 

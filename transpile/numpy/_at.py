@@ -7,6 +7,7 @@ the array comes back unchanged (the clamped window is written back as it was).
 from __future__ import annotations
 
 from ..core import Tracer, aval_of
+from ..eager_array import register_index_update_helper
 from . import _elementwise as E
 from ._shape import _expand_ellipsis, getitem, traced_start
 from ._util import astype, broadcast_to, check_ints_fit_loop, operand, reshape
@@ -20,6 +21,9 @@ class IndexUpdateHelper:
 
     def __getitem__(self, index):
         return IndexUpdateRef(self.array, index)
+
+
+register_index_update_helper(IndexUpdateHelper)   # eager arrays' `.at` (eager_array.py)
 
 
 class IndexUpdateRef:
@@ -73,7 +77,9 @@ class IndexUpdateRef:
                 if isinstance(k, Tracer):
                     traced.append((k, n))
         if any(s is None for s in starts):
-            return x          # an index out of bounds (every index on an empty axis): dropped
+            # An index out of bounds (every index on an empty axis): dropped. Eagerly a copy,
+            # so that the result is never the input (writing to one would change the other).
+            return x if isinstance(x, Tracer) else x.copy()
         window = lax.dynamic_slice(x, starts, sizes)
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
         # Combine first, then broadcast: a Python-int value beyond int64 (2**64 - 1 with a

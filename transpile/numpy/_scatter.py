@@ -42,7 +42,7 @@ def scatter_update(x, key: tuple, values, how: str, clip: bool = False):
         raise ValueError(f"x.at[...]: values of shape {shape_of(values)} cannot be broadcast "
                          f"to the indexed shape {indexed_shape} (array of shape {shape_of(x)})")
     if math.prod(indexed_shape) == 0 or math.prod(shape_of(x)) == 0:
-        return x
+        return x if isinstance(x, Tracer) else x.copy()    # eagerly never the input itself
     updates = astype(broadcast_to(values, indexed_shape), aval_of(x).dtype)
     flat_positions = reshape(broadcast_to(positions, indexed_shape), (-1,))
     return bind(P.scatter, x, astype(flat_positions, dtypes.int64), reshape(updates, (-1,)),

@@ -284,3 +284,8 @@ def cond(x, p=None):
 
 from ._spectral import (EighResult, SVDResult, eigh, eigvalsh, lstsq,  # noqa: E402
                               matrix_rank, pinv, svd, svdvals)
+
+from ..eager_results import install as _install_eager_results  # noqa: E402
+
+# Eagerly, results are EagerArrays however they were made (eager_results.py).
+_install_eager_results(globals(), (__name__, "transpile.numpy._spectral"))

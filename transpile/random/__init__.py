@@ -31,3 +31,13 @@ def wrap_key_data(key_bits_array, *, impl=None):
 
 __all__ = ["PRNGKey", "bernoulli", "bits", "choice", "fold_in", "gumbel", "key", "key_data",
            "normal", "permutation", "randint", "split", "uniform", "wrap_key_data"]
+
+
+def _install_eager_results():
+    """Eagerly, keys and samples are EagerArrays (with `.at`), as every tnp result."""
+    from ..eager_results import install
+    install(globals(), ("transpile.random", "transpile.random._samplers",
+                        "transpile.random._threefry"))
+
+
+_install_eager_results()

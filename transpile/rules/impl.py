@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of, register_eager_evaluator
+from ..eager_array import eager
 from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
@@ -169,10 +170,11 @@ for _fn in (select_impl, convert_element_type_impl, broadcast_in_dim_impl, resha
 
 
 def eager_apply(prim, args, params):
-    """Run a primitive on concrete values (outside any trace)."""
+    """Run a primitive on concrete values (outside any trace). Array results are EagerArrays
+    (views, no copy), so that `.at` works on them as on traced values."""
     avals = [aval_of(a) for a in args]
     abstract_rules[prim.name](*avals, **params)   # the same errors as under jit
-    return impl_rules[prim.name](avals, *args, **params)
+    return eager(impl_rules[prim.name](avals, *args, **params))
 
 
 # -- dynamic indexing: start indices are clamped so the window fits (as in JAX) -------------

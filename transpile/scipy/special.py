@@ -34,3 +34,9 @@ def digamma(x):
 
 
 psi = digamma
+
+
+from ..eager_results import install as _install_eager_results  # noqa: E402
+
+# Eagerly, results are EagerArrays however they were made (eager_results.py).
+_install_eager_results(globals(), (__name__,))

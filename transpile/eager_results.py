@@ -1,0 +1,53 @@
+"""Eager results of the public front end are EagerArrays, whatever path made them.
+
+`bind` already returns EagerArrays outside a trace (rules/impl.py: eager_apply), but some
+public functions make arrays without it: eagerly, `lax.cond`/`fori_loop`/`scan` run Python
+control flow and return what the user's functions returned, `lax.broadcasted_iota` and
+`random.PRNGKey` build NumPy arrays directly, `lax.stop_gradient` returns its argument.
+`install` wraps a module's public functions so that, outside a trace, every NumPy array in
+their (pytree) result becomes an EagerArray view (no copy). `transpile.numpy`'s own
+namespace does the same through strength.py's result wrapper.
+"""
+from __future__ import annotations
+
+import functools
+import types
+
+import numpy as np
+
+from .core import current_trace
+from .eager_array import EagerArray, eager
+from .pytree import tree_map
+
+
+def eager_tree(tree):
+    """`tree` with each NumPy array leaf as an EagerArray (views; numbers stay numbers)."""
+    t = type(tree)
+    if t is EagerArray:
+        return tree
+    if t is np.ndarray:
+        return tree.view(EagerArray)
+    if t in (int, float, bool, complex) or tree is None or isinstance(tree, np.generic):
+        return tree
+    return tree_map(eager, tree)
+
+
+def eager_results(fn):
+    """`fn`, whose eager results have EagerArrays for NumPy arrays (under a trace: as is)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        return out if current_trace() is not None else eager_tree(out)
+    return wrapper
+
+
+def install(namespace: dict, modules: tuple[str, ...]) -> None:
+    """Wrap the public functions in `namespace` that are defined in one of `modules`. A
+    wrapper names the namespace as its module, so that it pickles by reference (pickle finds
+    it there; the original in its defining module is another object)."""
+    for name, value in list(namespace.items()):
+        if isinstance(value, types.FunctionType) and not name.startswith("_") \
+                and value.__module__ in modules:
+            wrapper = eager_results(value)
+            wrapper.__module__, wrapper.__qualname__ = namespace["__name__"], name
+            namespace[name] = wrapper

@@ -2,8 +2,9 @@
 
 Usage:  python benchmarks/bench_parallel.py [--quick]
 
-For each OpenMP wait policy (libgomp's default, PASSIVE, ACTIVE; a policy is fixed when
-libgomp loads, so each runs in a fresh child process) this times, per array size, the
+For each OpenMP wait policy (libgomp's default, PASSIVE, ACTIVE, or `spin:N`: spin N times,
+then sleep; `--policies` picks them; a policy is fixed when libgomp loads, so each runs in a
+fresh child process) this times, per array size, the
 same kernels compiled twice: every loop parallel (threshold 0) and every loop serial. The
 kernels: an elementwise map (x * 2 + 1), a full sum, and a loop of 50 small stencil steps
 (one parallel region per step: the pattern whose regions multiply). Medians of
@@ -85,6 +86,8 @@ def run_child(policy: str, cfg) -> dict:
         # libgomp's behaviour with no policy set: spin 300,000 times, then sleep. Naming it
         # explicitly also stops transpile from choosing a policy itself.
         env["GOMP_SPINCOUNT"] = "300000"
+    elif policy.startswith("spin:"):
+        env["GOMP_SPINCOUNT"] = policy[len("spin:"):]
     else:
         env["OMP_WAIT_POLICY"] = policy
     out = subprocess.run([sys.executable, __file__, "--child", policy,
@@ -98,6 +101,8 @@ def main(argv=None) -> None:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--child")
     p.add_argument("--repeats", type=int, default=0)
+    p.add_argument("--policies", nargs="*", default=list(POLICIES),
+                   help="default, PASSIVE, ACTIVE, or spin:N (GOMP_SPINCOUNT=N)")
     cfg = p.parse_args(argv)
     cfg.repeats = cfg.repeats or (5 if cfg.quick else 15)
     if cfg.child:
@@ -107,14 +112,15 @@ def main(argv=None) -> None:
     print(f"bench_parallel: {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.2f} at start; medians of {cfg.repeats} samples; "
           "times per call in microseconds, parallel / serial")
-    table = {policy: run_child(policy, cfg) for policy in POLICIES}
+    policies = cfg.policies
+    table = {policy: run_child(policy, cfg) for policy in policies}
     print(f"load average {os.getloadavg()[0]:.2f} at end\n")
-    print("| kernel | size | " + " | ".join(f"{p} par / ser (us)" for p in POLICIES) + " |")
-    print("|---|---|" + "---|" * len(POLICIES))
-    for name in table[POLICIES[0]]:
-        for n in table[POLICIES[0]][name]:
+    print("| kernel | size | " + " | ".join(f"{p} par / ser (us)" for p in policies) + " |")
+    print("|---|---|" + "---|" * len(policies))
+    for name in table[policies[0]]:
+        for n in table[policies[0]][name]:
             cells = [f"{table[p][name][n][0] * 1e6:.0f} / {table[p][name][n][1] * 1e6:.0f}"
-                     for p in POLICIES]
+                     for p in policies]
             print(f"| {name} | {n} | " + " | ".join(cells) + " |")
 
 

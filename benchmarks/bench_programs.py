@@ -408,7 +408,8 @@ def print_environment(cfg) -> None:
     print(f"bench_programs: {platform.python_implementation()} {platform.python_version()}, "
           f"numpy {np.__version__}, {os.cpu_count()} CPUs, OMP_NUM_THREADS="
           f"{os.environ.get('OMP_NUM_THREADS', 'unset')}, OMP_WAIT_POLICY="
-          f"{os.environ.get('OMP_WAIT_POLICY', 'unset')} (after the run), load average "
+          f"{os.environ.get('OMP_WAIT_POLICY', 'unset')}, GOMP_SPINCOUNT="
+          f"{os.environ.get('GOMP_SPINCOUNT', 'unset')} (after the run), load average "
           f"{load:.2f}; "
           f"jax {'not installed' if jax is None else jax.__version__}, "
           f"numba {'not installed' if numba is None else numba.__version__}")

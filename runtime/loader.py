@@ -37,18 +37,23 @@ _NODELETE = getattr(backend, "RTLD_NODELETE", 0)
 # as `void *`; ValueError for an array that is not C-contiguous. A partial, not a def: it runs
 # once per argument of every call, and a Python-level wrapper would cost a frame each time.
 from_buffer = functools.partial(backend.from_buffer, _CHAR_ARRAY)
+SPIN_COUNT = "1000"        # idle OpenMP threads: spins before sleeping (prefer_brief_spinning)
 
 
-def prefer_passive_waiting() -> None:
-    """Idle OpenMP threads sleep instead of spinning, unless the user chose otherwise.
+def prefer_brief_spinning() -> None:
+    """Idle OpenMP threads spin briefly, then sleep, unless the user chose otherwise.
 
     libgomp reads its policy once, when it is loaded (with the first compiled module). Its
-    default spins idle threads for a while before sleeping: on a machine whose cores are
+    default spins idle threads 300,000 times before sleeping: on a machine whose cores are
     busy with other work, spinning threads and descheduled ones make every parallel region
-    wait, and a 260k-element map took 17 ms instead of 0.07 ms (benchmarks/bench_parallel.py,
-    README "Threads"). OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the user win."""
+    wait (a 260k-element map took 17 ms instead of 0.07 ms). Sleeping at once (PASSIVE)
+    costs a wake-up per region instead, about 50 us on the development VM: half the speed of
+    regions that follow each other. GOMP_SPINCOUNT=1000 (tens of microseconds) keeps the
+    threads awake between back-to-back regions and bounds what a wait for a descheduled
+    partner burns (benchmarks/bench_parallel.py, README "Threads"). OMP_WAIT_POLICY or
+    GOMP_SPINCOUNT set by the user win."""
     if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
-        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+        os.environ["GOMP_SPINCOUNT"] = SPIN_COUNT
 
 
 class Module:
@@ -61,7 +66,7 @@ class Module:
 
 def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     """The C function `int entry(void *, ...)` in `so_path`, callable as `.function`."""
-    prefer_passive_waiting()       # before the module can bring the OpenMP runtime in
+    prefer_brief_spinning()        # before the module can bring the OpenMP runtime in
     # Without a way to see which libraries are mapped, modules are never unloaded.
     flags = backend.RTLD_NOW | (0 if openmp.can_pin() else _NODELETE)
     try:

@@ -1,12 +1,18 @@
 """OpenMP regions (issue 8): consecutive parallel kernels share one `omp parallel` region
 (orphaned `omp for` loops), small loops stay serial, values unchanged."""
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
+import pytest
 
 import transpile as tp
 import transpile.numpy as tnp
 from conftest import assert_same
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def softmax(x):
@@ -52,3 +58,24 @@ def test_a_full_reduction_keeps_its_own_region_and_neighbours_stay_correct():
 def test_small_kernels_open_no_region():
     x = np.random.default_rng(2).standard_normal((100, 70))
     assert "omp parallel" not in tp.jit(softmax).lower(x).source
+
+
+_SHOW_WAIT_SETTINGS = """
+import os, numpy as np, transpile as tp
+tp.jit(lambda x: x + 1.0)(np.ones(3))
+print(os.environ.get("OMP_WAIT_POLICY"), os.environ.get("GOMP_SPINCOUNT"))
+"""
+
+
+@pytest.mark.parametrize("user, shown", [({}, "None 1000"),
+                                         ({"OMP_WAIT_POLICY": "PASSIVE"}, "PASSIVE None"),
+                                         ({"GOMP_SPINCOUNT": "7"}, "None 7")])
+def test_idle_threads_spin_briefly_unless_the_user_chose(user, shown, tmp_path):
+    """README "Threads": loading a compiled module sets GOMP_SPINCOUNT=1000 (spin briefly,
+    then sleep) before libgomp reads it, and leaves a policy the user set alone."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(user, TRANSPILE_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([ROOT, env.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-c", _SHOW_WAIT_SETTINGS], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == shown, run.stderr[-2000:]

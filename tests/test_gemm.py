@@ -29,6 +29,7 @@ SHAPES = [
     ((70, 600), (600, 90)), ((150, 520), (520, 100)),        # threads, KC/MC edges
     ((1, 300), (300, 200)), ((200, 300), (300, 1)),                            # vecmat, matvec
     ((1, 1100), (1100, 1000)), ((1, 1030), (1030, 1017)),    # vecmat on threads: row bands
+    ((1, 2), (2, 600000)),                   # vecmat: fewer rows than threads (empty bands)
     ((205, 300), (300, 1)), ((1037, 1030), (1030, 1)),      # matvec: 8 rows a pass, rest
     ((40, 50), (50, 10)), ((45, 600), (600, 8)), ((300, 700), (700, 16)),  # n <= one vector
     ((50, 60), (60, 17)),                                                  # n just above one

@@ -129,29 +129,31 @@
  * NV * ROWS accumulators stay in registers (2 x 12 = 24 of AVX-512's 32, 2 x 6 = 12 of AVX2's
  * 16). Loops over r and v are fully unrolled. NV = 2, PART = 3 is the kernel; the others
  * serve edges: products at most one vector wide (n <= VL), and the last strip of A's rows,
- * which would otherwise compute 2 * VL columns or MR rows to keep fewer. A's strips stay
- * packed MR high (a[p * MR + r]); a shorter kernel reads the first ROWS of each step. */
+ * which would otherwise compute 2 * VL columns or MR rows to keep fewer. A is read at
+ * a[p * a_ps + r * a_rs]: a packed strip (a_ps = MR, a_rs = 1; a shorter kernel reads the
+ * first ROWS of each step) or, for narrow products, A's own rows in place (1, row stride). */
 #define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
     TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
+                                                           int64_t a_ps, int64_t a_rs,        \
                                                            const T *restrict b,               \
                                                            T *restrict c, int64_t ldc,        \
                                                            int accumulate) {                  \
         enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };          \
-        TP_VEC_##tag acc[NV][ROWS];                                                             \
+        TP_VEC_##tag acc[NV][ROWS];                                                           \
         _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                                  \
-            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                             \
+            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                           \
                 acc[v][r] = TP_VZERO_##tag();                                                 \
         for (int64_t p = 0; p < kc; p++) {                                                    \
             TP_VEC_##tag bv[NV];                                                              \
             _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                              \
                 bv[v] = TP_VLOAD_##tag(b + (p * NV + v) * VL);                                \
-            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++) {                           \
-                const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * MR + r]);                        \
+            _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++) {                         \
+                const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * a_ps + r * a_rs]);               \
                 _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                          \
                     acc[v][r] = TP_VFMA_##tag(ar, bv[v], acc[v][r]);                          \
             }                                                                                 \
         }                                                                                     \
-        _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                                 \
+        _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++)                               \
             _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++) {                            \
                 T *at = c + r * ldc + v * VL;                                                 \
                 if (accumulate) acc[v][r] = TP_VADD_##tag(acc[v][r], TP_VLOAD_##tag(at));     \
@@ -162,6 +164,7 @@
 /* Portable: plain loops the compiler vectorises over j; multiply, then add. */
 #define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
     TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
+                                                           int64_t a_ps, int64_t a_rs,        \
                                                            const T *restrict b,               \
                                                            T *restrict c, int64_t ldc,        \
                                                            int accumulate) {                  \
@@ -170,7 +173,7 @@
         memset(acc, 0, sizeof acc);                                                           \
         for (int64_t p = 0; p < kc; p++)                                                      \
             for (int r = 0; r < ROWS; r++) {                                                  \
-                const T ar = a[p * MR + r];                                                   \
+                const T ar = a[p * a_ps + r * a_rs];                                          \
                 _Pragma("omp simd")                                                           \
                 for (int j = 0; j < NR; j++) acc[r][j] += ar * b[p * NR + j];                 \
             }                                                                                 \
@@ -185,16 +188,23 @@
     /* A tile of `rows` <= MR rows and nr (VL or 2 VL) columns: the kernel for the next third \
      * of MR up. */                                                                           \
     TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t rows, int64_t nr, int64_t kc,             \
-                                            const T *restrict a, const T *restrict b,         \
-                                            T *restrict c, int64_t ldc, int accumulate) {     \
+                                            const T *restrict a, int64_t a_ps, int64_t a_rs,  \
+                                            const T *restrict b, T *restrict c, int64_t ldc,  \
+                                            int accumulate) {                                 \
         enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
         const int part = rows <= MR / 3 ? 1 : rows <= MR * 2 / 3 ? 2 : 3;                     \
-        if (nr == VL && part == 1) tp_gemm_micro1_1_##tag(kc, a, b, c, ldc, accumulate);      \
-        else if (nr == VL && part == 2) tp_gemm_micro1_2_##tag(kc, a, b, c, ldc, accumulate); \
-        else if (nr == VL) tp_gemm_micro1_3_##tag(kc, a, b, c, ldc, accumulate);              \
-        else if (part == 1) tp_gemm_micro2_1_##tag(kc, a, b, c, ldc, accumulate);             \
-        else if (part == 2) tp_gemm_micro2_2_##tag(kc, a, b, c, ldc, accumulate);             \
-        else tp_gemm_micro2_3_##tag(kc, a, b, c, ldc, accumulate);                            \
+        if (nr == VL && part == 1)                                                            \
+            tp_gemm_micro1_1_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+        else if (nr == VL && part == 2)                                                       \
+            tp_gemm_micro1_2_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+        else if (nr == VL)                                                                    \
+            tp_gemm_micro1_3_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+        else if (part == 1)                                                                   \
+            tp_gemm_micro2_1_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+        else if (part == 2)                                                                   \
+            tp_gemm_micro2_2_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+        else                                                                                  \
+            tp_gemm_micro2_3_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
     }
 
 /* ---- the float driver: packing, blocking, edges, threads ------------------------------- */
@@ -255,12 +265,42 @@
                  * vectors and the next third of MR up); the part inside C is kept. */        \
                 T *out = whole ? tile : edge;                                                 \
                 const int64_t ld = whole ? ldc : nr;                                          \
-                tp_gemm_micro_##tag(rows, nr, kc, a, b, out, ld, whole && accumulate);        \
+                tp_gemm_micro_##tag(rows, nr, kc, a, MR, 1, b, out, ld, whole && accumulate); \
                 if (whole) continue;                                                          \
                 for (int64_t r = 0; r < rows; r++)                                            \
                     for (int64_t j = 0; j < cols; j++)                                        \
                         tile[r * ldc + j] = accumulate ? tile[r * ldc + j] + edge[r * nr + j] \
                                                        : edge[r * nr + j];                    \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* C = A @ B for a B at most one vector wide (n <= VL: a layer's 10 logits) with A's rows \
+     * contiguous: the one-vector kernel reads MR rows of A in place (a stream each along k)  \
+     * instead of a packed copy, which was a third of the time of 256x256 @ 256x10 f32. Rows \
+     * past the last whole MR strip are packed (zero-padded) as usual. ap/bp: MR x KC and    \
+     * KC x VL at least. */                                                                  \
+    static void tp_gemm_narrow_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
+                                     const T *b, int64_t brs, int64_t bcs, T *c, int64_t ldc, \
+                                     T *ap, T *bp) {                                          \
+        enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
+        const int64_t whole = m / MR * MR;                                                    \
+        T edge[MR * VL];                                                                      \
+        for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                      \
+            const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                     \
+            tp_gemm_pack_b_##tag(kc, n, b + p0 * brs, brs, bcs, bp, VL);                      \
+            if (whole < m)                                                                    \
+                tp_gemm_pack_a_##tag(m - whole, kc, a + whole * ars + p0, ars, 1, ap);        \
+            for (int64_t i0 = 0; i0 < m; i0 += MR) {                                          \
+                const int64_t rows = m - i0 < MR ? m - i0 : MR;                               \
+                if (i0 < whole)                                                               \
+                    tp_gemm_micro_##tag(MR, VL, kc, a + i0 * ars + p0, 1, ars, bp, edge, VL,  \
+                                        0);                                                   \
+                else                                                                          \
+                    tp_gemm_micro_##tag(rows, VL, kc, ap, MR, 1, bp, edge, VL, 0);            \
+                for (int64_t r = 0; r < rows; r++)                                            \
+                    for (int64_t j = 0; j < n; j++)                                           \
+                        c[(i0 + r) * ldc + j] = p0 > 0 ? c[(i0 + r) * ldc + j] + edge[r * VL + j] \
+                                                       : edge[r * VL + j];                    \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
@@ -291,6 +331,10 @@
         if (m == 0 || n == 0) return;                                                         \
         if (k == 0 || ap == NULL || bp == NULL || m * n * k < TP_GEMM_SMALL) {                \
             tp_gemm_direct_##tag(m, n, k, a, ars, acs, b, brs, bcs, c, ldc);                  \
+            return;                                                                           \
+        }                                                                                     \
+        if (nr == VL && acs == 1) {                                                           \
+            tp_gemm_narrow_##tag(m, n, k, a, ars, b, brs, bcs, c, ldc, ap, bp);               \
             return;                                                                           \
         }                                                                                     \
         for (int64_t j0 = 0; j0 < n; j0 += TP_GEMM_NC) {                                      \

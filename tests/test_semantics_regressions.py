@@ -311,3 +311,18 @@ def test_empty_intermediates_compile_without_warnings():
         got = tp.jit(lambda x: f(tnp, x))(x)
     for g, e in zip(got, f(np, x)):
         assert g.dtype == e.dtype and g.shape == e.shape and np.array_equal(g, e)
+
+
+@pytest.mark.parametrize("fn", ["dot", "inner", "outer", "kron"])
+def test_python_int_beyond_int64_and_uint64_in_a_product_raises_naming_it(fn):
+    """NumPy's non-ufunc products make such an int an object array (fuzzer seed 25216:
+    np.dot(np.float64, -2**63 - 1) is a float, np.dot(array, it) an object array); compiled
+    code has no object dtype, so transpile raises, eagerly and under jit (README)."""
+    big = -2**63 - 1
+    with pytest.raises(OverflowError, match=str(big)):
+        getattr(tnp, fn)(np.ones(3), big)
+    with pytest.raises(OverflowError, match=str(big)):
+        tp.jit(lambda x: getattr(tnp, fn)(x, big))(np.ones(3))
+    # Within uint64 it is an array of that dtype, as NumPy's np.asarray makes it.
+    got, want = getattr(tnp, fn)(np.ones(3), 2**64 - 1), getattr(np, fn)(np.ones(3), 2**64 - 1)
+    assert got.dtype == want.dtype and np.array_equal(got, want)

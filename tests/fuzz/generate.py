@@ -4,6 +4,7 @@ on runtime values)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 
 import numpy as np
@@ -104,6 +105,21 @@ def _runtime(metas, operands) -> bool:
     return any(isinstance(a, Ref) and metas[a.index].runtime_scalar for a in operands)
 
 
+# Elements an op's broadcast operands may span: seed 25318 drew a (5, 8000, 1) and a (40000,)
+# operand, whose 12 GiB NumPy reference got the worker killed (a generator accident, not a
+# finding).
+MAX_BROADCAST = 1 << 22
+
+
+def _broadcast_too_big(node_operands, values) -> bool:
+    shapes = [np.shape(operand_value(a, values)) for a in node_operands]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return False
+    return math.prod(shape) > MAX_BROADCAST
+
+
 def evaluate(op, node_operands, params, values):
     args = [operand_value(a, values) for a in node_operands]
     handles = quiet()
@@ -138,6 +154,8 @@ def program(seed: int, n_ops: int | None = None) -> Program:
         if drawn is None or any(a is None for a in drawn[0]):
             continue
         operands, params = tuple(drawn[0]), drawn[1]
+        if _broadcast_too_big(operands, values):
+            continue
         try:
             value = evaluate(op, operands, params, values)
         except (TypeError, OverflowError) as e:

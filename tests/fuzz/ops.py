@@ -548,6 +548,17 @@ def _draw_scalar_product(rng, pool):
     return args, {"fn": pool.choice(SCALAR_PRODUCTS)}
 
 
+def _ref_scalar_product(p, x, y):
+    """NumPy's non-ufunc products convert a Python int with np.asarray: one that fits neither
+    int64 nor uint64 becomes an object array (the product an object array, or a Python float
+    for a 0-d float operand). transpile has no object dtype and refuses it with an
+    OverflowError by design (README, semantics): the reference refuses it too."""
+    for v in (x, y):
+        if type(v) is int and not -2**63 <= v < 2**64:
+            raise OverflowError(f"Python integer {v} fits neither int64 nor uint64")
+    return _scalar_product(np, p, x, y)
+
+
 def _scalar_product(mod, p, x, y):
     fn = p["fn"]
     if fn == "tensordot":
@@ -875,8 +886,7 @@ def _table() -> dict[str, Op]:
         Op("matmul", lambda p, *ab: _matmul(tnp, p, *ab), lambda p, *ab: _matmul(np, p, *ab),
            _draw_matmul, ACCUMULATE, _matmul_scale, family="linalg"),
         Op("scalar_product", lambda p, x, y: _scalar_product(tnp, p, x, y),
-           lambda p, x, y: _scalar_product(np, p, x, y), _draw_scalar_product,
-           family="linalg"),
+           _ref_scalar_product, _draw_scalar_product, family="linalg"),
         Op("getitem", lambda p, x, i: x[_fill_key(p["key"], i)], _ref_getitem, _draw_getitem,
            family="index"),
         Op("at", _tp_at, _ref_at, _draw_at, family="index"),

@@ -125,3 +125,20 @@ def cache_dir(tmp_path, monkeypatch):
     d = tmp_path / "cache"
     monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(d))
     return d
+
+
+def _cuda_emulation_available() -> bool:
+    from transpile.runtime.nvcc import EmulatedCudaCompiler
+    return EmulatedCudaCompiler.from_environment() is not None
+
+
+# For test modules that run the CUDA backend emulated on the CPU (TRANSPILE_CUDA_EMULATE):
+# `pytestmark = cuda_emulated`.
+cuda_emulated = [pytest.mark.skipif(not _cuda_emulation_available(),
+                                    reason="CUDA emulation needs a C++ compiler (g++)"),
+                 pytest.mark.usefixtures("cuda_emulation")]
+
+
+@pytest.fixture
+def cuda_emulation(monkeypatch):
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")

@@ -20,16 +20,10 @@ import transpile.numpy as tnp
 from transpile import api as jit_api, lax
 from transpile.runtime import cudart
 from transpile.runtime.nvcc import EmulatedCudaCompiler, NvccCompiler
-from conftest import assert_same
+from conftest import assert_same, cuda_emulated
 
-pytestmark = pytest.mark.skipif(EmulatedCudaCompiler.from_environment() is None,
-                                reason="CUDA emulation needs a C++ compiler (g++)")
+pytestmark = cuda_emulated
 CUDA_JIT = jit_api.jit      # the real jit, even when conftest reroutes tp.jit to CUDA
-
-
-@pytest.fixture(autouse=True)
-def emulated(monkeypatch):
-    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
 
 
 def cuda_jit(fun, **kwargs):

@@ -11,16 +11,9 @@ import pytest
 
 import transpile.numpy as tnp
 from transpile import api as jit_api, debug, lax
-from transpile.runtime.nvcc import EmulatedCudaCompiler
-from conftest import assert_same
+from conftest import assert_same, cuda_emulated
 
-pytestmark = pytest.mark.skipif(EmulatedCudaCompiler.from_environment() is None,
-                                reason="CUDA emulation needs a C++ compiler (g++)")
-
-
-@pytest.fixture(autouse=True)
-def emulated(monkeypatch):
-    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+pytestmark = cuda_emulated
 
 
 def on_both(fun, *args):

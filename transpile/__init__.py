@@ -28,6 +28,12 @@ _LAZY = {
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
+    # Differentiation (transpile/autodiff/)
+    "grad": "autodiff.api", "value_and_grad": "autodiff.api", "jvp": "autodiff.api",
+    "vjp": "autodiff.api", "linearize": "autodiff.api", "jacfwd": "autodiff.api",
+    "jacrev": "autodiff.api", "hessian": "autodiff.api", "float0": "autodiff.api",
+    "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
+    "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
 }
 _SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug")
 

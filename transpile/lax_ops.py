@@ -13,12 +13,13 @@ import numpy as np
 
 from . import dtypes
 from . import primitives as P
-from .core import Tracer, aval_of, bind
+from .core import Tracer, aval_of, bind, trace_stack
 from .numpy import _cumulative as C
 from .numpy import _elementwise as E
 from .numpy import _mathfuncs as M
 from .numpy._shape import concatenate as _concatenate, transpose as _transpose
 from .numpy._util import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+from .pytree import tree_map
 
 add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum
 neg, abs, sign, exp, exp2, log, log1p, expm1 = (E.negative, E.absolute, E.sign, E.exp, E.exp2,
@@ -48,7 +49,12 @@ conj = E.conjugate
 
 
 def stop_gradient(x):
-    return x          # transpile has no autodiff: the value passes through unchanged
+    """`x` (any pytree of arrays) with a zero derivative. Only while a differentiating
+    transformation traces (transpile/autodiff/) is it an equation of its own, which the
+    transformation removes; elsewhere the value passes through unchanged."""
+    if not any(getattr(t, "differentiating", False) for t in trace_stack()):
+        return x
+    return tree_map(lambda leaf: bind(P.stop_gradient, operand(leaf)), x)
 
 
 def rsqrt(x):

@@ -91,7 +91,7 @@ scan = _make("scan")                          # *carry *xs *captured; body, n_ca
 stop_gradient = _make("stop_gradient")        # x: its value, with a zero derivative
 custom_jvp_call = _make("custom_jvp_call")    # *args *captured; call (IR), rule, n_args
 custom_vjp_call = _make("custom_vjp_call")    # *args *captured; call (IR), fwd, bwd, n_args
-custom_vjp_lin = _make("custom_vjp_lin")      # *residuals *tangents; bwd, out_avals (linear)
+custom_vjp_lin = _make("custom_vjp_lin")      # *residuals *tangents; bwd, out_avals, n_residuals
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
 ARG_REDUCTIONS = {"argmax", "argmin"}

@@ -467,11 +467,11 @@ def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args):
         raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function; "
                         "use reverse mode (grad, vjp, jacrev) or define a custom_jvp rule")
     args = primals[:n_args]
-    outs, residuals, in_tree = fwd(args)
+    outs, residuals, backward = fwd(args)      # backward: bwd on flat lists
     ts = [ops.instantiate(t, ops.aval(x)) for t, x in zip(tangents[:n_args], args)]
     out_avals = tuple(ops.aval(o) for o in outs)
-    touts = bind(P.custom_vjp_lin, *residuals, *ts, bwd=bwd, out_avals=out_avals,
-                 n_residuals=len(residuals), in_tree=in_tree)
+    touts = bind(P.custom_vjp_lin, *residuals, *ts, bwd=backward, out_avals=out_avals,
+                 n_residuals=len(residuals))
     return outs, list(touts)
 
 

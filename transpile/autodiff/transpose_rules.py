@@ -155,7 +155,7 @@ def concatenate_transpose(ct, args, *, dimension):
     cts, start = [], 0
     full = ops.aval(ct).shape
     for a in args:
-        shape = a.aval.shape
+        shape = (a.aval if is_linear(a) else ops.aval(a)).shape
         stop = start + shape[dimension]
         if is_linear(a):
             lo = [0] * len(full)
@@ -264,8 +264,9 @@ def linalg_solve_transpose(ct, args):
     return [None, bind(P.linalg_solve, ops.swap_last(a), ct)]
 
 
-def custom_vjp_lin_transpose(cts, args, *, bwd, out_avals, n_residuals, in_tree):
+def custom_vjp_lin_transpose(cts, args, *, bwd, out_avals, n_residuals):
     residuals = args[:n_residuals]
+    cts = cts if isinstance(cts, list) else [cts]      # one output: given alone
     cts = [ops.instantiate(c, a) for c, a in zip(cts, out_avals)]
     return [None] * n_residuals + list(bwd(residuals, cts))
 

@@ -389,7 +389,7 @@ def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args):
     return [v.aval for v in call.outvars]
 
 
-def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals, in_tree):
+def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals):
     return list(out_avals)
 
 

@@ -404,7 +404,7 @@ def custom_vjp_call_impl(avals, *args, call, fwd, bwd, n_args):
     return _run(call, args)
 
 
-def custom_vjp_lin_impl(avals, *args, bwd, out_avals, n_residuals, in_tree):
+def custom_vjp_lin_impl(avals, *args, bwd, out_avals, n_residuals):
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function: "
                     "differentiate it in reverse mode (grad, vjp, jacrev) instead")
 

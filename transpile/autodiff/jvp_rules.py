@@ -481,3 +481,67 @@ jvp_rules.update({
 })
 not_differentiable("custom_vjp_lin", "it is the linear part of a custom_vjp function, "
                    "which only reverse mode uses")
+
+
+# -- linear algebra (matrices in the last two axes) ----------------------------------------
+
+def _matrix_trace(x):
+    """Sum of the diagonal of each matrix in the last two axes."""
+    a = ops.aval(x)
+    n = a.shape[-1]
+    eye = ops.broadcast_to(np.eye(n, dtype=a.dtype), a.shape)
+    return ops.reduce_sum(ops.mul(x, eye), (a.ndim - 2, a.ndim - 1))
+
+
+@_single
+def linalg_solve_jvp(primals, tangents):
+    a, b = primals
+    ta, tb = tangents
+    out = bind(P.linalg_solve, a, b)
+    rhs = ops.instantiate(tb, ops.aval(b))
+    if ta is not None:                    # d(a^-1 b) = a^-1 (db - da a^-1 b)
+        rhs = ops.sub(rhs, ops.matmul(ta, out))
+    return out, bind(P.linalg_solve, a, rhs)
+
+
+@_single
+def linalg_det_jvp(primals, tangents):
+    a, = primals
+    out = bind(P.linalg_det, a)           # d det a = det a * tr(a^-1 da)
+    return out, ops.mul(out, _matrix_trace(bind(P.linalg_solve, a, tangents[0])))
+
+
+@_single
+def linalg_slogdet_jvp(primals, tangents):
+    a, = primals
+    out = bind(P.linalg_slogdet, a)       # (sign, log|det|): d log|det a| = tr(a^-1 da)
+    dlog = _matrix_trace(bind(P.linalg_solve, a, tangents[0]))
+    shape = ops.aval(dlog).shape
+    dlog = ops.reshape(dlog, shape + (1,))
+    zero = ops.zeros(ShapedArray(shape + (1,), ops.aval(dlog).dtype))
+    return out, ops.concatenate([zero, dlog], len(shape))
+
+
+@_single
+def cholesky_jvp(primals, tangents):
+    """L' = L phi(L^-1 A' L^-T), phi taking the lower triangle with the diagonal halved
+    (Murray 2016), with A' symmetrized as JAX's cholesky symmetrizes its input."""
+    a, = primals
+    out = bind(P.cholesky, a)
+    ta = tangents[0]
+    sym = ops.mul(ops.add(ta, ops.swap_last(ta)), 0.5)
+    inner = bind(P.linalg_solve, out, ops.swap_last(bind(P.linalg_solve, out, sym)))
+    shape = ops.aval(a).shape
+    n = shape[-1]
+    phi = np.tril(np.ones((n, n)), -1) + 0.5 * np.eye(n)
+    inner = ops.mul(inner, ops.broadcast_to(phi.astype(ops.aval(a).dtype), shape))
+    return out, ops.matmul(out, inner)
+
+
+jvp_rules.update({"linalg_solve": linalg_solve_jvp, "linalg_det": linalg_det_jvp,
+                  "linalg_slogdet": linalg_slogdet_jvp, "cholesky": cholesky_jvp})
+for _name in ("qr_q", "qr_r", "eigh", "svd"):
+    not_differentiable(_name, "its matrix-calculus rule is not written yet; differentiate "
+                       "through solve, det, slogdet, cholesky or inv instead")
+for _name in ("cond", "while", "for_loop", "scan"):
+    not_differentiable(_name, "differentiating lax control flow is not implemented yet")

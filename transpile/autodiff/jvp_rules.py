@@ -14,6 +14,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import ShapedArray, bind
 from . import ops
+from .control_flow import cond_jvp, for_loop_jvp, scan_jvp, while_jvp
 from .evaluate import differentiating
 
 jvp_rules: dict[str, callable] = {}
@@ -543,5 +544,5 @@ jvp_rules.update({"linalg_solve": linalg_solve_jvp, "linalg_det": linalg_det_jvp
 for _name in ("qr_q", "qr_r", "eigh", "svd"):
     not_differentiable(_name, "its matrix-calculus rule is not written yet; differentiate "
                        "through solve, det, slogdet, cholesky or inv instead")
-for _name in ("cond", "while", "for_loop", "scan"):
-    not_differentiable(_name, "differentiating lax control flow is not implemented yet")
+jvp_rules.update({"cond": cond_jvp, "scan": scan_jvp, "for_loop": for_loop_jvp,
+                  "while": while_jvp})

@@ -67,6 +67,7 @@ def linearize_ir(ir: IR, consts, wrt: list[bool], description: str) -> Linearize
     wrt = [w and has_tangent_space(a) for w, a in zip(wrt, avals)]
     trace = Trace(f"the derivative of {description}", "jvp")
     trace.differentiating = True
+    trace.linearizing = True       # control flow splits into primal and tangent equations
     with trace_context(trace):
         primals = [trace.new_argument(a, "primal") for a in avals]
         tangents = [trace.new_argument(a, "tangent") if w else None for a, w in zip(avals, wrt)]

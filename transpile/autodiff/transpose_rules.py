@@ -278,3 +278,11 @@ for _fn in (neg_transpose, add_transpose, sub_transpose, mul_transpose, div_tran
             dynamic_slice_transpose, dynamic_update_slice_transpose, gather_transpose,
             scatter_transpose, linalg_solve_transpose, custom_vjp_lin_transpose):
     transpose_rules[_fn.__name__[:-len("_transpose")]] = _fn
+
+
+def _control_flow_rules():
+    from .control_flow import cond_transpose, scan_transpose
+    transpose_rules.update({"cond": cond_transpose, "scan": scan_transpose})
+
+
+_control_flow_rules()

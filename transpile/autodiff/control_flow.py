@@ -1,0 +1,474 @@
+"""Differentiating lax control flow: `cond`/`switch`, `scan`, `fori_loop` (for_loop) and
+`while_loop`.
+
+`cond` and `scan` (and a `fori_loop` whose trip count is known while tracing, run as a
+scan) are linearized region by region: each branch or body is linearized on its own
+(linearize.py), and the equation becomes two, a primal one computing the outputs and the
+residuals (per branch, or stacked per iteration) and a linear one computing the tangents
+from them. Reverse mode transposes the linear one (`cond_transpose`, `scan_transpose`: a
+scan transposes to a scan running the other way). A `while_loop`, or a `fori_loop` with a
+traced bound, has no trip count to store residuals for: forward mode runs one loop carrying
+values and tangents; reverse mode raises, as JAX does. Eagerly (no trace) the loops run in
+Python, each step differentiated as it goes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import primitives as P
+from ..core import ShapedArray, aval_of, bind, current_trace
+from ..ir import IR, Var
+from ..tracing import trace_subfunction
+from . import ops
+
+
+class ReverseModeError(TypeError):
+    """Reverse-mode differentiation of a loop whose trip count is not known while tracing."""
+
+
+WHILE_REVERSE_MESSAGE = (
+    "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with "
+    "dynamic start/stop values. Try using lax.scan, or using fori_loop with static start/stop.")
+
+
+def _linearizing() -> bool:
+    trace = current_trace()
+    return trace is not None and getattr(trace, "linearizing", False)
+
+
+def _region(fun, avals, what):
+    """Trace `fun` (flat list -> flat list) as a region of the current trace."""
+    ir, captured, _ = trace_subfunction(fun, list(avals), [frozenset()] * len(avals), what,
+                                        described=fun)
+    return ir, captured
+
+
+def _merge(regions):
+    """Regions (ir, captured) given the union of their captures as extra trailing invars."""
+    union, index = [], {}
+    for _, captured in regions:
+        for c in captured:
+            if id(c) not in index:
+                index[id(c)] = len(union)
+                union.append(c)
+    merged = []
+    for ir, captured in regions:
+        n = len(ir.invars) - len(captured)
+        own = {id(c): v for c, v in zip(captured, ir.invars[n:])}
+        extra = [own.get(id(c)) or Var(c.aval) for c in union]
+        merged.append(IR([], ir.invars[:n] + extra, ir.eqns, ir.outvars))
+    return merged, union
+
+
+def _inexact(aval) -> bool:
+    from .jvp import has_tangent_space
+    return has_tangent_space(aval)
+
+
+def _linearize(ir, wrt, what):
+    from .linearize import linearize_ir
+    return linearize_ir(ir, [], wrt, what)
+
+
+def _flags(tangents, avals):
+    return [t is not None and _inexact(a) for t, a in zip(tangents, avals)]
+
+
+# -- cond -----------------------------------------------------------------------------------
+
+def cond_jvp(primals, tangents, *, branches):
+    index, *operands = primals
+    ts = tangents[1:]
+    if current_trace() is None:              # eagerly: only the branch taken runs
+        from .jvp import jvp_eval
+        i = min(max(int(index), 0), len(branches) - 1)
+        return jvp_eval(branches[i], [], operands, ts)
+    wrt = _flags(ts, [v.aval for v in branches[0].invars])
+    lins = [_linearize(b, wrt, "a lax.cond branch") for b in branches]
+    n_out = len(branches[0].outvars)
+    out_mask = [any(lin.tangent_out[k] is not None for lin in lins) for k in range(n_out)]
+    out_avals = [v.aval for v in branches[0].outvars]
+    res_avals = [v.aval for lin in lins for v in lin.residual_vars]
+    starts = np.cumsum([0] + [len(lin.residual_vars) for lin in lins]).tolist()
+
+    def primal_branch(i):
+        def run(args):
+            outs, res = lins[i].forward(args)
+            padded = [ops.zeros(a) for a in res_avals]
+            padded[starts[i]:starts[i + 1]] = res
+            return list(outs) + padded
+        return run
+    avals = [aval_of(x) for x in operands]
+    regions, captured = _merge([_region(primal_branch(i), avals, "a lax.cond branch")
+                                for i in range(len(branches))])
+    results = bind(P.cond, index, *operands, *captured, branches=tuple(regions))
+    outs, residuals = results[:n_out], results[n_out:]
+    t_in = [t for t, w in zip(ts, wrt) if w]
+    t_avals = [a for a, w in zip(avals, wrt) if w]
+
+    def linear_branch(i):
+        def run(args):
+            res, tangents = args[:len(res_avals)], args[len(res_avals):]
+            touts = lins[i].apply(res[starts[i]:starts[i + 1]], tangents)
+            return [ops.instantiate(t, a) for t, a, m in zip(touts, out_avals, out_mask) if m]
+        return run
+    regions, captured = _merge([_region(linear_branch(i), res_avals + t_avals,
+                                        "the tangent of a lax.cond branch")
+                                for i in range(len(branches))])
+    touts = bind(P.cond, index, *residuals, *t_in, *captured, branches=tuple(regions))
+    it = iter(touts)
+    return list(outs), [next(it) if m else None for m in out_mask]
+
+
+def cond_transpose(cts, args, *, branches):
+    from .transpose_rules import is_linear
+    index, *operands = args
+    cts = cts if isinstance(cts, list) else [cts]
+    out_avals = [v.aval for v in branches[0].outvars]
+    cts = [ops.instantiate(c, a) for c, a in zip(cts, out_avals)]
+    linear = [is_linear(a) for a in operands]
+    known = [a for a in operands if not is_linear(a)]
+    known_avals = [aval_of(a) for a in known]
+
+    def transposed(branch):
+        def run(values):
+            known_vals, ct_vals = values[:len(known)], values[len(known):]
+            return transpose_linear_ir(branch, linear, known_vals, ct_vals)
+        return run
+    ct_avals = [aval_of(c) for c in cts]
+    regions, captured = _merge([_region(transposed(b), known_avals + ct_avals,
+                                        "the transpose of a lax.cond branch")
+                                for b in branches])
+    results = bind(P.cond, index, *known, *cts, *captured, branches=tuple(regions))
+    it = iter(results)
+    return [None] + [next(it) if lin else None for lin in linear]
+
+
+def transpose_linear_ir(ir, linear, known_values, cts) -> list:
+    """Cotangents (instantiated) of the invars of linear IR `ir` flagged in `linear`, from
+    those of its outputs; the other invars take `known_values`, in order."""
+    from .evaluate import bind_eqn, reader
+    from .transpose import backward_pass
+    lin_vars = {v for v, f in zip(ir.invars, linear) if f}
+    env = dict(zip([v for v, f in zip(ir.invars, linear) if not f], known_values))
+    read = reader(env)
+    linear_eqns = []
+    for eqn in ir.eqns:
+        if any(isinstance(a, Var) and a in lin_vars for a in eqn.inputs):
+            linear_eqns.append(eqn)
+            lin_vars.update(eqn.outputs)
+        else:
+            env.update(zip(eqn.outputs, bind_eqn(eqn, [read(a) for a in eqn.inputs])))
+    targets = [v for v, f in zip(ir.invars, linear) if f]
+    in_cts = backward_pass(linear_eqns, lin_vars, env, targets, ir.outvars, cts)
+    return [ops.instantiate(c, v.aval) for c, v in zip(in_cts, targets)]
+
+
+# -- scan -----------------------------------------------------------------------------------
+
+def _carry_fixpoint(body, wrt, n_carry, what):
+    """Which carries have tangents: those given one, and those the body gives one."""
+    while True:
+        lin = _linearize(body, wrt, what)
+        carry = [w or (lin.tangent_out[k] is not None and _inexact(body.invars[k].aval))
+                 for k, w in enumerate(wrt[:n_carry])]
+        if carry == wrt[:n_carry]:
+            return lin, wrt
+        wrt = carry + wrt[n_carry:]
+
+
+def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
+    if current_trace() is None:
+        return _eager_scan_jvp(primals, tangents, body, n_carry, n_xs, length, reverse)
+    avals = [v.aval for v in body.invars]
+    lin, wrt = _carry_fixpoint(body, _flags(tangents, avals), n_carry, "a lax.scan body")
+    n_in = len(avals)
+    consts_from = n_carry + n_xs
+    # Residuals that are loop-invariant (the body's captured values, or constants) are
+    # passed to the tangent loop once; the others are stacked per iteration.
+    jvp_invars = lin.jvp_ir.invars[:n_in]
+    position = {v: k for k, v in enumerate(jvp_invars)}
+    constvars = set(lin.jvp_ir.constvars)
+    invariant = [v in constvars or position.get(v, -1) >= consts_from for v in lin.residual_vars]
+
+    def primal_body(args):
+        outs, res = lin.forward(args)
+        return list(outs) + [r for r, inv in zip(res, invariant) if not inv]
+    region, captured = _region(primal_body, avals, "a lax.scan body")
+    results = bind(P.scan, *primals, *captured, body=region, n_carry=n_carry, n_xs=n_xs,
+                   length=length, reverse=reverse)
+    n_out = len(body.outvars)
+    outs, stacked = results[:n_out], results[n_out:]
+    invariant_values = []
+    for v, inv in zip(lin.residual_vars, invariant):
+        if inv:
+            invariant_values.append(lin.consts[lin.jvp_ir.constvars.index(v)] if v in constvars
+                                    else primals[position[v]])
+    out_avals = [v.aval for v in body.outvars]
+    carry_mask = wrt[:n_carry]
+    ys_mask = [lin.tangent_out[n_carry + j] is not None for j in range(n_out - n_carry)]
+    t_carry = [ops.instantiate(t, a) for t, a, w in
+               zip(tangents[:n_carry], avals[:n_carry], carry_mask) if w]
+    t_xs = [t for t, w in zip(tangents[n_carry:consts_from], wrt[n_carry:consts_from]) if w]
+    t_consts = [t for t, w in zip(tangents[consts_from:], wrt[consts_from:]) if w]
+    res_avals = [v.aval for v, inv in zip(lin.residual_vars, invariant) if not inv]
+    inv_avals = [v.aval for v, inv in zip(lin.residual_vars, invariant) if inv]
+    t_avals = [a for a, w in zip(avals, wrt) if w]
+    n_tc, n_tx = len(t_carry), len(t_xs)
+    layout = [len(t_carry), len(res_avals), n_tx, len(inv_avals), len(t_consts)]
+
+    def linear_body(args):
+        tc, rx, tx, ir_, tk = _cut(args, layout)
+        it_r, it_i = iter(rx), iter(ir_)
+        residuals = [next(it_i) if inv else next(it_r) for inv in invariant]
+        touts = lin.apply(residuals, list(tc) + list(tx) + list(tk))
+        carry_t = [ops.instantiate(t, a) for t, a, m in
+                   zip(touts[:n_carry], out_avals[:n_carry], carry_mask) if m]
+        ys_t = [ops.instantiate(t, a) for t, a, m in
+                zip(touts[n_carry:], out_avals[n_carry:], ys_mask) if m]
+        return carry_t + ys_t
+    lin_avals = t_avals[:n_tc] + res_avals + t_avals[n_tc:n_tc + n_tx] + inv_avals + \
+        t_avals[n_tc + n_tx:]
+    region, captured = _region(linear_body, lin_avals, "the tangent of a lax.scan body")
+    touts = bind(P.scan, *t_carry, *stacked, *t_xs, *invariant_values, *t_consts, *captured,
+                 body=region, n_carry=n_tc, n_xs=len(res_avals) + n_tx, length=length,
+                 reverse=reverse)
+    it = iter(touts)
+    t_out = [next(it) if m else None for m in carry_mask] + \
+        [next(it) if m else None for m in ys_mask]
+    return list(outs), t_out
+
+
+def _cut(values, sizes):
+    out, start = [], 0
+    for n in sizes:
+        out.append(list(values[start:start + n]))
+        start += n
+    return out
+
+
+def scan_transpose(cts, args, *, body, n_carry, n_xs, length, reverse):
+    """A linear scan's transpose: a scan the other way, carrying the carries' cotangents
+    and accumulating those of linear loop-invariant operands, its ys the cotangents of the
+    linear xs."""
+    from .transpose_rules import is_linear
+    cts = cts if isinstance(cts, list) else [cts]
+    out_avals = [v.aval for v in body.outvars]
+    n_ys = len(out_avals) - n_carry
+    carry, xs, consts = _cut(args, [n_carry, n_xs, len(args) - n_carry - n_xs])
+    # Every carry of a tangent loop is a tangent; one may start as known zeros (a carry
+    # that gets its tangent in the loop): it is transposed too, its cotangent dropped.
+    ct_carry = [ops.instantiate(c, a) for c, a in zip(cts[:n_carry], out_avals[:n_carry])]
+    ys_avals = [ShapedArray((length,) + a.shape, a.dtype, a.weak_type)
+                for a in out_avals[n_carry:]]
+    ct_ys = [ops.instantiate(c, a) for c, a in zip(cts[n_carry:], ys_avals)]
+    lin_consts = [c for c in consts if is_linear(c)]
+    acc = [ops.zeros(c.aval) for c in lin_consts]
+    known_xs = [x for x in xs if not is_linear(x)]
+    known_consts = [c for c in consts if not is_linear(c)]
+    linear = [True] * n_carry + [is_linear(a) for a in xs + consts]
+    layout = [n_carry, len(acc), n_ys, len(known_xs), len(known_consts)]
+
+    def transposed_body(values):
+        cc, ac, cy, kx, kc = _cut(values, layout)
+        it_x, it_c = iter(kx), iter(kc)
+        known = [next(it_x) for x in xs if not is_linear(x)] + \
+            [next(it_c) for c in consts if not is_linear(c)]
+        in_cts = transpose_linear_ir(body, linear, known, cc + cy)
+        carry_cts, rest = in_cts[:n_carry], in_cts[n_carry:]
+        n_lin_xs = sum(is_linear(x) for x in xs)
+        xs_cts, const_cts = rest[:n_lin_xs], rest[n_lin_xs:]
+        return carry_cts + [ops.add(a, c) for a, c in zip(ac, const_cts)] + xs_cts
+    avals = [aval_of(c) for c in ct_carry] + [aval_of(a) for a in acc] + \
+        [ShapedArray(a.shape[1:], a.dtype, a.weak_type) for a in map(aval_of, ct_ys)] + \
+        [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype, aval_of(x).weak_type)
+         for x in known_xs] + [aval_of(c) for c in known_consts]
+    region, captured = _region(transposed_body, avals, "the transpose of a lax.scan body")
+    results = bind(P.scan, *ct_carry, *acc, *ct_ys, *known_xs, *known_consts, *captured,
+                   body=region, n_carry=n_carry + len(acc), n_xs=n_ys + len(known_xs),
+                   length=length, reverse=not reverse)
+    carry_cts = results[:n_carry]
+    const_cts = iter(results[n_carry:n_carry + len(acc)])
+    xs_cts = iter(results[n_carry + len(acc):])
+    return [c if is_linear(a) else None for c, a in zip(carry_cts, carry)] + \
+        [next(xs_cts) if is_linear(x) else None for x in xs] + \
+        [next(const_cts) if is_linear(c) else None for c in consts]
+
+
+def _eager_scan_jvp(primals, tangents, body, n_carry, n_xs, length, reverse):
+    from .jvp import jvp_eval
+    carry, xs, consts = _cut(primals, [n_carry, n_xs, len(primals) - n_carry - n_xs])
+    t_carry, t_xs, t_consts = _cut(tangents, [n_carry, n_xs, len(primals) - n_carry - n_xs])
+    ys, t_ys = [], []
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        x_i = [x[i] for x in xs]
+        tx_i = [None if t is None else t[i] for t in t_xs]
+        outs, touts = jvp_eval(body, [], carry + x_i + consts, t_carry + tx_i + t_consts)
+        carry, t_carry = outs[:n_carry], touts[:n_carry]
+        ys.append(outs[n_carry:])
+        t_ys.append(touts[n_carry:])
+    if reverse:
+        ys.reverse()
+        t_ys.reverse()
+    out_avals = [v.aval for v in body.outvars[n_carry:]]
+    stacked, t_stacked = [], []
+    for j, a in enumerate(out_avals):
+        stacked.append(np.stack([np.asarray(y[j]) for y in ys]) if ys else
+                       np.zeros((0,) + a.shape, a.dtype))
+        if any(t[j] is not None for t in t_ys):
+            t_stacked.append(np.stack([np.asarray(ops.instantiate(t[j], a)) for t in t_ys]))
+        else:
+            t_stacked.append(None)
+    return carry + stacked, t_carry + t_stacked
+
+
+# -- fori_loop (for_loop) ---------------------------------------------------------------------
+
+def for_loop_jvp(primals, tangents, *, body, n_carry):
+    lower, upper, *rest = primals
+    t_rest = tangents[2:]
+    static = not any(isinstance(b, _tracer_type()) for b in (lower, upper))
+    if current_trace() is None:
+        from .jvp import jvp_eval
+        carry, consts = rest[:n_carry], rest[n_carry:]
+        t_carry, t_consts = t_rest[:n_carry], t_rest[n_carry:]
+        index_dtype = body.invars[0].aval.dtype
+        for i in range(int(lower), int(upper)):
+            outs, touts = jvp_eval(body, [], [np.asarray(i, index_dtype)] + carry + consts,
+                                   [None] + t_carry + t_consts)
+            carry, t_carry = outs, touts
+        return carry, t_carry
+    if static:
+        return _for_as_scan(lower, upper, rest, t_rest, body, n_carry)
+    if _linearizing():
+        raise ReverseModeError(WHILE_REVERSE_MESSAGE)
+    return _for_as_while(lower, upper, rest, t_rest, body, n_carry)
+
+
+def _tracer_type():
+    from ..core import Tracer
+    return Tracer
+
+
+def _for_as_scan(lower, upper, rest, t_rest, body, n_carry):
+    """A fori_loop with a static trip count as a scan carrying the index too."""
+    from .evaluate import eval_ir
+    index_aval = body.invars[0].aval
+    length = max(int(upper) - int(lower), 0)
+    avals = [v.aval for v in body.invars]
+
+    def step(args):
+        i = args[0]
+        outs = eval_ir(body, [], args)
+        return [ops.add(i, ops.scalar(1, index_aval.dtype) if not index_aval.weak_type
+                        else 1)] + outs
+    scan_body, captured = _region(step, avals, "a lax.fori_loop body")
+    start = ops.scalar(int(lower), index_aval.dtype) if not index_aval.weak_type \
+        else int(lower)
+    primals = [start] + list(rest[:n_carry]) + list(rest[n_carry:]) + captured
+    tangents = [None] + list(t_rest) + [None] * len(captured)
+    outs, touts = scan_jvp(primals, tangents, body=scan_body, n_carry=n_carry + 1, n_xs=0,
+                           length=length, reverse=False)
+    return outs[1:], touts[1:]
+
+
+def _for_as_while(lower, upper, rest, t_rest, body, n_carry):
+    from .evaluate import eval_ir
+    avals = [v.aval for v in body.invars]
+    index_aval = avals[0]
+    upper_aval = aval_of(upper)
+
+    def cond_fn(args):
+        return [ops.binary("lt", args[0], args[-1])]
+
+    def body_fn(args):
+        i = args[0]
+        outs = eval_ir(body, [], args[:-1])
+        return [ops.add(i, 1 if index_aval.weak_type else ops.scalar(1, index_aval.dtype))] \
+            + outs
+    loop_avals = avals + [upper_aval]
+    (cond_ir, body_ir), captured = _merge([_region(cond_fn, loop_avals, "a fori_loop bound"),
+                                           _region(body_fn, loop_avals, "a fori_loop body")])
+    # the while's carries: (i, *carry); its constants: (*consts, upper, *captured)
+    return _while_jvp_core([lower] + list(rest[:n_carry]), [None] + list(t_rest[:n_carry]),
+                           list(rest[n_carry:]) + [upper] + captured,
+                           list(t_rest[n_carry:]) + [None] * (1 + len(captured)),
+                           cond_ir, body_ir, drop=1)
+
+
+def _tangent_mask(ir, wrt) -> list:
+    """Which outputs of `ir` get a tangent from tangents of the invars flagged in `wrt`
+    (traced on the side, nothing emitted)."""
+    from ..core import trace_context
+    from ..tracing import Trace
+    from .jvp import jvp_eval
+    trace = Trace("a tangent probe", "probe")
+    with trace_context(trace):
+        primals = [trace.new_argument(v.aval, "x") for v in ir.invars]
+        tangents = [trace.new_argument(v.aval, "t") if w else None
+                    for v, w in zip(ir.invars, wrt)]
+        _, touts = jvp_eval(ir, [], primals, tangents)
+    return [t is not None for t in touts]
+
+
+# -- while_loop -----------------------------------------------------------------------------
+
+def while_jvp(primals, tangents, *, cond, body, n_carry):
+    carry, consts = list(primals[:n_carry]), list(primals[n_carry:])
+    t_carry, t_consts = list(tangents[:n_carry]), list(tangents[n_carry:])
+    if current_trace() is None:
+        from .evaluate import eval_ir
+        from .jvp import jvp_eval
+        while bool(np.asarray(eval_ir(cond, [], carry + consts)[0])):
+            carry, t_carry = jvp_eval(body, [], carry + consts, t_carry + t_consts)
+        return carry, t_carry
+    if _linearizing():
+        raise ReverseModeError(WHILE_REVERSE_MESSAGE)
+    return _while_jvp_core(carry, t_carry, consts, t_consts, cond, body, drop=0)
+
+
+def _while_jvp_core(carry, t_carry, consts, t_consts, cond, body, drop):
+    """One while loop carrying values and tangents (forward mode)."""
+    from .evaluate import eval_ir
+    from .jvp import jvp_eval
+    n_carry = len(carry)
+    avals = [v.aval for v in body.invars]
+    c_mask = _flags(t_carry, avals[:n_carry])
+    k_mask = _flags(t_consts, avals[n_carry:])
+    while True:                                 # carries that get a tangent
+        probe = _tangent_mask(body, c_mask + k_mask)
+        new = [m or probe[k] for k, m in enumerate(c_mask)]
+        new = [n and _inexact(a) for n, a in zip(new, avals[:n_carry])]
+        if new == c_mask:
+            break
+        c_mask = new
+    tc_avals = [a for a, m in zip(avals[:n_carry], c_mask) if m]
+    tk_avals = [a for a, m in zip(avals[n_carry:], k_mask) if m]
+    layout = [n_carry, len(tc_avals), len(consts), len(tk_avals)]
+
+    def unpack(args):
+        c, tc, k, tk = _cut(args, layout)
+        it_c, it_k = iter(tc), iter(tk)
+        return (c + k, [next(it_c) if m else None for m in c_mask] +
+                [next(it_k) if m else None for m in k_mask])
+
+    def cond_fn(args):
+        values, _ = unpack(args)
+        return eval_ir(cond, [], values)
+
+    def body_fn(args):
+        values, tangents = unpack(args)
+        outs, touts = jvp_eval(body, [], values, tangents)
+        return list(outs) + [ops.instantiate(t, a) for t, a, m in
+                             zip(touts, avals[:n_carry], c_mask) if m]
+    all_avals = avals[:n_carry] + tc_avals + avals[n_carry:] + tk_avals
+    (cond_ir, body_ir), captured = _merge([_region(cond_fn, all_avals, "a while_loop cond"),
+                                           _region(body_fn, all_avals, "a while_loop body")])
+    tc = [ops.instantiate(t, a) for t, a, m in zip(t_carry, avals[:n_carry], c_mask) if m]
+    tk = [t for t, m in zip(t_consts, k_mask) if m]
+    n_new = n_carry + len(tc)
+    results = bind(P.while_loop, *carry, *tc, *consts, *tk, *captured, cond=cond_ir,
+                   body=body_ir, n_carry=n_new)
+    outs, it = results[:n_carry], iter(results[n_carry:n_new])
+    touts = [next(it) if m else None for m in c_mask]
+    return outs[drop:], touts[drop:]

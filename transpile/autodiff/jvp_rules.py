@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import primitives as P
-from ..core import ShapedArray, bind
+from ..core import ShapedArray, Tracer, bind
 from . import ops
 from .control_flow import cond_jvp, for_loop_jvp, scan_jvp, while_jvp
 from .evaluate import differentiating
@@ -156,6 +156,13 @@ def _replace_zero(x):
 
 
 def _pow_left(t, x, y, out):
+    if not isinstance(y, (Tracer, np.ndarray)):   # a literal exponent (x ** 2): y x ** (y - 1)
+        if y == 0:
+            return ops.mul(t, 0 * y)
+        lower = y - 1                      # the same Python or NumPy type as y
+        power = x if lower == 1 else ops.binary("pow", x, lower)
+        return ops.mul(t, power if y == 1 else ops.mul(y, power)) if lower != 0 \
+            else ops.mul(t, y)
     jac = ops.mul(y, ops.binary("pow", x, ops.sub(y, 1)))
     return ops.mul(t, _where(ops.binary("eq", y, 0), ops.full(0, ops.aval(jac)), jac))
 

@@ -546,10 +546,116 @@ def cholesky_jvp(primals, tangents):
     return out, ops.matmul(out, inner)
 
 
+def _eye_mask(n, shape, dtype):
+    """The identity of `n` broadcast over the batch of `shape` (ending in n, n)."""
+    return ops.broadcast_to(np.eye(n, dtype=dtype), shape)
+
+
+def _pairwise(v, op):
+    """op(v[..., None, :], v[..., :, None]) for a batch of vectors: entry (i, j) combines
+    v_j with v_i."""
+    a = ops.aval(v)
+    n = a.shape[-1]
+    shape = a.shape + (n,)
+    batch = tuple(range(a.ndim - 1))
+    cols = ops.broadcast_in_dim(v, shape, batch + (a.ndim,))
+    rows = ops.broadcast_in_dim(v, shape, batch + (a.ndim - 1,))
+    return ops.binary(op, cols, rows)
+
+
+def _vector_row(v):
+    """A batch of vectors (..., n) as rows (..., 1, n) to concatenate with matrices."""
+    a = ops.aval(v)
+    return ops.reshape(v, a.shape[:-1] + (1, a.shape[-1]))
+
+
+@_single
+def eigh_jvp(primals, tangents):
+    """w' = diag(V^T A' V), V' = V (F o V^T A' V) with F_ij = 1 / (w_j - w_i) off the
+    diagonal; A' is the symmetric tangent the helper sees (it reads the lower triangle)."""
+    a, = primals
+    packed = bind(P.eigh, a)
+    shape = ops.aval(a).shape
+    n, dt = shape[-1], ops.aval(a).dtype
+    nd = len(shape)
+    w = ops.reshape(ops.slice_(packed, (0,) * nd, shape[:-2] + (1, n)), shape[:-1])
+    v = ops.slice_(packed, (0,) * (nd - 2) + (1, 0), shape[:-2] + (n + 1, n))
+    lower = ops.broadcast_to(np.tril(np.ones((n, n)), -1).astype(dt), shape)
+    ta = tangents[0]
+    strict = ops.mul(ta, lower)
+    ta = ops.add(ops.add(strict, ops.swap_last(strict)), ops.mul(ta, _eye_mask(n, shape, dt)))
+    m = ops.matmul(ops.matmul(ops.swap_last(v), ta), v)
+    eye = _eye_mask(n, shape, dt)
+    dw = ops.reduce_sum(ops.mul(m, eye), (nd - 1,))
+    gaps = ops.add(_pairwise(w, "sub"), eye)                # w_j - w_i, 1 on the diagonal
+    f = ops.mul(ops.div(ops.full(1, ops.aval(gaps)), gaps), ops.sub(1.0, eye))
+    dv = ops.matmul(v, ops.mul(f, m))
+    return packed, ops.concatenate([_vector_row(dw), dv], nd - 2)
+
+
+@_single
+def svd_jvp(primals, tangents, *, full_matrices, compute_uv):
+    """JAX's SVD rule (its svd_jvp_rule) on the packed (U, s, V^T) result."""
+    a, = primals
+    packed = bind(P.svd, a, full_matrices=full_matrices, compute_uv=compute_uv)
+    shape = ops.aval(a).shape
+    batch, (m, n) = shape[:-2], shape[-2:]
+    k = min(m, n)
+    if compute_uv and full_matrices and m != n:
+        raise NotImplementedError("Differentiation rule for 'svd' with full_matrices=True of a "
+                                  "non-square matrix is not implemented (nor in JAX): pass "
+                                  "full_matrices=False")
+    dt = ops.aval(a).dtype
+    nb = len(batch)
+    if compute_uv:
+        u = ops.reshape(ops.slice_(packed, (0,) * (nb + 1), batch + (m * k,)), batch + (m, k))
+        s = ops.slice_(packed, (0,) * nb + (m * k,), batch + (m * k + k,))
+        vt = ops.reshape(ops.slice_(packed, (0,) * nb + (m * k + k,), batch + (m * k + k + k * n,)),
+                         batch + (k, n))
+    else:
+        s = packed
+        full = bind(P.svd, a, full_matrices=False, compute_uv=True)
+        u = ops.reshape(ops.slice_(full, (0,) * (nb + 1), batch + (m * k,)), batch + (m, k))
+        vt = ops.reshape(ops.slice_(full, (0,) * nb + (m * k + k,),
+                                    batch + (m * k + k + k * n,)), batch + (k, n))
+    ta = tangents[0]
+    v = ops.swap_last(vt)
+    ds_mat = ops.matmul(ops.matmul(ops.swap_last(u), ta), v)        # (k, k)
+    kk = batch + (k, k)
+    eye = _eye_mask(k, kk, dt)
+    ds = ops.reduce_sum(ops.mul(ds_mat, eye), (nb + 1,))
+    if not compute_uv:
+        return packed, ds
+    s_row = ops.broadcast_in_dim(s, kk, tuple(range(nb)) + (nb + 1,))   # s_j at (i, j)
+    s_col = ops.swap_last(s_row)                                       # s_i at (i, j)
+    diffs = ops.mul(ops.add(s_row, s_col), ops.sub(s_row, s_col))
+    f = ops.sub(ops.div(1.0, ops.add(diffs, eye)), eye)
+    dss = ops.mul(s_row, ds_mat)
+    sds = ops.mul(s_col, ds_mat)
+    zero = ops.select(ops.binary("eq", s, 0), ops.full(1, ops.aval(s)), ops.full(0, ops.aval(s)))
+    s_inv = ops.sub(ops.div(1.0, ops.add(s, zero)), zero)
+    s_inv_mat = ops.mul(ops.broadcast_in_dim(s_inv, kk, tuple(range(nb)) + (nb + 1,)), eye)
+    dudv_diag = ops.mul(ops.mul(ops.sub(ds_mat, ops.swap_last(ds_mat)), 0.5), s_inv_mat)
+    du = ops.matmul(u, ops.add(ops.mul(f, ops.add(dss, ops.swap_last(dss))), dudv_diag))
+    dv = ops.matmul(v, ops.mul(f, ops.add(sds, ops.swap_last(sds))))
+    if m > n:
+        dav = ops.matmul(ta, v)
+        s_div = ops.broadcast_in_dim(s, batch + (m, k), tuple(range(nb)) + (nb + 1,))
+        du = ops.add(du, ops.div(ops.sub(dav, ops.matmul(u, ops.matmul(ops.swap_last(u), dav))),
+                                 s_div))
+    if n > m:
+        dahu = ops.matmul(ops.swap_last(ta), u)
+        s_div = ops.broadcast_in_dim(s, batch + (n, k), tuple(range(nb)) + (nb + 1,))
+        dv = ops.add(dv, ops.div(ops.sub(dahu, ops.matmul(v, ops.matmul(vt, dahu))), s_div))
+    parts = [ops.reshape(du, batch + (m * k,)), ds, ops.reshape(ops.swap_last(dv), batch + (k * n,))]
+    return packed, ops.concatenate(parts, nb)
+
+
 jvp_rules.update({"linalg_solve": linalg_solve_jvp, "linalg_det": linalg_det_jvp,
-                  "linalg_slogdet": linalg_slogdet_jvp, "cholesky": cholesky_jvp})
-for _name in ("qr_q", "qr_r", "eigh", "svd"):
+                  "linalg_slogdet": linalg_slogdet_jvp, "cholesky": cholesky_jvp,
+                  "eigh": eigh_jvp, "svd": svd_jvp})
+for _name in ("qr_q", "qr_r"):
     not_differentiable(_name, "its matrix-calculus rule is not written yet; differentiate "
-                       "through solve, det, slogdet, cholesky or inv instead")
+                       "through solve, det, slogdet, cholesky, eigh, svd or inv instead")
 jvp_rules.update({"cond": cond_jvp, "scan": scan_jvp, "for_loop": for_loop_jvp,
                   "while": while_jvp})

@@ -126,7 +126,32 @@ _defunary("erfc", lambda t, x, out: ops.mul(t, ops.mul(-TWO_OVER_SQRT_PI,
 _defunary("erf_inv", lambda t, x, out: ops.mul(t, ops.mul(math.sqrt(math.pi) / 2,
                                                           ops.unary("exp", _square(out)))))
 _defunary("lgamma", lambda t, x, out: ops.mul(t, ops.unary("digamma", x)))
-not_differentiable("digamma", "its derivative, polygamma(1, x), is not a transpile primitive")
+
+
+def trigamma(x):
+    """polygamma(1, x), digamma's derivative: the recurrence psi1(x) = 1/x^2 + psi1(x + 1)
+    up to x + 10, then the asymptotic series (error below 1e-12 relative); below 1/2 the
+    reflection psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x)."""
+    small = ops.binary("lt", x, 0.5)
+    z = ops.select(small, ops.sub(1.0, x), x)
+    total = ops.full(0, ops.aval(z))
+    for k in range(10):
+        zk = ops.add(z, float(k))
+        total = ops.add(total, ops.div(1.0, _square(zk)))
+    z = ops.add(z, 10.0)
+    inv = ops.div(1.0, z)
+    inv2 = _square(inv)
+    # 1/z + 1/(2z^2) + 1/(6z^3) - 1/(30z^5) + 1/(42z^7) - 1/(30z^9), in Horner form
+    series = ops.mul(inv2, ops.add(1.0 / 6, ops.mul(inv2, ops.add(-1.0 / 30, ops.mul(
+        inv2, ops.add(1.0 / 42, ops.mul(inv2, -1.0 / 30)))))))
+    tail = ops.mul(inv, ops.add(ops.add(1.0, ops.mul(inv, 0.5)), series))
+    positive = ops.add(total, tail)
+    sine = ops.unary("sin", ops.mul(x, math.pi))
+    reflected = ops.sub(ops.div(math.pi ** 2, _square(sine)), positive)
+    return ops.select(small, reflected, positive)
+
+
+_defunary("digamma", lambda t, x, out: ops.mul(t, trigamma(x)))
 
 
 # -- elementwise binary ---------------------------------------------------------------------
@@ -654,8 +679,39 @@ def svd_jvp(primals, tangents, *, full_matrices, compute_uv):
 jvp_rules.update({"linalg_solve": linalg_solve_jvp, "linalg_det": linalg_det_jvp,
                   "linalg_slogdet": linalg_slogdet_jvp, "cholesky": cholesky_jvp,
                   "eigh": eigh_jvp, "svd": svd_jvp})
-for _name in ("qr_q", "qr_r"):
-    not_differentiable(_name, "its matrix-calculus rule is not written yet; differentiate "
-                       "through solve, det, slogdet, cholesky, eigh, svd or inv instead")
+def _qr_tangents(a, ta, complete):
+    """(Q', R') of a reduced QR with m >= n (JAX's qr_jvp_rule, after Townsend)."""
+    shape = ops.aval(a).shape
+    m, n = shape[-2:]
+    if m < n or (complete and m != n):
+        raise NotImplementedError("Differentiation rule for 'qr' of a wide matrix, or with "
+                                  "mode='complete' of a non-square one, is not implemented "
+                                  "(nor in JAX)")
+    q = bind(P.qr_q, a, complete=False)
+    r = bind(P.qr_r, a, complete=False)
+    dx_rinv = ops.swap_last(bind(P.linalg_solve, ops.swap_last(r), ops.swap_last(ta)))
+    qt_dx_rinv = ops.matmul(ops.swap_last(q), dx_rinv)
+    kk = shape[:-2] + (n, n)
+    lower = ops.mul(qt_dx_rinv, ops.broadcast_to(np.tril(np.ones((n, n)), -1).astype(
+        ops.aval(a).dtype), kk))
+    do = ops.sub(lower, ops.swap_last(lower))          # skew-symmetric
+    dq = ops.add(ops.matmul(q, ops.sub(do, qt_dx_rinv)), dx_rinv)
+    dr = ops.matmul(ops.sub(qt_dx_rinv, do), r)
+    return dq, dr
+
+
+@_single
+def qr_q_jvp(primals, tangents, *, complete):
+    a, = primals
+    return bind(P.qr_q, a, complete=complete), _qr_tangents(a, tangents[0], complete)[0]
+
+
+@_single
+def qr_r_jvp(primals, tangents, *, complete):
+    a, = primals
+    return bind(P.qr_r, a, complete=complete), _qr_tangents(a, tangents[0], complete)[1]
+
+
+jvp_rules.update({"qr_q": qr_q_jvp, "qr_r": qr_r_jvp})
 jvp_rules.update({"cond": cond_jvp, "scan": scan_jvp, "for_loop": for_loop_jvp,
                   "while": while_jvp})

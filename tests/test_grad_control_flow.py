@@ -160,3 +160,11 @@ def test_backward_pass_of_scan_is_a_loop_in_the_ir():
     # the forward loop storing residuals and the reverse loop (the tangent loop itself is
     # only transposed, never emitted)
     assert ir.count("scan[") == 2 and ir.count("reverse=True") == 1
+
+
+def test_jacfwd_of_a_while_loop_uses_forward_mode():
+    x = np.array([0.8, 0.3])
+    vector = lambda x: tnp.stack([while_program(x), x[0] * x[1]])   # noqa: E731
+    expected = np.stack([numeric_grad(lambda y: vector(y)[i], x) for i in range(2)])
+    np.testing.assert_allclose(tp.jacfwd(vector)(x), expected, rtol=1e-6)
+    np.testing.assert_allclose(tp.jit(tp.jacfwd(vector))(x), expected, rtol=1e-6)

@@ -16,6 +16,7 @@ from ..eager_array import eager
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
 from . import ops
+from .control_flow import ReverseModeError
 from .jvp import has_tangent_space, jvp_eval
 from .linearize import linearize_ir
 from .tracing_fun import trace_to_ir
@@ -399,14 +400,27 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
         traced = _Traced(bound, args, _check_argnums(nums, args, "jacfwd"), has_aux, "jacfwd")
         _check_real_inputs(traced.leaves, "jacfwd", holomorphic)
-        lin, outs, residuals = _linearized(traced)
-        out_leaves, aux_leaves = traced.split_outputs(outs)
-        out_avals = [aval_of(o) for o in out_leaves]
         in_avals = traced.avals
         count = sum(a.size for a in in_avals)
+        try:                    # linearize once, then one linear pass per basis vector
+            lin, outs, residuals = _linearized(traced)
+
+            def push(tangents):
+                return lin.apply(residuals, tangents)
+        except ReverseModeError:  # a while loop: the whole JVP per basis vector instead
+            outs = None
+
+            def push(tangents):
+                return jvp_eval(traced.ir, traced.consts, traced.all_inputs,
+                                tangents + [None] * len(traced.captured))[1]
+        if outs is None:
+            from .evaluate import eval_ir
+            outs = eval_ir(traced.ir, traced.consts, traced.all_inputs)
+        out_leaves, aux_leaves = traced.split_outputs(outs)
+        out_avals = [aval_of(o) for o in out_leaves]
 
         def column(index):
-            touts = lin.apply(residuals, _unit_vector(index, count, in_avals))
+            touts = push(_unit_vector(index, count, in_avals))
             return [ops.instantiate(t, a) if has_tangent_space(a) else ops.zeros(
                 a.__class__(a.shape, np.dtype(np.float64))) for t, a in zip(touts, out_avals)]
         stacked = _basis_columns(count, column) if count else \

@@ -90,7 +90,7 @@ scan = _make("scan")                          # *carry *xs *captured; body, n_ca
 # function (transpile/autodiff/), which replaces them, so no compiled program contains one.
 stop_gradient = _make("stop_gradient")        # x: its value, with a zero derivative
 custom_jvp_call = _make("custom_jvp_call")    # *args *captured; call (IR), rule, n_args
-custom_vjp_call = _make("custom_vjp_call")    # *args *captured; call (IR), fwd, bwd, n_args
+custom_vjp_call = _make("custom_vjp_call")    # *args *captured; call (IR), fwd, bwd, n_args, remat
 custom_vjp_lin = _make("custom_vjp_lin")      # *residuals *tangents; bwd, out_avals, n_residuals
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}

@@ -32,8 +32,8 @@ WHILE_REVERSE_MESSAGE = (
 
 
 def _linearizing() -> bool:
-    trace = current_trace()
-    return trace is not None and getattr(trace, "linearizing", False)
+    from .evaluate import linearizing
+    return linearizing()
 
 
 def _region(fun, avals, what):

@@ -135,8 +135,10 @@ class custom_vjp(_CustomBase):
         nondiff, leaves, in_tree, ir, captured, out_tree = self._trace(args)
         outs = bind(P.custom_vjp_call, *leaves, *captured, call=ir,
                     fwd=functools.partial(self._fwd_flat, nondiff, in_tree, out_tree),
-                    bwd=self.bwd, n_args=len(leaves))
+                    bwd=self.bwd, n_args=len(leaves), remat=self.remat)
         return tree_unflatten(out_tree, outs)
+
+    remat = False
 
     def _fwd_flat(self, nondiff, in_tree, out_tree, primals):
         diff = tree_unflatten(in_tree, primals)
@@ -171,17 +173,39 @@ class custom_vjp(_CustomBase):
         return [ensure_operand(o) for o in out_leaves], res_leaves, backward
 
 
+class _Rematerialized(custom_vjp):
+    """`checkpoint(fun)` under differentiation: a custom_vjp whose forward pass keeps only
+    the arguments, and whose backward pass recomputes `fun` on them (its VJP, traced then)."""
+    remat = True
+
+    def __init__(self, fun):
+        super().__init__(fun)
+        self.defvjp(self._save_inputs, self._recompute)
+
+    def _save_inputs(self, *args):
+        return self.fun(*args), args
+
+    def _recompute(self, args, ct):
+        from .api import vjp
+        return vjp(self.fun, *args)[1](ct)
+
+
 def checkpoint(fun=None, *, prevent_cse=True, policy=None, static_argnums=()):
-    """`jax.checkpoint`/`remat`, accepted for compatibility: the function is differentiated
-    as written, its intermediate values stored for the backward pass rather than recomputed
-    (so memory is not reduced); `policy`, `prevent_cse` and `static_argnums` are ignored."""
+    """`jax.checkpoint`/`remat`: under reverse-mode differentiation the function's
+    intermediate values are not stored for the backward pass but recomputed there from its
+    arguments (the backward pass runs it again). `policy` (which values to save anyway),
+    `prevent_cse` and `static_argnums` are accepted and ignored: nothing is saved but the
+    arguments. Forward mode differentiates the body as written."""
     if fun is None:
         return functools.partial(checkpoint, prevent_cse=prevent_cse, policy=policy,
                                  static_argnums=static_argnums)
 
     @functools.wraps(fun)
     def checkpointed(*args, **kwargs):
-        return fun(*args, **kwargs)
+        bound = functools.partial(fun, **kwargs) if kwargs else fun
+        if not differentiating():
+            return bound(*args)
+        return _Rematerialized(bound)(*args)
     return checkpointed
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..core import aval_of, bind, trace_stack
+from ..core import aval_of, bind, current_trace, trace_stack
 from ..ir import Literal
 from ..primitives import AUTODIFF_MARKERS
 from ..tracing import equations_from
@@ -32,6 +32,12 @@ def differentiating() -> bool:
     """Is a differentiating transformation tracing (anywhere on this thread's stack)? Only
     then are the differentiation markers recorded; otherwise they are replaced at once."""
     return any(getattr(t, "differentiating", False) for t in trace_stack())
+
+
+def linearizing() -> bool:
+    """Is the current trace a JVP being traced for linearization (reverse mode)?"""
+    trace = current_trace()
+    return trace is not None and getattr(trace, "linearizing", False)
 
 
 def bind_eqn(eqn, args) -> list:

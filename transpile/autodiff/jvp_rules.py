@@ -15,7 +15,7 @@ from .. import primitives as P
 from ..core import ShapedArray, Tracer, bind
 from . import ops
 from .control_flow import cond_jvp, for_loop_jvp, scan_jvp, while_jvp
-from .evaluate import differentiating
+from .evaluate import differentiating, linearizing
 
 jvp_rules: dict[str, callable] = {}
 
@@ -495,7 +495,10 @@ def custom_jvp_call_jvp(primals, tangents, *, call, rule, n_args):
     return rule(args, ts)
 
 
-def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args):
+def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=False):
+    if remat and not linearizing():       # checkpoint in forward mode: its body's JVP
+        from .jvp import jvp_eval
+        return jvp_eval(call, [], primals, tangents)
     if not differentiating():
         raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function; "
                         "use reverse mode (grad, vjp, jacrev) or define a custom_jvp rule")

@@ -385,7 +385,7 @@ def custom_jvp_call_abstract(*args, call, rule, n_args):
     return [v.aval for v in call.outvars]
 
 
-def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args):
+def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args, remat=False):
     return [v.aval for v in call.outvars]
 
 

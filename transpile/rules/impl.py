@@ -400,7 +400,7 @@ def custom_jvp_call_impl(avals, *args, call, rule, n_args):
     return _run(call, args)
 
 
-def custom_vjp_call_impl(avals, *args, call, fwd, bwd, n_args):
+def custom_vjp_call_impl(avals, *args, call, fwd, bwd, n_args, remat=False):
     return _run(call, args)
 
 

@@ -168,3 +168,15 @@ def test_jacfwd_of_a_while_loop_uses_forward_mode():
     expected = np.stack([numeric_grad(lambda y: vector(y)[i], x) for i in range(2)])
     np.testing.assert_allclose(tp.jacfwd(vector)(x), expected, rtol=1e-6)
     np.testing.assert_allclose(tp.jit(tp.jacfwd(vector))(x), expected, rtol=1e-6)
+
+
+def test_second_derivatives_through_cond_and_fori():
+    f = lambda x: lax.cond(x > 0, lambda v: tnp.sin(v) * v, lambda v: v ** 3, x)   # noqa
+    for x, expected in ((0.7, 2 * np.cos(0.7) - 0.7 * np.sin(0.7)), (-0.7, -4.2)):
+        assert float(tp.grad(tp.grad(f))(x)) == pytest.approx(expected, rel=1e-12)
+        assert float(tp.jit(tp.grad(tp.grad(f)))(x)) == pytest.approx(expected, rel=1e-12)
+    h = lambda x: lax.fori_loop(0, 3, lambda i, c: tnp.sin(c) * x, x)   # noqa: E731
+    g = tp.grad(h)
+    numeric = (float(g(0.5 + 1e-6)) - float(g(0.5 - 1e-6))) / 2e-6
+    assert float(tp.grad(tp.grad(h))(0.5)) == pytest.approx(numeric, rel=1e-6)
+    assert float(tp.jit(tp.grad(tp.grad(h)))(0.5)) == pytest.approx(numeric, rel=1e-6)

@@ -96,7 +96,7 @@ def cond_jvp(primals, tangents, *, branches):
             outs, res = lins[i].forward(args)
             padded = [ops.zeros(a) for a in res_avals]
             padded[starts[i]:starts[i + 1]] = res
-            return list(outs) + padded
+            return [ops.exact(o, a) for o, a in zip(list(outs) + padded, out_avals + res_avals)]
         return run
     avals = [aval_of(x) for x in operands]
     regions, captured = _merge([_region(primal_branch(i), avals, "a lax.cond branch")
@@ -110,7 +110,8 @@ def cond_jvp(primals, tangents, *, branches):
         def run(args):
             res, tangents = args[:len(res_avals)], args[len(res_avals):]
             touts = lins[i].apply(res[starts[i]:starts[i + 1]], tangents)
-            return [ops.instantiate(t, a) for t, a, m in zip(touts, out_avals, out_mask) if m]
+            return [ops.exact(ops.instantiate(t, a), a)
+                    for t, a, m in zip(touts, out_avals, out_mask) if m]
         return run
     regions, captured = _merge([_region(linear_branch(i), res_avals + t_avals,
                                         "the tangent of a lax.cond branch")
@@ -130,10 +131,13 @@ def cond_transpose(cts, args, *, branches):
     known = [a for a in operands if not is_linear(a)]
     known_avals = [aval_of(a) for a in known]
 
+    ct_targets = [a.aval for a in operands if is_linear(a)]
+
     def transposed(branch):
         def run(values):
             known_vals, ct_vals = values[:len(known)], values[len(known):]
-            return transpose_linear_ir(branch, linear, known_vals, ct_vals)
+            in_cts = transpose_linear_ir(branch, linear, known_vals, ct_vals)
+            return [ops.exact(c, a) for c, a in zip(in_cts, ct_targets)]
         return run
     ct_avals = [aval_of(c) for c in cts]
     regions, captured = _merge([_region(transposed(b), known_avals + ct_avals,
@@ -193,7 +197,8 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
 
     def primal_body(args):
         outs, res = lin.forward(args)
-        return list(outs) + [r for r, inv in zip(res, invariant) if not inv]
+        carry = [ops.exact(o, a) for o, a in zip(outs[:n_carry], avals[:n_carry])]
+        return carry + list(outs[n_carry:]) + [r for r, inv in zip(res, invariant) if not inv]
     region, captured = _region(primal_body, avals, "a lax.scan body")
     results = bind(P.scan, *primals, *captured, body=region, n_carry=n_carry, n_xs=n_xs,
                    length=length, reverse=reverse)
@@ -222,8 +227,8 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
         it_r, it_i = iter(rx), iter(ir_)
         residuals = [next(it_i) if inv else next(it_r) for inv in invariant]
         touts = lin.apply(residuals, list(tc) + list(tx) + list(tk))
-        carry_t = [ops.instantiate(t, a) for t, a, m in
-                   zip(touts[:n_carry], out_avals[:n_carry], carry_mask) if m]
+        carry_t = [ops.exact(ops.instantiate(t, a), a) for t, a, m in
+                   zip(touts[:n_carry], avals[:n_carry], carry_mask) if m]
         ys_t = [ops.instantiate(t, a) for t, a, m in
                 zip(touts[n_carry:], out_avals[n_carry:], ys_mask) if m]
         return carry_t + ys_t

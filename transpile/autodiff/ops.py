@@ -178,3 +178,12 @@ def fit(x, target: ShapedArray):
 def instantiate(t, like: ShapedArray):
     """A symbolic zero (None) made into an array of zeros; other tangents fitted to `like`."""
     return zeros(like) if t is None else fit(t, like)
+
+
+def exact(x, target: ShapedArray):
+    """`x` with exactly `target`'s aval, weak type included: what the outputs of regions
+    (cond branches, loop bodies) need to agree on."""
+    x = fit(x, target)
+    if aval_of(x).weak_type != target.weak_type:
+        x = bind(P.convert_element_type, x, new_dtype=target.dtype, weak_type=target.weak_type)
+    return x

@@ -79,6 +79,54 @@ def compile_seconds(fun, args):
         os.environ["TRANSPILE_CACHE_DIR"] = saved
 
 
+def make_rnn_loss(np_, lax_):
+    """An Elman RNN over T steps (lax.scan), squared error on the last hidden state."""
+    def loss(params, xs, target):
+        w_h, w_x = params
+
+        def step(h, x):
+            h = np_.tanh(h @ w_h + x @ w_x)
+            return h, None
+        h, _ = lax_.scan(step, np_.zeros((xs.shape[1], w_h.shape[0]), xs.dtype), xs)
+        return np_.mean((h - target) ** 2)
+    return loss
+
+
+def rnn_data(dtype, steps=50, batch=32, hidden=128, features=16):
+    rng = np.random.default_rng(1)
+    params = ((rng.normal(size=(hidden, hidden)) / np.sqrt(hidden)).astype(dtype),
+              (rng.normal(size=(features, hidden)) / np.sqrt(features)).astype(dtype))
+    xs = rng.normal(size=(steps, batch, features)).astype(dtype)
+    target = rng.normal(size=(batch, hidden)).astype(dtype)
+    return params, xs, target
+
+
+def make_newton(np_, jacfwd, solve):
+    """One Newton step on F(x) = A tanh(x) + x - b (n unknowns), its Jacobian by jacfwd."""
+    def residual(x, a, b):
+        return a @ np_.tanh(x) + x - b
+
+    def step(x, a, b):
+        return x - solve(jacfwd(residual)(x, a, b), residual(x, a, b))
+    return step
+
+
+def newton_data(n=32):
+    rng = np.random.default_rng(2)
+    return rng.normal(size=n), rng.normal(size=(n, n)) / n, rng.normal(size=n)
+
+
+def _jax_row(name, tp_fun, jax_fun, args, repeats):
+    tp_ms = median_ms(tp_fun, args, repeats)
+    jax_ms = None
+    if jax is not None:
+        jargs = jax.tree_util.tree_map(jnp.asarray, args)
+        jax_ms = median_ms(jax_fun, jargs, repeats, block=jax.block_until_ready)
+    ratio = f"{jax_ms / tp_ms:13.2f}" if jax_ms else f"{'-':>13}"
+    jax_text = f"{jax_ms:10.3f}" if jax_ms else f"{'-':>10}"
+    print(f"{name:26} {tp_ms:10.3f} {jax_text} {ratio}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=20)
@@ -100,6 +148,18 @@ def main():
         ratio = f"{jax_ms / tp_ms:13.2f}" if jax_ms else f"{'-':>13}"
         jax_text = f"{jax_ms:10.2f}" if jax_ms else f"{'-':>10}"
         print(f"{np.dtype(dtype).name:8} {tp_ms:10.2f} {jax_text} {ratio}")
+    print(f"\n{'program (median ms)':26} {'transpile':>10} {'jax':>10} {'ratio jax/tp':>13}")
+    from transpile import lax as tlax
+    for dtype in (np.float32, np.float64):
+        rnn = make_rnn_loss(tnp, tlax)
+        jrnn = make_rnn_loss(jnp, jax.lax) if jax is not None else None
+        _jax_row(f"RNN scan grad {np.dtype(dtype).name}", tp.jit(tp.value_and_grad(rnn)),
+                 jax.jit(jax.value_and_grad(jrnn)) if jax is not None else None,
+                 rnn_data(dtype), args.repeats)
+    newton = make_newton(tnp, tp.jacfwd, tnp.linalg.solve)
+    jnewton = make_newton(jnp, jax.jacfwd, jnp.linalg.solve) if jax is not None else None
+    _jax_row("jacfwd Newton step n=32", tp.jit(newton),
+             jax.jit(jnewton) if jax is not None else None, newton_data(), args.repeats)
     params, x, labels = data(np.float32)
     loss = make_loss(tnp)
     plain = compile_seconds(loss, (params, x, labels))

@@ -194,16 +194,21 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
     position = {v: k for k, v in enumerate(jvp_invars)}
     constvars = set(lin.jvp_ir.constvars)
     invariant = [v in constvars or position.get(v, -1) >= consts_from for v in lin.residual_vars]
+    # Residuals that are slices of the scanned xs are read from the xs themselves.
+    from_xs = [n_carry <= position.get(v, -1) < consts_from for v in lin.residual_vars]
 
     def primal_body(args):
         outs, res = lin.forward(args)
         carry = [ops.exact(o, a) for o, a in zip(outs[:n_carry], avals[:n_carry])]
-        return carry + list(outs[n_carry:]) + [r for r, inv in zip(res, invariant) if not inv]
+        return carry + list(outs[n_carry:]) + [
+            r for r, inv, x in zip(res, invariant, from_xs) if not inv and not x]
     region, captured = _region(primal_body, avals, "a lax.scan body")
     results = bind(P.scan, *primals, *captured, body=region, n_carry=n_carry, n_xs=n_xs,
                    length=length, reverse=reverse)
     n_out = len(body.outvars)
-    outs, stacked = results[:n_out], results[n_out:]
+    outs, computed = results[:n_out], iter(results[n_out:])
+    stacked = [primals[position[v]] if x else next(computed)
+               for v, inv, x in zip(lin.residual_vars, invariant, from_xs) if not inv]
     invariant_values = []
     for v, inv in zip(lin.residual_vars, invariant):
         if inv:

@@ -446,3 +446,22 @@ def test_every_primitive_has_a_jvp_rule_or_a_declared_error():
 def test_linear_primitives_have_transpose_rules():
     assert LINEAR_IN_TANGENTS <= set(transpose_rules)
 
+
+
+def test_complex_inputs_follow_jax_conventions():
+    """JAX's: cotangents are transposes (no conjugation), so grad of a real function of z
+    is df/dx - i df/dy; holomorphic=True gives f'(z)."""
+    z = np.array([3 + 4j, 1 - 2j])
+    np.testing.assert_allclose(tp.grad(lambda z: tnp.sum(tnp.abs(z) ** 2))(z), 2 * np.conj(z))
+    np.testing.assert_allclose(tp.grad(lambda z: tnp.sum(tnp.real(z * (2 + 1j))))(z),
+                               [2 + 1j, 2 + 1j])
+    np.testing.assert_allclose(tp.grad(lambda z: tnp.sum(tnp.imag(z) ** 2))(z),
+                               -2j * z.imag)
+    np.testing.assert_allclose(tp.grad(lambda z: tnp.sum(z ** 2), holomorphic=True)(z), 2 * z)
+    _, t = tp.jvp(tnp.abs, (z,), (np.array([1 + 1j, 2j]),))
+    np.testing.assert_allclose(t, np.real(np.array([1 + 1j, 2j]) * np.conj(z) / np.abs(z)))
+    x = 0.3
+    assert tp.grad(lambda x: tnp.real(tnp.exp(1j * x) * (2 - 1j)))(x) == pytest.approx(
+        np.real(1j * np.exp(1j * x) * (2 - 1j)))
+    with pytest.raises(TypeError, match="holomorphic=True"):
+        tp.grad(lambda z: tnp.sum(z ** 2))(z)

@@ -93,7 +93,15 @@ LN2, LN10 = math.log(2.0), math.log(10.0)
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 _defunary("neg", lambda t, x, out: ops.neg(t))
-_defunary("abs", lambda t, x, out: ops.select(ops.binary("ge", x, 0), t, ops.neg(t)))
+def _abs_tangent(t, x, out):
+    """JAX's: the sign's tangent for reals (+1 at 0); Re(t conj(x) / |x|) for complex."""
+    if not dtypes.is_complex(ops.aval(x).dtype):
+        return ops.select(ops.binary("ge", x, 0), t, ops.neg(t))
+    magnitude = ops.convert(_replace_zero(out), ops.aval(x).dtype)
+    return ops.unary("real", ops.mul(t, ops.div(ops.unary("conj", x), magnitude)))
+
+
+_defunary("abs", _abs_tangent)
 _defunary("exp", lambda t, x, out: ops.mul(t, out))
 _defunary("exp2", lambda t, x, out: ops.mul(t, ops.mul(out, LN2)))
 _defunary("expm1", lambda t, x, out: ops.mul(t, ops.add(out, 1)))

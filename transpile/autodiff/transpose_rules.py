@@ -257,6 +257,22 @@ def scatter_transpose(ct, args, *, mode):
     return [ct_x, None, ct_u]
 
 
+def real_transpose(ct, args):
+    """Re is real-linear: its transpose puts the cotangent in the real part (JAX's)."""
+    return [ops.convert(ct, args[0].aval.dtype)]
+
+
+def imag_transpose(ct, args):
+    return [ops.mul(ops.convert(ct, args[0].aval.dtype), -1j)]
+
+
+def conj_transpose(ct, args):
+    x, = args
+    if not ops.aval(ct).dtype.kind == "c":
+        return [ops.fit_dtype(ct, x.aval)]
+    return [ops.fit_dtype(ops.unary("conj", ct), x.aval)]
+
+
 def linalg_solve_transpose(ct, args):
     a, b = args
     if is_linear(a):
@@ -276,7 +292,8 @@ for _fn in (neg_transpose, add_transpose, sub_transpose, mul_transpose, div_tran
             reshape_transpose, transpose_transpose, rev_transpose, reduce_sum_transpose,
             slice_transpose, concatenate_transpose, dot_general_transpose,
             dynamic_slice_transpose, dynamic_update_slice_transpose, gather_transpose,
-            scatter_transpose, linalg_solve_transpose, custom_vjp_lin_transpose):
+            scatter_transpose, linalg_solve_transpose, custom_vjp_lin_transpose,
+            real_transpose, imag_transpose, conj_transpose):
     transpose_rules[_fn.__name__[:-len("_transpose")]] = _fn
 
 

@@ -465,3 +465,13 @@ def test_complex_inputs_follow_jax_conventions():
         np.real(1j * np.exp(1j * x) * (2 - 1j)))
     with pytest.raises(TypeError, match="holomorphic=True"):
         tp.grad(lambda z: tnp.sum(z ** 2))(z)
+
+
+def test_debug_print_runs_in_the_forward_pass(capsys):
+    def f(x):
+        tp.debug.print("x is {}", x)
+        return tnp.sum(x ** 2)
+    g = tp.jit(tp.grad(f))(np.array([1.0, 2.0]))
+    np.testing.assert_allclose(g, [2.0, 4.0])
+    assert capsys.readouterr().out.count("x is [1. 2.]") == 1
+    assert tp.jacobian is tp.jacrev

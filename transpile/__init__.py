@@ -31,7 +31,7 @@ _LAZY = {
     # Differentiation (transpile/autodiff/)
     "grad": "autodiff.api", "value_and_grad": "autodiff.api", "jvp": "autodiff.api",
     "vjp": "autodiff.api", "linearize": "autodiff.api", "jacfwd": "autodiff.api",
-    "jacrev": "autodiff.api", "hessian": "autodiff.api", "float0": "autodiff.api",
+    "jacrev": "autodiff.api", "hessian": "autodiff.api", "float0": "autodiff.api", "jacobian": "autodiff.api",
     "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
     "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
 }

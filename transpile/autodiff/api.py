@@ -471,6 +471,9 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     return jacrev_fun
 
 
+jacobian = jacrev            # jax.jacobian
+
+
 def hessian(fun, argnums=0, has_aux=False, holomorphic=False):
     """The Hessian of scalar `fun`: jacfwd(jacrev(fun)), as `jax.hessian`."""
     return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,

@@ -475,3 +475,13 @@ def test_debug_print_runs_in_the_forward_pass(capsys):
     np.testing.assert_allclose(g, [2.0, 4.0])
     assert capsys.readouterr().out.count("x is [1. 2.]") == 1
     assert tp.jacobian is tp.jacrev
+
+
+@pytest.mark.parametrize("name", ["at_set_duplicates", "at_add", "at_min", "take", "fancy_index",
+                                  "sort_rows", "cumsum", "pad", "strided_slice",
+                                  "dynamic_update_slice", "prod_axis", "max_axis", "cumprod"])
+def test_compiled_gradient_equals_eager(name):
+    fun = STRUCTURAL[name]
+    x = np.random.default_rng(3).uniform(0.1, 1.0, (2, 3))
+    np.testing.assert_allclose(tp.jit(tp.grad(fun))(x), tp.grad(fun)(x), rtol=1e-12,
+                               atol=1e-14)

@@ -180,3 +180,31 @@ def test_second_derivatives_through_cond_and_fori():
     numeric = (float(g(0.5 + 1e-6)) - float(g(0.5 - 1e-6))) / 2e-6
     assert float(tp.grad(tp.grad(h))(0.5)) == pytest.approx(numeric, rel=1e-6)
     assert float(tp.jit(tp.grad(tp.grad(h)))(0.5)) == pytest.approx(numeric, rel=1e-6)
+
+
+@pytest.mark.parametrize("name", ["cond", "switch", "scan", "reverse_scan", "rnn",
+                                  "fori_static", "cond_in_scan", "scan_in_cond"])
+def test_forward_mode_under_jit_is_one_loop_of_values_and_tangents(name):
+    fun = PROGRAMS[name]
+    x = np.array([0.3, 0.7, 1.2, -0.4, 0.9, 0.2, -0.6, 0.5])
+    if name == "switch":
+        x = np.array([0.3, 0.7, 1.1])
+    v = np.cos(np.arange(x.size))
+    expected = numeric_grad(fun, x) @ v
+    jitted = tp.jit(lambda x, v: tp.jvp(fun, (x,), (v,))[1])
+    assert float(jitted(x, v)) == pytest.approx(expected, rel=1e-6, abs=1e-8)
+    ir = str(tp.make_ir(lambda x, v: tp.jvp(fun, (x,), (v,))[1])(x, v))
+    assert ir.count("scan[") <= 1          # no second (tangent) loop, nothing stored per step
+
+
+def test_forward_mode_of_a_while_loop_inside_a_scan():
+    def fun(x):
+        def step(c, xi):
+            c = lax.while_loop(lambda s: s[0] < 2, lambda s: (s[0] + 1, s[1] * xi), (0, c))[1]
+            return c, c
+        return tnp.sum(lax.scan(step, x[0], x)[1])
+    x = np.array([0.9, 1.1, 0.8])
+    v = np.array([1.0, 0.5, -0.5])
+    expected = numeric_grad(fun, x) @ v
+    assert float(tp.jit(lambda x: tp.jvp(fun, (x,), (v,))[1])(x)) == pytest.approx(expected,
+                                                                                    rel=1e-6)

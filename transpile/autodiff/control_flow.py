@@ -84,6 +84,8 @@ def cond_jvp(primals, tangents, *, branches):
         i = min(max(int(index), 0), len(branches) - 1)
         return jvp_eval(branches[i], [], operands, ts)
     wrt = _flags(ts, [v.aval for v in branches[0].invars])
+    if not _linearizing():
+        return _fused_cond_jvp(index, operands, ts, wrt, branches)
     lins = [_linearize(b, wrt, "a lax.cond branch") for b in branches]
     n_out = len(branches[0].outvars)
     out_mask = [any(lin.tangent_out[k] is not None for lin in lins) for k in range(n_out)]
@@ -185,6 +187,8 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
     if current_trace() is None:
         return _eager_scan_jvp(primals, tangents, body, n_carry, n_xs, length, reverse)
     avals = [v.aval for v in body.invars]
+    if not _linearizing():
+        return _fused_scan_jvp(primals, tangents, body, n_carry, n_xs, length, reverse)
     lin, wrt = _carry_fixpoint(body, _flags(tangents, avals), n_carry, "a lax.scan body")
     n_in = len(avals)
     consts_from = n_carry + n_xs
@@ -247,6 +251,88 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
     t_out = [next(it) if m else None for m in carry_mask] + \
         [next(it) if m else None for m in ys_mask]
     return list(outs), t_out
+
+
+def _tangent_list(mask, given):
+    it = iter(given)
+    return [next(it) if m else None for m in mask]
+
+
+def _fused_cond_jvp(index, operands, ts, wrt, branches):
+    """Forward mode: one cond whose branches compute values and tangents together."""
+    from .jvp import jvp_eval
+    out_avals = [v.aval for v in branches[0].outvars]
+    masks = [_tangent_mask(b, wrt) for b in branches]
+    union = [any(m[k] for m in masks) and _inexact(a) for k, a in enumerate(out_avals)]
+    avals = [aval_of(x) for x in operands]
+    t_avals = [a for a, w in zip(avals, wrt) if w]
+
+    def branch(b):
+        def run(args):
+            outs, touts = jvp_eval(b, [], args[:len(avals)],
+                                   _tangent_list(wrt, args[len(avals):]))
+            return [ops.exact(o, a) for o, a in zip(outs, out_avals)] + [
+                ops.exact(ops.instantiate(t, a), a)
+                for t, a, m in zip(touts, out_avals, union) if m]
+        return run
+    regions, captured = _merge([_region(branch(b), avals + t_avals, "a lax.cond branch")
+                                for b in branches])
+    t_in = [t for t, w in zip(ts, wrt) if w]
+    results = bind(P.cond, index, *operands, *t_in, *captured, branches=tuple(regions))
+    n = len(out_avals)
+    return list(results[:n]), _tangent_list(union, results[n:])
+
+
+def _fused_scan_jvp(primals, tangents, body, n_carry, n_xs, length, reverse):
+    """Forward mode: one scan carrying values and tangents (nothing stored per step)."""
+    from .jvp import jvp_eval
+    avals = [v.aval for v in body.invars]
+    wrt = _flags(tangents, avals)
+    while True:                                 # carries that get a tangent
+        out_mask = _tangent_mask(body, wrt)
+        carry = [w or (m and _inexact(a)) for w, m, a in
+                 zip(wrt[:n_carry], out_mask[:n_carry], avals[:n_carry])]
+        if carry == wrt[:n_carry]:
+            break
+        wrt = carry + wrt[n_carry:]
+    out_avals = [v.aval for v in body.outvars]
+    ys_mask = [m and _inexact(a) for m, a in zip(out_mask[n_carry:], out_avals[n_carry:])]
+    n_k = len(avals) - n_carry - n_xs
+    masks = _cut(wrt, [n_carry, n_xs, n_k])
+    p_parts = _cut(primals, [n_carry, n_xs, n_k])
+    t_parts = [[ops.instantiate(t, aval_of(p)) for t, p, w in zip(ts, ps, m) if w]
+               for ts, ps, m in zip(_cut(tangents, [n_carry, n_xs, n_k]), p_parts, masks)]
+    a_parts = _cut(avals, [n_carry, n_xs, n_k])
+    layout = [n_carry, len(t_parts[0]), n_xs, len(t_parts[1]), n_k, len(t_parts[2])]
+
+    def step(args):
+        c, tc, x, tx, k, tk = _cut(args, layout)
+        tangents_in = (_tangent_list(masks[0], tc) + _tangent_list(masks[1], tx) +
+                       _tangent_list(masks[2], tk))
+        outs, touts = jvp_eval(body, [], c + x + k, tangents_in)
+        carry_out = [ops.exact(o, a) for o, a in zip(outs[:n_carry], a_parts[0])]
+        t_carry = [ops.exact(ops.instantiate(t, a), a) for t, a, m in
+                   zip(touts[:n_carry], a_parts[0], masks[0]) if m]
+        t_ys = [ops.instantiate(t, a) for t, a, m in
+                zip(touts[n_carry:], out_avals[n_carry:], ys_mask) if m]
+        return carry_out + t_carry + list(outs[n_carry:]) + t_ys
+    step_avals = []
+    for part, mask in zip(a_parts, masks):
+        step_avals += part + [a for a, m in zip(part, mask) if m]
+    region, captured = _region(step, step_avals, "a lax.scan body")
+    operands = []
+    for p_, t_ in zip(p_parts, t_parts):
+        operands += list(p_) + t_
+    results = bind(P.scan, *operands, *captured, body=region,
+                   n_carry=n_carry + len(t_parts[0]), n_xs=n_xs + len(t_parts[1]),
+                   length=length, reverse=reverse)
+    n_tc = len(t_parts[0])
+    carry, t_carry = results[:n_carry], results[n_carry:n_carry + n_tc]
+    rest = results[n_carry + n_tc:]
+    n_ys = len(out_avals) - n_carry
+    ys, t_ys = rest[:n_ys], rest[n_ys:]
+    return (list(carry) + list(ys),
+            _tangent_list(masks[0], t_carry) + _tangent_list(ys_mask, t_ys))
 
 
 def _cut(values, sizes):

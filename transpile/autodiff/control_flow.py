@@ -1,15 +1,17 @@
 """Differentiating lax control flow: `cond`/`switch`, `scan`, `fori_loop` (for_loop) and
 `while_loop`.
 
-`cond` and `scan` (and a `fori_loop` whose trip count is known while tracing, run as a
-scan) are linearized region by region: each branch or body is linearized on its own
-(linearize.py), and the equation becomes two, a primal one computing the outputs and the
-residuals (per branch, or stacked per iteration) and a linear one computing the tangents
-from them. Reverse mode transposes the linear one (`cond_transpose`, `scan_transpose`: a
-scan transposes to a scan running the other way). A `while_loop`, or a `fori_loop` with a
-traced bound, has no trip count to store residuals for: forward mode runs one loop carrying
-values and tangents; reverse mode raises, as JAX does. Eagerly (no trace) the loops run in
-Python, each step differentiated as it goes.
+Forward mode (jvp) turns each into one equation of the same kind computing values and
+tangents together: a cond whose branches are JVPs, a loop carrying tangents beside values.
+When linearizing (reverse mode, linearize, jacfwd), `cond` and `scan` (and a `fori_loop`
+whose trip count is known while tracing, run as a scan) are linearized region by region
+instead: each branch or body is linearized on its own (linearize.py) and the equation becomes
+two, a primal one computing the outputs and the residuals (per branch, or stacked per
+iteration) and a linear one computing the tangents from them. Reverse mode transposes the
+linear one (`cond_transpose`, `scan_transpose`: a scan transposes to a scan running the other
+way). A `while_loop`, or a `fori_loop` with a traced bound, has no trip count to store
+residuals for: reverse mode raises, as JAX does. Eagerly (no trace) the loops run in Python,
+each step differentiated as it goes.
 """
 from __future__ import annotations
 

@@ -171,6 +171,10 @@ def _defbinary(name: str, left, right):
         tx, ty = tangents
         out = ops.binary(name, x, y)
         target = ops.aval(out)
+        # The derivatives are computed at the result's precision: an integer operand (whose
+        # own tangent is zero) would otherwise compute x * x, log x... in its own dtype.
+        x, y = (v if ops.aval(v).dtype == target.dtype else ops.convert(v, target.dtype)
+                for v in (x, y))
         parts = []
         if tx is not None:
             parts.append(ops.fit(left(tx, x, y, out), target))

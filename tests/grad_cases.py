@@ -73,6 +73,31 @@ def cases(np_, lax_):
         "fmax": (lambda x: np_.sum(np_.fmax(x, 0.3) + np_.fmin(x, 0.3)), x3),
         "copysign": (lambda x: np_.sum(np_.copysign(x, -1.0) * x), x3),
         "stop_gradient": (lambda x: np_.sum(lax_.stop_gradient(x) * x ** 2), x3),
+        "cond": (lambda x: lax_.cond(x[0] > 0, lambda v: np_.sum(np_.sin(v) * v),
+                                     lambda v: np_.sum(v ** 3), x), x3),
+        "switch": (lambda x: lax_.switch(1, [lambda v: np_.sum(v), lambda v: np_.sum(v * v)],
+                                         x), x3),
+        "scan": (lambda x: lax_.scan(lambda c, xi: (np_.tanh(c * xi + 0.5), c * xi), 0.3, x)[0]
+                 + np_.sum(lax_.scan(lambda c, xi: (c + xi, c * xi), 1.0, x)[1]), x3),
+        "scan_reverse": (lambda x: np_.sum(lax_.scan(lambda c, xi: (c * xi + 1.0, np_.sin(c)),
+                                                     0.5, x, reverse=True)[1]), x3),
+        "fori": (lambda x: lax_.fori_loop(0, 3, lambda i, c: c * x[1] + np_.sin(c), x[0]), x3),
+        "det": (lambda x: np_.linalg.det(x[:, :2] @ x[:, :2].T + np_.eye(2)), m23),
+        "inv": (lambda x: np_.sum(np_.linalg.inv(x[:, :2] + 2.0 * np_.eye(2)) ** 2), m23),
+        "solve": (lambda x: np_.sum(np_.linalg.solve(x[:, :2] + 2.0 * np_.eye(2), x[:, 2])), m23),
+        "slogdet": (lambda x: np_.linalg.slogdet(x[:, :2] + 2.0 * np_.eye(2))[1], m23),
+        "cholesky": (lambda x: np_.sum(np_.linalg.cholesky(x[:, :2] @ x[:, :2].T + np_.eye(2))
+                                       * np_.array([[1.0, 0.0], [2.0, 3.0]])), m23),
+        "eigh": (lambda x: np_.sum(np_.linalg.eigh(x @ x.T)[0] * np_.array([1.0, 2.0]))
+                 + np_.sum(np_.abs(np_.linalg.eigh(x @ x.T + np_.eye(2))[1])
+                           * np_.array([[1.0, 2.0], [3.0, 4.0]])), m23),
+        "svd": (lambda x: np_.sum(np_.linalg.svd(x, compute_uv=False) * np_.array([1.0, 3.0]))
+                + np_.sum(np_.abs(np_.linalg.svd(x, full_matrices=False)[0])
+                          * np_.array([[1.0, 2.0], [3.0, 4.0]])), m23),
+        "qr": (lambda x: np_.sum(np_.abs(np_.linalg.qr(x.T)[1]) * np_.array([[1.0, 2.0],
+                                                                             [3.0, 4.0]])),
+               m23),
+        "norm_fro": (lambda x: np_.linalg.norm(x), m23),
         "square_mlp": (lambda x: np_.sum(np_.tanh(np_.reshape(x, (2, 3)) @
                                                   np_.array([[1.0, 2.0], [0.5, -1.0],
                                                              [0.1, 0.3]])) ** 2), m23),

@@ -1,4 +1,4 @@
-"""transpile's gradients and JVPs equal JAX 0.10's (recorded by tools/record_jax_grad.py in
+"""transpile's gradients, JVPs and Hessians equal JAX 0.10's (recorded by tools/record_jax_grad.py in
 tests/data/jax_grad.json), eagerly, for the functions of tests/grad_cases.py."""
 from __future__ import annotations
 
@@ -40,3 +40,12 @@ def test_jvp_matches_jax(name):
     direction = np.asarray(rec["direction"], dtype=np.float64)
     _, tangent = tp.jvp(fun, (x,), (direction,))
     np.testing.assert_allclose(tangent, rec["jvp"], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in DATA if DATA[n]["hessian"] is not None))
+def test_hessian_matches_jax(name):
+    fun, _ = CASES[name]
+    rec = DATA[name]
+    x = np.asarray(rec["x"], dtype=np.float64)
+    np.testing.assert_allclose(tp.hessian(fun)(x), np.asarray(rec["hessian"]), rtol=1e-9,
+                               atol=1e-10)

@@ -30,9 +30,11 @@ def main(path):
         direction = jnp.asarray(np.cos(np.arange(x.size) + 1.0).reshape(x.shape))
         value, g = jax.value_and_grad(fun)(x)
         _, tangent = jax.jvp(fun, (x,), (direction,))
+        hess = jax.hessian(fun)(x) if x.size <= 6 else None
         out["cases"][name] = {"x": np.asarray(x).tolist(), "direction": np.asarray(direction).tolist(),
                               "value": float(value), "grad": np.asarray(g).tolist(),
-                              "jvp": float(tangent)}
+                              "jvp": float(tangent),
+                              "hessian": None if hess is None else np.asarray(hess).tolist()}
     with open(path, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -138,10 +138,10 @@ def test_forward_mode_of_while_and_traced_fori():
 
 
 def test_reverse_mode_of_while_raises_jax_error():
-    with pytest.raises(TypeError, match="Reverse-mode differentiation does not work for "
-                                        "lax.while_loop"):
+    with pytest.raises(ValueError, match="Reverse-mode differentiation does not work for "
+                                         "lax.while_loop"):
         tp.jit(tp.grad(while_program))(np.array([0.8, 0.3]))
-    with pytest.raises(TypeError, match="fori_loop with static start/stop"):
+    with pytest.raises(ValueError, match="fori_loop with static start/stop"):
         tp.jit(lambda x, n: tp.grad(lambda y: fori_traced_program(y, n))(x))(
             np.array([0.8, 0.3]), 3)
 

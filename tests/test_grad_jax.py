@@ -1,5 +1,6 @@
-"""transpile's gradients, JVPs and Hessians equal JAX 0.10's (recorded by tools/record_jax_grad.py in
-tests/data/jax_grad.json), eagerly, for the functions of tests/grad_cases.py."""
+"""transpile's gradients, JVPs and Hessians equal JAX 0.10's (recorded by
+tools/record_jax_grad.py in tests/data/jax_grad.json), eagerly, for the functions of
+tests/grad_cases.py."""
 from __future__ import annotations
 
 import json

@@ -39,11 +39,12 @@ def _argnums(argnums, what: str):
     return tuple(int(n) for n in nums)
 
 
-def _check_argnums(nums, args, what):
+def _check_argnums(nums, args, what, given=None):
     for n in nums:
         if not -len(args) <= n < len(args):
+            shown = given if given is not None else nums
             raise TypeError(
-                f"{what}: differentiating with respect to argnums={nums} requires at least "
+                f"{what}: differentiating with respect to argnums={shown} requires at least "
                 f"{max(nums) + 1} positional arguments to be passed by the caller, but got only "
                 f"{len(args)} positional arguments.")
     return tuple(n % len(args) for n in nums)
@@ -114,11 +115,9 @@ class _Traced:
         aux_leaves = []
         if self.has_aux:
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
-                raise TypeError(f"{self.what} with has_aux=True expects the function to return "
-                                f"a pair (output, auxiliary data), but it returned "
-                                f"{type(out).__name__}"
-                                + (f" of length {len(out)}" if isinstance(out, (tuple, list))
-                                   else ""))
+                raise TypeError(f"expected function with aux output to return a two-element "
+                                f"tuple, but got type {type(out)} (in {self.what} with "
+                                "has_aux=True: return (output, auxiliary data))")
             out, aux = out
             aux_leaves, self.aux_tree = tree_flatten(aux)
         out_leaves, self.out_tree = tree_flatten(out)
@@ -207,7 +206,8 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
-        traced = _Traced(bound, args, _check_argnums(nums, args, "grad"), has_aux, "grad")
+        traced = _Traced(bound, args, _check_argnums(nums, args, "grad", argnums), has_aux,
+                         "grad")
         _check_inexact(traced.leaves, "grad", allow_int)
         lin, outs, residuals = _linearized(traced)
         out_leaves, aux_leaves = traced.split_outputs(outs)
@@ -398,7 +398,8 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
     @functools.wraps(fun)
     def jacfwd_fun(*args, **kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
-        traced = _Traced(bound, args, _check_argnums(nums, args, "jacfwd"), has_aux, "jacfwd")
+        traced = _Traced(bound, args, _check_argnums(nums, args, "jacfwd", argnums), has_aux,
+                         "jacfwd")
         _check_real_inputs(traced.leaves, "jacfwd", holomorphic)
         in_avals = traced.avals
         count = sum(a.size for a in in_avals)
@@ -449,9 +450,9 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     @functools.wraps(fun)
     def jacrev_fun(*args, **kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
-        traced = _Traced(bound, args, _check_argnums(nums, args, "jacrev"), has_aux, "jacrev")
-        if not allow_int:
-            _check_real_inputs(traced.leaves, "jacrev", holomorphic)
+        traced = _Traced(bound, args, _check_argnums(nums, args, "jacrev", argnums), has_aux,
+                         "jacrev")
+        _check_inexact(traced.leaves, "jacrev", allow_int)
         lin, outs, residuals = _linearized(traced)
         out_leaves, aux_leaves = traced.split_outputs(outs)
         out_avals = [aval_of(o) for o in out_leaves]

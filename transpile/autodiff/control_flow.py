@@ -24,8 +24,9 @@ from ..tracing import trace_subfunction
 from . import ops
 
 
-class ReverseModeError(TypeError):
-    """Reverse-mode differentiation of a loop whose trip count is not known while tracing."""
+class ReverseModeError(ValueError):
+    """Reverse-mode differentiation of a loop whose trip count is not known while tracing
+    (a ValueError, as JAX's)."""
 
 
 WHILE_REVERSE_MESSAGE = (

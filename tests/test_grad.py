@@ -485,3 +485,18 @@ def test_compiled_gradient_equals_eager(name):
     x = np.random.default_rng(3).uniform(0.1, 1.0, (2, 3))
     np.testing.assert_allclose(tp.jit(tp.grad(fun))(x), tp.grad(fun)(x), rtol=1e-12,
                                atol=1e-14)
+
+
+def test_custom_rules_may_close_over_values_of_an_enclosing_jit():
+    @tp.jit
+    def f(x, w):
+        @tp.custom_jvp
+        def g(x):
+            return tnp.sin(x) * w
+
+        @g.defjvp
+        def _(primals, tangents):
+            return g(primals[0]), tangents[0] * tnp.cos(primals[0]) * w
+        return tp.grad(lambda x: tnp.sum(g(x)))(x)
+    w = np.array([2.0, 3.0])
+    np.testing.assert_allclose(f(np.ones(2), w), np.cos(1.0) * w, rtol=1e-12)

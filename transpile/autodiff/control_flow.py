@@ -200,7 +200,9 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
     jvp_invars = lin.jvp_ir.invars[:n_in]
     position = {v: k for k, v in enumerate(jvp_invars)}
     constvars = set(lin.jvp_ir.constvars)
-    invariant = [v in constvars or position.get(v, -1) >= consts_from for v in lin.residual_vars]
+    outer = dict(zip(lin.captured_vars, lin.captured))     # values of enclosing traces
+    invariant = [v in constvars or v in outer or position.get(v, -1) >= consts_from
+                 for v in lin.residual_vars]
     # Residuals that are slices of the scanned xs are read from the xs themselves.
     from_xs = [n_carry <= position.get(v, -1) < consts_from for v in lin.residual_vars]
 
@@ -219,8 +221,10 @@ def scan_jvp(primals, tangents, *, body, n_carry, n_xs, length, reverse):
     invariant_values = []
     for v, inv in zip(lin.residual_vars, invariant):
         if inv:
-            invariant_values.append(lin.consts[lin.jvp_ir.constvars.index(v)] if v in constvars
-                                    else primals[position[v]])
+            if v in constvars:
+                invariant_values.append(lin.consts[lin.jvp_ir.constvars.index(v)])
+            else:
+                invariant_values.append(outer[v] if v in outer else primals[position[v]])
     out_avals = [v.aval for v in body.outvars]
     carry_mask = wrt[:n_carry]
     ys_mask = [lin.tangent_out[n_carry + j] is not None for j in range(n_out - n_carry)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core import trace_context
+from ..core import current_trace, trace_context
 from ..ir import IR, Var
 from ..passes.simplify import has_effect
 from ..tracing import Trace
@@ -30,10 +30,13 @@ class Linearized:
     tangent_out: list
     residual_vars: list
     wrt: list            # per primal input: is it differentiated (has a tangent input)?
+    captured_vars: list  # variables standing for values of enclosing traces...
+    captured: list       # ...and those values (what custom rules or constants closed over)
 
     def forward(self, primals):
         """Run the primal equations: (outputs, residuals)."""
         env = dict(zip(self.jvp_ir.constvars, self.consts))
+        env.update(zip(self.captured_vars, self.captured))
         env.update(zip(self.jvp_ir.invars[:self.n_primals], primals))
         read = reader(env)
         for eqn in self.primal_eqns:
@@ -65,7 +68,10 @@ def linearize_ir(ir: IR, consts, wrt: list[bool], description: str) -> Linearize
     """Linearize `ir` with respect to the invars flagged in `wrt` (inexact ones only)."""
     avals = [v.aval for v in ir.invars]
     wrt = [w and has_tangent_space(a) for w, a in zip(wrt, avals)]
-    trace = Trace(f"the derivative of {description}", "jvp")
+    # A child of the current trace, so that values of enclosing traces (closed over by a
+    # custom rule, say) are captured; constants then live in the outermost trace too.
+    parent = current_trace()
+    trace = Trace(f"the derivative of {description}", "jvp", parent)
     trace.differentiating = True
     trace.linearizing = True       # control flow splits into primal and tangent equations
     with trace_context(trace):
@@ -73,15 +79,19 @@ def linearize_ir(ir: IR, consts, wrt: list[bool], description: str) -> Linearize
         tangents = [trace.new_argument(a, "tangent") if w else None for a, w in zip(avals, wrt)]
         outs, touts = jvp_eval(ir, consts, primals, tangents)
         nonzero = [t for t in touts if t is not None]
-        jvp_ir = trace.to_ir(list(outs) + nonzero)
+        outvars = [trace.to_atom(o) for o in list(outs) + nonzero]
+    constvars, jvp_consts = (list(trace.constvars), list(trace.consts)) if parent is None \
+        else ([], [])
+    jvp_ir = IR(constvars, list(trace.invars), trace.eqns, outvars)
     n = len(avals)
     tangent_in = [v for v, w in zip(jvp_ir.invars[n:], [w for w in wrt if w])]
     it = iter(jvp_ir.outvars[len(outs):])
     tangent_out = [next(it) if t is not None else None for t in touts]
-    return _split(jvp_ir, trace.consts, n, tangent_in, tangent_out, wrt)
+    captures = ([v for _, v in trace.captures], [outer for outer, _ in trace.captures])
+    return _split(jvp_ir, jvp_consts, n, tangent_in, tangent_out, wrt, captures)
 
 
-def _split(jvp_ir, consts, n_primals, tangent_in, tangent_out, wrt) -> Linearized:
+def _split(jvp_ir, consts, n_primals, tangent_in, tangent_out, wrt, captures) -> Linearized:
     linear_vars = set(tangent_in)
     primal_eqns, linear_eqns = [], []
     for eqn in jvp_ir.eqns:
@@ -94,7 +104,7 @@ def _split(jvp_ir, consts, n_primals, tangent_in, tangent_out, wrt) -> Linearize
     primal_outs = [a for a in jvp_ir.outvars[:len(tangent_out)]]
     primal_eqns = _live(primal_eqns, primal_outs + residuals)
     return Linearized(jvp_ir, consts, n_primals, primal_eqns, linear_eqns, linear_vars,
-                      tangent_in, tangent_out, residuals, wrt)
+                      tangent_in, tangent_out, residuals, wrt, *captures)
 
 
 def _residuals(linear_eqns, linear_vars, tangent_out) -> list:

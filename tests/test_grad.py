@@ -500,3 +500,30 @@ def test_custom_rules_may_close_over_values_of_an_enclosing_jit():
         return tp.grad(lambda x: tnp.sum(g(x)))(x)
     w = np.array([2.0, 3.0])
     np.testing.assert_allclose(f(np.ones(2), w), np.cos(1.0) * w, rtol=1e-12)
+
+
+def test_custom_rules_with_nondiff_argnums():
+    from functools import partial
+
+    @partial(tp.custom_jvp, nondiff_argnums=(0,))
+    def apply(fn, x):
+        return fn(x)
+
+    @apply.defjvp
+    def _(fn, primals, tangents):
+        (x,), (t,) = primals, tangents
+        return fn(x), 7.0 * t
+    assert tp.grad(lambda x: apply(tnp.sin, x))(0.3) == 7.0
+
+    @partial(tp.custom_vjp, nondiff_argnums=(1,))
+    def scale(x, k):
+        return x * k
+
+    def fwd(x, k):
+        return x * k, x
+
+    def bwd(k, x, g):
+        return (g * k * 100.0,)
+    scale.defvjp(fwd, bwd)
+    assert tp.grad(lambda x: scale(x, 3.0))(2.0) == 300.0
+    assert tp.jit(tp.grad(lambda x: scale(x, 3.0)))(2.0) == 300.0

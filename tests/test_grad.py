@@ -527,3 +527,14 @@ def test_custom_rules_with_nondiff_argnums():
     scale.defvjp(fwd, bwd)
     assert tp.grad(lambda x: scale(x, 3.0))(2.0) == 300.0
     assert tp.jit(tp.grad(lambda x: scale(x, 3.0)))(2.0) == 300.0
+
+
+def test_python_control_flow_on_a_differentiated_value_names_it():
+    def loss(w, x):
+        if w > 0:
+            return w * x
+        return x
+    with pytest.raises(tp.ConcretizationError, match="'w'"):
+        tp.grad(loss)(1.0, 2.0)
+    # a value not differentiated stays concrete (Python may branch on it), as in JAX
+    assert tp.grad(lambda x, n: x ** n if n > 1 else x, argnums=0)(3.0, 2) == 6.0

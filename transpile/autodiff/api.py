@@ -89,6 +89,17 @@ def _zero_cotangent(aval):
 
 # -- tracing a function with respect to some arguments ---------------------------------------
 
+def _parameter_name(fun, index: int) -> str:
+    """The name of `fun`'s positional parameter `index` (for errors that name arguments)."""
+    import inspect
+    try:
+        params = [p.name for p in inspect.signature(fun).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    return params[index] if index < len(params) else f"args[{index}]"
+
+
 class _Traced:
     """`fun` traced with respect to its `argnums` arguments: flat leaves in, flat outputs
     (then aux leaves) out, with the trees to rebuild both."""
@@ -102,8 +113,9 @@ class _Traced:
         self.out_tree = self.aux_tree = None
         self.n_out = 0
         self.args = args
-        names = [f"{getattr(fun, '__name__', 'f')} argument {n}" for n in nums]
-        leaf_names = [names[0] if names else "x"] * len(self.leaves)
+        leaf_names = []
+        for n, arg in zip(nums, diff):
+            leaf_names += [_parameter_name(fun, n)] * len(tree_flatten(arg)[0])
         self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals, leaf_names,
                                                           fun)
 

@@ -298,7 +298,8 @@ for _fn in (neg_transpose, add_transpose, sub_transpose, mul_transpose, div_tran
 
 
 def _control_flow_rules():
-    from .control_flow import cond_transpose, scan_transpose
+    from .control_flow import cond_transpose
+    from .loops import scan_transpose
     transpose_rules.update({"cond": cond_transpose, "scan": scan_transpose})
 
 

@@ -28,6 +28,7 @@ _LAZY = {
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
+    "vmap": "batching",
 }
 _SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug")
 

@@ -77,6 +77,14 @@ def test_axis_size_with_nothing_mapped():
     assert_same(out, np.tile(np.arange(4.0) * 2, (3, 1)))
 
 
+@pytest.mark.parametrize("jit", [False, True])
+def test_an_empty_batch(jit):
+    f = tp.vmap(lambda x, i: tnp.cumsum(x)[i] * 2 + x.sum())
+    f = tp.jit(f) if jit else f
+    out = f(np.zeros((0, 3)), np.zeros(0, np.int64))
+    assert out.shape == (0,) and out.dtype == np.float64
+
+
 def test_keyword_arguments_are_mapped_along_axis_0():
     out = tp.vmap(lambda x, *, y: x + y, in_axes=1)(X, y=np.ones((4, 3)))
     assert_same(out, X.T + 1)

@@ -112,4 +112,63 @@ def cases(tnp, lax):
     c["out_axes_tuple_none"] = (lambda x, y: (x * 2, y + 1), (x34, v4), (0, None), (-1, None))
     c["python_number_output"] = (lambda x: (x, 2.5), (v4,), 0, 0)
     c["negative_in_axis"] = (lambda x: x.sum(), (x345,), -1, 0)
+    c.update(edge_cases(tnp, lax))
+    return c
+
+
+def edge_cases(tnp, lax):
+    """Batch axes in unusual places, and values that become batched only inside a loop."""
+    r = _rng(1)
+    x345 = r.standard_normal((3, 4, 5))
+    x34 = r.standard_normal((3, 4))
+    spd = np.eye(4) * 3 + 0.1 * np.ones((4, 4))
+    c = {}
+    c["slice_rev_batch_in_middle"] = (lambda x: x[1:3, ::-1][:, 1:] * 2, (x345,), 1, 1)
+    c["reduce_keeps_batch_in_middle"] = (lambda x: x.sum(axis=0) - x.min(axis=1).sum(),
+                                         (x345,), 1, 0)
+    c["gather_operand_batched_after_axis"] = (lambda x, i: x[i], (x345, np.array([2, 0, 2])),
+                                              (2, None), 0)
+    c["gather_index_batched_axis_1"] = (lambda x, i: x[:, i], (x34, np.array([[0, 3], [1, 1]])),
+                                        (None, 1), 0)
+    c["dynamic_slice_shared_operand"] = (lambda x, i: lax.dynamic_slice(x, (i,), (2,)),
+                                         (np.arange(6.0), np.array([0, 5, 3, 1])), (None, 0), 0)
+    c["dynamic_update_shared_operand"] = (
+        lambda x, u, i: lax.dynamic_update_slice(x, u, (i,)),
+        (np.arange(6.0), r.standard_normal((4, 2)), np.array([0, 5, 3, 1])), (None, 0, 0), 0)
+    c["dynamic_update_shared_start"] = (
+        lambda x, u: lax.dynamic_update_slice(x, u, (1, 2)),
+        (x345, r.standard_normal((2, 2))), (0, None), 0)
+    c["at_set_shared_index"] = (lambda x, v: x.at[1].set(v).at[-1].multiply(3.0),
+                                (x34, np.arange(3.0)), (0, 0), 0)
+    c["at_min_batched_values_only"] = (lambda x, v: x.at[np.array([0, 2, 0])].min(v),
+                                       (np.zeros(4), r.standard_normal((5, 3))), (None, 0), 0)
+    c["solve_shared_matrix"] = (lambda a, b: tnp.linalg.solve(a, b), (spd, x34[:, :4]),
+                                (None, 0), 0)
+    c["cond_one_branch_batched"] = (
+        lambda x, p: lax.cond(p, lambda t: t * 0.0 + 1.0, lambda t: t, x),
+        (x34, np.array([True, False, True])), (0, 0), 0)
+    c["cond_shared_pred_shared_result"] = (
+        lambda x, y, p: lax.cond(p, lambda a, b: (a + 1, b), lambda a, b: (a - 1, b * 2), x, y),
+        (x34, 2.0, False), (0, None, None), 0)
+    c["while_carry_batched_by_body"] = (
+        lambda x: lax.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] + x.sum(), s[2]),
+                                 (0, 0.0, 1.0)), (x34,), 0, 0)
+    c["cond_inside_while_batched_pred"] = (
+        lambda x: lax.while_loop(
+            lambda s: s[1] < 20,
+            lambda s: (lax.cond(s[0] > 10, lambda v: v - 7.0, lambda v: v * 2.0 + 1.0, s[0]),
+                       s[1] + tnp.where(s[0] > 5, 3, 1)), (x, 0)),
+        (np.array([0.5, 3.0, 11.0, -2.0]),), 0, 0)
+    c["scan_carry_batched_by_xs"] = (
+        lambda xs: lax.scan(lambda cs, x: ((cs[0] + x, cs[1] + 1), cs[0] * 2), (0.0, 0), xs),
+        (x34,), 0, 0)
+    c["scan_shared_xs_batched_capture"] = (
+        lambda a, xs: lax.scan(lambda cc, x: (cc * a + x, cc), 0.0, xs),
+        (np.array([0.5, 1.0, -1.0]), np.arange(4.0)), (0, None), 0)
+    c["fori_batched_lower"] = (lambda lo, x: lax.fori_loop(lo, 4, lambda i, cc: cc * 2 + i, x),
+                               (np.array([0, 2, 4, 6]), np.ones(4)), (0, 0), 0)
+    c["nested_vmap_inside"] = (lambda x: x.sum() * x, (x345,), 1, 2)
+    c["bool_and_int_outputs"] = (lambda x: (x > 0, (x > 0).sum(), tnp.argmax(x)), (x34,), 1, 0)
+    c["float32_weak_scalars"] = (lambda x, s: x * s + 1, (x34.astype(np.float32), 2.5),
+                                 (0, None), 0)
     return c

@@ -60,23 +60,24 @@ def normalize(axis, shape, what: str) -> int | None:
     return axis % ndim
 
 
-def argument_names(fun, args, kwargs, leaf_paths) -> list[str]:
-    """'argument x', "argument params['w']", "kwargs['y']" for each flat leaf."""
+def argument_names(fun, leaf_paths) -> list[str]:
+    """'argument x', "argument params['w']", "args[2]", "kwargs['y']" for each flat leaf
+    path ("args[0]['w']"...), naming positional arguments by `fun`'s signature as JAX does."""
     try:
-        params = list(inspect.signature(fun).parameters)
+        params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):
         params = []
+    positional = [p.name for p in params if p.kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                       inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     names = []
     for path in leaf_paths:
-        if path.startswith("args["):
-            index = int(path[5:path.index("]")])
-            rest = path[path.index("]") + 1:]
-            plain = index < len(params) and \
-                inspect.signature(fun).parameters[params[index]].kind in (
-                    inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-            names.append(f"argument {params[index]}{rest}" if plain else f"args[{index}]{rest}")
-        else:
+        if not path.startswith("args["):
             names.append(path)
+            continue
+        close = path.index("]")
+        index, rest = int(path[5:close]), path[close + 1:]
+        names.append(f"argument {positional[index]}{rest}" if index < len(positional)
+                     else path)
     return names
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
-from .flat_index import as_int64, member_offsets_into, spread, window_indices
+from .flat_index import as_int64, member_offsets_into, window_indices
 from .moves import example_shape, moveaxis, reshape, to_front
 from .table import register
 

@@ -23,12 +23,16 @@ def transpose_batching(size, values, dims, *, permutation):
     x = moveaxis(values[0], dims[0], 0)
     return bind(P.transpose, x, permutation=(0,) + tuple(p + 1 for p in permutation)), 0
 
+def _inserted(seq, position: int, value) -> tuple:
+    return tuple(seq[:position]) + (value,) + tuple(seq[position:])
+
+
 @register("slice")
 def slice_batching(size, values, dims, *, start_indices, limit_indices, strides):
-    d = dims[0]      # the batch axis stays where it is: sliced whole
-    insert = lambda seq, v: tuple(seq[:d]) + (v,) + tuple(seq[d:])   # noqa: E731
-    return bind(P.slice_p, values[0], start_indices=insert(start_indices, 0),
-                limit_indices=insert(limit_indices, size), strides=insert(strides, 1)), d
+    d = dims[0]      # the batch axis stays where it is, taken whole
+    return bind(P.slice_p, values[0], start_indices=_inserted(start_indices, d, 0),
+                limit_indices=_inserted(limit_indices, d, size),
+                strides=_inserted(strides, d, 1)), d
 
 @register("rev")
 def rev_batching(size, values, dims, *, dimensions):

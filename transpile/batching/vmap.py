@@ -13,6 +13,7 @@ from ..core import ShapedArray, aval_of, current_trace, ensure_operand, trace_co
 from ..eager_array import eager
 from ..errors import describe_function
 from ..pytree import tree_flatten, tree_leaf_paths, tree_unflatten
+from ..rules.impl import evaluate
 from ..tracing import Trace, trace_subfunction
 from .axes import argument_names, batch_size, broadcast_prefix, check_spec, normalize
 from .moves import broadcast_batch, moveaxis
@@ -47,7 +48,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         leaves, treedef = tree_flatten((args, kwargs))
         leaves = [ensure_operand(x, "a vmapped argument") for x in leaves]
         paths = tree_leaf_paths(args, "args") + tree_leaf_paths(kwargs, "kwargs")
-        names = argument_names(fun, args, kwargs, paths)
+        names = argument_names(fun, paths)
         axes = broadcast_prefix("in_axes", (in_axes, 0), treedef)
         axes = [normalize(a, aval_of(x).shape, "argument") for x, a in zip(leaves, axes)]
         size = batch_size(leaves, axes, names, axis_size)
@@ -74,7 +75,6 @@ class _Call:
 
     def eagerly(self, leaves, axes):
         """Record the batched program in a trace of its own, then run it on NumPy."""
-        from ..rules.impl import evaluate
         trace = Trace(f"vmap of {describe_function(self.fun)}",
                       getattr(self.fun, "__name__", "f"))
         with trace_context(trace):

@@ -194,3 +194,37 @@ def test_out_axes_none_for_an_unbatched_result_is_fine():
 def test_not_callable():
     with pytest.raises(TypeError, match="vmap requires a callable"):
         tp.vmap(3)
+
+
+# -- vectorize (jax.numpy.vectorize on vmap) ------------------------------------------------
+
+def test_vectorize_broadcasts_like_numpy():
+    from transpile.batching.vectorize import vectorize
+    f = vectorize(lambda a, b: tnp.where(a > b, a - b, b * 2))
+    a, b = np.arange(6.0).reshape(2, 1, 3), np.linspace(0, 5, 4).reshape(4, 1)
+    expected = np.vectorize(lambda a, b: a - b if a > b else b * 2)(a, b)
+    assert_same(f(a, b), expected)
+    assert_same(tp.jit(f)(a, b), expected)
+
+
+def test_vectorize_with_a_signature_and_excluded():
+    from transpile.batching.vectorize import vectorize
+    dot = vectorize(lambda u, v: u @ v, signature="(n),(n)->()")
+    a, b = np.arange(12.0).reshape(4, 3), np.arange(3.0)
+    assert_same(dot(a, b), a @ b)
+    stats = vectorize(lambda v, p: (v.sum() ** p, v * 2), signature="(n)->(),(n)",
+                      excluded={1})
+    s, d = stats(np.ones((2, 5, 3)), 2)
+    assert_same(s, np.full((2, 5), 9.0))
+    assert_same(d, np.full((2, 5, 3), 2.0))
+
+
+def test_vectorize_errors():
+    from transpile.batching.vectorize import vectorize
+    dot = vectorize(lambda u, v: u @ v, signature="(n),(n)->()")
+    with pytest.raises(ValueError, match="inconsistent size for core dimension 'n': 2 vs 3"):
+        dot(np.ones((4, 3)), np.ones(2))
+    with pytest.raises(ValueError, match=r"output shape \(\) does not match core dimensions"):
+        vectorize(lambda v: v.sum(), signature="(n)->(n)")(np.ones((4, 3)))
+    with pytest.raises(ValueError, match="not a valid gufunc signature"):
+        vectorize(lambda v: v, signature="(n)->")(np.ones(3))

@@ -143,6 +143,14 @@ def test_inconsistent_sizes_name_both_arguments_and_sizes():
     assert "size 4: axis 0 of argument y of type f64[4]" in text
 
 
+def test_inconsistent_sizes_count_the_axes_of_each_size():
+    with pytest.raises(ValueError) as info:
+        tp.vmap(lambda a, b, c: a)(np.ones(3), np.ones(3), {"k": np.ones(4)})
+    text = str(info.value)
+    assert "most axes (2 of them) had size 3, e.g. axis 0 of argument a of type f64[3]" in text
+    assert "one axis had size 4: axis 0 of argument c['k'] of type f64[4]" in text
+
+
 def test_axis_size_disagreeing_with_an_argument():
     with pytest.raises(ValueError, match=r"the `axis_size` argument was 5"):
         tp.vmap(lambda x: x, axis_size=5)(np.ones(3))

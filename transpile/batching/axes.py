@@ -96,11 +96,12 @@ def batch_size(leaves, axes, names, axis_size) -> int:
     if axis_size is not None:
         lines.append(f"  * the `axis_size` argument was {axis_size};")
     counts = collections.Counter(s for s in sizes if s is not None)
-    for size, count in counts.most_common():
+    for rank, (size, count) in enumerate(counts.most_common()):
         i = sizes.index(size)
         where = f"axis {axes[i]} of {names[i]} of type {aval_of(leaves[i]).str_short()}"
         if count == 1:
             lines.append(f"  * one axis had size {size}: {where};")
         else:
-            lines.append(f"  * {count} axes had size {size}, e.g. {where};")
+            many = "most" if rank == 0 else "some"
+            lines.append(f"  * {many} axes ({count} of them) had size {size}, e.g. {where};")
     raise ValueError("\n".join(lines))

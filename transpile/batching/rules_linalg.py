@@ -7,10 +7,13 @@ columns (rhs) keeps it one large matrix product instead of broadcasting the othe
 """
 from __future__ import annotations
 
+from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from .moves import all_to_front, example_shape, moveaxis, reshape
 from .table import register
+
+MUL = P.get("mul")
 
 
 @register("dot_general")
@@ -20,7 +23,27 @@ def dot_general_batching(size, values, dims):
         return _fold_into_rows(size, moveaxis(lhs, ld, 0), rhs)
     if ld is None and rd is not None and len(example_shape(rhs, rd)) == 2:
         return _fold_into_columns(size, lhs, moveaxis(rhs, rd, 1))
-    return bind(P.dot_general, *all_to_front(values, dims, size)), 0
+    lhs, rhs = all_to_front(values, dims, size)
+    if _is_outer_product(lhs, rhs):
+        return _outer_product(lhs, rhs), 0
+    return bind(P.dot_general, lhs, rhs), 0
+
+
+def _is_outer_product(lhs, rhs) -> bool:
+    """A contraction of length 1 between operands of one float dtype: (..., m, 1) @ (..., 1, n),
+    as the gradient of a per-example matrix product is. A broadcast product computes it in
+    one fused pass where a batch of k=1 matrix products would not."""
+    a, b = aval_of(lhs), aval_of(rhs)
+    return a.shape[-1] == 1 and a.dtype == b.dtype and dtypes.is_float(a.dtype) \
+        and not a.weak_type and not b.weak_type
+
+
+def _outer_product(lhs, rhs):
+    a, b = aval_of(lhs), aval_of(rhs)
+    shape = a.shape[:-1] + b.shape[-1:]
+    keep = tuple(range(len(shape)))
+    return bind(MUL, bind(P.broadcast_in_dim, lhs, shape=shape, broadcast_dimensions=keep),
+                bind(P.broadcast_in_dim, rhs, shape=shape, broadcast_dimensions=keep))
 
 
 def _fold_into_rows(size, lhs, rhs):

@@ -8,8 +8,11 @@ Patterns
 * pairwise: Euclidean distances between every pair of N points (vmap of vmap), float64.
 * mlp: a per-example MLP forward pass (784-512-10, tanh), weights shared (in_axes None),
   a batch of 256 examples, float32.
-* argmax_walk: per-example while_loop with a batched predicate (each lane halves its value
+* halvings: per-example while_loop with a batched predicate (each lane halves its value
   until it drops below 1; lanes finish at different steps), float64.
+* per_example_grads: vmap(grad(loss)) of a 784-128-10 MLP's squared error over 128
+  examples, float32 (only where transpile has `grad`, i.e. with transpile/autodiff merged).
+  Its output is 128 full gradients (50 MB): memory traffic, not call overhead, bounds it.
 
 Method: every column runs in this one process on the same inputs, after a warm-up call that
 compiles it and a check of its answer against the loop; a sample is a few back-to-back calls
@@ -77,6 +80,17 @@ def halvings(lax_, np_, x):
                            (np_.abs(x), 0))[1]
 
 
+def mlp_loss(np_, params, x, y):
+    return ((mlp(np_, params, x) - y) ** 2).sum()
+
+
+def _has_grad() -> bool:
+    try:
+        return callable(tp.grad)
+    except AttributeError:
+        return False
+
+
 def cases(quick):
     rng = np.random.default_rng(0)
     n_points = 256 if quick else 512
@@ -87,7 +101,11 @@ def cases(quick):
                np.zeros(10, np.float32)))
     batch = rng.standard_normal((256, 784)).astype(np.float32)
     values = rng.standard_normal(4096) * 1e6
-    return {
+    small = ((rng.standard_normal((784, 128)).astype(np.float32) * 0.05,
+              np.zeros(128, np.float32)),
+             (rng.standard_normal((128, 10)).astype(np.float32) * 0.05, np.zeros(10, np.float32)))
+    targets = rng.standard_normal((128, 10)).astype(np.float32)
+    found = {
         "pairwise": dict(
             tp=lambda: tp.jit(tp.vmap(tp.vmap(lambda a, b: distance(tnp, a, b), (None, 0)),
                                       (0, None))),
@@ -109,20 +127,37 @@ def cases(quick):
             hand=None,           # a per-lane while loop has no one-line batched spelling
             args=(values,), loop_arg=0, rtol=0),
     }
+    if _has_grad():
+        grad_of = lambda np_: (lambda p, x, y: mlp_loss(np_, p, x, y))  # noqa: E731
+        found["per_example_grads"] = dict(
+            tp=lambda: tp.jit(tp.vmap(tp.grad(grad_of(tnp)), (None, 0, 0))),
+            loop_one=lambda: tp.jit(tp.grad(grad_of(tnp))),
+            jax=lambda: jax.jit(jax.vmap(jax.grad(grad_of(jnp)), (None, 0, 0))),
+            hand=None, args=(small, batch[:128], targets), loop_arg=(1, 2), rtol=1e-3)
+    return found
 
 
 def loop_call(one, args, loop_arg):
-    """The per-example function called once per member of args[loop_arg], results stacked."""
-    batched = args[loop_arg]
+    """The per-example function called once per member of the mapped argument(s) (an index
+    or a tuple of them), its results (arrays or pytrees) stacked."""
+    mapped = loop_arg if isinstance(loop_arg, tuple) else (loop_arg,)
 
     def call():
         rest = list(args)
         outs = []
-        for row in batched:
-            rest[loop_arg] = row
+        for i in range(len(args[mapped[0]])):
+            for k in mapped:
+                rest[k] = args[k][i]
             outs.append(one(*rest))
-        return np.stack(outs)
+        return tp.tree_util.tree_map(lambda *xs: np.stack(xs), *outs)
     return call
+
+
+def check_close(got, expected, rtol):
+    got, expected = tp.tree_util.tree_leaves(got), tp.tree_util.tree_leaves(expected)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(np.asarray(g), e, rtol=rtol, atol=max(rtol, 1e-6))
 
 
 def main():
@@ -130,32 +165,30 @@ def main():
     parser.add_argument("--quick", action="store_true")
     quick = parser.parse_args().quick
     repeats = 5 if quick else 15
-    print(f"{'pattern':10} {'vmap (ms)':>10} {'hand (ms)':>10} {'loop (ms)':>10} "
+    print(f"{'pattern':18} {'vmap (ms)':>10} {'hand (ms)':>10} {'loop (ms)':>10} "
           f"{'loop/vmap':>10} {'jax (ms)':>10} {'jax/vmap':>9}")
     for name, case in cases(quick).items():
         args = case["args"]
         batched = case["tp"]()
         expected = loop_call(case["loop_one"](), args, case["loop_arg"])()
         got = batched(*args)
-        np.testing.assert_allclose(got, expected, rtol=case["rtol"], atol=case["rtol"])
+        check_close(got, expected, case["rtol"])
         t_vmap = median_seconds(lambda: batched(*args), repeats)
         t_loop = median_seconds(loop_call(case["loop_one"](), args, case["loop_arg"]),
                                 max(3, repeats // 3), inner=1)
         hand_text = f"{'n/a':>10}"
         if case["hand"] is not None:
             hand = case["hand"]()
-            np.testing.assert_allclose(hand(*args), expected, rtol=case["rtol"],
-                                       atol=case["rtol"])
+            check_close(hand(*args), expected, case["rtol"])
             hand_text = f"{median_seconds(lambda: hand(*args), repeats) * 1e3:10.3f}"
         jax_text = f"{'n/a':>10} {'':>9}"
         if jax is not None:
             jfn = case["jax"]()
             jargs = jax.tree_util.tree_map(jnp.asarray, args)
-            np.testing.assert_allclose(np.asarray(jfn(*jargs)), expected,
-                                       rtol=max(case["rtol"], 1e-4), atol=1e-4)
-            t_jax = median_seconds(lambda: jfn(*jargs).block_until_ready(), repeats)
+            check_close(jfn(*jargs), expected, max(case["rtol"], 1e-4))
+            t_jax = median_seconds(lambda: jax.block_until_ready(jfn(*jargs)), repeats)
             jax_text = f"{t_jax * 1e3:10.3f} {t_jax / t_vmap:9.2f}"
-        print(f"{name:10} {t_vmap * 1e3:10.3f} {hand_text} {t_loop * 1e3:10.2f} "
+        print(f"{name:18} {t_vmap * 1e3:10.3f} {hand_text} {t_loop * 1e3:10.2f} "
               f"{t_loop / t_vmap:10.1f} {jax_text}")
 
 

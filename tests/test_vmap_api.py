@@ -236,3 +236,15 @@ def test_vectorize_errors():
         vectorize(lambda v: v.sum(), signature="(n)->(n)")(np.ones((4, 3)))
     with pytest.raises(ValueError, match="not a valid gufunc signature"):
         vectorize(lambda v: v, signature="(n)->")(np.ones(3))
+
+
+def test_unmapped_arguments_reach_the_function_unchanged():
+    """As in JAX: an in_axes=None argument is not traced, so a Python int can be a shape or a
+    loop count and any object (a string, a function) can be passed."""
+    def f(x, n, how, scale):
+        assert type(n) is int and how == "roll" and callable(scale)
+        return scale(tnp.roll(x, n) * tnp.ones(n + 1)[:4].sum())
+    g = tp.vmap(f, in_axes=(0, None, None, None))
+    expected = np.stack([np.roll(x, 2) * 3.0 * 2 for x in X])
+    assert_same(g(X, 2, "roll", lambda v: v * 2), expected)
+    assert_same(tp.jit(lambda x: g(x, 2, "roll", lambda v: v * 2))(X), expected)

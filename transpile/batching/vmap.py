@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ..core import ShapedArray, aval_of, current_trace, ensure_operand, trace_context
 from ..eager_array import eager
 from ..errors import describe_function
@@ -46,16 +48,24 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
                              f"function, but got len(in_axes)={len(in_axes)}, "
                              f"len(args)={len(args)}")
         leaves, treedef = tree_flatten((args, kwargs))
-        leaves = [ensure_operand(x, "a vmapped argument") for x in leaves]
         paths = tree_leaf_paths(args, "args") + tree_leaf_paths(kwargs, "kwargs")
         names = argument_names(fun, paths)
         axes = broadcast_prefix("in_axes", (in_axes, 0), treedef)
-        axes = [normalize(a, aval_of(x).shape, "argument") for x, a in zip(leaves, axes)]
+        # Unmapped arguments other than NumPy arrays reach `fun` as they are (as in JAX): a
+        # Python int stays a concrete int that `fun` may use as a shape or a loop count.
+        # Unmapped NumPy arrays are traced like mapped ones, so that they index and are
+        # indexed by traced values as JAX arrays are.
+        leaves = [x if a is None and not isinstance(x, (np.ndarray, np.generic))
+                  else ensure_operand(x, "a vmapped argument") for x, a in zip(leaves, axes)]
+        axes = [None if a is None else normalize(a, aval_of(x).shape, "argument")
+                for x, a in zip(leaves, axes)]
         size = batch_size(leaves, axes, names, axis_size)
         call = _Call(fun, treedef, names, size, out_axes)
+        inputs = [k for k, (x, a) in enumerate(zip(leaves, axes))
+                  if a is not None or isinstance(x, (np.ndarray, np.generic))]
         if current_trace() is None:
-            return call.eagerly(leaves, axes)
-        return call.traced(leaves, axes)
+            return call.eagerly(leaves, axes, inputs)
+        return call.traced(leaves, axes, inputs)
     return vmapped
 
 
@@ -67,31 +77,38 @@ class _Call:
         self.size, self.out_axes = size, out_axes
         self.out_tree = None
 
-    def traced(self, leaves, axes):
-        ir, captured = self._trace_member(leaves, axes)
-        outs, dims = batch_ir(ir, list(leaves) + captured,
-                              list(axes) + [None] * len(captured), self.size)
+    def traced(self, leaves, axes, inputs):
+        """Trace one member, then replay it batched on the current trace. `inputs` lists the
+        positions of the leaves that become the member's traced inputs (the mapped ones and
+        the unmapped arrays); the other leaves are passed to `fun` unchanged."""
+        ir, captured = self._trace_member(leaves, axes, inputs)
+        outs, dims = batch_ir(ir, [leaves[k] for k in inputs] + captured,
+                              [axes[k] for k in inputs] + [None] * len(captured), self.size)
         return tree_unflatten(self.out_tree, self._place(outs, dims))
 
-    def eagerly(self, leaves, axes):
+    def eagerly(self, leaves, axes, inputs):
         """Record the batched program in a trace of its own, then run it on NumPy."""
         trace = Trace(f"vmap of {describe_function(self.fun)}",
                       getattr(self.fun, "__name__", "f"))
         with trace_context(trace):
-            tracers = [trace.new_argument(aval_of(x), name) for x, name in zip(leaves,
-                                                                                self.names)]
-            outs = self.traced(tracers, axes)
+            tracers = list(leaves)
+            for k in inputs:
+                tracers[k] = trace.new_argument(aval_of(leaves[k]), self.names[k])
+            outs = self.traced(tracers, axes, inputs)
             out_leaves, out_tree = tree_flatten(outs)
             ir = trace.to_ir(out_leaves)
-        results = evaluate(ir, trace.consts, leaves)
+        results = evaluate(ir, trace.consts, [leaves[k] for k in inputs])
         return tree_unflatten(out_tree, [eager(r) for r in results])
 
-    def _trace_member(self, leaves, axes):
-        avals = [_member_aval(aval_of(x), a) for x, a in zip(leaves, axes)]
-        deps = [frozenset([name]) for name in self.names]
+    def _trace_member(self, leaves, axes, inputs):
+        avals = [_member_aval(aval_of(leaves[k]), axes[k]) for k in inputs]
+        deps = [frozenset([self.names[k]]) for k in inputs]
 
         def member(tracers):
-            args, kwargs = tree_unflatten(self.treedef, tracers)
+            full = list(leaves)
+            for k, t in zip(inputs, tracers):
+                full[k] = t
+            args, kwargs = tree_unflatten(self.treedef, full)
             out_leaves, self.out_tree = tree_flatten(self.fun(*args, **kwargs))
             return [ensure_operand(o, "a result of the vmapped function") for o in out_leaves]
         ir, captured, _ = trace_subfunction(member, avals, deps, "vmap of", described=self.fun)

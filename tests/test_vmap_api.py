@@ -248,3 +248,10 @@ def test_unmapped_arguments_reach_the_function_unchanged():
     expected = np.stack([np.roll(x, 2) * 3.0 * 2 for x in X])
     assert_same(g(X, 2, "roll", lambda v: v * 2), expected)
     assert_same(tp.jit(lambda x: g(x, 2, "roll", lambda v: v * 2))(X), expected)
+
+
+def test_no_arguments():
+    assert_same(tp.vmap(lambda: tnp.arange(3.0), axis_size=2)(), np.tile(np.arange(3.0), (2, 1)))
+    with pytest.raises(ValueError, match="must be passed at least one argument containing an "
+                                         "array or axis_size must be specified"):
+        tp.vmap(lambda: tnp.arange(3.0))()

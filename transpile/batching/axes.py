@@ -89,6 +89,9 @@ def batch_size(leaves, axes, names, axis_size) -> int:
         found.add(axis_size)
     if len(found) == 1:
         return found.pop()
+    if not found and not leaves:
+        raise ValueError("vmap wrapped function must be passed at least one argument "
+                         "containing an array or axis_size must be specified")
     if not found:
         raise ValueError("vmap must have at least one non-None value in in_axes or axis_size "
                          "must be specified")

@@ -74,6 +74,11 @@ def _refuse(root: str, reason: str) -> None:
     return None
 
 
+def already_said(key: str) -> None:
+    """Count `key` as warned about: another warning said it already."""
+    _warned.add(key)
+
+
 def warn_once(key: str, message: str) -> None:
     if key not in _warned:
         _warned.add(key)

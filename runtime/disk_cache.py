@@ -23,7 +23,7 @@ from . import build_lock as _build_lock
 from .build_lock import lock_timeout, stall_timeout, try_lock  # noqa: F401  (re-exported)
 from .cache_entry import (SCHEMA, Damaged, Verified, cache_key, file_id, make_manifest,  # noqa: F401
                           read_manifest, sha256_text, source_file, verify)
-from .cache_location import cache_root, untrusted_reason, warn_once
+from .cache_location import already_said, cache_root, untrusted_reason, warn_once
 from .cache_removal import (OWNER_FILE, claim_build_dir, discard_entry,  # noqa: F401
                             process_alive, remove_stale_temporaries, remove_tree)
 
@@ -38,6 +38,11 @@ def _sha256_file(path: str) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def read_only_key(root: str) -> str:
+    """The one warning that a read-only cache directory cannot take new builds."""
+    return f"read-only:{root}"
 
 
 def warn_entry(entry_dir: str, message: str) -> None:
@@ -80,7 +85,9 @@ class DiskCache:
         if not damaged.ours:
             outcome = "it belongs to another user, so it is neither used nor removed"
         elif not self.writable:
-            outcome = "the cache is read-only, so it stays; this process builds its own copy"
+            outcome = ("the cache directory is read-only, so it stays; what is built now is "
+                       "kept in memory only for this process")
+            already_said(read_only_key(self.root))
         elif discard_entry(d):
             outcome = "rebuilding it"
         else:

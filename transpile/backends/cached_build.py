@@ -18,7 +18,7 @@ from .. import logs
 from ..runtime.cache_admin import max_size_from_environment, prune
 from ..runtime.cache_location import usable_root, warn_once
 from ..runtime.compiler import CompileError
-from ..runtime.disk_cache import DiskCache, cache_key, warn_entry
+from ..runtime.disk_cache import DiskCache, cache_key, read_only_key, warn_entry
 from ..runtime.loader import LoadError
 
 _READ_ONLY = (errno.EACCES, errno.EPERM, errno.EROFS)
@@ -48,7 +48,7 @@ def _through_disk(backend, prepared, cache: DiskCache):
     if executable is not None:
         return _hit(backend, cache, key, executable)
     if not cache.writable:
-        warn_once(f"read-only:{cache.root}", f"transpile: the cache directory {cache.root} is "
+        warn_once(read_only_key(cache.root), f"transpile: the cache directory {cache.root} is "
                   "read-only: it serves the entries it holds, and what is built now is kept "
                   "in memory only for this process")
         return build_private(backend, prepared, "read-only cache"), False

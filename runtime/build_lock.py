@@ -20,7 +20,6 @@ import dataclasses
 import errno
 import fcntl
 import os
-import socket
 import stat
 import threading
 import time
@@ -32,6 +31,7 @@ DEFAULT_STALL_S = 10.0
 DEFAULT_TIMEOUT_S = 180.0
 STOPPED_GRACE_S = 2.0
 MAX_POLL_S = 0.25
+_NO_LOCKING = (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,6 +120,10 @@ def _wait(fd: int, ready, stall_s: float, timeout_s: float) -> Outcome:
             return Outcome(held=True)
         except BlockingIOError:
             pass
+        except OSError as err:
+            if err.errno not in _NO_LOCKING:
+                raise
+            return Outcome(held=False)      # a filesystem without locks: build, publish by rename
         if ready():
             return Outcome(held=False, ready=True)
         now = time.monotonic()
@@ -150,6 +154,7 @@ def _mtime(fd: int) -> int:
 # -- who holds it -------------------------------------------------------------------------------
 
 def _host() -> str:
+    import socket          # here, not at the top: a cache hit never needs it (import time)
     try:
         with open("/proc/sys/kernel/random/boot_id") as f:
             boot = f.read().strip()

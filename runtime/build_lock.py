@@ -173,6 +173,11 @@ def _process_stat(pid: int) -> tuple[str, str] | None:
     return fields[0], fields[19]
 
 
+def _can_see_processes() -> bool:
+    """Whether /proc shows processes' states and start times here (Linux)."""
+    return _process_stat(os.getpid()) is not None
+
+
 def _write_holder(fd: int) -> None:
     mine = _process_stat(os.getpid())
     start = mine[1] if mine else "?"
@@ -192,7 +197,7 @@ def _read_holder(fd: int) -> tuple[int, str, str] | None:
 def _holder_problem(fd: int) -> str | None:
     """Why the holder, when it runs on this host, cannot be making progress; else None."""
     holder = _read_holder(fd)
-    if holder is None or holder[2] != _host():
+    if holder is None or holder[2] != _host() or holder[1] == "?" or not _can_see_processes():
         return None
     pid, start, _ = holder
     current = _process_stat(pid)
@@ -223,9 +228,29 @@ class _Heartbeat:
 
     def _run(self) -> None:
         while not self._stopped.wait(HEARTBEAT_S):
-            with contextlib.suppress(OSError):
-                os.utime(self._fd)
+            if not _a_child_is_stopped():           # the compiler stopped alone: no progress
+                with contextlib.suppress(OSError):
+                    os.utime(self._fd)
 
     def stop(self) -> None:
         self._stopped.set()
         self._thread.join()
+
+
+def _a_child_is_stopped() -> bool:
+    """Whether a child of this process (the compiler) is stopped (Linux /proc; else False)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return False
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/children") as f:
+                children = f.read().split()
+        except OSError:
+            continue
+        for pid in children:
+            state = _process_stat(int(pid))
+            if state is not None and state[0] in ("T", "t"):
+                return True
+    return False

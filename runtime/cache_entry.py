@@ -65,9 +65,9 @@ class _Bad(Exception):
 
 
 def verify(entry_dir: str, key: str, source: str | None = None) -> Verified | Damaged | None:
-    """Check the entry at `entry_dir` for `key`: None when there is none. With `source` (the
-    loader), the entry must hold exactly that source; without (`show`), it must be consistent:
-    its source must hash, with the manifest's compiler identity, to `key`."""
+    """Check the entry at `entry_dir` for `key`: None when there is none. Its source must
+    hash, with the manifest's compiler identity, to `key` (checkable without a compiler, as
+    `show` does); with `source` (the loader), it must also be exactly that source."""
     try:
         dfd = os.open(entry_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except FileNotFoundError:
@@ -101,7 +101,7 @@ def _verify_open(dfd: int, st, entry_dir: str, key: str, source: str | None) -> 
         raise _Bad(f"{source_name} does not match the manifest's source_sha256 (replaced or "
                    "edited)")
     text = _decode(source_bytes, source_name)
-    if source is None and cache_key(text, str(manifest.get("compiler_identity"))) != key:
+    if cache_key(text, str(manifest.get("compiler_identity"))) != key:
         raise _Bad(f"{source_name} and the manifest do not hash to the entry's key")
     so_digest, so_id = _binary(dfd)
     if so_digest != manifest.get("so_sha256"):

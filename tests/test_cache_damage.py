@@ -217,3 +217,12 @@ def test_an_entry_removed_between_its_check_and_its_loading_is_a_quiet_miss(entr
     monkeypatch.setattr(disk_cache, "verify", verify_then_prune)
     result, hits, misses, warned = compute()
     assert (result, warned) == (EXPECTED, [])
+
+
+def test_a_manifest_naming_another_compiler_is_damaged(entry):
+    manifest = json.loads((entry / "manifest.json").read_text())
+    manifest["compiler_identity"] = "0" * 64
+    (entry / "manifest.json").write_text(json.dumps(manifest))
+    result, hits, misses, warned = compute()
+    assert (result, hits, len(warned)) == (EXPECTED, 0, 1)
+    assert "do not hash to the entry's key" in warned[0], warned

@@ -240,3 +240,18 @@ def test_holder_info_is_parsed_and_bad_text_ignored(tmp_path):
         assert "exited" in build_lock._holder_problem(fd)
     finally:
         os.close(fd)
+
+
+def test_a_stopped_compiler_stops_the_heartbeat(tmp_path):
+    """Only the compiler is stopped, its builder runs on: that is no progress either."""
+    child = subprocess.Popen(["sleep", "60"])
+    try:
+        assert not build_lock._a_child_is_stopped()
+        os.kill(child.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 10
+        while not build_lock._a_child_is_stopped():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        child.kill()
+        child.wait()

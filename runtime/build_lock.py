@@ -99,7 +99,11 @@ def try_lock(lock_path: str) -> int | None:
 
 
 def _open_lock_file(path: str) -> int:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    flags = os.O_NOFOLLOW | os.O_NONBLOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | flags, 0o600)
+    except PermissionError:
+        fd = os.open(path, os.O_RDONLY | flags)     # flock needs no write access
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise OSError(errno.EINVAL, "the build lock is not a regular file", path)

@@ -54,6 +54,7 @@ class DiskCache:
     def __init__(self, root: str | None = None, writable: bool = True):
         self.root = root or cache_root()
         self.writable = writable
+        self._stuck: set[str] = set()     # keys whose damaged entry stays in place
 
     def entry_dir(self, key: str) -> str:
         return os.path.join(self.root, key[:2], key)
@@ -78,10 +79,18 @@ class DiskCache:
                 with contextlib.suppress(OSError):
                     os.utime(d)                    # last use, for prune and the size cap
             return found
-        self._report_damaged(d, found)
+        if not self._report_damaged(d, found):
+            self._stuck.add(key)
         return None
 
-    def _report_damaged(self, d: str, damaged: Damaged) -> None:
+    def stuck(self, key: str) -> bool:
+        """Whether a damaged entry that cannot be removed occupies the key's place (already
+        said): a new build can then only be kept in memory."""
+        return key in self._stuck
+
+    def _report_damaged(self, d: str, damaged: Damaged) -> bool:
+        """Warn once about a damaged entry and remove it where possible; True when gone."""
+        removed = False
         if not damaged.ours:
             outcome = "it belongs to another user, so it is neither used nor removed"
         elif not self.writable:
@@ -89,11 +98,13 @@ class DiskCache:
                        "kept in memory only for this process")
             already_said(read_only_key(self.root))
         elif discard_entry(d):
-            outcome = "rebuilding it"
+            outcome, removed = "rebuilding it", True
         else:
-            outcome = "it could not be removed; this process builds its own copy"
+            outcome = ("it could not be removed; what is built now is kept in memory only for "
+                       "this process")
         warn_entry(d, f"transpile: cache entry {d} is corrupt, truncated or not this function's "
                       f"({damaged.reason}); {outcome}")
+        return removed
 
     def shard_problem(self, key: str) -> str | None:
         """Why the key's shard directory must not be used (None when it is fine or absent);

@@ -86,3 +86,31 @@ def test_a_cache_path_that_is_a_file(tmp_path):
     assert len(out["warnings"]) == 1 and "not a directory" in out["warnings"][0]
     assert cache.read_text() == "mine"
     assert os.path.isfile(cache)
+
+
+def test_a_mode_000_entry_gives_one_warning_for_an_ordinary_user(tmp_path, cache_dir):
+    run(tmp_path, cache_dir, "f")
+    (entry,) = entries(cache_dir)
+    entry.chmod(0)
+    out = run(tmp_path, cache_dir, "f", unprivileged=True)
+    assert out["result"] == EXPECTED["f"] and out["disk_hits"] == 0
+    assert len(out["warnings"]) == 1 and "rebuilding" in out["warnings"][0], out["warnings"]
+    assert entries(cache_dir) == [entry] and entry.stat().st_mode & 0o777 == 0o700
+    assert leftovers(cache_dir) == []
+    again = run(tmp_path, cache_dir, "f", unprivileged=True)
+    assert (again["disk_hits"], again["warnings"]) == (1, [])
+
+
+def test_a_damaged_entry_that_cannot_be_removed_gives_one_warning(tmp_path, cache_dir):
+    run(tmp_path, cache_dir, "f")
+    (entry,) = entries(cache_dir)
+    (entry / "module.c").write_text("/* edited */\n")
+    entry.parent.chmod(0o500)                    # its shard: read-only
+    try:
+        out = run(tmp_path, cache_dir, "f", 2, unprivileged=True)
+    finally:
+        entry.parent.chmod(0o700)
+    assert out["result"] == EXPECTED["f"] and out["all_equal"]
+    assert len(out["warnings"]) == 1 and "could not be removed" in out["warnings"][0], \
+        out["warnings"]
+    assert (entry / "module.c").read_text() == "/* edited */\n"

@@ -52,8 +52,8 @@ def _through_disk(backend, prepared, cache: DiskCache):
                   "read-only: it serves the entries it holds, and what is built now is kept "
                   "in memory only for this process")
         return build_private(backend, prepared, "read-only cache"), False
-    if cache.shard_problem(key) is not None:
-        return build_private(backend, prepared, "untrusted shard"), False
+    if cache.shard_problem(key) is not None or cache.stuck(key):
+        return build_private(backend, prepared, "the key's place in the cache is unusable"), False
     with cache.lock(key) as outcome:
         if outcome.held or outcome.ready:
             executable = _load_cached(backend, prepared, cache, key)   # built by another

@@ -42,7 +42,8 @@ class CCompiler:
 
     @staticmethod
     def from_environment() -> "CCompiler | None":
-        cc = os.environ.get("TRANSPILE_CC", "").strip() or shutil.which("cc") or shutil.which("gcc")
+        named = os.environ.get("TRANSPILE_CC", "").strip()
+        cc = named or shutil.which("cc") or shutil.which("gcc")
         if not cc or not shutil.which(cc):
             return None
         extra = tuple(shlex.split(os.environ.get("TRANSPILE_CFLAGS", "")))
@@ -80,7 +81,8 @@ class CCompiler:
             proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
         except OSError as err:        # e.g. a script without its #! line, or no longer there
             raise CompileError(f"could not run the C compiler {self.cc} ({err.strerror}); "
-                               "set TRANSPILE_CC to a working C compiler") from err
+                               "check that it is a working program, or change TRANSPILE_CC"
+                               ) from err
         if proc.returncode != 0:
             how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
                    else f"exit {proc.returncode}")
@@ -96,10 +98,10 @@ def compiler_problem() -> str:
     """Why `CCompiler.from_environment()` found no compiler, in words that say what to do."""
     named = os.environ.get("TRANSPILE_CC", "").strip()
     if not named:
-        return ("no C compiler found (neither cc nor gcc is on PATH); install one, or set "
-                "TRANSPILE_CC to a C compiler's path")
-    fix = ("set TRANSPILE_CC to an installed C compiler (a path, or a name on PATH such as "
-           "gcc), or unset it to use cc from PATH")
+        return ("no C compiler found (neither cc nor gcc is on PATH, and TRANSPILE_CC is not "
+                "set); install one, or point TRANSPILE_CC at one")
+    fix = ("change TRANSPILE_CC to an installed C compiler (a full path, or a name on PATH "
+           "such as gcc), or unset it to use cc from PATH")
     first = named.split()[0]
     if first != named and shutil.which(first):
         return (f"TRANSPILE_CC={named!r} must name one program, without arguments; put flags "

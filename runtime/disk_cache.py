@@ -20,12 +20,13 @@ import os
 import tempfile
 
 from . import build_lock as _build_lock
-from .build_lock import lock_timeout, stall_timeout, try_lock  # noqa: F401  (re-exported)
-from .cache_entry import (SCHEMA, Damaged, Verified, cache_key, file_id, make_manifest,  # noqa: F401
-                          read_manifest, sha256_text, source_file, verify)
+from .cache_entry import Damaged, Verified, file_id, make_manifest, verify
 from .cache_location import already_said, cache_root, untrusted_reason, warn_once
-from .cache_removal import (OWNER_FILE, claim_build_dir, discard_entry,  # noqa: F401
-                            process_alive, remove_stale_temporaries, remove_tree)
+from .cache_removal import OWNER_FILE, claim_build_dir, discard_entry, remove_stale_temporaries, \
+    remove_tree
+# Re-exported: the names callers (the backends, the CLI, tests) know this module by.
+from .build_lock import lock_timeout, stall_timeout  # noqa: F401
+from .cache_entry import SCHEMA, cache_key, read_manifest, sha256_text, source_file  # noqa: F401
 
 # The entry being written is complete only once renamed into place: these errors of the
 # rename mean "something is already there".

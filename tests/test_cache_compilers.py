@@ -32,6 +32,7 @@ def test_a_bad_transpile_cc_is_described_accurately(tmp_path, cache_dir, case):
                 "with arguments": "TRANSPILE_CFLAGS"}[case]
     assert expected in warning and repr(value) in warning, warning
     assert "no C compiler found" not in warning and "interpret" in warning
+    assert "set TRANSPILE_CC" not in warning     # it is set: the value is what is wrong
 
 
 def test_a_compiler_that_writes_nothing(tmp_path, cache_dir):

@@ -6,7 +6,8 @@ dies, so a SIGKILLed builder never blocks anyone). The holder writes who it is (
 start time, host) into the file and, from a thread, touches the file's mtime every
 HEARTBEAT_S while it holds the lock: that is its progress. A waiter stops waiting when
 - the holder runs on this host and is stopped (Ctrl-Z, SIGSTOP) or gone (the lock kept alive
-  by a descriptor a child inherited) for STOPPED_GRACE_S,
+  by a descriptor a child inherited), or does not name itself at all (not a transpile build
+  of this version, so no heartbeat will come), for STOPPED_GRACE_S,
 - the file's mtime has not moved for the stall timeout (a frozen process, or one on another
   machine that cannot be inspected), or
 - it has waited TRANSPILE_CACHE_LOCK_TIMEOUT in all (a holder that beats but never finishes).
@@ -201,7 +202,10 @@ def _read_holder(fd: int) -> tuple[int, str, str] | None:
 def _holder_problem(fd: int) -> str | None:
     """Why the holder, when it runs on this host, cannot be making progress; else None."""
     holder = _read_holder(fd)
-    if holder is None or holder[2] != _host() or holder[1] == "?" or not _can_see_processes():
+    if holder is None:       # a builder names itself at once: this holder shows no progress
+        return ("whatever holds its lock does not name itself in the lock file, so it shows "
+                "no progress (not a build by this version of transpile)")
+    if holder[2] != _host() or holder[1] == "?" or not _can_see_processes():
         return None
     pid, start, _ = holder
     current = _process_stat(pid)

@@ -234,7 +234,8 @@ def test_holder_info_is_parsed_and_bad_text_ignored(tmp_path):
     fd = os.open(lock, os.O_RDWR | os.O_CREAT)
     try:
         os.write(fd, b"garbage")
-        assert build_lock._read_holder(fd) is None and build_lock._holder_problem(fd) is None
+        assert build_lock._read_holder(fd) is None
+        assert "does not name itself" in build_lock._holder_problem(fd)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{2 ** 22 + 12345} 77 {build_lock._host()}\n".encode(), 0)
         assert "exited" in build_lock._holder_problem(fd)
@@ -255,3 +256,24 @@ def test_a_stopped_compiler_stops_the_heartbeat(tmp_path):
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_holder_that_does_not_name_itself_is_given_up_on_soon(tmp_path, monkeypatch):
+    """A plain `flock` holder (another program, an older transpile) never beats: waiting
+    for the whole stall timeout would gain nothing."""
+    monkeypatch.setenv("TRANSPILE_CACHE_STALL_TIMEOUT", "60")
+    lock = tmp_path / "k.lock"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f'''
+        import fcntl, time
+        f = open({str(lock)!r}, "a")
+        fcntl.flock(f, fcntl.LOCK_EX)
+        print("locked", flush=True)
+        time.sleep(60)''')], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        outcome, waited = wait_for_lock(lock)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not outcome.held and "does not name itself" in outcome.reason
+    assert waited < 20

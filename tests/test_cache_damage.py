@@ -226,3 +226,29 @@ def test_a_manifest_naming_another_compiler_is_damaged(entry):
     result, hits, misses, warned = compute()
     assert (result, hits, len(warned)) == (EXPECTED, 0, 1)
     assert "do not hash to the entry's key" in warned[0], warned
+
+
+def test_a_shard_writable_by_others_is_not_used(cache_dir):
+    compute()
+    (entry,) = entries(cache_dir)
+    entry.parent.chmod(0o770)
+    result, hits, misses, warned = compute()
+    assert (result, hits) == (EXPECTED, 0)
+    assert len(warned) == 1 and "writable by other users" in warned[0], warned
+    assert (entry / "module.so").exists()                      # left as it was
+    entry.parent.chmod(0o700)
+    assert compute() == (EXPECTED, 1, 0, [])
+
+
+def test_clear_and_prune_do_not_follow_a_linked_shard(cache_dir, tmp_path):
+    from transpile.runtime import cache_admin
+    compute()
+    (entry,) = entries(cache_dir)
+    elsewhere = tmp_path / "users-copy"
+    shutil.copytree(entry.parent, elsewhere)
+    other = cache_dir / ("ff" if entry.parent.name != "ff" else "fe")
+    other.symlink_to(elsewhere)
+    assert cache_admin.clear(str(cache_dir)) == 1               # only the real entry
+    assert cache_admin.prune(str(cache_dir), older_than_s=0.0) == []
+    assert (elsewhere / entry.name / "module.so").exists()
+    assert other.is_symlink()

@@ -52,12 +52,23 @@ def usable_root() -> tuple[str, bool] | None:
         st = os.stat(root)
     except OSError as err:
         return _refuse(root, f"cannot be created ({err.strerror or err})")
-    reason = untrusted_reason(root, st)
-    if reason is None and not os.access(root, os.R_OK | os.X_OK):
-        reason = "cannot be read"
+    reason = untrusted_reason(root, st) or unusable_reason(root)
     if reason is not None:
         return _refuse(root, reason)
     return root, os.access(root, os.W_OK | os.X_OK)
+
+
+def unusable_reason(root: str) -> str | None:
+    """Why a trusted directory still cannot serve as the cache, or None."""
+    if not os.access(root, os.R_OK | os.X_OK):
+        return "cannot be read"
+    try:
+        noexec = os.statvfs(root).f_flag & getattr(os, "ST_NOEXEC", 0)
+    except OSError:
+        noexec = False
+    # Binaries there could be written but never loaded: every call would compile again.
+    return "is on a filesystem mounted noexec (binaries there cannot be loaded)" if noexec \
+        else None
 
 
 def trusted_root() -> str | None:

@@ -78,3 +78,11 @@ def test_a_full_cache_disk_falls_back_to_memory(tmp_path, cache_dir):
     assert len(out["warnings"]) == 1 and "is full" in out["warnings"][0], out["warnings"]
     assert entries(cache_dir) == [] and leftovers(cache_dir) == []
     assert os.path.isdir(cache_dir)
+
+
+def test_the_cache_removed_during_a_build(tmp_path, cache_dir):
+    """`rm -rf` of the cache while the compiler runs: the build is redone in memory."""
+    cc = fake_cc(tmp_path, "cache-removing-cc", f'rm -rf "{cache_dir}"\nexec "$REAL" "$@"')
+    out = run(tmp_path, cache_dir, "f", TRANSPILE_CC=cc)
+    assert out["result"] == EXPECTED["f"]
+    assert len(out["warnings"]) == 1 and "memory only" in out["warnings"][0], out["warnings"]

@@ -252,3 +252,16 @@ def test_clear_and_prune_do_not_follow_a_linked_shard(cache_dir, tmp_path):
     assert cache_admin.prune(str(cache_dir), older_than_s=0.0) == []
     assert (elsewhere / entry.name / "module.so").exists()
     assert other.is_symlink()
+
+
+def test_a_cache_on_a_noexec_filesystem_is_not_used(cache_dir, monkeypatch):
+    real_statvfs = os.statvfs
+
+    class NoExec:
+        def __init__(self, path):
+            self.f_flag = real_statvfs(path).f_flag | os.ST_NOEXEC
+    monkeypatch.setattr(os, "statvfs", NoExec)
+    result, hits, misses, warned = compute()
+    assert result == EXPECTED
+    assert len(warned) == 1 and "noexec" in warned[0], warned
+    assert entries(cache_dir) == []

@@ -41,11 +41,11 @@ def _age(seconds: float) -> str:
 def _cache_info(root: str) -> None:
     import time
     from .runtime import cache_admin
-    from .runtime.cache_location import untrusted_reason
+    from .runtime.cache_location import unusable_reason, untrusted_reason
     found = cache_admin.entries(root)
     total = sum(e.size for e in found)
     exists = os.path.isdir(root)
-    reason = untrusted_reason(root, os.stat(root)) if exists else None
+    reason = (untrusted_reason(root, os.stat(root)) or unusable_reason(root)) if exists else None
     print(f"location:   {root}")
     print("status:     " + ("not created yet" if not exists
                             else f"NOT USED: {reason} (compiled code stays in memory)" if reason

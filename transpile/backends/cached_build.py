@@ -103,7 +103,12 @@ def _build_and_publish(backend, prepared, cache: DiskCache, key: str):
     a binary that cannot be loaded is never published. (executable, published)"""
     final_so = cache.paths(key)["so"]
     with cache.build_dir(key) as tmp:
-        built = backend._build(prepared.source, tmp)
+        try:
+            built = backend._build(prepared.source, tmp)
+        except CompileError:
+            if not os.path.isdir(tmp):       # the cache was removed under the build
+                raise OSError(errno.ENOENT, "the build directory was removed", tmp) from None
+            raise
         try:
             executable = backend.executable_class(prepared, final_so,
                                                   load_from=os.path.join(tmp, "module.so"))
@@ -126,10 +131,11 @@ def _not_loadable_here(backend, prepared, cache: DiskCache, err: LoadError):
     """A fresh binary that fails to load from the cache directory: if one built elsewhere
     loads, the directory is the problem (e.g. mounted noexec); else the binary is."""
     executable = build_private(backend, prepared, "binaries in the cache cannot be loaded")
+    hint = "" if "TRANSPILE_CACHE_DIR" in str(err) else (
+        " Set TRANSPILE_CACHE_DIR to a directory on a filesystem that allows executing code.")
     warn_once(f"noexec:{cache.root}", f"transpile: binaries in the cache directory {cache.root} "
               f"cannot be loaded ({err}); compiled code is kept in memory only for this "
-              "process. Set TRANSPILE_CACHE_DIR to a directory on a filesystem that allows "
-              "executing code.")
+              f"process.{hint}")
     return executable
 
 

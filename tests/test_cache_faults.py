@@ -156,13 +156,13 @@ def wait_for_lock(lock):
 
 
 def test_a_holder_that_shows_progress_is_waited_for(tmp_path, monkeypatch):
-    monkeypatch.setenv("TRANSPILE_CACHE_STALL_TIMEOUT", "1")
+    monkeypatch.setenv("TRANSPILE_CACHE_STALL_TIMEOUT", "2")
     lock = tmp_path / "k.lock"
-    holder = hold(lock, 3.0, "beat")
+    holder = hold(lock, 5.0, "beat")
     outcome, waited = wait_for_lock(lock)
     holder.wait()
     assert outcome == Outcome(held=True)
-    assert waited > 2.0                      # longer than the stall timeout: it kept beating
+    assert waited > 4.0                      # longer than the stall timeout: it kept beating
 
 
 def test_a_holder_without_progress_is_given_up_on(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import errno
 import fcntl
+import functools
 import os
 import stat
 import threading
@@ -158,6 +159,7 @@ def _mtime(fd: int) -> int:
 
 # -- who holds it -------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=1)
 def _host() -> str:
     import socket          # here, not at the top: a cache hit never needs it (import time)
     try:
@@ -178,6 +180,7 @@ def _process_stat(pid: int) -> tuple[str, str] | None:
     return fields[0], fields[19]
 
 
+@functools.lru_cache(maxsize=1)
 def _can_see_processes() -> bool:
     """Whether /proc shows processes' states and start times here (Linux)."""
     return _process_stat(os.getpid()) is not None

@@ -34,11 +34,12 @@ class CudaExecutable:
     source_name = "module.cu"
     language = "CUDA"
 
-    def __init__(self, prepared: Prepared, so_path: str):
+    def __init__(self, prepared: Prepared, so_path: str, load_from: str | None = None):
         program = prepared.program
         self._runtime = cudart.runtime()
         # The module stays loaded as long as this executable: a call in flight holds it.
-        self._module = load_entry(so_path, ENTRY, len(program.inputs) + len(program.outputs))
+        self._module = load_entry(load_from or so_path, ENTRY,
+                                  len(program.inputs) + len(program.outputs))
         self._fn = self._module.function
         self.so_path = so_path
         self.source_path = os.path.join(os.path.dirname(so_path), self.source_name)

@@ -169,11 +169,19 @@ def _logical_xor(x, y):
 logical_xor = ufunc("logical_xor", fn=_logical_xor)
 
 
-def where(condition, x=None, y=None):
-    """Choose x where condition holds, else y (the three-argument form of numpy.where)."""
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
+    """Choose x where condition holds, else y (numpy.where). The one-argument form is
+    `nonzero(condition)`, with JAX's static `size=` and `fill_value=` (required under jit: the
+    output shape must not depend on the values)."""
+    if x is None and y is None:
+        from ._sorting import nonzero
+        return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
-        raise TypeError("tnp.where(condition) (the one-argument form) has a data-dependent "
-                        "output shape, which cannot be compiled; pass both x and y")
+        raise ValueError("tnp.where: pass both x and y, or neither (the one-argument form, "
+                         "nonzero(condition))")
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function (they belong to the one-argument form, tnp.where(c, size=n))")
     pred, x, y = broadcast_operands("where", [as_bool(condition), operand(x), operand(y)])
     out = dtypes.result_type([aval_of(v).dtype for v in (x, y)], weak_flags([x, y]))
     return bind(P.select, pred, beyond_int64_as(x, out), beyond_int64_as(y, out))

@@ -6,6 +6,7 @@ from ..strength import strong_results
 from . import _elementwise as E
 from . import _complex as CX, _cumulative as C, _linalg, _manipulation as M, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
+from . import _protocols
 from ._at import IndexUpdateHelper
 from ._ufunc import ufunc
 from ._util import astype, reshape
@@ -75,4 +76,4 @@ def install() -> None:
     Tracer.itemsize = property(lambda self: self.dtype.itemsize)
     Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
-    Tracer.__array_ufunc__ = None   # make NumPy defer to our reflected operators
+    _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)

@@ -9,6 +9,7 @@ there as a `CudaError`.
 from __future__ import annotations
 
 import ctypes
+import os
 import weakref
 
 import numpy as np
@@ -202,13 +203,23 @@ class Device:
 _PLATFORM_BACKENDS = {"cpu": "cpu", "gpu": "cuda", "cuda": "cuda"}
 
 
+_usable: dict = {}      # the answer of gpu_usable, per setting of the variables it reads
+
+
 def gpu_usable() -> bool:
-    """Whether a CUDA device (or TRANSPILE_CUDA_EMULATE's emulation) can run work here."""
-    try:
-        cudart.runtime()
-    except cudart.CudaError:
-        return False
-    return True
+    """Whether a CUDA device (or TRANSPILE_CUDA_EMULATE's emulation) can run work here.
+    Remembered per TRANSPILE_CUDA_EMULATE/TRANSPILE_CUDART setting: without a GPU, looking
+    for the runtime again costs milliseconds per device_put."""
+    setting = (os.environ.get("TRANSPILE_CUDA_EMULATE"), os.environ.get("TRANSPILE_CUDART"))
+    answer = _usable.get(setting)
+    if answer is None:
+        try:
+            cudart.runtime()
+            answer = True
+        except cudart.CudaError:
+            answer = False
+        _usable[setting] = answer
+    return answer
 
 
 def default_backend() -> str:

@@ -249,3 +249,61 @@ def test_block_until_ready_on_results_and_trees():
 
 def test_numpy_functions_on_tracers_compute_as_jax_does():
     assert tp.jit(lambda x: np.sum(x))(X32) == jax_value("numpy_sum_on_tracer")
+
+
+# -- jax.numpy's extra arguments --------------------------------------------------------------
+
+X = np.arange(6.0).reshape(2, 3)
+
+
+@pytest.mark.parametrize("name, fun", [
+    ("reshape_order_F", lambda x: tnp.reshape(x, (3, 2), order="F")),
+    ("reshape_order_F_1d", lambda x: tnp.reshape(x, -1, order="F")),
+    ("reshape_order_F", lambda x: x.reshape(3, 2, order="F")),
+    ("clip_min_max", lambda x: tnp.clip(tnp.arange(6), min=1, max=4)),
+    ("clip_min_only", lambda x: tnp.clip(tnp.arange(6), min=2)),
+    ("size_axis", lambda x: tnp.size(x, 1)),
+    ("size_axis_negative", lambda x: tnp.size(x, -2)),
+    ("nansum_initial", lambda x: tnp.nansum(tnp.array([1.0, np.nan]), initial=5.0)),
+    ("nanmax_initial", lambda x: tnp.nanmax(tnp.array([1.0, np.nan]), initial=5.0)),
+    ("nanmin_initial", lambda x: tnp.nanmin(tnp.array([1.0, np.nan, 3.0]), initial=-1.0)),
+    ("nanprod_initial", lambda x: tnp.nanprod(tnp.array([2.0, np.nan]), initial=3.0)),
+])
+def test_extra_arguments_give_jaxs_values_eagerly_and_under_jit(name, fun):
+    assert_like_jax(fun(X), name)
+    assert_like_jax(tp.jit(fun)(X), name)
+
+
+def test_nan_extremes_with_initial_match_numpy_on_all_nan_rows():
+    a = np.array([[np.nan, np.nan], [1.0, np.nan]])
+    want = np.nanmax(a, axis=1, initial=0.5)
+    np.testing.assert_array_equal(tp.jit(lambda a: tnp.nanmax(a, axis=1, initial=0.5))(a), want)
+    ints = np.array([3, 1, 2])
+    assert tnp.nanmin(ints, initial=0) == np.nanmin(ints, initial=0)
+
+
+def test_reshape_order_a_and_both_clip_spellings_are_refused():
+    with pytest.raises(NotImplementedError, match="order='A'"):
+        tnp.reshape(X, 6, order="A")
+    with pytest.raises(ValueError, match="a_min or min"):
+        tnp.clip(X, a_min=1, min=2)
+
+
+def test_a_list_reduced_under_jit_raises_as_jax():
+    recorded = JAX["sum_of_list_jit"]
+    with pytest.raises(TypeError) as info:
+        tp.jit(lambda: tnp.sum([1, 2, 3]))()
+    assert recorded["error"] == "TypeError" and str(info.value) == recorded["message"]
+    with pytest.raises(TypeError, match="nanmax requires ndarray"):
+        tp.jit(lambda x: tnp.nanmax([x, x]))(1.0)
+    assert tp.jit(lambda x: tnp.sum(tnp.stack([x, x])))(1.5) == 3.0     # the fix
+    assert tnp.sum([1, 2, 3]) == 6          # eagerly NumPy's conversion, as documented
+
+
+def test_arange_of_a_complex_raises_as_jax():
+    assert JAX["arange_complex"]["error"] == "ValueError"
+    with pytest.raises(ValueError, match="complex"):
+        tnp.arange(1 + 2j)
+    with pytest.raises(ValueError, match="complex"):
+        tp.jit(lambda: tnp.arange(0, 3 + 0j))()
+    assert tnp.arange(3, dtype=np.complex64).tolist() == [0, 1, 2]   # a complex dtype is fine

@@ -28,9 +28,7 @@ _UNARY = {"neg": E.negative, "pos": E.positive, "abs": E.absolute, "invert": E.i
 
 
 def _reshape_method(self, *shape, order="C"):
-    if order != "C":
-        raise ValueError("only order='C' reshapes are supported")
-    return reshape(self, shape[0] if len(shape) == 1 else shape)
+    return reshape(self, shape[0] if len(shape) == 1 else shape, order)
 
 
 def _transpose_method(self, *axes):

@@ -119,3 +119,14 @@ def test_another_librarys_array_type_is_left_to_answer():
         return x
     f(X)
     assert seen == ["other"]
+
+
+def test_numpy_asking_a_tracer_for_its_value_names_the_users_line():
+    """np.take's dispatch looks at the array only, so NumPy converts the traced index: the
+    error names this file's line, not NumPy's, and says to use transpile.numpy."""
+    table = tnp.array([1.0, 10.0])
+    with pytest.raises(tp.ConcretizationError) as info:
+        tp.jit(lambda i: np.take(table, i))(1)
+    message = str(info.value)
+    assert "test_numpy_protocols.py" in message and "fromnumeric" not in message
+    assert "tnp.asarray" in message

@@ -16,10 +16,23 @@ class UnexpectedTracerError(RuntimeError):
     """A tracer escaped the trace that created it and was used after it ended."""
 
 
+def _library_dirs() -> tuple[str, ...]:
+    """transpile's directory, and NumPy's once imported: NumPy's functions call back into
+    transpile (np.take(a, i) asks the traced `i` for its value), and the user's line is the
+    one that called NumPy."""
+    numpy = sys.modules.get("numpy")
+    numpy_file = getattr(numpy, "__file__", None)
+    if numpy_file is None:
+        return (_PACKAGE_DIR,)
+    return (_PACKAGE_DIR, os.path.dirname(os.path.abspath(numpy_file)) + os.sep)
+
+
 def user_frame():
-    """The innermost stack frame that belongs to user code rather than to transpile."""
+    """The innermost stack frame that belongs to user code rather than to transpile (or to
+    NumPy, called by the user)."""
+    skipped = _library_dirs()
     frame = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(skipped):
         frame = frame.f_back
     return frame
 

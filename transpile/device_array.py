@@ -275,6 +275,16 @@ def device_put(x, device=None, *, backend: str | None = None):
     return tree_map(_put_leaf if target == "cuda" else _host_copy, x)
 
 
+def _put_leaf(x):
+    if isinstance(x, Array):
+        return x
+    host = np.ascontiguousarray(x) if np.ndim(x) else np.array(x)
+    out = Array.empty(host.shape, host.dtype)
+    if out.nbytes:
+        cudart.runtime().copy_to_device(out.ptr, host)
+    return out
+
+
 def _host_copy(x):
     from .eager_array import EagerArray
     host = np.asarray(x) if isinstance(x, Array) else np.array(x, order="C")

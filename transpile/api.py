@@ -637,6 +637,8 @@ class Compiled:
         return list(self._lowered.in_avals)
 
     def __getattr__(self, name):
+        if name.startswith("_"):         # not yet set (copy, pickle): no recursion
+            raise AttributeError(name)
         return getattr(self._executable, name)
 
     def __repr__(self):

@@ -78,6 +78,8 @@ def test_numpy_code_on_a_weak_python_scalar_argument_is_strong_as_numpy():
     (lambda x: np.add.reduceat(x, [0, 1], axis=1), ["numpy.add.reduceat", "not supported"]),
     (lambda x: np.sin(x, where=x > 1), ["numpy.sin", "where=", "tnp.where"]),
     (lambda x: np.add(x, x, casting="unsafe"), ["numpy.add", "casting="]),
+    (lambda x: np.concatenate([x, x], casting="unsafe"),
+     ["numpy.concatenate", "transpile.numpy.concatenate(", "casting"]),
 ])
 def test_what_cannot_be_traced_says_what_to_write(call, names):
     with pytest.raises(TypeError) as info:

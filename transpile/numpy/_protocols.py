@@ -14,6 +14,7 @@ itself as before.
 from __future__ import annotations
 
 import importlib
+import inspect
 
 import numpy as np
 
@@ -137,10 +138,26 @@ def array_function(self, func, types, args, kwargs):
         kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     fn = counterpart(func)
     if fn is not None:
+        _check_arguments(func, fn, args, kwargs)
         return fn(*args, **kwargs)
     if func.__name__ in _METADATA_ONLY:
         return func._implementation(*args, **kwargs)
     raise unsupported(func)
+
+
+def _check_arguments(func, fn, args, kwargs) -> None:
+    """NumPy's arguments that the transpile.numpy function does not take (np.concatenate's
+    `casting=`...): say so, with the signature that is there (tracing time only)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError as err:
+        raise TypeError(f"{_qualified(func)} on a traced value runs transpile.numpy."
+                        f"{func.__name__}{signature}, which cannot take these arguments: "
+                        f"{err}") from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from ..strength import strong_results
 from . import _elementwise as E
 from . import _complex as CX, _cumulative as C, _linalg, _manipulation as M, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
-from . import _protocols
+from . import _constant_indexing, _protocols
 from ._at import IndexUpdateHelper
 from ._ufunc import ufunc
 from ._util import astype, reshape
@@ -75,3 +75,4 @@ def install() -> None:
     Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
     _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)
+    _constant_indexing.install()    # EagerArray constants indexed by tracers

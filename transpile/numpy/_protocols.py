@@ -18,9 +18,7 @@ import inspect
 
 import numpy as np
 
-from ..core import Tracer, active_traces
-from ..eager_array import register_traced_indexing
-from ..strength import marked
+from ..core import Tracer
 
 # NumPy's submodules whose functions have a transpile.numpy counterpart, by module name.
 _COUNTERPART_MODULES = {"numpy": "", "numpy.linalg": ".linalg", "numpy.fft": ".fft"}
@@ -160,25 +158,6 @@ def _check_arguments(func, fn, args, kwargs) -> None:
                         f"{err}") from None
 
 
-# ---------------------------------------------------------------------------------------------
-# An EagerArray (tnp.array(...) outside jit, a table at module level) indexed by a traced value
-
-def _holds_tracer(key) -> bool:
-    parts = key if isinstance(key, (tuple, list)) else (key,)
-    return any(isinstance(k, Tracer) or (isinstance(k, slice) and any(
-        isinstance(b, Tracer) for b in (k.start, k.stop, k.step))) for k in parts)
-
-
-def traced_getitem(array, key):
-    """`array[key]` recorded into the trace (the array a constant), as on a jit argument;
-    NotImplemented when `key` holds no traced value (NumPy indexes it as usual)."""
-    if not _holds_tracer(key):
-        return NotImplemented
-    from ._shape import getitem
-    return marked(getitem(array, key))
-
-
 def install() -> None:
     Tracer.__array_ufunc__ = array_ufunc
     Tracer.__array_function__ = array_function
-    register_traced_indexing(active_traces, traced_getitem)

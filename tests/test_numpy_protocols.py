@@ -88,6 +88,13 @@ def test_what_cannot_be_traced_says_what_to_write(call, names):
         assert name in str(info.value)
 
 
+def test_a_ufunc_method_transpile_refuses_keeps_its_reason():
+    """tnp.hypot.reduce exists and refuses a non-associative fold: that reason reaches the
+    NumPy caller unchanged."""
+    with pytest.raises(NotImplementedError, match="hypot.reduce"):
+        tp.jit(lambda x: np.hypot.reduce(x))(X)
+
+
 def test_in_place_operator_on_a_numpy_array_says_to_rebind():
     def accumulate(x):
         acc = np.zeros((2, 3))

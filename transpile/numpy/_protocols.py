@@ -68,14 +68,17 @@ def _qualified(func) -> str:
     return f"{module}.{func.__name__}"
 
 
-def unsupported(func, what: str = "") -> TypeError:
-    name = _qualified(func) + what
-    alternative = _ALTERNATIVES.get(func.__name__)
+def unsupported(func, method: str = "") -> TypeError:
+    """The error for a NumPy function (or a ufunc's `method`) with no transpile.numpy
+    counterpart."""
+    name = _qualified(func) + method
+    missing = f"tnp.{func.__name__} has no {method}" if method else \
+        f"transpile.numpy has no {func.__name__}"
+    alternative = None if method else _ALTERNATIVES.get(func.__name__)
     hint = (f"write {alternative}" if alternative else
             "it is not supported under jit: compute it outside the jitted function (or pass "
             "its result in as an argument), or express it with transpile.numpy functions")
-    return TypeError(f"{name} was called on a traced value, and transpile.numpy has no "
-                     f"{func.__name__}: {hint}")
+    return TypeError(f"{name} was called on a traced value, and {missing}: {hint}")
 
 
 def _reject_out(func, out) -> None:

@@ -27,6 +27,8 @@ _LAZY = {
     "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
+    "devices": "device_array", "device_count": "device_array", "default_backend": "device_array",
+    "make_jaxpr": "api", "Compiled": "api",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
     "vmap": "batching",
 }

@@ -12,6 +12,7 @@ from ..codegen.c_comment import comment_text
 from ..codegen.c_render import DEBUG_HOOK_SUFFIX, CRenderer
 from ..codegen.kernel_ir import Program
 from ..codegen.lower import lower
+from ..eager_array import EagerArray
 from ..errors import describe_function
 from ..ir import IR
 from ..passes.simplify import simplify
@@ -78,7 +79,7 @@ class Executable:
                                             program.effects)
 
     def __call__(self, arrays):
-        outs = [np.empty(shape, dtype) for shape, dtype in self._out_specs]
+        outs = [EagerArray(shape, dtype) for shape, dtype in self._out_specs]
         status = self._fn(*self._const_pointers, *map(from_buffer, arrays),
                           *map(from_buffer, outs))
         if self._printer is not None:
@@ -113,7 +114,7 @@ class Executable:
                     inputs = list(map(from_buffer, arrays))
                 except ValueError:
                     return None
-                out = np.empty(shape, dtype)
+                out = EagerArray(shape, dtype)
                 if fn(*inputs, from_buffer(out)):
                     raise _allocation_failed()
                 return out
@@ -125,7 +126,7 @@ class Executable:
                 inputs = [*consts, *map(from_buffer, arrays)]
             except (ValueError, OverflowError):
                 return None
-            outs = [np.empty(shape, dtype) for shape, dtype in specs]
+            outs = [EagerArray(shape, dtype) for shape, dtype in specs]
             if fn(*inputs, *map(from_buffer, outs)):
                 raise _allocation_failed()
             return outs[0] if single else outs
@@ -156,9 +157,9 @@ def _output(spec, outs, inputs):
         return outs[value]
     if kind == "copy":
         return outs[value].copy()
-    if kind == "input":
-        return np.array(inputs[value])        # a copy: callers own their results
-    return value.copy()                       # a literal's 0-d array, fresh per call
+    if kind == "input":                       # a copy: callers own their results
+        return np.array(inputs[value]).view(EagerArray)
+    return value.copy().view(EagerArray)      # a literal's 0-d array, fresh per call
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,

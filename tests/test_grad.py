@@ -247,7 +247,7 @@ def test_results_are_numpy_arrays():
     g = tp.grad(lambda x: x ** 2)(3.0)
     assert isinstance(g, np.ndarray) and g.shape == () and g == 6.0
     gj = tp.jit(tp.grad(lambda x: x ** 2))(3.0)
-    assert type(gj) is np.ndarray and gj == 6.0
+    assert isinstance(gj, np.ndarray) and gj == 6.0
 
 
 def test_higher_order_and_jacobians():

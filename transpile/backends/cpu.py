@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
-import tempfile
 import time
 
 import numpy as np
@@ -14,15 +12,14 @@ from ..codegen.c_comment import comment_text
 from ..codegen.c_render import DEBUG_HOOK_SUFFIX, CRenderer
 from ..codegen.kernel_ir import Program
 from ..codegen.lower import lower
+from ..eager_array import EagerArray
 from ..errors import describe_function
 from ..ir import IR
 from ..passes.simplify import simplify
-from ..runtime.compiler import CCompiler
-from ..runtime.cache_admin import max_size_from_environment, prune
-from ..runtime.cache_location import trusted_root, warn_once
-from ..runtime.disk_cache import DiskCache, cache_key, lock_timeout
-from ..runtime.loader import LoadError, from_buffer, load_entry
+from ..runtime.compiler import CCompiler, compiler_problem
+from ..runtime.loader import from_buffer, load_entry
 from . import interpret
+from .cached_build import compile_cached
 from .debug_hook import install_printer
 
 ENTRY = "tp_entry"
@@ -57,11 +54,13 @@ class Executable:
     source_name = "module.c"
     language = "C"
 
-    def __init__(self, prepared: Prepared, so_path: str):
+    def __init__(self, prepared: Prepared, so_path: str, load_from: str | None = None):
+        """`so_path` is where the binary lives (beside its source); `load_from`, when given,
+        the file to load: the same binary in its build directory, before it is published."""
         program = prepared.program
         n_ptr = len(program.inputs) + len(program.outputs)
         # The module stays loaded as long as this executable: a call in flight holds it.
-        self._module = load_entry(so_path, ENTRY, n_ptr)
+        self._module = load_entry(load_from or so_path, ENTRY, n_ptr)
         self._fn = self._module.function
         self.so_path = so_path
         self.source_path = os.path.join(os.path.dirname(so_path), self.source_name)
@@ -80,7 +79,7 @@ class Executable:
                                             program.effects)
 
     def __call__(self, arrays):
-        outs = [np.empty(shape, dtype) for shape, dtype in self._out_specs]
+        outs = [EagerArray(shape, dtype) for shape, dtype in self._out_specs]
         status = self._fn(*self._const_pointers, *map(from_buffer, arrays),
                           *map(from_buffer, outs))
         if self._printer is not None:
@@ -115,7 +114,7 @@ class Executable:
                     inputs = list(map(from_buffer, arrays))
                 except ValueError:
                     return None
-                out = np.empty(shape, dtype)
+                out = EagerArray(shape, dtype)
                 if fn(*inputs, from_buffer(out)):
                     raise _allocation_failed()
                 return out
@@ -127,7 +126,7 @@ class Executable:
                 inputs = [*consts, *map(from_buffer, arrays)]
             except (ValueError, OverflowError):
                 return None
-            outs = [np.empty(shape, dtype) for shape, dtype in specs]
+            outs = [EagerArray(shape, dtype) for shape, dtype in specs]
             if fn(*inputs, *map(from_buffer, outs)):
                 raise _allocation_failed()
             return outs[0] if single else outs
@@ -158,9 +157,9 @@ def _output(spec, outs, inputs):
         return outs[value]
     if kind == "copy":
         return outs[value].copy()
-    if kind == "input":
-        return np.array(inputs[value])        # a copy: callers own their results
-    return value.copy()                       # a literal's 0-d array, fresh per call
+    if kind == "input":                       # a copy: callers own their results
+        return np.array(inputs[value]).view(EagerArray)
+    return value.copy().view(EagerArray)      # a literal's 0-d array, fresh per call
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,
@@ -187,99 +186,16 @@ class CPUBackend:
                          renderer_class=self.renderer_class)
 
     def compile(self, prepared: Prepared):
-        """(Executable, found_on_disk). The disk cache is used only when it can be trusted
-        (see runtime.cache_location); otherwise, or when it fails, the module is built in a
-        private temporary directory and kept in memory only."""
-        root = trusted_root()
-        if root is None:
-            return self._private(prepared, "the cache directory is not usable"), False
-        try:
-            return self._through_disk(prepared, DiskCache(root))
-        except OSError as err:
-            warn_once(f"cache-io:{root}", f"transpile: the disk cache at {root} failed ({err}); "
-                      "compiled code is kept in memory only")
-            return self._private(prepared, str(err)), False
-
-    def _through_disk(self, prepared: Prepared, cache: DiskCache):
-        key = cache_key(prepared.source, self.compiler.identity)
-        executable = self._load_cached(prepared, cache, key)
-        if executable is not None:
-            logs.cache(f"disk hit {cache.entry_dir(key)}")
-            logs.source(self._source_log(cache, key))
-            return executable, True
-        with cache.lock(key) as locked:
-            if not locked:
-                logs.warn_once(f"lock-timeout:{key}", "transpile: another process has been "
-                               f"building {cache.entry_dir(key)} for longer than "
-                               f"{lock_timeout():g} s (TRANSPILE_CACHE_LOCK_TIMEOUT); building "
-                               "a private copy instead")
-                return self._private(prepared, "lock timeout"), False
-            executable = self._load_cached(prepared, cache, key)  # built meanwhile by another
-            if executable is not None:
-                return executable, True
-            with cache.build_dir(key) as tmp:
-                built = self._build(prepared.source, tmp)
-                try:
-                    so_path = cache.install(key, tmp, prepared.source, built)
-                except OSError as err:   # e.g. an entry directory that cannot be replaced
-                    warn_once(f"install:{cache.root}", f"transpile: could not publish "
-                              f"{cache.entry_dir(key)} ({err}); using a private copy")
-                    return self.executable_class(prepared, os.path.join(tmp, "module.so")), False
-            logs.cache(f"disk miss, compiled into {cache.entry_dir(key)} in "
-                       f"{built['seconds']:.2f} s")
-            # Loaded while the key is locked: `cache clear`/`prune` skip locked keys.
-            executable = self.executable_class(prepared, so_path)
-        logs.source(self._source_log(cache, key))
-        self._enforce_size_cap(cache.root, key)
-        return executable, False
-
-    def _source_log(self, cache: DiskCache, key: str) -> str:
-        source = os.path.join(cache.entry_dir(key), self.executable_class.source_name)
-        return f"generated {self.executable_class.language}: {source}"
-
-    def _load_cached(self, prepared, cache: DiskCache, key: str):
-        """A verified entry, loaded; a verified binary that still fails to load (damaged in a
-        way its hash cannot see, e.g. a dependency changed) is discarded so it gets rebuilt."""
-        so_path = cache.lookup(key, prepared.source)
-        if so_path is None:
-            return None
-        try:
-            return self.executable_class(prepared, so_path)
-        except LoadError as err:
-            logs.warn_once(f"load:{key}", f"transpile: discarding cache entry "
-                           f"{cache.entry_dir(key)}, which failed to load ({err}); rebuilding")
-            cache.discard(key)
-            return None
-
-    def _private(self, prepared: Prepared, why: str) -> Executable:
-        """Build into a temporary directory of our own, load, delete the files (a loaded
-        library stays mapped)."""
-        logs.cache(f"building a private, memory-only copy ({why})")
-        tmp = tempfile.mkdtemp(prefix="transpile-private-")
-        try:
-            self._build(prepared.source, tmp)
-            return self.executable_class(prepared, os.path.join(tmp, "module.so"))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-
-    def _enforce_size_cap(self, root: str, keep: str) -> None:
-        try:
-            limit = max_size_from_environment()
-        except ValueError as err:
-            logs.warn_once("max-size", f"transpile: TRANSPILE_CACHE_MAX_SIZE ignored: {err}")
-            return
-        if limit is None:
-            return
-        for entry in prune(root, max_size=limit, keep=frozenset([keep])):
-            logs.cache(f"evicted {entry.path} ({entry.size} bytes; "
-                       f"TRANSPILE_CACHE_MAX_SIZE={limit})")
+        """(Executable, found_on_disk): through the disk cache when it can be used, else a
+        private build kept in memory (see `cached_build`)."""
+        return compile_cached(self, prepared)
 
     def _build(self, source: str, tmp: str) -> dict:
         """Compile `source` into tmp/module.so (beside tmp/module.c or .cu); how it was built goes
         to the manifest, not the source, so the source is byte-identical for one key."""
         name = self.executable_class.source_name          # module.c, or module.cu
         c_path, so_path = os.path.join(tmp, name), os.path.join(tmp, "module.so")
-        with open(c_path, "w") as f:
+        with open(c_path, "w", encoding="utf-8") as f:    # the manifest hashes its UTF-8
             f.write(source)
         started = time.perf_counter()
         warnings_text = self.compiler.compile(c_path, so_path)
@@ -302,8 +218,8 @@ def backend():
     if _backend is None:
         compiler = CCompiler.from_environment()
         if compiler is None:
-            logs.warn_once("no-cc", "transpile: no C compiler found (set TRANSPILE_CC); "
-                           "falling back to the slow 'interpret' backend")
+            logs.warn_once("no-cc", f"transpile: {compiler_problem()}; falling back to the "
+                           "slow 'interpret' backend")
             _backend = interpret.BACKEND
         else:
             _backend = CPUBackend(compiler)

@@ -98,6 +98,11 @@ def ndim(a):
     return len(shape(a))
 
 
-def size(a):
+def size(a, axis=None):
+    """The number of elements, or with `axis` the length of that axis (NumPy's, JAX's)."""
     from math import prod as _prod
-    return _prod(shape(a))
+    dims = shape(a)
+    if axis is None:
+        return _prod(dims)
+    from ._util import normalize_axis
+    return dims[normalize_axis(axis, len(dims))]

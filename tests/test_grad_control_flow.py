@@ -208,3 +208,18 @@ def test_forward_mode_of_a_while_loop_inside_a_scan():
     expected = numeric_grad(fun, x) @ v
     assert float(tp.jit(lambda x: tp.jvp(fun, (x,), (v,))[1])(x)) == pytest.approx(expected,
                                                                                     rel=1e-6)
+
+
+def test_batched_jacobians_through_loops():
+    """More than 16 basis vectors: the linear program is batched by vmap, loops included."""
+    x = np.linspace(0.1, 1.0, 20)
+    fun = lambda x: tnp.sum(lax.scan(lambda c, xi: (c * tnp.sin(xi) + xi ** 2, c), 1.0, x)[1])  # noqa
+    g = tp.grad(fun)
+    numeric = np.stack([numeric_grad(lambda y: g(y)[i], x) for i in range(0, 20, 5)])
+    h = tp.hessian(fun)(x)
+    np.testing.assert_allclose(h[::5], numeric, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(tp.jit(tp.hessian(fun))(x), h, rtol=1e-12, atol=1e-12)
+    w = lambda x: lax.while_loop(lambda c: c[0] < 3,   # noqa: E731
+                                 lambda c: (c[0] + 1, c[1] * tnp.sin(x)), (0, x))[1]
+    expected = np.diag(numeric_grad(lambda y: tnp.sum(w(y)), x))
+    np.testing.assert_allclose(tp.jacfwd(w)(x), expected, rtol=1e-6, atol=1e-8)

@@ -24,8 +24,8 @@ from .tracing_fun import trace_to_ir
 # JAX's dtype of the tangents and cotangents of integer and boolean values: no data.
 float0 = np.dtype([("float0", np.void, 0)])
 
-# Jacobians with at most this many basis vectors unroll them; more run them in a lax.scan
-# (one copy of the linear program in the IR, whatever the size).
+# Jacobians with at most this many basis vectors unroll them; more batch them with vmap
+# (one batched copy of the linear program in the IR, whatever the size).
 UNROLL_LIMIT = 16
 
 
@@ -338,16 +338,22 @@ def linearize(fun, *primals, has_aux=False):
 # -- Jacobians -------------------------------------------------------------------------------
 
 def _basis_columns(count, each):
-    """`each(i)` for the basis vectors 0..count-1: a list of lists of arrays (one list per
-    vector), or the stacked arrays when they run in a scan."""
-    from ..lax import scan
+    """`each(basis vector)` for the `count` basis vectors, each result stacked along a new
+    leading axis. A few are unrolled (`each(i)` with an int); more are batched with vmap
+    (one batched linear program, as JAX's jacfwd/jacrev), or, where vmap has no rule for
+    something in the program, run in a lax.scan (one copy of it, looped)."""
     if count <= UNROLL_LIMIT:
         columns = [each(i) for i in range(count)]
         return [_stack([c[k] for c in columns]) for k in range(len(columns[0]))] \
             if columns else None
+    from ..batching import vmap
+    from ..lax import scan
     eye = np.eye(count)
-    _, stacked = scan(lambda carry, row: (carry, tuple(each(row))), 0, eye)
-    return list(stacked)
+    try:
+        return list(vmap(lambda row: tuple(each(row)))(eye))
+    except NotImplementedError:
+        _, stacked = scan(lambda carry, row: (carry, tuple(each(row))), 0, eye)
+        return list(stacked)
 
 
 def _stack(values):

@@ -544,3 +544,24 @@ def test_python_control_flow_on_a_differentiated_value_names_it():
         tp.grad(loss)(1.0, 2.0)
     # a value not differentiated stays concrete (Python may branch on it), as in JAX
     assert tp.grad(lambda x, n: x ** n if n > 1 else x, argnums=0)(3.0, 2) == 6.0
+
+
+def test_grad_and_vmap_compose():
+    def loss(w, x):
+        return tnp.sum(tnp.tanh(x @ w) ** 2)
+    rng = np.random.default_rng(0)
+    w, xs = rng.normal(size=(3, 2)), rng.normal(size=(5, 4, 3))
+    looped = np.stack([tp.grad(loss)(w, x) for x in xs])
+    per_example = tp.vmap(tp.grad(loss), in_axes=(None, 0))
+    np.testing.assert_allclose(per_example(w, xs), looped, rtol=1e-12)
+    np.testing.assert_allclose(tp.jit(per_example)(w, xs), looped, rtol=1e-12)
+    total = tp.grad(lambda w: tnp.sum(tp.vmap(lambda x: loss(w, x))(xs)))
+    np.testing.assert_allclose(total(w), looped.sum(0), rtol=1e-12)
+    np.testing.assert_allclose(tp.jit(total)(w), looped.sum(0), rtol=1e-12)
+    tangents = tp.vmap(lambda v: tp.jvp(lambda w: loss(w, xs[0]), (w,), (v,))[1])(
+        np.stack([np.eye(6)[i].reshape(3, 2) for i in range(6)]))
+    np.testing.assert_allclose(tangents, looped[0].reshape(6), rtol=1e-12)
+    # stop_gradient inside vmap inside grad: d/dw sum_x sum(sg(w) * loss(w, x)) = sum(w) * g
+    stop = tp.grad(lambda w: tnp.sum(tp.vmap(lambda x: tnp.sum(lax.stop_gradient(w))
+                                              * loss(w, x))(xs)))
+    np.testing.assert_allclose(stop(w), np.sum(w) * looped.sum(0), rtol=1e-12)

@@ -60,7 +60,8 @@ class custom_jvp(_CustomBase):
     """A function with a user-defined JVP rule: `f.defjvp(rule)` where
     `rule(primals, tangents) -> (primal_out, tangent_out)`, or `f.defjvps(*rules)`, one
     `rule(g, ans, *primals)` per argument. Reverse mode transposes the rule's tangent
-    computation, as in JAX. Values the function closes over get no derivative through it."""
+    computation, as in JAX. Values being differentiated must be passed as arguments (closing
+    over one raises UnexpectedTracerError, as in JAX)."""
 
     def __init__(self, fun, nondiff_argnums=()):
         super().__init__(fun, nondiff_argnums)

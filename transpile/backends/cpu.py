@@ -22,6 +22,7 @@ from ..runtime.cache_admin import max_size_from_environment, prune
 from ..runtime.cache_location import trusted_root, warn_once
 from ..runtime.disk_cache import DiskCache, cache_key, lock_timeout
 from ..runtime.loader import LoadError, from_buffer, load_entry
+from ..runtime import runtime_library
 from . import interpret
 from .debug_hook import install_printer
 
@@ -190,6 +191,9 @@ class CPUBackend:
         """(Executable, found_on_disk). The disk cache is used only when it can be trusted
         (see runtime.cache_location); otherwise, or when it fails, the module is built in a
         private temporary directory and kept in memory only."""
+        # A module calling the runtime library's kernels needs it loaded first (and built,
+        # once per machine, by whichever process gets here first).
+        self._runtime_link(prepared.source)
         root = trusted_root()
         if root is None:
             return self._private(prepared, "the cache directory is not usable"), False
@@ -262,6 +266,13 @@ class CPUBackend:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
+    def _runtime_link(self, source: str) -> tuple[str, ...]:
+        """The runtime library to link `source` against: (its path,), or () when the source
+        calls none of its kernels. Loads it into this process first."""
+        if not runtime_library.needed_by(source):
+            return ()
+        return (runtime_library.ensure(self.compiler, log=logs.log).path,)
+
     def _enforce_size_cap(self, root: str, keep: str) -> None:
         try:
             limit = max_size_from_environment()
@@ -270,7 +281,8 @@ class CPUBackend:
             return
         if limit is None:
             return
-        for entry in prune(root, max_size=limit, keep=frozenset([keep])):
+        keep_all = frozenset([keep]) | runtime_library.loaded_keys()    # both in use
+        for entry in prune(root, max_size=limit, keep=keep_all):
             logs.cache(f"evicted {entry.path} ({entry.size} bytes; "
                        f"TRANSPILE_CACHE_MAX_SIZE={limit})")
 
@@ -282,14 +294,18 @@ class CPUBackend:
         with open(c_path, "w") as f:
             f.write(source)
         started = time.perf_counter()
-        warnings_text = self.compiler.compile(c_path, so_path)
+        link = self._runtime_link(source)
+        # (Only C modules ever link the runtime library: other compilers are never asked to.)
+        warnings_text = (self.compiler.compile(c_path, so_path, link) if link
+                         else self.compiler.compile(c_path, so_path))
         seconds = time.perf_counter() - started
         if warnings_text.strip():
             logs.warn_once(f"cc-warnings:{c_path}",
                            f"transpile: the C compiler warned on generated code "
                            f"(please report):\n{warnings_text}")
         return {"compiler": self.compiler.version(), "seconds": round(seconds, 3),
-                "command": " ".join(self.compiler.command(name, "module.so")),
+                "command": " ".join(self.compiler.command(name, "module.so", *(
+                    [link] if link else []))),
                 "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 

@@ -21,6 +21,12 @@ from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKe
                         While, swapped_buffers)
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
+# Headers of whole-buffer kernels that the runtime library compiles once (see
+# runtime/runtime_library.py): a module calling them includes their declarations,
+# RUNTIME_DECLARATIONS, and is linked against the library, instead of compiling them itself.
+RUNTIME_LIBRARY_HEADERS = frozenset({"tp_gemm.h", "tp_sort.h", "tp_linalg.h", "tp_spectral.h",
+                                     "tp_scatter.h"})
+RUNTIME_DECLARATIONS = "tp_runtime.h"
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -50,6 +56,9 @@ class CRenderer:
     # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
     team_regions = True
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
+    # Call the runtime library's kernels (declarations only) rather than compile them in.
+    # False where the module must hold them: CUDA (device code) and exports (self-contained).
+    uses_runtime_library = True
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
 
     def __init__(self):
@@ -68,6 +77,8 @@ class CRenderer:
                           if any(prefix in text for text in kernels)}
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
+        if self.uses_runtime_library and self.includes & RUNTIME_LIBRARY_HEADERS:
+            self.includes = (self.includes - RUNTIME_LIBRARY_HEADERS) | {RUNTIME_DECLARATIONS}
         parts = [header, f'#include "{self.runtime_header}"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))

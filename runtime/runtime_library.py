@@ -151,6 +151,7 @@ def _through_disk(compiler: CCompiler, cache: DiskCache, log) -> RuntimeLibrary:
         with cache.build_dir(key) as tmp:
             built = build(compiler, key, tmp)
             path = cache.install(key, tmp, source, built)
+    _report_warnings(built, log)
     log("compiles", f"built the runtime library (once per compiler, flags and CPU) into "
         f"{cache.entry_dir(key)} in {built['seconds']:.2f} s "
         f"({built['compiler_cpu_seconds']:.2f} s of compiler CPU time)")
@@ -169,8 +170,15 @@ def _build_private(compiler: CCompiler, log, why: str) -> RuntimeLibrary:
     _private_dirs.append(tmp)
     key = cache_key(library_source(), compiler.identity)
     built = build(compiler, key, tmp)
+    _report_warnings(built, log)
     log("compiles", f"built a private runtime library ({why}) in {built['seconds']:.2f} s")
     return RuntimeLibrary(os.path.join(tmp, "module.so"), key, built["seconds"])
+
+
+def _report_warnings(built: dict, log) -> None:
+    if built["warnings"]:
+        log("compiles", "the C compiler warned on the runtime library (please report):\n"
+            + built["warnings"])
 
 
 def _children_cpu_seconds() -> float:
@@ -194,15 +202,16 @@ def build(compiler: CCompiler, key: str, tmp: str) -> dict:
         parts.append(stem)
     workers = max(1, min(len(parts), os.cpu_count() or 1))
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        list(pool.map(lambda stem: run_compiler(
+        warnings = list(pool.map(lambda stem: run_compiler(
             compiler.object_command(stem + ".c", stem + ".o"), stem + ".c"), parts))
     link = compiler.link_command([p + ".o" for p in parts], os.path.join(tmp, "module.so"),
                                  soname(key))
-    run_compiler(link, "the runtime library")
+    warnings.append(run_compiler(link, "the runtime library"))
     for stem in parts:                       # the entry keeps module.c, module.so, manifest
         os.remove(stem + ".c")
         os.remove(stem + ".o")
     return {"kind": KIND, "compiler": compiler.version(), "soname": soname(key),
+            "warnings": "".join(w for w in warnings if w.strip()),
             "seconds": round(time.perf_counter() - started, 3),
             "compiler_cpu_seconds": round(_children_cpu_seconds() - children, 3),
             "command": " ".join(compiler.object_command("part_<header>.c", "part_<header>.o")),

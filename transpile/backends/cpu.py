@@ -17,12 +17,12 @@ from ..codegen.lower import lower
 from ..errors import describe_function
 from ..ir import IR
 from ..passes.simplify import simplify
+from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler
 from ..runtime.cache_admin import max_size_from_environment, prune
 from ..runtime.cache_location import trusted_root, warn_once
 from ..runtime.disk_cache import DiskCache, cache_key, lock_timeout
 from ..runtime.loader import LoadError, from_buffer, load_entry
-from ..runtime import runtime_library
 from . import interpret
 from .debug_hook import install_printer
 
@@ -294,18 +294,18 @@ class CPUBackend:
         with open(c_path, "w") as f:
             f.write(source)
         started = time.perf_counter()
+        # Only C modules link the runtime library (CUDA sources never include its
+        # declarations), so the CUDA compilers are called as before.
         link = self._runtime_link(source)
-        # (Only C modules ever link the runtime library: other compilers are never asked to.)
-        warnings_text = (self.compiler.compile(c_path, so_path, link) if link
-                         else self.compiler.compile(c_path, so_path))
+        extra = (link,) if link else ()
+        warnings_text = self.compiler.compile(c_path, so_path, *extra)
         seconds = time.perf_counter() - started
         if warnings_text.strip():
             logs.warn_once(f"cc-warnings:{c_path}",
                            f"transpile: the C compiler warned on generated code "
                            f"(please report):\n{warnings_text}")
         return {"compiler": self.compiler.version(), "seconds": round(seconds, 3),
-                "command": " ".join(self.compiler.command(name, "module.so", *(
-                    [link] if link else []))),
+                "command": " ".join(self.compiler.command(name, "module.so", *extra)),
                 "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 

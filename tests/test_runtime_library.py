@@ -5,8 +5,9 @@ What is checked: which header a module includes (declarations, the small-product
 the definitions for exports); answers through the library; that the library is built once
 per machine (two racing processes, then a third, share one build; a damaged copy is found
 and rebuilt); that its key follows the compiler's flags; `transpile cache warm`; and that
-the size cap never evicts it. Builds of the library itself happen in subprocesses sharing
-one cache directory, so the module pays for one build (plus one rebuild)."""
+the size cap never evicts it; an untrusted cache directory gets a private, unkept build.
+Builds of the library itself happen in subprocesses, most sharing one cache directory, so
+the module pays for one build, one rebuild and one private build."""
 import json
 import os
 import subprocess
@@ -177,3 +178,16 @@ def test_the_size_cap_keeps_the_library_in_use(shared_cache):
     log = _finish(_run(cache, 45, code=env_code))
     assert BUILT not in log
     assert len(_library_entries(cache)) == 1
+
+
+def test_an_untrusted_cache_gets_a_private_library_and_keeps_nothing(tmp_path):
+    """A group-writable cache directory is not used (see cache_location): the library is
+    built privately for the process, modules link against it, and nothing lands there."""
+    cache = tmp_path / "shared"
+    cache.mkdir()
+    cache.chmod(0o777)
+    proc = _run(cache, 40)
+    out, err = proc.communicate(timeout=900)
+    assert proc.returncode == 0, err
+    assert "built a private runtime library" in err
+    assert list(cache.iterdir()) == []

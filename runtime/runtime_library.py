@@ -17,11 +17,14 @@ loaded the library is loaded by its verified path (RTLD_NODELETE, for the proces
 the dynamic linker then satisfies the module's DT_NEEDED with the already-loaded object by
 soname, never by searching the file system. Libraries of different flags (a UBSan build)
 have different keys, so sonames, and coexist in one process, each module bound to its own.
-The alternative, a table of function pointers handed to each module after loading, measured
-the same per call (one indirect jump either way, against kernels that take microseconds) and
-the same build time (linking against a 300 KB library adds about 2 ms), but needs a setter
-in every module, a table in every export and a call on every load; linking keeps generated C
-calling plain functions. (benchmarks/bench_compile.py; README "First call".)
+The alternative, a table of function pointers handed to each module after loading, costs the
+same per call (one indirect jump either way: the PLT's, or the table's; the kernels take
+microseconds at least), and what linking adds to a module's build was not measurable beside
+the compiler's own noise (the same module linked against the library, or with its symbols
+left unresolved as a table would leave none: 151-201 against 107-190 ms wall on the loaded
+VM, where linking anything at all costs about 20 ms of CPU). A table needs a setter in every
+module, a table in every export and a call on every load; linking keeps generated C calling
+plain functions. (benchmarks/bench_compile.py; README "First call".)
 
 Building splits the library into one translation unit per kernel header, compiled in
 parallel (the machine's cores), then linked: the one-time build is bounded by GEMM's part.

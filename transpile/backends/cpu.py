@@ -16,6 +16,7 @@ from ..eager_array import EagerArray
 from ..errors import describe_function
 from ..ir import IR
 from ..passes.simplify import simplify
+from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler, compiler_problem
 from ..runtime.loader import from_buffer, load_entry
 from . import interpret
@@ -188,7 +189,17 @@ class CPUBackend:
     def compile(self, prepared: Prepared):
         """(Executable, found_on_disk): through the disk cache when it can be used, else a
         private build kept in memory (see `cached_build`)."""
+        # A module calling the runtime library's kernels needs it loaded first (and built,
+        # once per machine, by whichever process gets here first).
+        self._runtime_link(prepared.source)
         return compile_cached(self, prepared)
+
+    def _runtime_link(self, source: str) -> tuple[str, ...]:
+        """The runtime library to link `source` against: (its path,), or () when the source
+        calls none of its kernels. Loads it into this process first."""
+        if not runtime_library.needed_by(source):
+            return ()
+        return (runtime_library.ensure(self.compiler, log=logs.log).path,)
 
     def _build(self, source: str, tmp: str) -> dict:
         """Compile `source` into tmp/module.so (beside tmp/module.c or .cu); how it was built goes
@@ -198,14 +209,18 @@ class CPUBackend:
         with open(c_path, "w", encoding="utf-8") as f:    # the manifest hashes its UTF-8
             f.write(source)
         started = time.perf_counter()
-        warnings_text = self.compiler.compile(c_path, so_path)
+        # Only C modules link the runtime library (CUDA sources never include its
+        # declarations), so the CUDA compilers are called as before.
+        link = self._runtime_link(source)
+        extra = (link,) if link else ()
+        warnings_text = self.compiler.compile(c_path, so_path, *extra)
         seconds = time.perf_counter() - started
         if warnings_text.strip():
             logs.warn_once(f"cc-warnings:{c_path}",
                            f"transpile: the C compiler warned on generated code "
                            f"(please report):\n{warnings_text}")
         return {"compiler": self.compiler.version(), "seconds": round(seconds, 3),
-                "command": " ".join(self.compiler.command(name, "module.so")),
+                "command": " ".join(self.compiler.command(name, "module.so", *extra)),
                 "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 

@@ -28,7 +28,7 @@ from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, s
 from ._util import astype, broadcast_to, reshape
 from ._cumulative import (cummax, cummin, cumprod, cumsum, cumulative_prod,
                           cumulative_sum)
-from ._manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d,
+from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
                             broadcast_arrays, broadcast_shapes, column_stack, copy, diff,
                             dsplit, dstack, fliplr, flipud, hsplit, hstack, pad, repeat, roll,
                             row_stack, select, split, swapaxes, tile, vsplit, vstack)

@@ -17,7 +17,7 @@ import sys
 
 # JAX's public modules a program imports; each is answered by transpile's module of the same
 # name when transpile has one.
-PUBLIC_MODULES = ("", ".numpy", ".numpy.linalg", ".numpy.fft", ".lax", ".random", ".nn",
+PUBLIC_MODULES = ("", ".numpy", ".numpy.linalg", ".numpy.fft", ".lax", ".random", ".nn", ".ops",
                   ".nn.initializers", ".scipy", ".scipy.special", ".scipy.stats",
                   ".scipy.signal", ".scipy.linalg", ".tree_util", ".tree", ".debug")
 

@@ -13,6 +13,7 @@ erf_inv rounding, see README).
 from ._samplers import (bernoulli, bits, choice, gumbel, normal, permutation, randint,
                         uniform)
 from ._threefry import fold_in, seed_key as PRNGKey, split
+from ._categorical import categorical
 
 
 def key(seed, *, impl=None):
@@ -29,7 +30,7 @@ def wrap_key_data(key_bits_array, *, impl=None):
     return key_bits_array
 
 
-__all__ = ["PRNGKey", "bernoulli", "bits", "choice", "fold_in", "gumbel", "key", "key_data",
+__all__ = ["PRNGKey", "bernoulli", "bits", "categorical", "choice", "fold_in", "gumbel", "key", "key_data",
            "normal", "permutation", "randint", "split", "uniform", "wrap_key_data"]
 
 
@@ -37,6 +38,7 @@ def _install_eager_results():
     """Eagerly, keys and samples are EagerArrays (with `.at`), as every tnp result."""
     from ..eager_results import install
     install(globals(), ("transpile.random", "transpile.random._samplers",
+                        "transpile.random._categorical",
                         "transpile.random._threefry"))
 
 

@@ -37,6 +37,9 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
 from ._einsum import einsum, einsum_path
+from ._index_helpers import (diag_indices, diag_indices_from, fill_diagonal, indices, isin,
+                             tril_indices, tril_indices_from, triu_indices, triu_indices_from,
+                             unravel_index)
 from ._indexing import take, take_along_axis
 from . import linalg
 from .linalg import matrix_transpose, vecdot

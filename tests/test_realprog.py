@@ -52,6 +52,8 @@ KNOWN_GAPS = {
     "breakout_minatar": (not JAX_DTYPE_RULES, _NEEDS_JAX_DTYPES),
     "four_rooms": (not JAX_DTYPE_RULES, _NEEDS_JAX_DTYPES),
     "tictactoe": (not JAX_DTYPE_RULES, _NEEDS_JAX_DTYPES),
+    "orbit_x64": (not JAX_DTYPE_RULES,
+                  "jax.config.update('jax_enable_x64', True) needs transpile.config (issue 19)"),
     "gaussian_blur_conv": (not hasattr(transpile.lax, "conv_general_dilated"),
                            "lax.conv_dimension_numbers / lax.conv_general_dilated are missing "
                            "(issue 19)"),

@@ -5,8 +5,9 @@ JAX is not a dependency of transpile: run this with a Python that has JAX instal
 
     /path/to/jax/python tools/record_jax_realprog.py tests/data/jax_realprog.json
 
-64-bit mode stays as JAX's default (off) unless a program turns it on itself, so the recorded
-dtypes are the float32/int32 ones a JAX user gets. Each program is imported from its file with
+64-bit mode stays as JAX's default (off) unless a program turns it on itself (orbit_x64.py,
+at import; the setting is restored after each program), so the recorded dtypes are the
+float32/int32 ones a JAX user gets. Each program is imported from its file with
 real JAX, called on its own `inputs()`, and every output leaf is stored with its dtype, shape
 and values (floats as Python floats; booleans as 0/1).
 """
@@ -41,12 +42,15 @@ def main(path):
     recorded = {}
     for program_path in program_paths():
         name = os.path.basename(program_path)[:-3]
-        module = load_program(program_path, with_transpile=False)
-        out = module.program(*module.inputs())
-        recorded[name] = [leaf_record(leaf) for leaf in jax.tree_util.tree_leaves(out)]
+        x64 = jax.config.jax_enable_x64
+        try:
+            module = load_program(program_path, with_transpile=False)
+            out = module.program(*module.inputs())
+            recorded[name] = [leaf_record(leaf) for leaf in jax.tree_util.tree_leaves(out)]
+        finally:    # a program that turns 64-bit mode on keeps it to itself
+            jax.config.update("jax_enable_x64", x64)
     with open(path, "w") as fh:
-        json.dump({"jax_version": jax.__version__, "x64": bool(jax.config.jax_enable_x64),
-                   "programs": recorded}, fh, indent=None, separators=(",", ":"))
+        json.dump({"jax_version": jax.__version__, "programs": recorded}, fh, indent=None, separators=(",", ":"))
         fh.write("\n")
     print(f"wrote {len(recorded)} programs to {path}")
 

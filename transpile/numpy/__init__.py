@@ -43,7 +43,7 @@ from ._index_helpers import (diag_indices, diag_indices_from, fill_diagonal, ind
 from ._indexing import take, take_along_axis
 from . import linalg
 from .linalg import matrix_transpose, vecdot
-from ._ranges import interp, linspace, mgrid, ogrid
+from ._ranges import geomspace, interp, linspace, logspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)

@@ -2,6 +2,7 @@
 from .pytree import (TreeDef as PyTreeDef, register_dataclass, register_pytree_node,
                      tree_flatten, tree_leaves, tree_map, tree_reduce, tree_structure,
                      tree_unflatten)
+from .tree_partial import Partial
 
-__all__ = ["PyTreeDef", "register_dataclass", "register_pytree_node", "tree_flatten",
+__all__ = ["Partial", "PyTreeDef", "register_dataclass", "register_pytree_node", "tree_flatten",
            "tree_leaves", "tree_map", "tree_reduce", "tree_structure", "tree_unflatten"]

@@ -82,8 +82,8 @@ def fill_diagonal(a, val, wrap=False, *, inplace=True):
     """`a` with its main diagonal set to `val` (repeated as needed), returned: JAX arrays are
     immutable, so `inplace=False` is required, as in JAX. `wrap` is ignored, as in JAX."""
     if inplace:
-        raise ValueError("fill_diagonal: transpile arrays are immutable; pass inplace=False "
-                         "and use the returned array")
+        raise ValueError("fill_diagonal: arrays are immutable under transpile (as in JAX); "
+                         "write x = tnp.fill_diagonal(x, val, inplace=False)")
     del wrap
     a = operand(a)
     shape = shape_of(a)

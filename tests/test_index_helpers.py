@@ -23,7 +23,8 @@ def _same(got, want):
     lambda m: m.triu_indices(4, 1), lambda m: m.tril_indices(3, -1, 5),
     lambda m: m.diag_indices(3, 3), lambda m: m.indices((2, 3)),
     lambda m: m.indices((2, 3), sparse=True),
-    lambda m: m.triu_indices_from(np.zeros((3, 4))), lambda m: m.tril_indices_from(np.zeros((4, 2)), 1),
+    lambda m: m.triu_indices_from(np.zeros((3, 4))),
+    lambda m: m.tril_indices_from(np.zeros((4, 2)), 1),
     lambda m: m.diag_indices_from(np.zeros((3, 3)))])
 def test_static_index_tables_equal_numpy(call):
     _same(call(tnp), call(np))

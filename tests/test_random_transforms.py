@@ -1,6 +1,6 @@
 """The transform samplers (exponential, laplace, logistic, cauchy, rademacher, lognormal,
-multivariate_normal): eager draws equal jitted ones (to float32 rounding), supports and shapes are right, bad
-arguments are refused. JAX's own numbers for them are checked by the es_sampling program of
+multivariate_normal): eager draws equal jitted ones (to float32 rounding), supports and shapes
+are right, bad arguments are refused. JAX's own numbers for them are checked by the es_sampling program of
 tests/test_realprog.py (bit-identical draws for the same key)."""
 from __future__ import annotations
 

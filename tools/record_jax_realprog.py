@@ -50,7 +50,8 @@ def main(path):
         finally:    # a program that turns 64-bit mode on keeps it to itself
             jax.config.update("jax_enable_x64", x64)
     with open(path, "w") as fh:
-        json.dump({"jax_version": jax.__version__, "programs": recorded}, fh, indent=None, separators=(",", ":"))
+        json.dump({"jax_version": jax.__version__, "programs": recorded}, fh, indent=None,
+                  separators=(",", ":"))
         fh.write("\n")
     print(f"wrote {len(recorded)} programs to {path}")
 

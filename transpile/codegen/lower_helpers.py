@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..rules.fourier import SCALES
 from .c_ops import TAG
 from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
 
@@ -76,6 +77,19 @@ def _factorization(function, header="tp_linalg.h"):
     return lower
 
 
+def _fft(low, eqn, buf, comment):
+    """One call of tp_fft.h over every row of the operand (the leading axes are a batch)."""
+    (x,) = eqn.inputs
+    fft_type, length = eqn.params["fft_type"], eqn.params["length"]
+    complex_dtype = x.aval.dtype if fft_type != "rfft" else buf.dtype
+    kind = {"fft": "c2c", "ifft": "c2c", "rfft": "r2c", "irfft": "c2r"}[fft_type]
+    batch = math.prod(x.aval.shape[:-1])
+    scalars = (batch, length) + ((int(fft_type == "ifft"),) if kind == "c2c" else ())
+    scalars += (SCALES[eqn.params["scale"]],)
+    return [HelperKernel("tp_fft.h", f"tp_fft_{kind}_{TAG[complex_dtype]}", [low.buffers[x]],
+                         [buf], scalars, comment)]
+
+
 HELPER_LOWERINGS = {
     "scatter": _scatter,
     "linalg_solve": _factorization("solve"),
@@ -86,4 +100,5 @@ HELPER_LOWERINGS = {
     "qr_r": _factorization("qr_r"),
     "eigh": _factorization("eigh", "tp_spectral.h"),        # Jacobi rotations
     "svd": _factorization("svd", "tp_spectral.h"),
+    "fft": _fft,                                            # Stockham / Bluestein
 }

@@ -38,7 +38,7 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
 from ._einsum import einsum, einsum_path
 from ._indexing import take, take_along_axis
-from . import linalg
+from . import fft, linalg
 from .linalg import matrix_transpose, vecdot
 from ._ranges import interp, linspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis

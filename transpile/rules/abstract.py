@@ -6,6 +6,7 @@ import math
 
 from .. import dtypes
 from ..core import ShapedArray
+from .fourier import fft_abstract
 from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDUCTIONS,
                           SPECIAL_UNARY)
 
@@ -373,3 +374,4 @@ for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstra
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
 abstract_rules["while"] = while_abstract
+abstract_rules["fft"] = fft_abstract

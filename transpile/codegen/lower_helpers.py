@@ -90,6 +90,17 @@ def _fft(low, eqn, buf, comment):
                          [buf], scalars, comment)]
 
 
+def _conv(low, eqn, buf, comment):
+    """One call of tp_conv.h: the operands' shapes, then each spatial axis' parameters."""
+    lhs, rhs = eqn.inputs
+    p = eqn.params
+    scalars = (*lhs.aval.shape, *rhs.aval.shape, *buf.shape[1:4], *p["window_strides"],
+               *(lo for lo, _ in p["padding"]), *p["lhs_dilation"], *p["rhs_dilation"],
+               p["feature_group_count"])
+    return [HelperKernel("tp_conv.h", f"tp_conv_{TAG[buf.dtype]}",
+                         [low.buffers[lhs], low.buffers[rhs]], [buf], scalars, comment)]
+
+
 HELPER_LOWERINGS = {
     "scatter": _scatter,
     "linalg_solve": _factorization("solve"),
@@ -101,4 +112,5 @@ HELPER_LOWERINGS = {
     "eigh": _factorization("eigh", "tp_spectral.h"),        # Jacobi rotations
     "svd": _factorization("svd", "tp_spectral.h"),
     "fft": _fft,                                            # Stockham / Bluestein
+    "conv": _conv,                                          # direct, channels last
 }

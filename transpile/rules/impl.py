@@ -16,6 +16,7 @@ from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
+from .convolution import conv_impl
 from .fourier import fft_impl
 from .special import SPECIAL_IMPLS
 
@@ -388,5 +389,6 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
 impl_rules["fft"] = fft_impl
+impl_rules["conv"] = conv_impl
 
 register_eager_evaluator(eager_apply)

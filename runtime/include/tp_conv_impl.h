@@ -1,0 +1,124 @@
+/* tp_conv_impl.h: the body of tp_conv.h for one precision (TP_CONV_T, TP_CONV_TAG,
+ * TP_CONV_WIDTH: the tile's width, two or four vector registers). Included twice; no guard. */
+
+#define CT TP_CONV_T
+
+/* c[r][j] += sum_k a[r * lda + k] * b[k * ldb + j] for r < rows, j < width, k < depth:
+ * the tile lives in registers when rows and width are the compile-time constants. */
+static inline __attribute__((always_inline)) void TP_CONV_TAG(tp_conv_tile)(
+        const CT *a, int64_t lda, const CT *b, int64_t ldb, CT *c, int64_t ldc,
+        int64_t depth, int rows, int width) {
+    CT acc[TP_CONV_ROWS][TP_CONV_WIDTH];
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < width; j++) acc[r][j] = c[r * ldc + j];
+    for (int64_t k = 0; k < depth; k++) {
+        const CT *brow = b + k * ldb;
+        for (int r = 0; r < rows; r++) {
+            const CT av = a[r * lda + k];
+            for (int j = 0; j < width; j++) acc[r][j] += av * brow[j];
+        }
+    }
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < width; j++) c[r * ldc + j] = acc[r][j];
+}
+
+/* The same for a ragged edge (fewer rows or a narrower last column block). */
+static __attribute__((noinline)) void TP_CONV_TAG(tp_conv_tile_edge)(
+        const CT *a, int64_t lda, const CT *b, int64_t ldb, CT *c, int64_t ldc,
+        int64_t depth, int rows, int width) {
+    TP_CONV_TAG(tp_conv_tile)(a, lda, b, ldb, c, ldc, depth, rows, width);
+}
+
+/* out[px * O + o] += sum_c in[px * in_step + c] w[c * O + o] for the `count` pixels of a
+ * run, in their groups of I input channels and O / groups outputs. */
+static inline void TP_CONV_TAG(tp_conv_run)(const CT *in, int64_t in_step, const CT *w,
+                                            CT *out, int64_t count, int64_t I, int64_t O,
+                                            int64_t groups) {
+    const int64_t lo = 0, hi = count;
+    const int64_t per_group = O / groups;
+    for (int64_t g = 0; g < groups; g++) {
+        const CT *wg = w + g * per_group, *ing = in + g * I;
+        CT *outg = out + g * per_group;
+        for (int64_t j = 0; j < per_group; j += TP_CONV_WIDTH) {
+            const int width = per_group - j < TP_CONV_WIDTH ? (int)(per_group - j)
+                                                            : TP_CONV_WIDTH;
+            int64_t px = lo;
+            if (width == TP_CONV_WIDTH)
+                for (; px + TP_CONV_ROWS <= hi; px += TP_CONV_ROWS)
+                    TP_CONV_TAG(tp_conv_tile)(ing + px * in_step, in_step, wg + j, O,
+                                              outg + px * O + j, O, I, TP_CONV_ROWS,
+                                              TP_CONV_WIDTH);
+            for (; px < hi; px += TP_CONV_ROWS) {
+                const int rows = hi - px < TP_CONV_ROWS ? (int)(hi - px) : TP_CONV_ROWS;
+                TP_CONV_TAG(tp_conv_tile_edge)(ing + px * in_step, in_step, wg + j, O,
+                                               outg + px * O + j, O, I, rows, width);
+            }
+        }
+    }
+}
+
+static inline void TP_CONV_TAG(tp_conv)(
+        const CT *lhs, const CT *rhs, CT *out,
+        int64_t N, int64_t D, int64_t H, int64_t W, int64_t C,
+        int64_t KD, int64_t KH, int64_t KW, int64_t I, int64_t O,
+        int64_t OD, int64_t OH, int64_t OW,
+        int64_t SD, int64_t SH, int64_t SW, int64_t PD, int64_t PH, int64_t PW,
+        int64_t LD, int64_t LH, int64_t LW, int64_t RD, int64_t RH, int64_t RW,
+        int64_t groups) {
+    const int64_t rows = N * OD * OH;
+    const int depthwise = I == 1 && O == groups;
+    const int dense_w = LW == 1;
+    const double work = (double)rows * (double)OW * (double)(KD * KH * KW) * (double)I
+                        * (double)O;
+    (void)work;   /* read only by the OpenMP condition */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (rows > 1 && work > TP_CONV_PARALLEL_MIN)
+#endif
+    for (int64_t row = 0; row < rows; row++) {
+        const int64_t n = row / (OD * OH), od = row / OH % OD, oh = row % OH;
+        CT *orow = out + row * OW * O;
+        memset(orow, 0, sizeof(CT) * (size_t)(OW * O));
+        for (int64_t kd = 0; kd < KD; kd++) {
+            const int64_t id = tp_conv_source(od, kd, SD, PD, LD, RD, D);
+            if (id < 0) continue;
+            for (int64_t kh = 0; kh < KH; kh++) {
+                const int64_t ih = tp_conv_source(oh, kh, SH, PH, LH, RH, H);
+                if (ih < 0) continue;
+                const CT *irow = lhs + ((n * D + id) * H + ih) * W * C;
+                const CT *wk = rhs + (kd * KH + kh) * KW * I * O;
+                for (int64_t kw = 0; kw < KW; kw++) {
+                    const CT *wkk = wk + kw * I * O;
+                    if (!dense_w) {                  /* dilated input: test each pixel */
+                        for (int64_t ow = 0; ow < OW; ow++) {
+                            const int64_t iw = tp_conv_source(ow, kw, SW, PW, LW, RW, W);
+                            if (iw >= 0)
+                                TP_CONV_TAG(tp_conv_run)(irow + iw * C, 0, wkk,
+                                                         orow + ow * O, 1, I, O, groups);
+                        }
+                        continue;
+                    }
+                    /* pixels whose column ow * SW + kw * RW - PW lies in [0, W) */
+                    const int64_t shift = kw * RW - PW;
+                    int64_t lo = tp_conv_ceil_div(-shift, SW);
+                    int64_t hi = tp_conv_floor_div(W - 1 - shift, SW) + 1;
+                    lo = lo < 0 ? 0 : lo;
+                    hi = hi > OW ? OW : hi;
+                    if (lo >= hi) continue;
+                    const CT *first = irow + (lo * SW + shift) * C;  /* pixel lo's input */
+                    if (depthwise) {
+                        for (int64_t ow = lo; ow < hi; ow++) {
+                            const CT *x = first + (ow - lo) * SW * C;
+                            CT *y = orow + ow * O;
+                            for (int64_t c = 0; c < C; c++) y[c] += x[c] * wkk[c];
+                        }
+                        continue;
+                    }
+                    TP_CONV_TAG(tp_conv_run)(first, SW * C, wkk, orow + lo * O, hi - lo, I, O,
+                                             groups);
+                }
+            }
+        }
+    }
+}
+
+#undef CT

@@ -1,7 +1,7 @@
-"""Batching matrix products and dense linear algebra.
+"""Batching matrix products, dense linear algebra and FFTs.
 
-Every linalg primitive already works on a stack of matrices in its leading axes, so a batch
-axis in front is one more stack axis. dot_general does too, but when only one side is
+Every linalg primitive already works on a stack of matrices in its leading axes (and `fft`
+on a stack of rows), so a batch axis in front is one more stack axis. dot_general does too, but when only one side is
 batched and the product is a plain 2-D one, folding the batch into the rows (lhs) or the
 columns (rhs) keeps it one large matrix product instead of broadcasting the other side.
 """

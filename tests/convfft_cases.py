@@ -130,7 +130,7 @@ def conv_cases(jnp, lax, signal):
                                                            (1, 1), "VALID"), (p[0, :, :, 0],))
     c["sum_pool_1d"] = (lambda x: lax.reduce_window(x, 0.0, lax.add, (3,), (2,), "SAME"),
                         (_real(61, 11),))
-    c["max_pool_int"] = (lambda x: lax.reduce_window(x, jnp.iinfo(jnp.int64).min, lax.max,
+    c["max_pool_int"] = (lambda x: lax.reduce_window(x, -(2 ** 63), lax.max,
                                                      (2, 2), (2, 2), "VALID"),
                          (np.arange(30).reshape(5, 6) % 7,))
     a1, k1, k2 = _real(70, 12), _real(71, 4), _real(72, 5)

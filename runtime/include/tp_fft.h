@@ -21,8 +21,12 @@
  * one kernel serves both directions. Normalisation is the caller's choice of `scale`:
  * 0 none, 1 divide by n, 2 divide by sqrt(n) (NumPy's "backward", "forward", "ortho").
  *
- * Threads: rows are independent; OpenMP splits them when there are several and enough
- * work. Each thread allocates its scratch row once per call.
+ * Any axis: the entry points take the array as (outer, n, inner) and transform the middle
+ * axis; columns (inner > 1) are gathered TP_FFT_BLOCK at a time into rows and scattered
+ * back, so a transform along a leading axis needs no transposed copy of the array.
+ *
+ * Threads: rows (blocks of columns) are independent; OpenMP splits them when there are
+ * several and enough work. Each thread allocates its scratch once per call.
  */
 #ifndef TRANSPILE_FFT_H
 #define TRANSPILE_FFT_H
@@ -36,9 +40,14 @@
 
 #define TP_FFT_CACHE 32
 #define TP_FFT_MAX_FACTORS 64
+/* The largest prime the generic butterfly takes; larger ones go through Bluestein. */
+#define TP_FFT_MAX_RADIX 64
 /* Below this many complex values a batch runs on one thread. */
 #define TP_FFT_PARALLEL_MIN 32768
 #define TP_FFT_PI 3.14159265358979323846264338327950288
+/* Columns gathered together when transforming along a non-last axis. */
+#define TP_FFT_BLOCK 8
+enum { TP_FFT_C2C, TP_FFT_R2C, TP_FFT_C2R };
 
 /* n's factors in the order the passes use them: 4s first (fewest passes), then 2, 3, 5,
  * then the other primes. Returns the count. */
@@ -71,6 +80,7 @@ static inline int tp_fft_wants_bluestein(int64_t n) {
     int count = tp_fft_factorize(n, factors);
     int64_t largest = factors[count - 1];
     if (largest <= 13) return 0;
+    if (largest > TP_FFT_MAX_RADIX) return 1;
     double direct = (double)n * (double)largest;
     double m = (double)tp_fft_smooth_at_least(2 * n - 1);
     return direct > 6.0 * m * log2(m) + 4.0 * m;

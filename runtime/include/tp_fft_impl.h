@@ -237,22 +237,43 @@ static inline void TP_FFT_TAG(tp_fft_pass5)(const FC *tw, int64_t n, int64_t s, 
     }
 }
 
-/* Any radix p (a prime above 5): each output is a length-p sum, p^2 products per group. */
+/* Any odd prime radix p above 5 (at most TP_FFT_MAX_RADIX): inputs r and p - r meet the
+ * same cosine and opposite sines, so output pair (k, p - k) costs (p - 1) / 2 real-by-complex
+ * products of their sum and of their difference (half the work of the plain sums). */
 static inline void TP_FFT_TAG(tp_fft_pass_any)(const FC *tw, int64_t n, int64_t p, int64_t s,
-                                        const FC *x, FC *y) {
-    const int64_t m = n / s / p, root_step = n / p;   /* W_p^e = twiddle[e * n / p] */
+                                               const FC *x, FC *y) {
+    const int64_t m = n / s / p, root_step = n / p, half = (p - 1) / 2;
+    FC sum[TP_FFT_MAX_RADIX / 2 + 1], dif[TP_FFT_MAX_RADIX / 2 + 1];
     for (int64_t j = 0; j < m; j++)
-        for (int64_t q = 0; q < s; q++)
-            for (int64_t k = 0; k < p; k++) {
-                FC acc = {0, 0};
-                for (int64_t r = 0, e = 0; r < p; r++, e = (e + k) % p) {
-                    const FC v = TP_FFT_TAG(tp_fft_cmul)(x[q + s * (j + r * m)],
-                                                         tw[e * root_step]);
-                    acc.re += v.re;
-                    acc.im += v.im;
-                }
-                y[q + s * (p * j + k)] = TP_FFT_TAG(tp_fft_cmul)(acc, tw[j * k * s]);
+        for (int64_t q = 0; q < s; q++) {
+            const FC a0 = x[q + s * j];
+            FC total = a0;
+            for (int64_t r = 1; r <= half; r++) {
+                const FC a = x[q + s * (j + r * m)], b = x[q + s * (j + (p - r) * m)];
+                sum[r].re = a.re + b.re;
+                sum[r].im = a.im + b.im;
+                dif[r].re = a.re - b.re;
+                dif[r].im = a.im - b.im;
+                total.re += sum[r].re;
+                total.im += sum[r].im;
             }
+            y[q + s * p * j] = total;
+            for (int64_t k = 1; k <= half; k++) {
+                FC even = a0, odd = {0, 0};
+                for (int64_t r = 1, e = k; r <= half; r++, e = e + k < p ? e + k : e + k - p) {
+                    const FC w = tw[e * root_step];          /* W_p^(r k), e = r k mod p */
+                    even.re += w.re * sum[r].re;
+                    even.im += w.re * sum[r].im;
+                    odd.re += w.im * dif[r].re;
+                    odd.im += w.im * dif[r].im;
+                }
+                /* y_k = even + i odd, y_(p-k) = even - i odd; i (u + iv) = -v + iu */
+                const FC yk = {even.re - odd.im, even.im + odd.re};
+                const FC yp = {even.re + odd.im, even.im - odd.re};
+                y[q + s * (p * j + k)] = TP_FFT_TAG(tp_fft_cmul)(yk, tw[j * k * s]);
+                y[q + s * (p * j + p - k)] = TP_FFT_TAG(tp_fft_cmul)(yp, tw[j * (p - k) * s]);
+            }
+        }
 }
 
 /* Bluestein: X_k = chirp_k * sum_j (x_j chirp_j) conj(chirp_(k-j)), a circular
@@ -304,169 +325,195 @@ static inline FT TP_FFT_TAG(tp_fft_scale)(int64_t n, int64_t scale) {
     return (FT)1;
 }
 
-/* -- entry points: batch rows, contiguous ------------------------------------------------ */
+/* -- one row: x and y contiguous (and distinct unless said) ------------------------------ */
 
-/* out[b] = fft(in[b]) (inverse: the unscaled inverse transform), times the scale. */
-static inline void TP_FFT_TAG(tp_fft_c2c)(const FC *in, FC *out, int64_t batch, int64_t n,
-                                   int64_t inverse, int64_t scale) {
-    if (batch <= 0 || n <= 0) return;
+/* y = fft(x) (sign -1: the unscaled inverse, by conjugation) times factor; x may be y. */
+static inline void TP_FFT_TAG(tp_fft_c2c_row)(const PLAN *pl, const FC *x, FC *y, FC *work,
+                                              FT sign, FT factor) {
+    const int64_t n = pl->n;
+    for (int64_t k = 0; k < n; k++) {
+        y[k].re = x[k].re;
+        y[k].im = sign * x[k].im;
+    }
+    TP_FFT_TAG(tp_fft_run)(pl, y, work);
+    for (int64_t k = 0; k < n; k++) {
+        y[k].re = y[k].re * factor;
+        y[k].im = sign * y[k].im * factor;
+    }
+}
+
+/* y (n/2 + 1 values) = rfft(x) (n reals) times factor. */
+static inline void TP_FFT_TAG(tp_fft_r2c_row)(const PLAN *pl, const FT *x, FC *y, FC *work,
+                                              FT factor) {
+    const int64_t n = pl->n, h = n / 2, width = h + 1;
+    if (n % 2) {                        /* odd: the complex transform of a copy */
+        FC *z = work + pl->sub->scratch;
+        for (int64_t k = 0; k < n; k++) {
+            z[k].re = x[k];
+            z[k].im = 0;
+        }
+        TP_FFT_TAG(tp_fft_run)(pl->sub, z, work);
+        for (int64_t k = 0; k < width; k++) {
+            y[k].re = z[k].re * factor;
+            y[k].im = z[k].im * factor;
+        }
+        return;
+    }
+    /* even: z_k = x_2k + i x_2k+1, Z = fft_h(z); X_k = E_k + w^k O_k with
+     * E_k = (Z_k + conj Z_(h-k)) / 2 and O_k = -i (Z_k - conj Z_(h-k)) / 2. */
+    for (int64_t k = 0; k < h; k++) {
+        y[k].re = x[2 * k];
+        y[k].im = x[2 * k + 1];
+    }
+    TP_FFT_TAG(tp_fft_run)(pl->sub, y, work);
+    const FC z0 = y[0];
+    for (int64_t k = 1; 2 * k <= h; k++) {
+        const int64_t j = h - k;
+        const FC zk = y[k], zj = y[j];
+        const FC e = {(FT)0.5 * (zk.re + zj.re), (FT)0.5 * (zk.im - zj.im)};
+        const FC o = {(FT)0.5 * (zk.im + zj.im), (FT)-0.5 * (zk.re - zj.re)};
+        const FC oc = {o.re, -o.im};
+        const FC wo = TP_FFT_TAG(tp_fft_cmul)(o, pl->twiddle[k]);
+        /* X_j: E_j = conj E_k, O_j = conj O_k */
+        const FC wj = TP_FFT_TAG(tp_fft_cmul)(oc, pl->twiddle[j]);
+        y[k].re = (e.re + wo.re) * factor;
+        y[k].im = (e.im + wo.im) * factor;
+        y[j].re = (e.re + wj.re) * factor;
+        y[j].im = (-e.im + wj.im) * factor;
+    }
+    y[0].re = (z0.re + z0.im) * factor;
+    y[0].im = 0;
+    y[h].re = (z0.re - z0.im) * factor;
+    y[h].im = 0;
+}
+
+/* y (n reals) = the unscaled inverse of the half spectrum x (n/2 + 1 values) times factor.
+ * The imaginary parts of the zero (and, n even, the Nyquist) frequency are ignored, as
+ * NumPy's irfft does. */
+static inline void TP_FFT_TAG(tp_fft_c2r_row)(const PLAN *pl, const FC *x, FT *y, FC *work,
+                                              FT factor) {
+    const int64_t n = pl->n, h = n / 2, width = h + 1;
+    FC *z = work + pl->sub->scratch;
+    if (n % 2) {          /* odd: the full Hermitian spectrum, conjugated (inverse) */
+        z[0].re = x[0].re;
+        z[0].im = 0;
+        for (int64_t k = 1; k < width; k++) {
+            z[k].re = x[k].re;
+            z[k].im = -x[k].im;
+            z[n - k].re = x[k].re;
+            z[n - k].im = x[k].im;
+        }
+        TP_FFT_TAG(tp_fft_run)(pl->sub, z, work);
+        for (int64_t k = 0; k < n; k++) y[k] = z[k].re * factor;
+        return;
+    }
+    /* even: Z_k = E_k + i O_k with E_k = X_k + conj X_(h-k) and
+     * O_k = (X_k - conj X_(h-k)) conj(w^k) (twice the forward halves: the unscaled inverse
+     * of length n is twice that of length h), conjugated for the inverse. */
+    for (int64_t k = 0; k < h; k++) {
+        FC xk = x[k], xj = x[h - k];
+        if (k == 0) xk.im = xj.im = 0;
+        const FC e = {xk.re + xj.re, xk.im - xj.im};
+        const FC d = {xk.re - xj.re, xk.im + xj.im};
+        const FC wc = {pl->twiddle[k].re, -pl->twiddle[k].im};
+        const FC o = TP_FFT_TAG(tp_fft_cmul)(d, wc);
+        z[k].re = e.re - o.im;
+        z[k].im = -(e.im + o.re);
+    }
+    TP_FFT_TAG(tp_fft_run)(pl->sub, z, work);
+    for (int64_t k = 0; k < h; k++) {
+        y[2 * k] = z[k].re * factor;
+        y[2 * k + 1] = -z[k].im * factor;
+    }
+}
+
+/* -- entry points: arrays of shape (outer, length, inner), transformed along the middle
+ * axis. inner == 1: rows, transformed in place in the output. Otherwise TP_FFT_BLOCK
+ * neighbouring columns at a time are gathered into contiguous rows (reading whole cache
+ * lines), transformed, and scattered back, so no transpose of the array is needed. ----- */
+
+static inline void TP_FFT_TAG(tp_fft_axis)(int kind, const void *in, void *out, int64_t outer,
+                                           int64_t n, int64_t inner, int64_t inverse,
+                                           int64_t scale) {
+    if (outer <= 0 || n <= 0 || inner <= 0) return;
     int owned;
-    PLAN *pl = TP_FFT_TAG(tp_fft_get_plan)(n, 0, &owned);
+    PLAN *pl = TP_FFT_TAG(tp_fft_get_plan)(n, kind != TP_FFT_C2C, &owned);
     const FT factor = TP_FFT_TAG(tp_fft_scale)(n, scale), sign = inverse ? (FT)-1 : (FT)1;
+    /* values per row on each side, in units of the side's type */
+    const int64_t in_len = kind == TP_FFT_C2R ? n / 2 + 1 : n;
+    const int64_t out_len = kind == TP_FFT_R2C ? n / 2 + 1 : n;
+    const int64_t block = inner == 1 ? 1 : TP_FFT_BLOCK;
+    const int64_t blocks = (inner + block - 1) / block, tasks = outer * blocks;
+    const size_t in_size = kind == TP_FFT_R2C ? sizeof(FT) : sizeof(FC);
+    const size_t out_size = kind == TP_FFT_C2R ? sizeof(FT) : sizeof(FC);
+    (void)tasks;
 #ifdef _OPENMP
-#pragma omp parallel if (batch > 1 && batch * n >= TP_FFT_PARALLEL_MIN)
+#pragma omp parallel if (tasks > 1 && outer * n * inner >= TP_FFT_PARALLEL_MIN)
 #endif
     {
-        FC *work = pl ? (FC *)malloc(sizeof(FC) * (size_t)pl->scratch) : NULL;
+        /* scratch for the plan, then (columns only) a block of gathered rows and results */
+        const int64_t staged = inner == 1 ? 0 : block * (in_len + out_len);
+        FC *work = pl ? (FC *)malloc(sizeof(FC) * (size_t)(pl->scratch + staged)) : NULL;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int64_t b = 0; b < batch; b++) {
-            const FC *x = in + b * n;
-            FC *y = out + b * n;
-            for (int64_t k = 0; k < n; k++) {
-                y[k].re = x[k].re;
-                y[k].im = sign * x[k].im;
+        for (int64_t t = 0; t < tasks; t++) {
+            const int64_t o = t / blocks, i0 = t % blocks * block;
+            const int64_t count = inner - i0 < block ? inner - i0 : block;
+            const char *src = (const char *)in + (size_t)(o * in_len * inner + i0) * in_size;
+            char *dst = (char *)out + (size_t)(o * out_len * inner + i0) * out_size;
+            if (!work) {                          /* out of memory: NaN, never garbage */
+                for (int64_t k = 0; k < out_len; k++)
+                    for (int64_t c = 0; c < count; c++) {
+                        FT *v = (FT *)(dst + (size_t)(k * inner + c) * out_size);
+                        v[0] = (FT)NAN;
+                        if (out_size == sizeof(FC)) v[1] = (FT)NAN;
+                    }
+                continue;
             }
-            if (work) TP_FFT_TAG(tp_fft_run)(pl, y, work);
-            for (int64_t k = 0; k < n; k++) {   /* out of memory: NaN, never garbage */
-                y[k].re = work ? y[k].re * factor : (FT)NAN;
-                y[k].im = work ? sign * y[k].im * factor : (FT)NAN;
+            /* the rows transformed: in place (inner == 1) or staged after the scratch */
+            char *rows_in = inner == 1 ? (char *)src : (char *)(work + pl->scratch);
+            char *rows_out = inner == 1 ? dst : (char *)(work + pl->scratch + block * in_len);
+            if (inner > 1)
+                for (int64_t k = 0; k < in_len; k++)
+                    for (int64_t c = 0; c < count; c++)
+                        memcpy(rows_in + (size_t)(c * in_len + k) * in_size,
+                               src + (size_t)(k * inner + c) * in_size, in_size);
+            for (int64_t c = 0; c < count; c++) {
+                const char *x = rows_in + (size_t)(c * in_len) * in_size;
+                char *y = rows_out + (size_t)(c * out_len) * out_size;
+                if (kind == TP_FFT_C2C)
+                    TP_FFT_TAG(tp_fft_c2c_row)(pl, (const FC *)x, (FC *)y, work, sign, factor);
+                else if (kind == TP_FFT_R2C)
+                    TP_FFT_TAG(tp_fft_r2c_row)(pl, (const FT *)x, (FC *)y, work, factor);
+                else
+                    TP_FFT_TAG(tp_fft_c2r_row)(pl, (const FC *)x, (FT *)y, work, factor);
             }
+            if (inner > 1)
+                for (int64_t k = 0; k < out_len; k++)
+                    for (int64_t c = 0; c < count; c++)
+                        memcpy(dst + (size_t)(k * inner + c) * out_size,
+                               rows_out + (size_t)(c * out_len + k) * out_size, out_size);
         }
         free(work);
     }
     if (owned) TP_FFT_TAG(tp_fft_free_plan)(pl);
 }
 
-/* out[b] (n/2 + 1 values) = rfft(in[b]) (n reals), times the scale. */
-static inline void TP_FFT_TAG(tp_fft_r2c)(const FT *in, FC *out, int64_t batch, int64_t n,
-                                   int64_t scale) {
-    if (batch <= 0 || n <= 0) return;
-    int owned;
-    PLAN *pl = TP_FFT_TAG(tp_fft_get_plan)(n, 1, &owned);
-    const FT factor = TP_FFT_TAG(tp_fft_scale)(n, scale);
-    const int64_t h = n / 2, width = h + 1;
-#ifdef _OPENMP
-#pragma omp parallel if (batch > 1 && batch * n >= TP_FFT_PARALLEL_MIN)
-#endif
-    {
-        FC *work = pl ? (FC *)malloc(sizeof(FC) * (size_t)pl->scratch) : NULL;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int64_t b = 0; b < batch; b++) {
-            const FT *x = in + b * n;
-            FC *y = out + b * width;
-            if (!work) {
-                for (int64_t k = 0; k < width; k++) y[k].re = y[k].im = (FT)NAN;
-                continue;
-            }
-            if (n % 2) {                        /* odd: the complex transform of a copy */
-                FC *z = work + pl->sub->scratch;
-                for (int64_t k = 0; k < n; k++) {
-                    z[k].re = x[k];
-                    z[k].im = 0;
-                }
-                TP_FFT_TAG(tp_fft_run)(pl->sub, z, work);
-                for (int64_t k = 0; k < width; k++) {
-                    y[k].re = z[k].re * factor;
-                    y[k].im = z[k].im * factor;
-                }
-                continue;
-            }
-            /* even: z_k = x_2k + i x_2k+1, Z = fft_h(z); X_k = E_k + w^k O_k with
-             * E_k = (Z_k + conj Z_(h-k)) / 2 and O_k = -i (Z_k - conj Z_(h-k)) / 2. */
-            for (int64_t k = 0; k < h; k++) {
-                y[k].re = x[2 * k];
-                y[k].im = x[2 * k + 1];
-            }
-            TP_FFT_TAG(tp_fft_run)(pl->sub, y, work);
-            const FC z0 = y[0];
-            for (int64_t k = 1; 2 * k <= h; k++) {
-                const int64_t j = h - k;
-                const FC zk = y[k], zj = y[j];
-                const FC e = {(FT)0.5 * (zk.re + zj.re), (FT)0.5 * (zk.im - zj.im)};
-                const FC o = {(FT)0.5 * (zk.im + zj.im), (FT)-0.5 * (zk.re - zj.re)};
-                const FC wo = TP_FFT_TAG(tp_fft_cmul)(o, pl->twiddle[k]);
-                /* X_j: E_j = conj E_k, O_j = conj O_k, w^j = -conj w^k */
-                const FC wj = TP_FFT_TAG(tp_fft_cmul)((FC){o.re, -o.im}, pl->twiddle[j]);
-                y[k].re = (e.re + wo.re) * factor;
-                y[k].im = (e.im + wo.im) * factor;
-                y[j].re = (e.re + wj.re) * factor;
-                y[j].im = (-e.im + wj.im) * factor;
-            }
-            y[0].re = (z0.re + z0.im) * factor;
-            y[0].im = 0;
-            y[h].re = (z0.re - z0.im) * factor;
-            y[h].im = 0;
-        }
-        free(work);
-    }
-    if (owned) TP_FFT_TAG(tp_fft_free_plan)(pl);
+/* The three kinds, as the generated code calls them. */
+static inline void TP_FFT_TAG(tp_fft_c2c)(const FC *in, FC *out, int64_t outer, int64_t n,
+                                          int64_t inner, int64_t inverse, int64_t scale) {
+    TP_FFT_TAG(tp_fft_axis)(TP_FFT_C2C, in, out, outer, n, inner, inverse, scale);
 }
 
-/* out[b] (n reals) = the unscaled inverse of the half spectrum in[b] (n/2 + 1 values),
- * times the scale. The imaginary parts of the zero (and, n even, the Nyquist) frequency
- * are ignored, as NumPy's irfft does. */
-static inline void TP_FFT_TAG(tp_fft_c2r)(const FC *in, FT *out, int64_t batch, int64_t n,
-                                   int64_t scale) {
-    if (batch <= 0 || n <= 0) return;
-    int owned;
-    PLAN *pl = TP_FFT_TAG(tp_fft_get_plan)(n, 1, &owned);
-    const FT factor = TP_FFT_TAG(tp_fft_scale)(n, scale);
-    const int64_t h = n / 2, width = h + 1;
-#ifdef _OPENMP
-#pragma omp parallel if (batch > 1 && batch * n >= TP_FFT_PARALLEL_MIN)
-#endif
-    {
-        FC *work = pl ? (FC *)malloc(sizeof(FC) * (size_t)pl->scratch) : NULL;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int64_t b = 0; b < batch; b++) {
-            const FC *x = in + b * width;
-            FT *y = out + b * n;
-            if (!work) {
-                for (int64_t k = 0; k < n; k++) y[k] = (FT)NAN;
-                continue;
-            }
-            FC *z = work + pl->sub->scratch;
-            if (n % 2) {      /* odd: the full Hermitian spectrum, conjugated (inverse) */
-                z[0].re = x[0].re;
-                z[0].im = 0;
-                for (int64_t k = 1; k < width; k++) {
-                    z[k].re = x[k].re;
-                    z[k].im = -x[k].im;
-                    z[n - k].re = x[k].re;
-                    z[n - k].im = x[k].im;
-                }
-                TP_FFT_TAG(tp_fft_run)(pl->sub, z, work);
-                for (int64_t k = 0; k < n; k++) y[k] = z[k].re * factor;
-                continue;
-            }
-            /* even: Z_k = E_k + i O_k with E_k = X_k + conj X_(h-k) and
-             * O_k = (X_k - conj X_(h-k)) conj(w^k) (twice the forward halves: the
-             * unscaled inverse of length n is twice that of length h). Conjugated. */
-            for (int64_t k = 0; k < h; k++) {
-                FC xk = x[k], xj = x[h - k];
-                if (k == 0) xk.im = xj.im = 0;
-                const FC e = {xk.re + xj.re, xk.im - xj.im};
-                const FC d = {xk.re - xj.re, xk.im + xj.im};
-                const FC o = TP_FFT_TAG(tp_fft_cmul)(
-                    d, (FC){pl->twiddle[k].re, -pl->twiddle[k].im});
-                z[k].re = e.re - o.im;
-                z[k].im = -(e.im + o.re);
-            }
-            TP_FFT_TAG(tp_fft_run)(pl->sub, z, work);
-            for (int64_t k = 0; k < h; k++) {
-                y[2 * k] = z[k].re * factor;
-                y[2 * k + 1] = -z[k].im * factor;
-            }
-        }
-        free(work);
-    }
-    if (owned) TP_FFT_TAG(tp_fft_free_plan)(pl);
+static inline void TP_FFT_TAG(tp_fft_r2c)(const FT *in, FC *out, int64_t outer, int64_t n,
+                                          int64_t inner, int64_t scale) {
+    TP_FFT_TAG(tp_fft_axis)(TP_FFT_R2C, in, out, outer, n, inner, 0, scale);
+}
+
+static inline void TP_FFT_TAG(tp_fft_c2r)(const FC *in, FT *out, int64_t outer, int64_t n,
+                                          int64_t inner, int64_t scale) {
+    TP_FFT_TAG(tp_fft_axis)(TP_FFT_C2R, in, out, outer, n, inner, 0, scale);
 }
 
 #undef FT

@@ -60,6 +60,13 @@ def _fold_into_columns(size, lhs, rhs):
     return reshape(out, (aval_of(lhs).shape[0], size, n)), 1
 
 
+@register("fft")
+def fft_batching(size, values, dims, *, axis, **params):
+    """A batch axis in front; the transformed axis moves one place back."""
+    (x,), (d,) = values, dims
+    return bind(P.fft, moveaxis(x, d, 0), axis=axis + 1, **params), 0
+
+
 def _stacked_rule(prim):
     def rule(size, values, dims, **params):
         return bind(prim, *all_to_front(values, dims, size), **params), 0
@@ -68,5 +75,5 @@ def _stacked_rule(prim):
 
 
 for _name in ("linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q", "qr_r",
-              "eigh", "svd", "fft"):
+              "eigh", "svd"):
     register(_name)(_stacked_rule(P.get(_name)))

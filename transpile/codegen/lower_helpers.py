@@ -78,13 +78,14 @@ def _factorization(function, header="tp_linalg.h"):
 
 
 def _fft(low, eqn, buf, comment):
-    """One call of tp_fft.h over every row of the operand (the leading axes are a batch)."""
+    """One call of tp_fft.h: the operand as (outer, length, inner) around the axis."""
     (x,) = eqn.inputs
-    fft_type, length = eqn.params["fft_type"], eqn.params["length"]
+    fft_type, length, axis = (eqn.params[k] for k in ("fft_type", "length", "axis"))
     complex_dtype = x.aval.dtype if fft_type != "rfft" else buf.dtype
     kind = {"fft": "c2c", "ifft": "c2c", "rfft": "r2c", "irfft": "c2r"}[fft_type]
-    batch = math.prod(x.aval.shape[:-1])
-    scalars = (batch, length) + ((int(fft_type == "ifft"),) if kind == "c2c" else ())
+    shape = x.aval.shape
+    scalars = (math.prod(shape[:axis]), length, math.prod(shape[axis + 1:]))
+    scalars += (int(fft_type == "ifft"),) if kind == "c2c" else ()
     scalars += (SCALES[eqn.params["scale"]],)
     return [HelperKernel("tp_fft.h", f"tp_fft_{kind}_{TAG[complex_dtype]}", [low.buffers[x]],
                          [buf], scalars, comment)]

@@ -1,10 +1,10 @@
 """`transpile.numpy.fft`: NumPy's and JAX's discrete Fourier transforms.
 
-Every transform is a sequence of one-dimensional ones, each the primitive `fft` along the
-last axis (rules/fourier.py), which the C backend runs through runtime/include/tp_fft.h: a
+Every transform is a sequence of one-dimensional ones, each the primitive `fft` along one
+axis (rules/fourier.py), which the C backend runs through runtime/include/tp_fft.h: a
 Stockham FFT with radix-4/2/3/5 butterflies, a generic one for other small primes and
-Bluestein's algorithm for large prime factors, so every length costs O(n log n). A transform
-along another axis moves that axis last and back (two copies: the helper wants rows).
+Bluestein's algorithm for large prime factors, so every length costs O(n log n). Along a
+leading axis the helper gathers blocks of columns itself (no transposed copy).
 
 Dtypes are NumPy 2's (which JAX's agree with once x64 is enabled): float32 and complex64
 compute in single precision (complex64 results, float32 from irfft), everything else in
@@ -20,7 +20,6 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from ._manipulation import pad, roll
-from ._shape import moveaxis
 from ._util import astype, operand, shape_of
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "fftn", "ifftn", "rfftn",
@@ -55,13 +54,15 @@ def _real_operand(a):
     return a if dt in (dtypes.float32, dtypes.float64) else astype(a, dtypes.float64)
 
 
-def _fit_last(a, width: int):
-    """Crop or zero-pad the last axis to `width` values, as NumPy's `n=` does."""
-    have = shape_of(a)[-1]
+def _fit(a, axis: int, width: int):
+    """Crop or zero-pad axis `axis` to `width` values, as NumPy's `n=` does."""
+    have = shape_of(a)[axis]
     if have > width:
-        return a[..., :width]
+        return a[(slice(None),) * axis + (slice(0, width),)]
     if have < width:
-        return pad(a, [(0, 0)] * (len(shape_of(a)) - 1) + [(0, width - have)])
+        widths = [(0, 0)] * len(shape_of(a))
+        widths[axis] = (0, width - have)
+        return pad(a, widths)
     return a
 
 
@@ -76,8 +77,7 @@ def _length(n, default: int, what: str) -> int:
 
 
 def _along(a, axis, transform):
-    """Apply `transform` (a function of an array whose last axis it transforms) along
-    `axis`."""
+    """Apply `transform(a, axis)` with `axis` checked and made non-negative."""
     ndim = len(shape_of(a))
     if ndim == 0:
         raise ValueError("fft: needs an array of at least one dimension, got a scalar")
@@ -85,15 +85,12 @@ def _along(a, axis, transform):
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension "
                                       f"{ndim}")
-    axis %= ndim
-    if axis == ndim - 1:
-        return transform(a)
-    return moveaxis(transform(moveaxis(a, axis, -1)), -1, axis)
+    return transform(a, axis % ndim)
 
 
-def _bind_fft(a, fft_type, length, scale):
+def _bind_fft(a, fft_type, length, scale, axis):
     """The primitive; an empty batch (no values to read) is an empty constant."""
-    params = dict(fft_type=fft_type, length=length, scale=scale)
+    params = dict(fft_type=fft_type, length=length, scale=scale, axis=axis)
     if aval_of(a).size == 0:
         from ..rules.fourier import fft_abstract
         out = fft_abstract(aval_of(a), **params)
@@ -105,9 +102,9 @@ def _c2c(a, n, axis, norm, inverse):
     a = _complex_operand(operand(a))
     what = "ifft" if inverse else "fft"
 
-    def transform(x):
-        length = _length(n, shape_of(x)[-1], what)
-        return _bind_fft(_fit_last(x, length), what, length, _scale(norm, inverse))
+    def transform(x, ax):
+        length = _length(n, shape_of(x)[ax], what)
+        return _bind_fft(_fit(x, ax, length), what, length, _scale(norm, inverse), ax)
     return _along(a, axis, transform)
 
 
@@ -122,19 +119,19 @@ def ifft(a, n=None, axis=-1, norm=None):
 def rfft(a, n=None, axis=-1, norm=None):
     a = _real_operand(operand(a))
 
-    def transform(x):
-        length = _length(n, shape_of(x)[-1], "rfft")
-        return _bind_fft(_fit_last(x, length), "rfft", length, _scale(norm, False))
+    def transform(x, ax):
+        length = _length(n, shape_of(x)[ax], "rfft")
+        return _bind_fft(_fit(x, ax, length), "rfft", length, _scale(norm, False), ax)
     return _along(a, axis, transform)
 
 
 def irfft(a, n=None, axis=-1, norm=None):
     a = _complex_operand(operand(a))
 
-    def transform(x):
-        length = _length(n, 2 * (shape_of(x)[-1] - 1), "irfft")
-        return _bind_fft(_fit_last(x, length // 2 + 1), "irfft", length,
-                         _scale(norm, True))
+    def transform(x, ax):
+        length = _length(n, 2 * (shape_of(x)[ax] - 1), "irfft")
+        return _bind_fft(_fit(x, ax, length // 2 + 1), "irfft", length, _scale(norm, True),
+                         ax)
     return _along(a, axis, transform)
 
 

@@ -1,5 +1,6 @@
-"""Shape, dtype and reference values of `fft`: one discrete Fourier transform along the last
-axis (jnp.fft builds every transform from it; runtime/include/tp_fft.h computes it in C).
+"""Shape, dtype and reference values of `fft`: one discrete Fourier transform along one axis
+(`axis`, non-negative; jnp.fft builds every transform from it; runtime/include/tp_fft.h
+computes it in C).
 
 `fft_type`: "fft" and "ifft" (complex to complex), "rfft" (real length-n rows to n//2 + 1
 complex values), "irfft" (n//2 + 1 complex values to n reals). `length` is n. `scale`:
@@ -25,27 +26,31 @@ def fft_input_width(fft_type: str, length: int) -> int:
     return length // 2 + 1 if fft_type == "irfft" else length
 
 
-def fft_abstract(x, *, fft_type, length, scale):
+def fft_abstract(x, *, fft_type, length, scale, axis):
     if fft_type not in FFT_TYPES or scale not in SCALES:
         raise ValueError(f"fft: unknown fft_type {fft_type!r} or scale {scale!r}")
     want = dtypes.is_float if fft_type == "rfft" else dtypes.is_complex
     if not want(x.dtype) or x.dtype == np.float16:
         kind = "float32 or float64" if fft_type == "rfft" else "complex64 or complex128"
         raise TypeError(f"fft ({fft_type}): needs a {kind} operand, got {x.dtype}")
-    if x.ndim < 1 or x.shape[-1] != fft_input_width(fft_type, length) or length < 1:
-        raise ValueError(f"fft ({fft_type}, length {length}): the last axis of the operand "
+    if not 0 <= axis < x.ndim or x.shape[axis] != fft_input_width(fft_type, length) \
+            or length < 1:
+        raise ValueError(f"fft ({fft_type}, length {length}): axis {axis} of the operand "
                          f"must have {fft_input_width(fft_type, length)} values, got shape "
                          f"{x.shape}")
+    shape = list(x.shape)
     if fft_type == "rfft":
-        return ShapedArray(x.shape[:-1] + (length // 2 + 1,), _COMPLEX_OF[x.dtype])
+        shape[axis] = length // 2 + 1
+        return ShapedArray(tuple(shape), _COMPLEX_OF[x.dtype])
     if fft_type == "irfft":
-        return ShapedArray(x.shape[:-1] + (length,), dtypes.COMPLEX_PART[x.dtype])
+        shape[axis] = length
+        return ShapedArray(tuple(shape), dtypes.COMPLEX_PART[x.dtype])
     return ShapedArray(x.shape, x.dtype)
 
 
-def fft_impl(avals, x, *, fft_type, length, scale):
-    out = fft_abstract(*avals, fft_type=fft_type, length=length, scale=scale)
+def fft_impl(avals, x, *, fft_type, length, scale, axis):
+    out = fft_abstract(*avals, fft_type=fft_type, length=length, scale=scale, axis=axis)
     inverse = fft_type in ("ifft", "irfft")
     function = getattr(np.fft, fft_type)
-    result = function(np.asarray(x), n=length, axis=-1, norm=_NUMPY_NORM[scale, inverse])
+    result = function(np.asarray(x), n=length, axis=axis, norm=_NUMPY_NORM[scale, inverse])
     return result.astype(out.dtype, copy=False)

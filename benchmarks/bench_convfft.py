@@ -60,19 +60,24 @@ def _inner(call) -> int:
     return max(1, int(0.02 / max(time.perf_counter() - start, 1e-7)))
 
 
+def _same_windows(x, w, stride):
+    """NHWC input padded as lax's 'SAME' pads it, as (n, h, w, c, kh, kw) windows."""
+    pads = [(0, 0)]
+    for size, k in zip(x.shape[1:3], w.shape[:2]):
+        total = max((-(-size // stride) - 1) * stride + k - size, 0)
+        pads.append((total // 2, total - total // 2))
+    xp = np.pad(x, pads + [(0, 0)])
+    return sliding_window_view(xp, w.shape[:2], axis=(1, 2))[:, ::stride, ::stride]
+
+
 def numpy_conv_einsum(x, w, stride):
-    """NHWC x HWIO, 'SAME' padding for odd kernels: windows, then one einsum."""
-    kh, kw = w.shape[:2]
-    xp = np.pad(x, ((0, 0), (kh // 2, kh // 2), (kw // 2, kw // 2), (0, 0)))
-    win = sliding_window_view(xp, (kh, kw), axis=(1, 2))[:, ::stride, ::stride]
-    return np.einsum("nhwcij,ijco->nhwo", win, w)
+    """NHWC x HWIO: windows, then one einsum (NumPy's default, unoptimised path)."""
+    return np.einsum("nhwcij,ijco->nhwo", _same_windows(x, w, stride), w)
 
 
 def numpy_conv_tensordot(x, w, stride):
-    kh, kw = w.shape[:2]
-    xp = np.pad(x, ((0, 0), (kh // 2, kh // 2), (kw // 2, kw // 2), (0, 0)))
-    win = sliding_window_view(xp, (kh, kw), axis=(1, 2))[:, ::stride, ::stride]
-    return np.tensordot(win, w, axes=([3, 4, 5], [2, 0, 1]))
+    """The same windows contracted with tensordot (a copy, then BLAS)."""
+    return np.tensordot(_same_windows(x, w, stride), w, axes=([3, 4, 5], [2, 0, 1]))
 
 
 def _conv_tp(stride):

@@ -3,9 +3,39 @@
 
 #define CT TP_CONV_T
 
-/* c[r][j] += sum_k a[r * lda + k] * b[k * ldb + j] for r < rows, j < width, k < depth:
- * the tile lives in registers when rows and width are the compile-time constants. */
-static inline __attribute__((always_inline)) void TP_CONV_TAG(tp_conv_tile)(
+/* A vector of TP_CONV_WIDTH / 2 values (GCC's vector extension: the compiler picks the
+ * instructions, AVX-512, AVX2 or SSE, from -march; plain C semantics, no fast-math). */
+typedef CT TP_CONV_TAG(tp_conv_vec) __attribute__((vector_size(sizeof(CT) * TP_CONV_WIDTH / 2)));
+#define VEC TP_CONV_TAG(tp_conv_vec)
+
+/* The full tile: TP_CONV_ROWS rows x TP_CONV_WIDTH columns of c, two vectors per row, held
+ * in registers over the whole depth; b's row is loaded once per k for every row of a. */
+static inline __attribute__((always_inline)) void TP_CONV_TAG(tp_conv_tile_full)(
+        const CT *a, int64_t lda, const CT *b, int64_t ldb, CT *c, int64_t ldc,
+        int64_t depth) {
+    VEC acc[TP_CONV_ROWS][2];
+    for (int r = 0; r < TP_CONV_ROWS; r++) {
+        memcpy(&acc[r][0], c + r * ldc, sizeof(VEC));
+        memcpy(&acc[r][1], c + r * ldc + TP_CONV_WIDTH / 2, sizeof(VEC));
+    }
+    for (int64_t k = 0; k < depth; k++) {
+        VEC b0, b1;
+        memcpy(&b0, b + k * ldb, sizeof(VEC));
+        memcpy(&b1, b + k * ldb + TP_CONV_WIDTH / 2, sizeof(VEC));
+        for (int r = 0; r < TP_CONV_ROWS; r++) {
+            const CT av = a[r * lda + k];
+            acc[r][0] += av * b0;
+            acc[r][1] += av * b1;
+        }
+    }
+    for (int r = 0; r < TP_CONV_ROWS; r++) {
+        memcpy(c + r * ldc, &acc[r][0], sizeof(VEC));
+        memcpy(c + r * ldc + TP_CONV_WIDTH / 2, &acc[r][1], sizeof(VEC));
+    }
+}
+
+/* c[r][j] += sum_k a[r * lda + k] * b[k * ldb + j] for r < rows, j < width, k < depth. */
+static inline void TP_CONV_TAG(tp_conv_tile)(
         const CT *a, int64_t lda, const CT *b, int64_t ldb, CT *c, int64_t ldc,
         int64_t depth, int rows, int width) {
     CT acc[TP_CONV_ROWS][TP_CONV_WIDTH];
@@ -45,9 +75,8 @@ static inline void TP_CONV_TAG(tp_conv_run)(const CT *in, int64_t in_step, const
             int64_t px = lo;
             if (width == TP_CONV_WIDTH)
                 for (; px + TP_CONV_ROWS <= hi; px += TP_CONV_ROWS)
-                    TP_CONV_TAG(tp_conv_tile)(ing + px * in_step, in_step, wg + j, O,
-                                              outg + px * O + j, O, I, TP_CONV_ROWS,
-                                              TP_CONV_WIDTH);
+                    TP_CONV_TAG(tp_conv_tile_full)(ing + px * in_step, in_step, wg + j, O,
+                                                   outg + px * O + j, O, I);
             for (; px < hi; px += TP_CONV_ROWS) {
                 const int rows = hi - px < TP_CONV_ROWS ? (int)(hi - px) : TP_CONV_ROWS;
                 TP_CONV_TAG(tp_conv_tile_edge)(ing + px * in_step, in_step, wg + j, O,
@@ -121,4 +150,5 @@ static inline void TP_CONV_TAG(tp_conv)(
     }
 }
 
+#undef VEC
 #undef CT

@@ -26,7 +26,8 @@
  * tests each offset.
  *
  * Rounding: products and sums in the operands' precision, channels then offsets in order
- * (a different association than XLA's: results agree within summation error). Threads:
+ * (a different association than XLA's: results agree within summation error); the full
+ * tiles fuse each multiply-add where the target has FMA (one rounding), edges do not. Threads:
  * OpenMP over output rows (n, od, oh).
  */
 #ifndef TRANSPILE_CONV_H
@@ -68,19 +69,39 @@ static inline int64_t tp_conv_source(int64_t o, int64_t k, int64_t stride, int64
     return p / lhs_dil < size ? p / lhs_dil : -1;
 }
 
+/* acc + a * b for one broadcast scalar a, fused (one rounding, as BLAS and tp_gemm.h's
+ * kernels do) where the target has FMA instructions; VEC is the impl's vector type. */
+#if defined(__AVX512F__) || (defined(__AVX__) && defined(__FMA__))
+#include <immintrin.h>
+#endif
+#if defined(__AVX512F__)
+#define TP_CONV_FMA_F32(a, b, acc) ((VEC)_mm512_fmadd_ps(_mm512_set1_ps(a), (__m512)(b), (__m512)(acc)))
+#define TP_CONV_FMA_F64(a, b, acc) ((VEC)_mm512_fmadd_pd(_mm512_set1_pd(a), (__m512d)(b), (__m512d)(acc)))
+#elif defined(__AVX__) && defined(__FMA__)
+#define TP_CONV_FMA_F32(a, b, acc) ((VEC)_mm256_fmadd_ps(_mm256_set1_ps(a), (__m256)(b), (__m256)(acc)))
+#define TP_CONV_FMA_F64(a, b, acc) ((VEC)_mm256_fmadd_pd(_mm256_set1_pd(a), (__m256d)(b), (__m256d)(acc)))
+#else
+#define TP_CONV_FMA_F32(a, b, acc) ((acc) + (a) * (b))
+#define TP_CONV_FMA_F64(a, b, acc) ((acc) + (a) * (b))
+#endif
+
 #define TP_CONV_T float
+#define TP_CONV_FMA TP_CONV_FMA_F32
 #define TP_CONV_TAG(name) name##_f32
 #define TP_CONV_WIDTH (2 * TP_CONV_VECTOR_BYTES / 4)
 #include "tp_conv_impl.h"
 #undef TP_CONV_T
+#undef TP_CONV_FMA
 #undef TP_CONV_TAG
 #undef TP_CONV_WIDTH
 
 #define TP_CONV_T double
+#define TP_CONV_FMA TP_CONV_FMA_F64
 #define TP_CONV_TAG(name) name##_f64
 #define TP_CONV_WIDTH (2 * TP_CONV_VECTOR_BYTES / 8)
 #include "tp_conv_impl.h"
 #undef TP_CONV_T
+#undef TP_CONV_FMA
 #undef TP_CONV_TAG
 #undef TP_CONV_WIDTH
 

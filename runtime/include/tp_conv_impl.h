@@ -8,13 +8,14 @@
 typedef CT TP_CONV_TAG(tp_conv_vec) __attribute__((vector_size(sizeof(CT) * TP_CONV_WIDTH / 2)));
 #define VEC TP_CONV_TAG(tp_conv_vec)
 
-/* The full tile: TP_CONV_ROWS rows x TP_CONV_WIDTH columns of c, two vectors per row, held
- * in registers over the whole depth; b's row is loaded once per k for every row of a. */
+/* A full-width tile: `rows` (a constant where it is inlined: TP_CONV_ROWS, or 1 for the
+ * last pixels of a run) x TP_CONV_WIDTH columns of c, two vectors per row, held in registers
+ * over the whole depth; b's row is loaded once per k for every row of a. */
 static inline __attribute__((always_inline)) void TP_CONV_TAG(tp_conv_tile_full)(
         const CT *a, int64_t lda, const CT *b, int64_t ldb, CT *c, int64_t ldc,
-        int64_t depth) {
+        int64_t depth, const int rows) {
     VEC acc[TP_CONV_ROWS][2];
-    for (int r = 0; r < TP_CONV_ROWS; r++) {
+    for (int r = 0; r < rows; r++) {
         memcpy(&acc[r][0], c + r * ldc, sizeof(VEC));
         memcpy(&acc[r][1], c + r * ldc + TP_CONV_WIDTH / 2, sizeof(VEC));
     }
@@ -22,13 +23,13 @@ static inline __attribute__((always_inline)) void TP_CONV_TAG(tp_conv_tile_full)
         VEC b0, b1;
         memcpy(&b0, b + k * ldb, sizeof(VEC));
         memcpy(&b1, b + k * ldb + TP_CONV_WIDTH / 2, sizeof(VEC));
-        for (int r = 0; r < TP_CONV_ROWS; r++) {
+        for (int r = 0; r < rows; r++) {
             const CT av = a[r * lda + k];
-            acc[r][0] += av * b0;
-            acc[r][1] += av * b1;
+            acc[r][0] = TP_CONV_FMA(av, b0, acc[r][0]);
+            acc[r][1] = TP_CONV_FMA(av, b1, acc[r][1]);
         }
     }
-    for (int r = 0; r < TP_CONV_ROWS; r++) {
+    for (int r = 0; r < rows; r++) {
         memcpy(c + r * ldc, &acc[r][0], sizeof(VEC));
         memcpy(c + r * ldc + TP_CONV_WIDTH / 2, &acc[r][1], sizeof(VEC));
     }
@@ -73,10 +74,14 @@ static inline void TP_CONV_TAG(tp_conv_run)(const CT *in, int64_t in_step, const
             const int width = per_group - j < TP_CONV_WIDTH ? (int)(per_group - j)
                                                             : TP_CONV_WIDTH;
             int64_t px = lo;
-            if (width == TP_CONV_WIDTH)
+            if (width == TP_CONV_WIDTH) {
                 for (; px + TP_CONV_ROWS <= hi; px += TP_CONV_ROWS)
                     TP_CONV_TAG(tp_conv_tile_full)(ing + px * in_step, in_step, wg + j, O,
-                                                   outg + px * O + j, O, I);
+                                                   outg + px * O + j, O, I, TP_CONV_ROWS);
+                for (; px < hi; px++)
+                    TP_CONV_TAG(tp_conv_tile_full)(ing + px * in_step, in_step, wg + j, O,
+                                                   outg + px * O + j, O, I, 1);
+            }
             for (; px < hi; px += TP_CONV_ROWS) {
                 const int rows = hi - px < TP_CONV_ROWS ? (int)(hi - px) : TP_CONV_ROWS;
                 TP_CONV_TAG(tp_conv_tile_edge)(ing + px * in_step, in_step, wg + j, O,
@@ -84,6 +89,35 @@ static inline void TP_CONV_TAG(tp_conv_run)(const CT *in, int64_t in_step, const
             }
         }
     }
+}
+
+/* The output pixels [lo, hi) whose column ow * SW + kw * RW - PW lies in [0, W). */
+static inline void TP_CONV_TAG(tp_conv_span)(int64_t kw, int64_t OW, int64_t W, int64_t SW,
+                                             int64_t PW, int64_t RW, int64_t *lo,
+                                             int64_t *hi) {
+    const int64_t shift = kw * RW - PW;
+    const int64_t first = tp_conv_ceil_div(-shift, SW);
+    const int64_t end = tp_conv_floor_div(W - 1 - shift, SW) + 1;
+    *lo = first < 0 ? 0 : first;
+    *hi = end > OW ? OW : end;
+}
+
+/* Kernel column kw's contribution to the output pixels [lo, hi) of one row (all inside). */
+static inline void TP_CONV_TAG(tp_conv_pixels)(const CT *irow, const CT *wkk, CT *orow,
+                                               int64_t lo, int64_t hi, int64_t kw, int64_t C,
+                                               int64_t I, int64_t O, int64_t SW, int64_t PW,
+                                               int64_t RW, int64_t groups, int depthwise) {
+    if (lo >= hi) return;
+    const CT *first = irow + (lo * SW + kw * RW - PW) * C;      /* pixel lo's input */
+    if (depthwise) {
+        for (int64_t ow = lo; ow < hi; ow++) {
+            const CT *x = first + (ow - lo) * SW * C;
+            CT *y = orow + ow * O;
+            for (int64_t c = 0; c < C; c++) y[c] += x[c] * wkk[c];
+        }
+        return;
+    }
+    TP_CONV_TAG(tp_conv_run)(first, SW * C, wkk, orow + lo * O, hi - lo, I, O, groups);
 }
 
 static inline void TP_CONV_TAG(tp_conv)(
@@ -115,6 +149,21 @@ static inline void TP_CONV_TAG(tp_conv)(
                 if (ih < 0) continue;
                 const CT *irow = lhs + ((n * D + id) * H + ih) * W * C;
                 const CT *wk = rhs + (kd * KH + kh) * KW * I * O;
+                /* Pixels whose input is inside for every kw: with one group and undilated
+                 * columns, their kw x C inputs are contiguous, and so are the kernel's
+                 * KW * C rows, so the whole row of offsets is one product of depth KW * C. */
+                int64_t inner_lo = 0, inner_hi = OW;
+                for (int64_t kw = 0; kw < KW; kw++) {
+                    int64_t lo, hi;
+                    TP_CONV_TAG(tp_conv_span)(kw, OW, W, SW, PW, RW, &lo, &hi);
+                    inner_lo = lo > inner_lo ? lo : inner_lo;
+                    inner_hi = hi < inner_hi ? hi : inner_hi;
+                }
+                const int merged = dense_w && groups == 1 && RW == 1 && inner_lo < inner_hi;
+                if (merged)
+                    TP_CONV_TAG(tp_conv_run)(irow + (inner_lo * SW - PW) * C, SW * C, wk,
+                                             orow + inner_lo * O, inner_hi - inner_lo, KW * C,
+                                             O, 1);
                 for (int64_t kw = 0; kw < KW; kw++) {
                     const CT *wkk = wk + kw * I * O;
                     if (!dense_w) {                  /* dilated input: test each pixel */
@@ -126,24 +175,17 @@ static inline void TP_CONV_TAG(tp_conv)(
                         }
                         continue;
                     }
-                    /* pixels whose column ow * SW + kw * RW - PW lies in [0, W) */
-                    const int64_t shift = kw * RW - PW;
-                    int64_t lo = tp_conv_ceil_div(-shift, SW);
-                    int64_t hi = tp_conv_floor_div(W - 1 - shift, SW) + 1;
-                    lo = lo < 0 ? 0 : lo;
-                    hi = hi > OW ? OW : hi;
-                    if (lo >= hi) continue;
-                    const CT *first = irow + (lo * SW + shift) * C;  /* pixel lo's input */
-                    if (depthwise) {
-                        for (int64_t ow = lo; ow < hi; ow++) {
-                            const CT *x = first + (ow - lo) * SW * C;
-                            CT *y = orow + ow * O;
-                            for (int64_t c = 0; c < C; c++) y[c] += x[c] * wkk[c];
-                        }
-                        continue;
+                    int64_t lo, hi;
+                    TP_CONV_TAG(tp_conv_span)(kw, OW, W, SW, PW, RW, &lo, &hi);
+                    if (merged) {   /* only the border pixels are left for this offset */
+                        TP_CONV_TAG(tp_conv_pixels)(irow, wkk, orow, lo, inner_lo, kw, C, I,
+                                                    O, SW, PW, RW, groups, depthwise);
+                        TP_CONV_TAG(tp_conv_pixels)(irow, wkk, orow, inner_hi, hi, kw, C, I,
+                                                    O, SW, PW, RW, groups, depthwise);
+                    } else {
+                        TP_CONV_TAG(tp_conv_pixels)(irow, wkk, orow, lo, hi, kw, C, I, O, SW,
+                                                    PW, RW, groups, depthwise);
                     }
-                    TP_CONV_TAG(tp_conv_run)(first, SW * C, wkk, orow + lo * O, hi - lo, I, O,
-                                             groups);
                 }
             }
         }

@@ -114,3 +114,9 @@ def test_errors_name_the_problem():
 def test_empty_batch_is_empty():
     got = tp.jit(tnp.fft.fft)(np.zeros((0, 4)))
     assert got.shape == (0, 4) and got.dtype == np.complex128
+
+
+def test_cuda_backend_says_fft_is_cpu_only(monkeypatch):
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    with pytest.raises(NotImplementedError, match="backend='cpu'"):
+        tp.jit(tnp.fft.fft, backend="cuda")(np.zeros(4, complex))

@@ -1,16 +1,28 @@
-"""jax.scipy.special's erf, erfc, erfinv, gammaln and digamma (psi): lax's special functions with SciPy's
-promotion (booleans and integers compute in float64)."""
+"""jax.scipy.special: erf, erfc, erfinv, gammaln, digamma (psi), betaln, logsumexp, expit,
+logit, xlogy, xlog1py, entr, ndtr, log_ndtr, ndtri, i0e and i1e, with SciPy's promotion
+(booleans and integers compute in float64)."""
 from __future__ import annotations
+
+import numpy as np
 
 from .. import dtypes
 from .. import lax_special as S
+from .. import numpy as tnp
 from ..core import aval_of
 from ..numpy._util import astype, operand
+from . import _bessel, _normal
+from ._logsumexp import logsumexp  # noqa: F401
 
 
 def _promoted(x):
     x = operand(x)
     return x if dtypes.is_float(aval_of(x).dtype) else astype(x, dtypes.float64)
+
+
+def _promoted_pair(x, y):
+    x, y = _promoted(x), _promoted(y)
+    common = tnp.result_type(x, y)
+    return astype(x, common), astype(y, common)
 
 
 def erf(x):
@@ -36,7 +48,68 @@ def digamma(x):
 psi = digamma
 
 
+def betaln(a, b):
+    """log|B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b)."""
+    a, b = _promoted_pair(a, b)
+    return S.lgamma(a) + S.lgamma(b) - S.lgamma(a + b)
+
+
+def expit(x):
+    """The logistic sigmoid 1 / (1 + exp(-x))."""
+    x = _promoted(x)
+    return 1 / (1 + tnp.exp(-x))
+
+
+def logit(x):
+    """log(x / (1 - x)), expit's inverse."""
+    x = _promoted(x)
+    return tnp.log(x / (1 - x))
+
+
+def _x_times_log(log, x, y):
+    """x * log(y), 0 where x is 0 (whatever y is, as SciPy's xlogy/xlog1py)."""
+    x, y = _promoted_pair(x, y)
+    nonzero = x != 0
+    safe_y = tnp.where(nonzero, y, 1)
+    return tnp.where(nonzero, x * log(safe_y), 0)
+
+
+def xlogy(x, y):
+    return _x_times_log(tnp.log, x, y)
+
+
+def xlog1py(x, y):
+    return _x_times_log(tnp.log1p, x, y)
+
+
+def entr(x):
+    """-x log x for x > 0, 0 at 0, -inf below (the entropy of one probability)."""
+    x = _promoted(x)
+    return tnp.where(x > 0, -x * tnp.log(tnp.where(x > 0, x, 1)),
+                     tnp.where(x == 0, 0, -np.inf))
+
+
+def ndtr(x):
+    return _normal.ndtr(_promoted(x))
+
+
+def log_ndtr(x, series_order=3):
+    return _normal.log_ndtr(_promoted(x), series_order)
+
+
+def ndtri(p):
+    return _normal.ndtri(_promoted(p))
+
+
+def i0e(x):
+    return _bessel.i0e(_promoted(x))
+
+
+def i1e(x):
+    return _bessel.i1e(_promoted(x))
+
+
 from ..eager_results import install as _install_eager_results  # noqa: E402
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
-_install_eager_results(globals(), (__name__,))
+_install_eager_results(globals(), (__name__, "transpile.scipy._logsumexp"))

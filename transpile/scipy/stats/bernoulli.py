@@ -28,4 +28,5 @@ def cdf(k, p):
 def ppf(q, p):
     q, p = promote_inexact(q, p)
     invalid = tnp.isnan(q) | tnp.isnan(p) | (p < 0) | (p > 1) | (q < 0) | (q > 1)
-    return tnp.where(invalid, np.nan, tnp.where(q <= 1 - p, 0, 1))
+    zero, one = q.dtype.type(0), q.dtype.type(1)
+    return tnp.where(invalid, np.nan, tnp.where(q <= 1 - p, zero, one))

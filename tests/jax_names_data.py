@@ -45,7 +45,8 @@ def decode(value):
         return np.array(value["array"], dtype=value["dtype"]).reshape(value["shape"])
     if isinstance(value, dict) and "dtype_name" in value:
         return np.dtype(value["dtype_name"])
-    if isinstance(value, dict) and "precision" in value:
+    if isinstance(value, dict) and list(value) == ["precision"] and \
+            isinstance(value["precision"], str):
         return tp.lax.Precision[value["precision"]]
     if isinstance(value, dict):
         return {k: decode(v) for k, v in value.items()}

@@ -29,7 +29,7 @@ _LAZY = {
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
 }
-_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -1,0 +1,32 @@
+"""`precision=` and `preferred_element_type=` for the products (dot, matmul, inner, tensordot,
+vdot, einsum, lax.dot, lax.dot_general), as JAX takes them.
+
+`preferred_element_type` is the result's dtype and, where the operands convert to it without
+loss, the type the products are accumulated in, as XLA does: int8 operands with int32
+accumulate without wrapping, float32 with float64 sum in float64. Otherwise (a narrower or
+other-kind type) the product is computed in the operands' type and converted.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from ..precision import check_precision
+from ._util import astype, strong_operand
+
+
+def _unchanged(result):
+    return result
+
+
+def accumulate_in(operands, precision, preferred_element_type, what: str):
+    """(operands to multiply, a function finishing the result) for a product `what`."""
+    check_precision(precision, what)
+    if preferred_element_type is None:
+        return list(operands), _unchanged
+    target = dtypes.canonicalize(preferred_element_type, what=f"{what}: preferred_element_type")
+    operands = [strong_operand(x) for x in operands]
+    if all(np.can_cast(aval_of(x).dtype, target, "safe") for x in operands):
+        operands = [astype(x, target) for x in operands]
+    return operands, lambda result: astype(result, target)

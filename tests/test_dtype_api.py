@@ -114,3 +114,8 @@ def test_aliases_and_abstract_types():
 def test_errors_name_the_fix(call, match):
     with pytest.raises((TypeError, ValueError), match=match):
         call()
+
+
+def test_dtype_of_a_tracer():
+    assert tp.jit(lambda x: x * tp.numpy.finfo(tp.numpy.dtype(x)).eps)(np.ones(1, np.float32)) \
+        == np.finfo(np.float32).eps

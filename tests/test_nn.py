@@ -71,3 +71,30 @@ def test_glu_needs_an_even_axis():
 def test_standardize_rejects_an_unknown_algorithm():
     with pytest.raises(ValueError, match="algorithm"):
         nn.standardize(np.ones(3), algorithm="exact")
+
+
+def test_a_jax_style_classifier_runs_unchanged():
+    """`import transpile as jax`: initializers, a dense layer with preferred_element_type,
+    gelu, log_softmax and one_hot in one jitted loss, against the same math in NumPy."""
+    import transpile as jax
+    jnp = jax.numpy
+    k1, k2 = jax.random.split(jax.random.PRNGKey(0))
+    params = {"w": jax.nn.initializers.he_normal()(k1, (5, 3)),
+              "b": jax.nn.initializers.zeros(k2, (3,))}
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(4, 5)
+    labels = np.array([0, 2, 1, 2])
+
+    @jax.jit
+    def loss(p, x, y):
+        logits = jax.nn.gelu(jnp.dot(x, p["w"], precision=jax.lax.Precision.HIGHEST,
+                                     preferred_element_type=jnp.float32) + p["b"])
+        return -jnp.mean(jnp.sum(jax.nn.one_hot(y, 3, dtype=jnp.float32)
+                                 * jax.nn.log_softmax(logits), axis=-1))
+    w = np.asarray(params["w"], np.float64)
+    h = x.astype(np.float64) @ w
+    g = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+    log_p = g - np.log(np.exp(g).sum(-1, keepdims=True))
+    expected = -log_p[np.arange(4), labels].mean()
+    got = loss(params, x, labels)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-5)

@@ -1,5 +1,6 @@
 """jax.scipy.special: erf, erfc, erfinv, gammaln, digamma (psi), betaln, logsumexp, expit,
-logit, xlogy, xlog1py, entr, ndtr, log_ndtr, ndtri, i0e and i1e, with SciPy's promotion
+logit, xlogy, xlog1py, entr, ndtr, log_ndtr, ndtri, i0e, i1e, gammainc, gammaincc and
+betainc, with SciPy's promotion
 (booleans and integers compute in float64)."""
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .. import numpy as tnp
 from ..core import aval_of
 from ..numpy._util import astype, operand
 from . import _bessel, _normal
+from ._incomplete import betainc, gammainc, gammaincc  # noqa: F401
 from ._logsumexp import logsumexp  # noqa: F401
 
 
@@ -117,4 +119,5 @@ def i1e(x):
 from ..eager_results import install as _install_eager_results  # noqa: E402
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
-_install_eager_results(globals(), (__name__, "transpile.scipy._logsumexp"))
+_install_eager_results(globals(), (__name__, "transpile.scipy._logsumexp",
+                                   "transpile.scipy._incomplete"))

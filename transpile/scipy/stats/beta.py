@@ -20,3 +20,26 @@ def logpdf(x, a, b, loc=0, scale=1):
 
 def pdf(x, a, b, loc=0, scale=1):
     return tnp.exp(logpdf(x, a, b, loc, scale))
+
+
+def _unit(x, loc, scale):
+    return tnp.clip((x - loc) / scale, 0, 1)
+
+
+def cdf(x, a, b, loc=0, scale=1):
+    x, a, b, loc, scale = promote_inexact(x, a, b, loc, scale)
+    return special.betainc(a, b, _unit(x, loc, scale))
+
+
+def logcdf(x, a, b, loc=0, scale=1):
+    return tnp.log(cdf(x, a, b, loc, scale))
+
+
+def sf(x, a, b, loc=0, scale=1):
+    """1 - cdf, as the mirrored distribution's cdf (I_{1-y}(b, a))."""
+    x, a, b, loc, scale = promote_inexact(x, a, b, loc, scale)
+    return special.betainc(b, a, 1 - _unit(x, loc, scale))
+
+
+def logsf(x, a, b, loc=0, scale=1):
+    return tnp.log(sf(x, a, b, loc, scale))

@@ -17,3 +17,22 @@ def logpdf(x, a, loc=0, scale=1):
 
 def pdf(x, a, loc=0, scale=1):
     return tnp.exp(logpdf(x, a, loc, scale))
+
+
+def cdf(x, a, loc=0, scale=1):
+    x, a, loc, scale = promote_inexact(x, a, loc, scale)
+    return special.gammainc(a, tnp.maximum((x - loc) / scale, 0))
+
+
+def logcdf(x, a, loc=0, scale=1):
+    return tnp.log(cdf(x, a, loc, scale))
+
+
+def sf(x, a, loc=0, scale=1):
+    x, a, loc, scale = promote_inexact(x, a, loc, scale)
+    y = (x - loc) / scale
+    return tnp.where(y < 0, 1, special.gammaincc(a, y))
+
+
+def logsf(x, a, loc=0, scale=1):
+    return tnp.log(sf(x, a, loc, scale))

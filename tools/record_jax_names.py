@@ -8,8 +8,9 @@ JAX is not a dependency of transpile; run with a separate environment that has i
     /tmp/jaxenv/bin/python tools/record_jax_names.py tests/data/jax_names.json
 
 x64 is on (float64 cases are JAX's float64 answers; float32 inputs stay float32). Arrays are
-stored as {"array": flat values, "shape": [...], "dtype": name}, dtypes as {"dtype_name": name}; floats print exactly (a float32
-widened to a Python float round-trips), NaN and infinities as JSON's NaN/Infinity.
+stored as {"array": flat values, "shape": [...], "dtype": name}, dtypes as
+{"dtype_name": name}; floats print exactly (a float32 widened to a Python float
+round-trips), NaN and infinities as JSON's NaN/Infinity.
 """
 from __future__ import annotations
 
@@ -175,7 +176,8 @@ def stats_cases():
                       case(f"stats.gamma.{fn}", pos, 3.0, 0.5, 2.0),
                       case(f"stats.uniform.{fn}", unit), case(f"stats.uniform.{fn}", x, -1.0, 3.0)]
         for fn in ("cdf", "logcdf", "sf", "logsf"):
-            cases += [case(f"stats.gamma.{fn}", pos, 2.5), case(f"stats.gamma.{fn}", pos, 3.0, 0.5, 2.0),
+            cases += [case(f"stats.gamma.{fn}", pos, 2.5),
+                      case(f"stats.gamma.{fn}", pos, 3.0, 0.5, 2.0),
                       case(f"stats.beta.{fn}", unit, 2.0, 3.0),
                       case(f"stats.beta.{fn}", arr([0.5, 1.0, 2.0], dt), 2.0, 2.0, 0.5, 2.0)]
         cases += [case("stats.uniform.cdf", x, -1.0, 3.0), case("stats.uniform.ppf", p, -1.0, 3.0)]
@@ -305,7 +307,8 @@ def initializers():
     builders = [
         ("zeros", None), ("ones", None), ("constant", {"value": -0.5}),
         ("normal", {}), ("normal", {"stddev": 2.0}), ("uniform", {"scale": 3.0}),
-        ("truncated_normal", {}), ("truncated_normal", {"stddev": 1.5, "lower": -1.0, "upper": 3.0}),
+        ("truncated_normal", {}),
+        ("truncated_normal", {"stddev": 1.5, "lower": -1.0, "upper": 3.0}),
         ("glorot_normal", {}), ("glorot_uniform", {}), ("xavier_normal", {}),
         ("xavier_uniform", {}), ("lecun_normal", {}), ("lecun_uniform", {}), ("he_normal", {}),
         ("he_uniform", {}), ("kaiming_normal", {}), ("kaiming_uniform", {}),

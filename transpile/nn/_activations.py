@@ -9,19 +9,13 @@ from __future__ import annotations
 
 import math
 
-from .. import dtypes
 from .. import numpy as tnp
 from ..core import aval_of
+from ..numpy._inexact import as_inexact
 from ..numpy._util import operand
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
-
-
-def _inexact(x):
-    """x as an array of a floating (or complex) dtype: integers and bools become float64."""
-    x = operand(x)
-    return x if dtypes.is_inexact(aval_of(x).dtype) else tnp.asarray(x, dtype=tnp.float64)
 
 
 def _constant(value, x):
@@ -42,7 +36,7 @@ def relu6(x):
 
 
 def sigmoid(x):
-    x = _inexact(x)
+    x = as_inexact(x)
     return tnp.divide(1, tnp.add(1, tnp.exp(tnp.negative(x))))
 
 
@@ -66,7 +60,7 @@ def sparse_sigmoid(x):
 
 
 def silu(x):
-    x = _inexact(x)
+    x = as_inexact(x)
     return x * sigmoid(x)
 
 
@@ -74,7 +68,7 @@ swish = silu
 
 
 def mish(x):
-    x = _inexact(x)
+    x = as_inexact(x)
     return x * tnp.tanh(softplus(x))
 
 
@@ -116,7 +110,7 @@ def selu(x):
 def gelu(x, approximate=True):
     """x * Phi(x): with `approximate`, Phi by the tanh formula; else exactly, by erfc."""
     from ..lax_special import erfc
-    x = _inexact(x)
+    x = as_inexact(x)
     if approximate:
         inner = _constant(math.sqrt(2 / math.pi), x) * (x + 0.044715 * (x ** 3))
         return x * (0.5 * (1.0 + tnp.tanh(inner)))
@@ -143,7 +137,7 @@ hard_swish = hard_silu
 
 def log1mexp(x):
     """log(1 - exp(-x)) for x >= 0, by the form that stays accurate on each side of log 2."""
-    x = _inexact(x)
+    x = as_inexact(x)
     return tnp.where(x < math.log(2.0), tnp.log(-tnp.expm1(-x)), tnp.log1p(-tnp.exp(-x)))
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from .. import dtypes
 from .. import numpy as tnp
 from ..core import Tracer, aval_of
+from ..numpy._inexact import DEFAULT_FLOAT
 from ..numpy._util import normalize_axes, normalize_axis, operand
 from ..scipy._logsumexp import logsumexp
 
@@ -97,5 +98,5 @@ def one_hot(x, num_classes, *, dtype=None, axis=-1):
     classes_shape.insert(where_axis, num_classes)
     classes = tnp.arange(num_classes, dtype=aval_of(x).dtype).reshape(classes_shape)
     hits = tnp.expand_dims(x, where_axis) == classes
-    target = dtypes.float64 if dtype is None else dtypes.canonicalize(dtype)
+    target = DEFAULT_FLOAT if dtype is None else dtypes.canonicalize(dtype)
     return hits.astype(target)

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
 from .. import numpy as tnp
 from ..core import aval_of
+from ..numpy._inexact import as_inexact
 from ..numpy._util import normalize_axes, operand
-
-
-def _inexact(x):
-    x = operand(x)
-    return x if dtypes.is_inexact(aval_of(x).dtype) else tnp.asarray(x, dtype=tnp.float64)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
     """log(sum(b * exp(a), axis)). With `b` (weights, which may be negative), the sum's sign
     is returned as a second result when `return_sign`, else a negative sum gives NaN."""
-    a = _inexact(a)
+    a = as_inexact(a)
     if b is not None:
         b = operand(b)
         common = tnp.result_type(a, b)

@@ -6,7 +6,7 @@ import math
 
 from ... import numpy as tnp
 from ...core import aval_of
-from ._util import promote_inexact
+from ...numpy._inexact import promote_inexact
 
 
 def logpdf(x, mean, cov, allow_singular=None):

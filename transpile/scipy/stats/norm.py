@@ -5,7 +5,7 @@ import math
 
 from ... import numpy as tnp
 from .._normal import log_ndtr, ndtr, ndtri
-from ._util import promote_inexact
+from ...numpy._inexact import DEFAULT_FLOAT, promote_inexact
 
 
 def logpdf(x, loc=0, scale=1):
@@ -44,7 +44,7 @@ def ppf(q, loc=0, scale=1):
     """The quantile function. As JAX's, the result has the default float dtype (float64
     here; JAX's with x64 on)."""
     q, loc, scale = promote_inexact(q, loc, scale)
-    return tnp.asarray(ndtri(q) * scale + loc, dtype=tnp.float64)
+    return tnp.asarray(ndtri(q) * scale + loc, dtype=DEFAULT_FLOAT)
 
 
 def isf(q, loc=0, scale=1):

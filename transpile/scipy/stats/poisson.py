@@ -5,7 +5,7 @@ import numpy as np
 
 from ... import numpy as tnp
 from .. import special
-from ._util import promote_inexact
+from ...numpy._inexact import promote_inexact
 
 
 def logpmf(k, mu, loc=0):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import numpy as tnp
-from ._util import promote_inexact
+from ...numpy._inexact import promote_inexact
 
 
 def logpdf(x, loc=0, scale=1):

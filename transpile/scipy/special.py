@@ -1,6 +1,7 @@
 """jax.scipy.special: erf, erfc, erfinv, gammaln, digamma (psi), betaln, logsumexp, expit,
-logit, xlogy, xlog1py, entr, ndtr, log_ndtr, ndtri, i0e, i1e, gammainc, gammaincc and
-betainc, with SciPy's promotion
+logit, xlogy, xlog1py, entr, rel_entr, kl_div, softmax, log_softmax, ndtr, log_ndtr, ndtri,
+i0, i0e, i1, i1e, gammainc, gammaincc, betainc, gamma, gammasgn, loggamma, factorial, beta,
+poch and multigammaln, with SciPy's promotion
 (booleans and integers compute in float64)."""
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from .. import numpy as tnp
 from ..core import aval_of
 from ..numpy._util import astype, operand
 from . import _bessel, _normal
+from ._gamma_family import (beta, factorial, gamma, gammasgn, loggamma,  # noqa: F401
+                            multigammaln, poch)
 from ._incomplete import betainc, gammainc, gammaincc  # noqa: F401
 from ._logsumexp import logsumexp  # noqa: F401
 
@@ -96,6 +99,37 @@ def entr(x):
                      tnp.where(x == 0, dt.type(0), dt.type(-np.inf)))
 
 
+def rel_entr(p, q):
+    """p log(p / q) for p, q > 0; 0 where p is 0 and q >= 0; inf elsewhere."""
+    p, q = _promoted_pair(p, q)
+    both_positive = (p > 0) & (q > 0)
+    safe_p, safe_q = tnp.where(both_positive, p, 1), tnp.where(both_positive, q, 1)
+    value = safe_p * tnp.log(safe_p) - xlogy(safe_p, safe_q)
+    dt = aval_of(p).dtype
+    return tnp.where(both_positive, value,
+                     tnp.where((p == 0) & (q >= 0), dt.type(0), dt.type(np.inf)))
+
+
+def kl_div(p, q):
+    """rel_entr(p, q) - p + q."""
+    p, q = _promoted_pair(p, q)
+    return rel_entr(p, q) - p + q
+
+
+def softmax(x, /, *, axis=None):
+    """exp(x) / sum(exp(x)) over `axis` (all axes by default, as SciPy)."""
+    x = _promoted(x)
+    unnormalized = tnp.exp(x - tnp.max(x, axis=axis, keepdims=True))
+    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
+
+
+def log_softmax(x, /, *, axis=None):
+    """x - logsumexp(x) over `axis` (all axes by default, as SciPy)."""
+    x = _promoted(x)
+    shifted = x - tnp.max(x, axis=axis, keepdims=True)
+    return shifted - tnp.log(tnp.sum(tnp.exp(shifted), axis=axis, keepdims=True))
+
+
 def ndtr(x):
     return _normal.ndtr(_promoted(x))
 
@@ -116,8 +150,21 @@ def i1e(x):
     return _bessel.i1e(_promoted(x))
 
 
+def i0(x):
+    """I0(x) = exp(|x|) i0e(x)."""
+    x = _promoted(x)
+    return tnp.exp(tnp.abs(x)) * _bessel.i0e(x)
+
+
+def i1(x):
+    """I1(x) = exp(|x|) i1e(x)."""
+    x = _promoted(x)
+    return tnp.exp(tnp.abs(x)) * _bessel.i1e(x)
+
+
 from ..eager_results import install as _install_eager_results  # noqa: E402
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), (__name__, "transpile.scipy._logsumexp",
-                                   "transpile.scipy._incomplete"))
+                                   "transpile.scipy._incomplete",
+                                   "transpile.scipy._gamma_family"))

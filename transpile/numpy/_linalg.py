@@ -8,8 +8,8 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
-from ._preferred import _unchanged, accumulate_in
 from ._elementwise import add, bitwise_and, equal, multiply, not_equal, where
+from ._preferred import takes_precision
 from ._reductions import _reduce
 from ._shape import moveaxis
 from ._util import astype, broadcast_to, operand, reshape, strong_operand, weak_flags
@@ -35,10 +35,8 @@ def _matmul_2d_or_batched(a, b):
     return bind(P.dot_general, astype(a, dt), astype(b, dt))
 
 
-def matmul(a, b, *, precision=None, preferred_element_type=None):
-    (a, b), finish = accumulate_in((a, b), precision, preferred_element_type, "matmul")
-    if finish is not _unchanged:
-        return finish(matmul(a, b))
+@takes_precision
+def matmul(a, b):
     a, b = operand(a), operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     if not sa or not sb:
@@ -61,10 +59,8 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
     return _matmul_2d_or_batched(a, b)
 
 
-def dot(a, b, *, precision=None, preferred_element_type=None):
-    (a, b), finish = accumulate_in((a, b), precision, preferred_element_type, "dot")
-    if finish is not _unchanged:
-        return finish(dot(a, b))
+@takes_precision
+def dot(a, b):
     a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     if not sa or not sb:
@@ -120,6 +116,6 @@ def _blas_scalar_dot(a, b, shape):
     return reshape(scaled(a, reshape(b, ())), shape)
 
 
-def vdot(a, b, *, precision=None, preferred_element_type=None):
-    return dot(reshape(operand(a), (-1,)), reshape(operand(b), (-1,)), precision=precision,
-               preferred_element_type=preferred_element_type)
+@takes_precision
+def vdot(a, b):
+    return dot(reshape(operand(a), (-1,)), reshape(operand(b), (-1,)))

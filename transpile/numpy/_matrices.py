@@ -14,7 +14,7 @@ from .. import primitives as P
 from ..core import aval_of, bind, current_trace
 from . import _elementwise as E
 from ._linalg import dot, matmul, scaled
-from ._preferred import _unchanged, accumulate_in
+from ._preferred import takes_precision
 from ._shape import transpose
 from ._util import (astype, broadcast_to, normalize_axis, operand, reshape, static_shape,
                     strong_operand)
@@ -112,10 +112,8 @@ def outer(a, b):
     return E.multiply(a, b)
 
 
-def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
-    (a, b), finish = accumulate_in((a, b), precision, preferred_element_type, "tensordot")
-    if finish is not _unchanged:
-        return finish(tensordot(a, b, axes))
+@takes_precision
+def tensordot(a, b, axes=2):
     a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
     if isinstance(axes, (int, np.integer)):
@@ -144,10 +142,8 @@ def _permute(x, order):
     return transpose(x, order) if order != list(range(len(order))) else x
 
 
-def inner(a, b, *, precision=None, preferred_element_type=None):
-    (a, b), finish = accumulate_in((a, b), precision, preferred_element_type, "inner")
-    if finish is not _unchanged:
-        return finish(inner(a, b))
+@takes_precision
+def inner(a, b):
     a, b = strong_operand(a), strong_operand(b)
     if not aval_of(a).shape or not aval_of(b).shape:
         return scaled(a, b)

@@ -8,6 +8,9 @@ other-kind type) the product is computed in the operands' type and converted.
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 
 from .. import dtypes
@@ -30,3 +33,19 @@ def accumulate_in(operands, precision, preferred_element_type, what: str):
     if all(np.can_cast(aval_of(x).dtype, target, "safe") for x in operands):
         operands = [astype(x, target) for x in operands]
     return operands, lambda result: astype(result, target)
+
+
+def takes_precision(product):
+    """Give a product of two operands `fn(a, b, ...)` JAX's keyword-only `precision` and
+    `preferred_element_type` arguments."""
+    @functools.wraps(product)
+    def with_precision(a, b, *args, precision=None, preferred_element_type=None, **kwargs):
+        (a, b), finish = accumulate_in((a, b), precision, preferred_element_type,
+                                       product.__name__)
+        return finish(product(a, b, *args, **kwargs))
+    signature = inspect.signature(product)
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+             for name in ("precision", "preferred_element_type")]
+    with_precision.__signature__ = signature.replace(
+        parameters=list(signature.parameters.values()) + extra)
+    return with_precision

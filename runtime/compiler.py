@@ -63,8 +63,18 @@ class CCompiler:
                  platform.machine(), cpu_features(), header_digest()]
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
-    def command(self, c_path: str, so_path: str) -> list[str]:
-        return [self.cc, *self.flags, "-I", INCLUDE_DIR, "-o", so_path, c_path, "-lm"]
+    def command(self, c_path: str, so_path: str, link: tuple[str, ...] = ()) -> list[str]:
+        """Compile and link `c_path` into `so_path`; `link`: shared libraries it calls into
+        (the runtime library), named after the source so they resolve its symbols."""
+        return [self.cc, *self.flags, "-I", INCLUDE_DIR, "-o", so_path, c_path, *link, "-lm"]
+
+    def object_command(self, c_path: str, o_path: str) -> list[str]:
+        """Compile only (-c: the link flags among self.flags are ignored)."""
+        return [self.cc, *self.flags, "-c", "-I", INCLUDE_DIR, "-o", o_path, c_path]
+
+    def link_command(self, objects, so_path: str, soname: str) -> list[str]:
+        """Link objects into a shared library that modules find by `soname`."""
+        return [self.cc, *self.flags, "-o", so_path, *objects, f"-Wl,-soname,{soname}", "-lm"]
 
     def version(self) -> str:
         try:
@@ -74,24 +84,29 @@ class CCompiler:
             return "unknown"
         return out.splitlines()[0] if out else "unknown"
 
-    def compile(self, c_path: str, so_path: str) -> str:
+    def compile(self, c_path: str, so_path: str, link: tuple[str, ...] = ()) -> str:
         """Build `so_path` from `c_path`; return the compiler's warnings (empty when clean)."""
-        cmd = self.command(c_path, so_path)
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-        except OSError as err:        # e.g. a script without its #! line, or no longer there
-            raise CompileError(f"could not run the C compiler {self.cc} ({err.strerror}); "
-                               "check that it is a working program, or change TRANSPILE_CC"
-                               ) from err
-        if proc.returncode != 0:
-            how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
-                   else f"exit {proc.returncode}")
-            raise CompileError(f"C compiler failed on {c_path} ({how}):\n"
-                               f"{shlex.join(cmd)}\n{proc.stderr}")
-        if not os.path.isfile(so_path):
-            raise CompileError(f"the C compiler {self.cc} reported success but wrote no "
-                               f"{so_path}:\n{shlex.join(cmd)}\n{proc.stderr}")
-        return proc.stderr
+        return run_compiler(self.command(c_path, so_path, link), c_path, so_path)
+
+
+def run_compiler(cmd: list[str], what: str, output: str | None = None) -> str:
+    """Run one compiler command; its warnings (stderr), or CompileError naming `what` and
+    saying how it failed (could not start, killed, exit status, or no `output` written)."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    except OSError as err:        # e.g. a script without its #! line, or no longer there
+        raise CompileError(f"could not run the C compiler {cmd[0]} ({err.strerror}); "
+                           "check that it is a working program, or change TRANSPILE_CC"
+                           ) from err
+    if proc.returncode != 0:
+        how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
+               else f"exit {proc.returncode}")
+        raise CompileError(f"C compiler failed on {what} ({how}):\n"
+                           f"{shlex.join(cmd)}\n{proc.stderr}")
+    if output is not None and not os.path.isfile(output):
+        raise CompileError(f"the C compiler {cmd[0]} reported success but wrote no "
+                           f"{output}:\n{shlex.join(cmd)}\n{proc.stderr}")
+    return proc.stderr
 
 
 def compiler_problem() -> str:

@@ -75,6 +75,8 @@ def cache_command(args) -> int:
             print(f"{e.key[:16]}  {_first_comment_line(source_file(e.path))}")
     elif args.action == "info":
         _cache_info(root)
+    elif args.action == "warm":
+        return _warm_runtime_library(root)
     elif args.action == "clear":
         # Only entries carrying transpile's manifest: the directory may be one the user
         # chose, and anything else in it is not ours to delete.
@@ -103,6 +105,36 @@ def cache_command(args) -> int:
         removed = cache_admin.prune(root, max_size=max_size, older_than_s=older)
         freed = sum(e.size for e in removed)
         print(f"pruned {_entries_text(len(removed))} ({_human_size(freed)}) from {root}")
+    return 0
+
+
+def _warm_runtime_library(root: str) -> int:
+    """Build the runtime kernel library now (once per compiler, flags and CPU), so that no
+    program's first call waits for it."""
+    import time
+    from .runtime import runtime_library
+    from .runtime.compiler import CCompiler, CompileError
+    compiler = CCompiler.from_environment()
+    if compiler is None:
+        print("transpile cache warm: no C compiler found (set TRANSPILE_CC)", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        library = runtime_library.ensure(compiler)
+    except CompileError as err:
+        print(f"transpile cache warm: {err}", file=sys.stderr)
+        return 1
+    if not library.path.startswith(root + os.sep):
+        print(f"transpile cache warm: the cache directory {root} is not usable; nothing "
+              "was kept", file=sys.stderr)
+        return 1
+    where = os.path.dirname(library.path)
+    if library.built_seconds is None:
+        print(f"runtime library already built: {where} "
+              f"({time.perf_counter() - started:.2f} s to verify and load)")
+    else:
+        print(f"built the runtime library in {library.built_seconds:.2f} s (once per "
+              f"compiler, flags and CPU): {where}")
     return 0
 
 
@@ -160,8 +192,9 @@ def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="transpile", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("lint", help="find code that jit would reject (see `transpile lint --help`)")
-    cache = sub.add_parser("cache", help="inspect, prune or clear the on-disk binary cache")
-    cache.add_argument("action", choices=["dir", "list", "info", "prune", "clear"])
+    cache = sub.add_parser("cache", help="inspect, prune or clear the on-disk binary cache; "
+                           "warm: build the runtime kernel library now (once per machine)")
+    cache.add_argument("action", choices=["dir", "list", "info", "prune", "clear", "warm"])
     cache.add_argument("--max-size", help="prune: evict least recently used entries until the "
                        "cache fits, e.g. 2G, 500M")
     cache.add_argument("--older-than", help="prune: remove entries unused for this long: a "

@@ -15,6 +15,7 @@ import shutil
 import tempfile
 
 from .. import logs
+from ..runtime import runtime_library
 from ..runtime.cache_admin import max_size_from_environment, prune
 from ..runtime.cache_location import usable_root, warn_once
 from ..runtime.compiler import CompileError
@@ -175,5 +176,6 @@ def _enforce_size_cap(root: str, keep: str) -> None:
         return
     if limit is None:
         return
-    for entry in prune(root, max_size=limit, keep=frozenset([keep])):
+    in_use = frozenset([keep]) | runtime_library.loaded_keys()
+    for entry in prune(root, max_size=limit, keep=in_use):
         logs.cache(f"evicted {entry.path} ({entry.size} bytes; TRANSPILE_CACHE_MAX_SIZE={limit})")

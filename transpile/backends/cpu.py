@@ -12,9 +12,11 @@ from ..codegen.c_comment import comment_text
 from ..codegen.c_render import DEBUG_HOOK_SUFFIX, CRenderer
 from ..codegen.kernel_ir import Program
 from ..codegen.lower import lower
+from ..eager_array import EagerArray
 from ..errors import describe_function
 from ..ir import IR
 from ..passes.simplify import simplify
+from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler, compiler_problem
 from ..runtime.loader import from_buffer, load_entry
 from . import interpret
@@ -78,7 +80,7 @@ class Executable:
                                             program.effects)
 
     def __call__(self, arrays):
-        outs = [np.empty(shape, dtype) for shape, dtype in self._out_specs]
+        outs = [EagerArray(shape, dtype) for shape, dtype in self._out_specs]
         status = self._fn(*self._const_pointers, *map(from_buffer, arrays),
                           *map(from_buffer, outs))
         if self._printer is not None:
@@ -113,7 +115,7 @@ class Executable:
                     inputs = list(map(from_buffer, arrays))
                 except ValueError:
                     return None
-                out = np.empty(shape, dtype)
+                out = EagerArray(shape, dtype)
                 if fn(*inputs, from_buffer(out)):
                     raise _allocation_failed()
                 return out
@@ -125,7 +127,7 @@ class Executable:
                 inputs = [*consts, *map(from_buffer, arrays)]
             except (ValueError, OverflowError):
                 return None
-            outs = [np.empty(shape, dtype) for shape, dtype in specs]
+            outs = [EagerArray(shape, dtype) for shape, dtype in specs]
             if fn(*inputs, *map(from_buffer, outs)):
                 raise _allocation_failed()
             return outs[0] if single else outs
@@ -156,9 +158,9 @@ def _output(spec, outs, inputs):
         return outs[value]
     if kind == "copy":
         return outs[value].copy()
-    if kind == "input":
-        return np.array(inputs[value])        # a copy: callers own their results
-    return value.copy()                       # a literal's 0-d array, fresh per call
+    if kind == "input":                       # a copy: callers own their results
+        return np.array(inputs[value]).view(EagerArray)
+    return value.copy().view(EagerArray)      # a literal's 0-d array, fresh per call
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,
@@ -187,7 +189,17 @@ class CPUBackend:
     def compile(self, prepared: Prepared):
         """(Executable, found_on_disk): through the disk cache when it can be used, else a
         private build kept in memory (see `cached_build`)."""
+        # A module calling the runtime library's kernels needs it loaded first (and built,
+        # once per machine, by whichever process gets here first).
+        self._runtime_link(prepared.source)
         return compile_cached(self, prepared)
+
+    def _runtime_link(self, source: str) -> tuple[str, ...]:
+        """The runtime library to link `source` against: (its path,), or () when the source
+        calls none of its kernels. Loads it into this process first."""
+        if not runtime_library.needed_by(source):
+            return ()
+        return (runtime_library.ensure(self.compiler, log=logs.log).path,)
 
     def _build(self, source: str, tmp: str) -> dict:
         """Compile `source` into tmp/module.so (beside tmp/module.c or .cu); how it was built goes
@@ -197,14 +209,18 @@ class CPUBackend:
         with open(c_path, "w", encoding="utf-8") as f:    # the manifest hashes its UTF-8
             f.write(source)
         started = time.perf_counter()
-        warnings_text = self.compiler.compile(c_path, so_path)
+        # Only C modules link the runtime library (CUDA sources never include its
+        # declarations), so the CUDA compilers are called as before.
+        link = self._runtime_link(source)
+        extra = (link,) if link else ()
+        warnings_text = self.compiler.compile(c_path, so_path, *extra)
         seconds = time.perf_counter() - started
         if warnings_text.strip():
             logs.warn_once(f"cc-warnings:{c_path}",
                            f"transpile: the C compiler warned on generated code "
                            f"(please report):\n{warnings_text}")
         return {"compiler": self.compiler.version(), "seconds": round(seconds, 3),
-                "command": " ".join(self.compiler.command(name, "module.so")),
+                "command": " ".join(self.compiler.command(name, "module.so", *extra)),
                 "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 

@@ -50,6 +50,11 @@ class CudaRenderer(CRenderer):
     restrict = "__restrict__"
     team_regions = False          # OpenMP's shared parallel regions have no CUDA counterpart
     runtime_header = "tp_cuda.h"
+    # The sort, factorization and scatter helpers run on the device (a thread or a block per
+    # item) and GEMM is tp_cuda.h's tiled template: device code, compiled into the module
+    # (calling device code in another library would need relocatable device code and a device
+    # link step per module, dearer than what it saves). The host side has no heavy helper.
+    uses_runtime_library = False
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 

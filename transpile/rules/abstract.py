@@ -377,3 +377,26 @@ for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstra
 abstract_rules["while"] = while_abstract
 abstract_rules["fft"] = fft_abstract
 abstract_rules["conv"] = conv_abstract
+
+
+# -- differentiation markers (primitives.AUTODIFF_MARKERS; replaced before compiling) -------
+
+def stop_gradient_abstract(x):
+    return x
+
+
+def custom_jvp_call_abstract(*args, call, rule, n_args):
+    return [v.aval for v in call.outvars]
+
+
+def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args, remat=False):
+    return [v.aval for v in call.outvars]
+
+
+def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals):
+    return list(out_avals)
+
+
+for _fn in (stop_gradient_abstract, custom_jvp_call_abstract, custom_vjp_call_abstract,
+            custom_vjp_lin_abstract):
+    abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

@@ -121,3 +121,56 @@ def test_errors_name_the_argument():
         signal.convolve(np.ones(3), np.ones(2), mode="circular")
     with pytest.raises(ValueError, match="smaller than the other"):
         signal.convolve2d(np.ones((2, 5)), np.ones((3, 3)))
+
+
+def _finite_difference(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = eps
+        g[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return g
+
+
+GRAD_SETTINGS = {
+    "strided_same": dict(window_strides=(2, 2), padding="SAME"),
+    "dilated_pairs": dict(window_strides=(1, 1), padding=((1, 0), (2, 1)), rhs_dilation=(2, 1)),
+    "lhs_dilated": dict(window_strides=(1, 2), padding="VALID", lhs_dilation=(1, 2)),
+    "groups": dict(window_strides=(1, 1), padding="SAME", feature_group_count=3),
+}
+
+
+@pytest.mark.parametrize("setting", sorted(GRAD_SETTINGS))
+def test_grad_matches_finite_differences(setting):
+    """conv's JVP and transpose rules (autodiff/spectral_rules.py), under jit, for both
+    operands."""
+    kw = GRAD_SETTINGS[setting]
+    rng = np.random.default_rng(6)
+    x, k = rng.standard_normal((2, 3, 7, 6)), rng.standard_normal((6, 3 // kw.get(
+        "feature_group_count", 1), 3, 2))
+
+    def conv(x, k):
+        return lax.conv_general_dilated(x, k, **kw)
+    c = rng.standard_normal(np.shape(conv(x, k)))
+
+    def loss(x, k):
+        return tnp.sum(conv(x, k) * c)
+    gx, gk = tp.jit(tp.grad(loss, argnums=(0, 1)))(x, k)
+    np.testing.assert_allclose(gx, _finite_difference(lambda v: float(loss(v, k)), x),
+                               atol=1e-6)
+    np.testing.assert_allclose(gk, _finite_difference(lambda v: float(loss(x, v)), k),
+                               atol=1e-6)
+
+
+def test_grad_of_max_pool_and_jvp_of_conv():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 6, 6, 2))
+    pool = lambda x: tnp.sum(lax.reduce_window(x, -np.inf, lax.max, (1, 2, 2, 1),  # noqa: E731
+                                                (1, 2, 2, 1), "VALID") ** 2)
+    np.testing.assert_allclose(tp.jit(tp.grad(pool))(x),
+                               _finite_difference(lambda v: float(pool(v)), x), atol=1e-6)
+    k, t = rng.standard_normal((3, 3, 2, 4)), rng.standard_normal((3, 3, 2, 4))
+    conv = lambda k: lax.conv_general_dilated(x, k, (1, 1), "SAME",  # noqa: E731
+                                              dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    _, tangent = tp.jvp(conv, (k,), (t,))
+    np.testing.assert_allclose(tangent, np.asarray(conv(t)), atol=1e-12)

@@ -135,7 +135,7 @@ static inline void TP_CONV_TAG(tp_conv)(
                         * (double)O;
     (void)work;   /* read only by the OpenMP condition */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (rows > 1 && work > TP_CONV_PARALLEL_MIN)
+#pragma omp parallel for schedule(dynamic) if (rows > 1 && work > TP_CONV_PARALLEL_MIN)
 #endif
     for (int64_t row = 0; row < rows; row++) {
         const int64_t n = row / (OD * OH), od = row / OH % OD, oh = row % OH;

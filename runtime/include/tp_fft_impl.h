@@ -455,7 +455,7 @@ static inline void TP_FFT_TAG(tp_fft_axis)(int kind, const void *in, void *out, 
         const int64_t staged = inner == 1 ? 0 : block * (in_len + out_len);
         FC *work = pl ? (FC *)malloc(sizeof(FC) * (size_t)(pl->scratch + staged)) : NULL;
 #ifdef _OPENMP
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic)
 #endif
         for (int64_t t = 0; t < tasks; t++) {
             const int64_t o = t / blocks, i0 = t % blocks * block;

@@ -42,6 +42,10 @@ def fft_cases(jnp):
                                    (_complex(14, 6),))
         c[f"fftn_norm_{norm}"] = (lambda x, norm=norm: f.fftn(x, norm=norm),
                                   (_complex(15, 3, 4, 5),))
+    c["hfft"] = (lambda x: f.hfft(x), (_complex(35, 2, 5),))
+    c["hfft_n_ortho"] = (lambda x: f.hfft(x, n=7, norm="ortho"), (_complex(36, 4),))
+    c["ihfft"] = (lambda x: f.ihfft(x), (_real(37, 3, 8),))
+    c["ihfft_forward"] = (lambda x: f.ihfft(x, norm="forward"), (_real(38, 7),))
     c["rfft_float32"] = (lambda x: f.rfft(x), (_real(16, 2, 12, dtype=np.float32),))
     c["fft_float32"] = (lambda x: f.fft(x), (_real(17, 10, dtype=np.float32),))
     c["ifft_complex64"] = (lambda x: f.ifft(x), (_complex(18, 6, dtype=np.complex64),))

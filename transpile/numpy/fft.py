@@ -22,8 +22,9 @@ from ..core import aval_of, bind
 from ._manipulation import pad, roll
 from ._util import astype, operand, shape_of
 
-__all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "fftn", "ifftn", "rfftn",
-           "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
+           "irfft2", "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift",
+           "ifftshift"]
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -133,6 +134,23 @@ def irfft(a, n=None, axis=-1, norm=None):
         return _bind_fft(_fit(x, ax, length // 2 + 1), "irfft", length, _scale(norm, True),
                          ax)
     return _along(a, axis, transform)
+
+
+def _swap_direction(norm):
+    """The norm whose scale a transform in the other direction applies (hfft, ihfft)."""
+    _scale(norm, False)                          # validates the name
+    return {None: "forward", "backward": "forward", "forward": "backward"}.get(norm, norm)
+
+
+def hfft(a, n=None, axis=-1, norm=None):
+    """The transform of a Hermitian-symmetric signal given by its first half: real."""
+    from ._complex import conj
+    return irfft(conj(_complex_operand(operand(a))), n, axis, _swap_direction(norm))
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    from ._complex import conj
+    return conj(rfft(a, n, axis, _swap_direction(norm)))
 
 
 def _axes_and_sizes(a, s, axes, what):

@@ -23,6 +23,7 @@ from .index import Function, build_index
 from .jitsites import find_jit_sites
 from .model import Edit, Finding, Fix
 from .names import Names
+from .newer_syntax import parse_any_version
 from .noqa import parse_suppressions
 from .resolve import Resolver
 from .rules import Rule, enabled_rules
@@ -151,7 +152,7 @@ def _syntax_only(source: str, path: str) -> list[Finding]:
 
 def _parse(source: str, path: str) -> ast.Module | list[Finding]:
     try:
-        return ast.parse(source, filename=path)
+        return parse_any_version(source, path)
     except SyntaxError as error:
         line = error.lineno or 1
         return [Finding(path, line, max(error.offset or 1, 1), SYNTAX_ERROR, f"SyntaxError: {error.msg}")]

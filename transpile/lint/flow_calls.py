@@ -20,10 +20,12 @@ from .flow_tables import (
     CONVERSION_BUILTINS,
     CONVERSION_METHODS,
     DATA_DEPENDENT_SHAPE,
+    HOST_CONVERSIONS,
     LAX_BODIES,
     MASK_FUNCTIONS,
     MUTATING_METHODS,
     PASS_THROUGH_BUILTINS,
+    PYTHON_BOOL_FUNCTIONS,
     SHAPE_METHODS,
     SHAPE_PARAMETERS,
 )
@@ -89,6 +91,8 @@ class CallMixin:
         qualified = self.names.qualified(node.func, function)
         if qualified is None:
             return None
+        if qualified in PYTHON_BOOL_FUNCTIONS:
+            return CONCRETE
         root = qualified.split(".", 1)[0]
         if root in ("numpy", "math", "operator") and "." in qualified:
             return self._host_function(qualified, node, args, frame)
@@ -121,8 +125,17 @@ class CallMixin:
         taint = _args_taint(args)
         if qualified.startswith("operator.") and member not in ("index", "truth", "not_"):
             return of(taint)
+        if qualified.startswith("numpy.") and member not in HOST_CONVERSIONS and self.traced_by_transpile(frame.root):
+            return of(taint.as_array())  # NumPy protocols hand tracers to transpile.numpy
         self.hazard("convert", node, taint, frame, qualified)
         return CONCRETE
+
+    def traced_by_transpile(self, root: int) -> bool:
+        """Whether jit site `root` is transpile's jit (whose tracers take NumPy calls)."""
+        site = self.sites.sites[root]
+        scope = site.call.function if site.call is not None else None
+        qualified = self.names.qualified(site.jit_expr, scope) or ""
+        return qualified.split(".", 1)[0] == "transpile"
 
     def _trace_lax_bodies(self, member: str, args: Args, frame: Frame) -> None:
         positions = LAX_BODIES.get(member, ())

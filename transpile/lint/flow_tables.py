@@ -35,7 +35,28 @@ CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__floa
 # Array-namespace functions that only look at shapes and dtypes.
 CONCRETE_ARRAY_FUNCTIONS = frozenset(
     {"shape", "ndim", "size", "result_type", "dtype", "iinfo", "finfo", "issubdtype", "isdtype",
-     "can_cast", "promote_types"}
+     "can_cast", "promote_types", "iscomplexobj", "isrealobj", "isscalar", "issubsctype",
+     "isdtype", "is_weakly_typed"}
+)  # fmt: skip
+
+# Functions outside the array namespace that answer a Python bool from types, shapes and
+# dtypes alone (qualified names): `if eqx.is_array(x):` is decided while tracing.
+PYTHON_BOOL_FUNCTIONS = frozenset(
+    {"equinox.is_array", "equinox.is_array_like", "equinox.is_inexact_array",
+     "equinox.is_inexact_array_like", "jax.dtypes.issubdtype", "jax.dtypes.is_weakly_typed",
+     "jax.core.is_concrete", "jax.tree_util.all_leaves", "jax.tree_util.treedef_is_leaf",
+     "chex.is_array", "numpy.iscomplexobj", "numpy.isrealobj", "numpy.isscalar",
+     "numpy.issubdtype", "numpy.ndim", "numpy.shape", "numpy.size"}
+)  # fmt: skip
+
+# NumPy functions that turn their argument into a host array or scalar (`__array__`,
+# `__float__`): these fail on tracers under every jit. Other NumPy functions reach
+# transpile's tracers through `__array_ufunc__`/`__array_function__` and trace under
+# `transpile.jit` (not under `jax.jit`).
+HOST_CONVERSIONS = frozenset(
+    {"array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "asarray_chkfinite",
+     "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "uint32",
+     "uint64", "bool_", "complex128", "complex64", "frombuffer", "copy"}
 )  # fmt: skip
 
 # Array-namespace functions whose listed arguments set the output shape: (positions, keywords).

@@ -126,7 +126,7 @@ def _decorator_site(expr: ast.expr, function: ast.FunctionDef, names: Names, num
     site.binding = function.name
     site.binding_scope = scope
     site.decorator_of = function
-    site.static = _static_names(site.options, function, site.bound)
+    site.static = _static_names(site.options, function, site.bound, names.index)
     return site
 
 
@@ -152,7 +152,7 @@ def _call_site(call: CallSite, names: Names, resolver: Resolver, index: ModuleIn
     binding = index.assigned_to.get(node)
     site.binding = binding.id if binding is not None else None
     site.binding_scope = call.function
-    site.static = _static_names(node, target, bound) if target is not None else None
+    site.static = _static_names(node, target, bound, index) if target is not None else None
     return site
 
 
@@ -179,25 +179,41 @@ def _partial_bound(call: ast.Call, function: Function, already: frozenset[str]) 
     return frozenset(free[: len(positional)]) | keywords
 
 
-def _static_names(options: ast.Call | None, function: Function, bound: frozenset[str]) -> frozenset[str] | None:
+def _static_names(
+    options: ast.Call | None, function: Function, bound: frozenset[str], index: ModuleIndex
+) -> frozenset[str] | None:  # fmt: skip
     if options is None:
         return frozenset()
     names: set[str] = set()
     callable_params = [p for p in positional_params(function) if p not in bound]
     for keyword in options.keywords:
+        value = module_constant(keyword.value, index)
         if keyword.arg == "static_argnames":
-            strings = literal_strings(keyword.value)
+            strings = literal_strings(value)
             if strings is None:
                 return None
             names.update(strings)
         elif keyword.arg == "static_argnums":
-            numbers = literal_ints(keyword.value)
+            numbers = literal_ints(value)
             if numbers is None:
                 return None
             names.update(_names_at(numbers, callable_params))
         elif keyword.arg is None:
             return None  # **options: unknown
     return frozenset(names)
+
+
+def module_constant(expr: ast.expr, index: ModuleIndex) -> ast.expr:
+    """The value of `STATIC` in `static_argnames=STATIC` when the module binds it exactly once
+    (`STATIC = ("n", "mode")`); otherwise the expression itself."""
+    if not isinstance(expr, ast.Name):
+        return expr
+    nodes = index.module.bound.get(expr.id, [])
+    if len(nodes) == 1 and isinstance(nodes[0], (ast.Assign, ast.AnnAssign)) and nodes[0].value is not None:
+        targets = nodes[0].targets if isinstance(nodes[0], ast.Assign) else [nodes[0].target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            return nodes[0].value
+    return expr
 
 
 def _names_at(numbers: list[int], params: list[str]) -> list[str]:

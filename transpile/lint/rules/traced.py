@@ -20,6 +20,7 @@ from ..jitsites import JitSite, lines_mentioning
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
 from ..suggestions import TNP_FUNCTIONS
+from .call_site_values import passes_unhashable
 
 if TYPE_CHECKING:
     from ..engine import ModuleContext
@@ -92,6 +93,8 @@ def static_plan(ctx: ModuleContext, taint: Taint) -> dict[JitSite, list[str]] | 
             return None
         if origin.name in ctx.array_params(site.target) or origin.name not in _nameable(site):
             return None
+        if passes_unhashable(ctx, site, origin.name):
+            return None  # static would fail ("unhashable") or recompile per call: keep it traced
         plan.setdefault(site, []).append(origin.name)
     for site, names in plan.items():
         order = all_params(site.target)

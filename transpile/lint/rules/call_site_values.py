@@ -56,7 +56,7 @@ def _unhashable(ctx, value: ast.expr, function, depth: int) -> bool:
     if isinstance(value, ast.Subscript):
         return _unhashable(ctx, value.value, function, depth)  # x[0] of an array is an array
     if isinstance(value, ast.Call):
-        qualified = ctx.names.qualified(value.func, function) or ""
+        qualified = ctx.names.qualified(value.func, function) or _conventional(value.func)
         if qualified.split(".", 1)[0] in ARRAY_PACKAGES:
             return True
         return qualified in ("builtins.list", "builtins.dict", "builtins.set", "list", "dict", "set")
@@ -67,3 +67,13 @@ def _unhashable(ctx, value: ast.expr, function, depth: int) -> bool:
             if assigned is not None and _unhashable(ctx, assigned, function, depth + 1):
                 return True
     return False
+
+
+# The usual aliases, for a call whose module is not imported here (a notebook cell, exec'd code).
+CONVENTIONAL_ALIASES = {"np": "numpy", "onp": "numpy", "jnp": "jax", "tnp": "transpile"}
+
+
+def _conventional(func: ast.expr) -> str:
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return CONVENTIONAL_ALIASES.get(func.id, "") if isinstance(func, ast.Name) else ""

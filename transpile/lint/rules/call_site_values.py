@@ -56,8 +56,9 @@ def _unhashable(ctx, value: ast.expr, function, depth: int) -> bool:
     if isinstance(value, ast.Subscript):
         return _unhashable(ctx, value.value, function, depth)  # x[0] of an array is an array
     if isinstance(value, ast.Call):
-        qualified = ctx.names.qualified(value.func, function) or _conventional(value.func)
-        if qualified.split(".", 1)[0] in ARRAY_PACKAGES:
+        qualified = ctx.names.qualified(value.func, function) or ""
+        root = qualified.split(".", 1)[0]
+        if CONVENTIONAL_ALIASES.get(root, root) in ARRAY_PACKAGES:
             return True
         return qualified in ("builtins.list", "builtins.dict", "builtins.set", "list", "dict", "set")
     if isinstance(value, ast.Name) and depth < 2:
@@ -72,8 +73,3 @@ def _unhashable(ctx, value: ast.expr, function, depth: int) -> bool:
 # The usual aliases, for a call whose module is not imported here (a notebook cell, exec'd code).
 CONVENTIONAL_ALIASES = {"np": "numpy", "onp": "numpy", "jnp": "jax", "tnp": "transpile"}
 
-
-def _conventional(func: ast.expr) -> str:
-    while isinstance(func, ast.Attribute):
-        func = func.value
-    return CONVENTIONAL_ALIASES.get(func.id, "") if isinstance(func, ast.Name) else ""

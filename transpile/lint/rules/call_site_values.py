@@ -57,10 +57,11 @@ def _unhashable(ctx, value: ast.expr, function, depth: int) -> bool:
         return _unhashable(ctx, value.value, function, depth)  # x[0] of an array is an array
     if isinstance(value, ast.Call):
         qualified = ctx.names.qualified(value.func, function) or ""
+        qualified = qualified.removeprefix("builtins.")  # an unbound name, e.g. `np` in exec'd code
         root = qualified.split(".", 1)[0]
         if CONVENTIONAL_ALIASES.get(root, root) in ARRAY_PACKAGES:
             return True
-        return qualified in ("builtins.list", "builtins.dict", "builtins.set", "list", "dict", "set")
+        return qualified in ("list", "dict", "set")
     if isinstance(value, ast.Name) and depth < 2:
         bound = ctx.index.scope(function).bound.get(value.id) or ctx.index.module.bound.get(value.id) or []
         for node in bound:

@@ -45,9 +45,10 @@ class ExpressionMixin:
         if isinstance(node, ast.Compare):
             return self._comparison(node, frame, in_test=True).taint
         value = self.eval(node, frame)
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute) and node.attr not in self.leaf_fields:
             # `if state.dynamic_scale:` asks whether an optional pytree field is there (None or
-            # not): that is structure, known while tracing, not a value.
+            # not): that is structure, known while tracing, not a value. A field the module
+            # declares as a scalar or an array (`flag: bool`) is a leaf, and its truth traced.
             return Taint()
         return truth_taint(value)
 

@@ -128,3 +128,70 @@ MASK_FUNCTIONS = frozenset(
 # metadata of a pytree dataclass (equinox.field, flax.struct.field, dataclasses.field with
 # metadata=dict(static=True)).
 STATIC_FIELD_KEYWORDS = {"static": True, "pytree_node": False}
+
+# Transformations `t(f, ...)` that return a function running `f` on the arguments it is called
+# with (traced under an enclosing jit): `jax.grad(f)(w, x)`, `jax.vmap(lambda r: ...)(xs)`.
+# Keyed by the last part of the qualified name; the package must be a JAX-family one.
+FUNCTION_TRANSFORMS = frozenset(
+    {"grad", "value_and_grad", "vmap", "pmap", "jacfwd", "jacrev", "jacobian", "hessian",
+     "checkpoint", "remat", "custom_jvp", "custom_vjp", "named_call", "filter_grad",
+     "filter_value_and_grad", "filter_vmap", "filter_checkpoint", "filter_pmap", "jit",
+     "filter_jit", "shard_map", "pjit", "closure_convert"}
+)  # fmt: skip
+TRANSFORM_PACKAGES = frozenset({"jax", "equinox", "transpile"})
+BATCHING_TRANSFORMS = frozenset({"vmap", "pmap", "filter_vmap", "filter_pmap"})
+
+# Functions that call their function argument at once (while tracing) with the data they are
+# given: member -> (position of the function, positions of the data it is called with).
+# `None` for the data: every positional argument after the function.
+IMMEDIATE_CALLERS: dict[str, tuple[int, tuple[int, ...] | None]] = {
+    "tree_map": (0, None),
+    "tree_map_with_path": (0, None),
+    "vjp": (0, None),
+    "linearize": (0, None),
+    "eval_shape": (0, None),
+    "filter_eval_shape": (0, None),
+    "checkify": (0, None),
+}
+
+# jax.numpy / jax.lax operations inside jit are staged out even on constant inputs (JAX's
+# "omnistaging"): `int(jnp.ceil(x.shape[0] / 2))` fails while tracing.
+STAGING_NAMESPACES = ("jax.numpy", "jax.lax", "jax.nn", "jax.random")
+
+# Logging calls: they run once, while tracing; with a traced argument they log a tracer.
+LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
+
+# Shape-determining arguments of functions outside the array namespace, by qualified name:
+# (positions, keywords) as in SHAPE_PARAMETERS.
+SHAPE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "jax.nn.one_hot": ((1,), ("num_classes",)),
+    "jax.random.normal": ((1,), ("shape",)),
+    "jax.random.uniform": ((1,), ("shape",)),
+    "jax.random.bernoulli": ((2,), ("shape",)),
+    "jax.random.randint": ((1,), ("shape",)),
+    "jax.random.categorical": ((), ("shape",)),
+    "jax.random.choice": ((2,), ("shape",)),
+    "jax.random.permutation": ((), ()),
+    "jax.random.split": ((1,), ("num",)),
+    "jax.random.truncated_normal": ((3,), ("shape",)),
+    "jax.random.gamma": ((2,), ("shape",)),
+    "jax.random.exponential": ((1,), ("shape",)),
+    "jax.random.gumbel": ((1,), ("shape",)),
+    "jax.random.laplace": ((1,), ("shape",)),
+    "jax.random.rademacher": ((1,), ("shape",)),
+    "jax.random.orthogonal": ((1,), ("shape",)),
+    "jax.lax.scan": ((), ("length",)),
+    "jax.lax.dynamic_slice": ((2,), ("slice_sizes",)),
+    "jax.lax.dynamic_slice_in_dim": ((2,), ("slice_size",)),
+    "jax.lax.broadcast": ((1,), ("sizes",)),
+    "jax.lax.broadcast_in_dim": ((1,), ("shape",)),
+    "jax.lax.reshape": ((1,), ("new_sizes",)),
+    "jax.lax.iota": ((1,), ("size",)),
+    "jax.lax.full": ((0,), ("shape",)),
+    "jax.lax.top_k": ((1,), ("k",)),
+    "jax.image.resize": ((1,), ("shape",)),
+    "transpile.lax.scan": ((), ("length",)),
+    "transpile.lax.dynamic_slice": ((2,), ("slice_sizes",)),
+    "transpile.random.normal": ((1,), ("shape",)),
+    "transpile.random.uniform": ((1,), ("shape",)),
+}

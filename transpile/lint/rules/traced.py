@@ -38,6 +38,12 @@ def subject(taint: Taint) -> str:
         names = sorted({o.name for o in taint.origins if o.kind == kind})
         if names:
             parts.append(f"{label}{'s' if len(names) > 1 else ''} {quoted(names)}")
+    staged = sorted({o.name for o in taint.origins if o.kind == "staged"})
+    if staged:
+        parts.append(
+            f"the result of {quoted([name + '()' for name in staged])}, a tracer inside jit even when "
+            "its inputs are constants (use numpy or math on static values)"
+        )
     return " and ".join(parts)
 
 

@@ -57,7 +57,7 @@ class CallMixin:
                 args.append((arg, None, self.eval(arg, frame)))
         for keyword in node.keywords:
             args.append((keyword.value, keyword.arg or "**", self.eval(keyword.value, frame)))
-        for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call):
+        for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call, self._module_call):
             result = handler(node, args, frame)
             if result is not None:
                 return result
@@ -362,6 +362,38 @@ class CallMixin:
         data = [arg for arg in args[1:] if arg[1] not in ("method", "rngs", "mutable")]
         bound = Bound([(receiver, None, CONCRETE), *data])
         return self.call_function(target, bind_params(target, bound), frame)
+
+    def _module_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
+        """`block(x)` on an equinox/flax module instance: run the class's `__call__` with
+        `self` the instance (a pytree: its non-static fields are traced with it)."""
+        func = node.func
+        if not isinstance(func, ast.Name):
+            return None
+        cls = self._module_class(func, frame) or self._parameter_class(func.id, frame)
+        target = self.names.index.methods.get(cls, {}).get("__call__") if cls is not None else None
+        if target is None:
+            return None
+        bound = Bound([(func, None, frame.lookup(func.id)), *args])
+        return self.call_function(target, bind_params(target, bound), frame)
+
+    def _parameter_class(self, name: str, frame: Frame) -> ast.ClassDef | None:
+        """The module class a parameter holds: from its annotation, else the module's only
+        `Module` subclass with a `__call__`."""
+        function = frame.function
+        if isinstance(function, ast.Lambda) or not self.names.is_local(name, function):
+            return None
+        params = {p.arg: p for p in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+        param = params.get(name)
+        if param is None:
+            return None
+        candidates = [cls for cls in self.names.index.classes if "__call__" in self.names.index.methods.get(cls, {})]
+        if param.annotation is not None:
+            wanted = ast.unparse(param.annotation).strip("'\"")
+            return next((cls for cls in candidates if cls.name == wanted), None)
+        modules = [cls for cls in candidates if any("Module" in ast.unparse(base) for base in cls.bases)]
+        if len(modules) > 1:  # called directly, a module is an equinox one (linen goes through apply)
+            modules = [cls for cls in modules if any(self.names.qualified(base, None) == "equinox.Module" for base in cls.bases)]
+        return modules[0] if len(modules) == 1 else None
 
     def _module_class(self, receiver: ast.expr, frame: Frame) -> ast.ClassDef | None:
         """The class of `model` when it is bound (once) to `SomeClass(...)` of this module."""

@@ -70,8 +70,9 @@ class ExpressionMixin:
         index = CONCRETE
         for part in parts:
             value = self._subscript_part(node, part, frame)
-            if value.mask and value.taint and not _is_at(node.value):
-                self.hazard("mask", node, value.taint, frame)
+            if value.mask and value.taint:
+                # `x.at[mask].set(v)` fails the same way (it needs the mask's true positions).
+                self.hazard("mask", node, value.taint, frame, "at" if _is_at(node.value) else "")
             index = join(index, value)
         if len(parts) == 1:
             position = _literal_index(parts[0])
@@ -191,7 +192,10 @@ class ExpressionMixin:
     def _fstring(self, node: ast.JoinedStr, frame: Frame) -> Value:
         for part in node.values:
             if isinstance(part, ast.FormattedValue):
-                self.eval(part.value, frame)  # formatting a tracer is fine
+                value = self.eval(part.value, frame)  # f"{x}" of a tracer is fine ...
+                if part.format_spec is not None:  # ... f"{x:.3f}" calls float formatting on it
+                    self.eval(part.format_spec, frame)
+                    self.hazard("convert", part.value, value.taint, frame, "format()")
         return CONCRETE
 
     def _starred(self, node: ast.Starred, frame: Frame) -> Value:
@@ -247,7 +251,7 @@ def _join(taints: list[Taint]) -> Taint:
 
 
 def _is_at(node: ast.expr) -> bool:
-    """`x.at[...]`: the index of an update, not a read with a data-dependent shape."""
+    """`x.at[...]`: the index of an update."""
     return isinstance(node, ast.Attribute) and node.attr == "at"
 
 

@@ -21,7 +21,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from .evidence import array_like_params
+from .evidence import array_like_params, called_params
+from .flow_tables import FUNCTION_TRANSFORMS, TRANSFORM_PACKAGES
 from .index import CallSite, Function, ModuleIndex
 from .names import Names
 from .resolve import Resolver, all_params, positional_params
@@ -105,7 +106,8 @@ def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver, source:
 
 def _used_as_arrays(function: Function, names: Names) -> frozenset[str]:
     namespaces = (*names.config.array_namespaces, "numpy")
-    return array_like_params(function, lambda call: names.member_of(call.func, namespaces, function) is not None)
+    used = array_like_params(function, lambda call: names.member_of(call.func, namespaces, function) is not None)
+    return used | called_params(function)
 
 
 def _filtering(qualified: str | None) -> bool:
@@ -164,12 +166,22 @@ def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Fu
         if inner is None:
             return None, frozenset()
         return inner, bound | _partial_bound(expr, inner, bound)
+    if isinstance(expr, ast.Call) and expr.args and _is_transform(names.qualified(expr.func, caller)):
+        return _jitted_callable(expr.args[0], caller, names, resolver)  # jax.jit(jax.grad(f))
     resolved = resolver.callee(expr, caller) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     if resolved is None:
         return None, frozenset()
     function, self_bound = resolved
     params = positional_params(function)
     return function, frozenset(params[:1]) if self_bound and params else frozenset()
+
+
+def _is_transform(qualified: str | None) -> bool:
+    """`jax.grad`, `jax.vmap`, `equinox.filter_grad`...: they call the function they wrap on
+    the (traced) arguments they get."""
+    if not qualified or qualified.split(".", 1)[0] not in TRANSFORM_PACKAGES:
+        return False
+    return qualified.rsplit(".", 1)[-1] in FUNCTION_TRANSFORMS
 
 
 def _partial_bound(call: ast.Call, function: Function, already: frozenset[str]) -> frozenset[str]:

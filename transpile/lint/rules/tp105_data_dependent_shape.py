@@ -157,6 +157,9 @@ class DataDependentShape(Rule):
         message = f"indexing with a boolean mask gives a shape that depends on the value of {subject(hazard.taint)}{where_from(ctx, hazard)}"
         where = tnp_name(ctx, "where")
         help = f"keep the shape: {where}(mask, x, 0) and reduce that, or give a static size"
+        if hazard.detail == "at":
+            help = f"update every element instead: {where}(mask, new_value, x) in place of x.at[mask].set(new_value)"
+            return ctx.finding(self.code, node, message, help)
         fix = None
         if reduced and tnp_available(ctx) and tnp_has(ctx, "where"):
             mask = node.slice

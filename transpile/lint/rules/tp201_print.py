@@ -123,6 +123,16 @@ class TracePrint(Rule):
         for call, function in ctx.traced_code.of(ast.Call):
             if ctx.names.qualified(call.func, function) in PRINTERS:
                 yield self._finding(ctx, call, function)
+        for hazard in ctx.facts.of_kinds({"log"}):
+            yield self._log_finding(ctx, hazard)
+
+    def _log_finding(self, ctx, hazard):
+        # Logging without a traced argument (`logging.info("compiling")`) is a deliberate
+        # trace-time message; with one, it logs a tracer once instead of values per call.
+        function = next(iter(hazard.functions))
+        message = f"'{hazard.detail}' runs once, while tracing, and logs tracers rather than values"
+        help = f"use {_debug_printer(ctx, function)}(fmt, *args) for run-time values, or log the jitted function's result"
+        return ctx.finding(self.code, hazard.node, message, help)
 
     def _finding(self, ctx, call: ast.Call, function):
         message = "'print' runs once, while tracing, and shows tracers rather than values"

@@ -18,6 +18,7 @@ from .flow_tables import (
     COMPARING_BUILTINS,
     CONCRETE_ARRAY_FUNCTIONS,
     CONCRETE_BUILTINS,
+    CONCRETE_LAX_FUNCTIONS,
     CONVERSION_BUILTINS,
     CONVERSION_METHODS,
     DATA_DEPENDENT_SHAPE,
@@ -162,9 +163,12 @@ class CallMixin:
             self.hazard("shape", node, _args_taint(shape), frame, qualified.rsplit(".", 1)[-1])
         member = self.names.member_of(node.func, self.config.array_namespaces, function)
         if member is not None:
-            return self._staged(qualified, node, frame, self._array_function(member, node, args, frame))
+            value = self._array_function(member, node, args, frame)
+            return value if member in CONCRETE_ARRAY_FUNCTIONS else self._staged(qualified, node, frame, value)
         member = self.names.member_of(node.func, self.config.lax_namespaces, function)
         if member is not None:
+            if member in CONCRETE_LAX_FUNCTIONS:
+                return CONCRETE
             self._trace_lax_bodies(member, args, frame)
             return self._staged(qualified, node, frame, of(_args_taint(args).as_array()))
         if qualified is None:
@@ -206,7 +210,7 @@ class CallMixin:
     def _array_function(self, member: str, node: ast.Call, args: Args, frame: Frame) -> Value:
         if member in CONCRETE_ARRAY_FUNCTIONS:
             return CONCRETE
-        if member in SHAPE_PARAMETERS:
+        if member in SHAPE_PARAMETERS and not (member == "repeat" and _has_keyword(args, "total_repeat_length")):
             positions, keywords = SHAPE_PARAMETERS[member]
             shape, rest = _split_args(args, positions, keywords)
             self.hazard("shape", node, _args_taint(shape), frame, member)

@@ -39,6 +39,9 @@ CONCRETE_ARRAY_FUNCTIONS = frozenset(
      "isdtype", "is_weakly_typed"}
 )  # fmt: skip
 
+# lax functions that answer a Python value while tracing (the size of a named mesh axis).
+CONCRETE_LAX_FUNCTIONS = frozenset({"axis_size", "dtype"})
+
 # Functions outside the array namespace that answer a Python bool from types, shapes and
 # dtypes alone (qualified names): `if eqx.is_array(x):` is decided while tracing.
 PYTHON_BOOL_FUNCTIONS = frozenset(
@@ -46,7 +49,10 @@ PYTHON_BOOL_FUNCTIONS = frozenset(
      "equinox.is_inexact_array_like", "jax.dtypes.issubdtype", "jax.dtypes.is_weakly_typed",
      "jax.core.is_concrete", "jax.tree_util.all_leaves", "jax.tree_util.treedef_is_leaf",
      "chex.is_array", "numpy.iscomplexobj", "numpy.isrealobj", "numpy.isscalar",
-     "numpy.issubdtype", "numpy.ndim", "numpy.shape", "numpy.size"}
+     "numpy.issubdtype", "numpy.ndim", "numpy.shape", "numpy.size",
+     # pytree structure is static: treedefs, their equality, and leaf counts
+     "jax.tree.structure", "jax.tree_util.tree_structure", "jax.tree_structure",
+     "jax.tree_util.treedef_children", "jax.tree_util.treedef_tuple"}
 )  # fmt: skip
 
 # NumPy functions that turn their argument into a host array or scalar (`__array__`,

@@ -188,6 +188,12 @@ def _partial_bound(call: ast.Call, function: Function, already: frozenset[str]) 
     free = [p for p in positional_params(function) if p not in already]
     positional = [a for a in call.args[1:] if not isinstance(a, ast.Starred)]
     keywords = {k.arg for k in call.keywords if k.arg is not None}
+    if any(k.arg is None for k in call.keywords):
+        # partial(f, **options): any parameter with a default, and every keyword-only one,
+        # may be bound by the options (and is then a Python value).
+        args = function.args
+        with_defaults = positional_params(function)[len(positional_params(function)) - len(args.defaults) :]
+        keywords |= set(with_defaults) | {p.arg for p in args.kwonlyargs}
     return frozenset(free[: len(positional)]) | keywords
 
 

@@ -21,7 +21,7 @@ from .flow_values import CONCRETE, Origin, Taint, Value
 from .index import Function
 from .jitsites import JitSites
 from .names import Names
-from .pytree_fields import leaf_fields, static_fields
+from .pytree_fields import SCALAR_ANNOTATIONS, leaf_fields, static_fields
 from .resolve import Resolver, all_params
 
 __all__ = ["Hazard", "TraceFacts", "analyze"]
@@ -40,6 +40,7 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
         static = static_fields(names.index)
         self.static_attributes = STATIC_ATTRIBUTES | static
         self.leaf_fields = leaf_fields(names.index, static)
+        self.scalar_fields = leaf_fields(names.index, static, SCALAR_ANNOTATIONS)
         self.pure_calls: frozenset[str] = frozenset()
 
     def run_root(self, root: int, function: Function, traced: list[str]) -> None:

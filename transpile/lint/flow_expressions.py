@@ -45,7 +45,7 @@ class ExpressionMixin:
         if isinstance(node, ast.Compare):
             return self._comparison(node, frame, in_test=True).taint
         value = self.eval(node, frame)
-        if isinstance(node, ast.Attribute) and node.attr not in self.leaf_fields:
+        if isinstance(node, ast.Attribute) and (node.attr not in self.leaf_fields or not value.taint):
             # `if state.dynamic_scale:` asks whether an optional pytree field is there (None or
             # not): that is structure, known while tracing, not a value. A field the module
             # declares as a scalar or an array (`flag: bool`) is a leaf, and its truth traced.
@@ -62,6 +62,8 @@ class ExpressionMixin:
         base = self.eval(node.value, frame)
         if not base.taint or node.attr in self.static_attributes:
             return CONCRETE
+        if node.attr in self.scalar_fields and self.sites.sites[frame.root].filtering:
+            return CONCRETE  # filter_jit: a Python-scalar field of a module stays static
         return Value(base.taint)
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:

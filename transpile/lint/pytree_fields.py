@@ -11,7 +11,8 @@ Python values. Every registration style marks them differently:
 - `jax.tree_util.register_static(C)` / `@register_static`: every field of `C`.
 
 Fields annotated as a scalar or an array (`flag: bool`, `w: jax.Array`) that are not static
-are leaves: truth-testing one (`if cfg.flag:`) needs a traced value's truth.
+are leaves: truth-testing one (`if cfg.flag:`) needs a traced value's truth under `jax.jit`;
+`equinox.filter_jit` keeps the Python-scalar ones static.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ LEAF_ANNOTATIONS = frozenset(
     {"bool", "int", "float", "complex", "jax.Array", "jnp.ndarray", "jnp.array", "Array",
      "chex.Array", "chex.Scalar", "ArrayLike", "jax.typing.ArrayLike", "np.ndarray"}
 )  # fmt: skip
+
+
+HYPERPARAMETER_MODULES = frozenset({"nn.Module", "linen.Module", "flax.linen.Module"})
+# Python scalars: a filtering jit (`equinox.filter_jit`) keeps such leaves static.
+SCALAR_ANNOTATIONS = frozenset({"bool", "int", "float", "complex", "str"})
 
 
 def static_fields(index: ModuleIndex) -> frozenset[str]:
@@ -51,12 +57,14 @@ def static_fields(index: ModuleIndex) -> frozenset[str]:
     return frozenset(found)
 
 
-def leaf_fields(index: ModuleIndex, static: frozenset[str]) -> frozenset[str]:
-    """Field names annotated as scalars or arrays (and static nowhere in the module)."""
+def leaf_fields(index: ModuleIndex, static: frozenset[str], kinds: frozenset[str] = LEAF_ANNOTATIONS) -> frozenset[str]:
+    """Field names annotated as one of `kinds` (scalars or arrays), static nowhere in the module."""
     found: set[str] = set()
     for cls in index.classes:
+        if any(ast.unparse(base) in HYPERPARAMETER_MODULES for base in cls.bases):
+            continue  # linen module attributes are hyperparameters, never traced
         for name, annotation, _ in _fields(cls):
-            if annotation is not None and ast.unparse(annotation) in LEAF_ANNOTATIONS:
+            if annotation is not None and ast.unparse(annotation) in kinds:
                 found.add(name)
     return frozenset(found - static)
 

@@ -14,6 +14,7 @@ import ast
 
 from ..astwalk import descendants
 from ..edits import static_argnames_fix
+from ..evidence import called_params
 from ..flow import Hazard
 from ..flow_values import Taint
 from ..jitsites import JitSite, lines_mentioning
@@ -99,6 +100,8 @@ def static_plan(ctx: ModuleContext, taint: Taint) -> dict[JitSite, list[str]] | 
             return None
         if origin.name in ctx.array_params(site.target) or origin.name not in _nameable(site):
             return None
+        if origin.name in called_params(site.target):
+            return None  # a module or function object: a pytree of arrays, not a hashable scalar
         if passes_unhashable(ctx, site, origin.name):
             return None  # static would fail ("unhashable") or recompile per call: keep it traced
         plan.setdefault(site, []).append(origin.name)

@@ -232,3 +232,20 @@ def test_partial_with_keyword_options_binds_the_keyword_only_parameters():
             return jax.jit(functools.partial(kernel, **options))
         """
     assert codes(source) == []
+
+
+def test_a_default_no_call_passes_is_filled_in_by_python_while_tracing():
+    source = """
+        import jax
+
+        @jax.jit
+        def forward(x, training=False):
+            if training:
+                return x * 0.5
+            return x
+
+        y = forward(1.0)
+        """
+    assert codes(source) == []
+    assert codes(source.replace("forward(1.0)", "forward(1.0, training=True)")) == [("TP101", 5)]
+    assert codes(source.replace("forward(1.0)", "forward(1.0, True)")) == [("TP101", 5)]

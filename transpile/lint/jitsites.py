@@ -48,11 +48,13 @@ class JitSite:
     filtering: bool = False  # filter_jit style: non-array arguments are static
     arrays: frozenset[str] = frozenset()  # for filtering sites: parameters used as arrays
 
+    defaulted: frozenset[str] = frozenset()  # parameters with defaults no call passes
+
     @property
     def traced_params(self) -> list[str]:
         if self.target is None or self.static is None:
             return []
-        excluded = self.static | self.bound
+        excluded = self.static | self.bound | self.defaulted
         names = [name for name in all_params(self.target) if name not in excluded]
         if self.filtering:
             names = [name for name in names if name in self.arrays]
@@ -101,7 +103,35 @@ def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver, source:
     for site in found.sites:
         if site.filtering and site.target is not None:
             site.arrays = _used_as_arrays(site.target, names)
+        if site.target is not None and _defaults_of(site.target):
+            site.defaulted = _never_passed(site, index, source, line_starts)
     return found
+
+
+def _defaults_of(function: Function) -> list[str]:
+    args = function.args
+    positional = positional_params(function)
+    with_defaults = positional[len(positional) - len(args.defaults) :] if args.defaults else []
+    return with_defaults + [p.arg for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+
+
+def _never_passed(site: JitSite, index: ModuleIndex, source: str, line_starts: list[int]) -> frozenset[str]:
+    """Parameters with defaults that no call of the jitted function in this module passes:
+    Python fills them in while tracing, so they are concrete (`f(x)` for `f(x, training=False)`)."""
+    if not site.binding:
+        return frozenset()
+    defaults = set(_defaults_of(site.target))
+    callable_params = [p for p in positional_params(site.target) if p not in site.bound]
+    for call in index.calls_on_lines(lines_mentioning(source, {site.binding}, line_starts)):
+        node = call.node
+        func = node.func
+        if not ((isinstance(func, ast.Name) and func.id == site.binding) or (isinstance(func, ast.Attribute) and func.attr == site.binding)):
+            continue
+        if any(isinstance(arg, ast.Starred) for arg in node.args) or any(k.arg is None for k in node.keywords):
+            return frozenset()  # *args / **kwargs may pass any of them
+        defaults -= set(callable_params[: len(node.args)])
+        defaults -= {k.arg for k in node.keywords}
+    return frozenset(defaults)
 
 
 def _used_as_arrays(function: Function, names: Names) -> frozenset[str]:

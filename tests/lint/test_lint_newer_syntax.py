@@ -29,6 +29,7 @@ NEWER = {
     "generic-def": "def first[T: (int, float), *Ts, **P](x: T) -> T:\n    return x\n",
     "generic-class-default": "class Box[T = int](Base):\n    def get[U](self, u: U) -> U:\n        return u\n",
     "tstring": 'greeting = t"hello {name}"\n',
+    "except-without-parentheses": "try:\n    pass\nexcept ValueError, TypeError:\n    pass\n",
 }
 
 

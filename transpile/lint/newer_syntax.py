@@ -4,7 +4,8 @@ The analysis reads Python's own `ast`, which only knows the running interpreter'
 for Python 3.8-3.11 parses on any 3.11+, but Python 3.12 added syntax that 3.11 rejects:
 f-strings that reuse their own quote, backslashes or comments inside replacement fields (PEP
 701), the `type X = ...` statement and generic parameter lists `def f[T](...)` /
-`class C[T]: ...` (PEP 695, with 3.13's defaults `[T = int]`); 3.14 adds t-strings. None of
+`class C[T]: ...` (PEP 695, with 3.13's defaults `[T = int]`); 3.14 adds t-strings and
+`except` without parentheses. None of
 these change what tracing does, so when the plain parse fails, this module rewrites just those
 constructs into text the running parser accepts, *keeping every other character at its line
 and column* (findings and fixes use exact positions), and parses again:
@@ -13,7 +14,8 @@ and column* (findings and fixes use exact positions), and parses again:
   legal, else becomes a blank string of the same shape (its fields are lost, nothing else);
 - `[T, *Ts, **P]` after a `def`/`class` name becomes spaces (`def f   (x)` is legal);
 - `type X = v` becomes `_ =  X = v` (the alias is still bound, to its value);
-- `t"..."` becomes `f"..."`.
+- `t"..."` becomes `f"..."`;
+- `except A, B:` (3.14) becomes `except A| B:`.
 
 Code that still does not parse is reported with the *first* parser error (E999), which is the
 one a user of the running Python would see.
@@ -261,9 +263,33 @@ def _lower_type_parameters(source: str) -> str:
                 edits.append((token.start, following.start, "_ =" + " " * (gap - 3)))
                 if after.string == "[":
                     edits.append(_blank_brackets(tokens, index + 2))
+    edits.extend(_unparenthesized_excepts(tokens))
     for start, end, replacement in sorted(edits, reverse=True):
         lines = _replace(lines, start, end, replacement)
     return "".join(lines)
+
+
+def _unparenthesized_excepts(tokens) -> list:
+    """`except A, B:` (3.14, PEP 758) becomes `except A| B:`: one expression, same length."""
+    edits = []
+    for index, token in enumerate(tokens):
+        if token.type != tokenize.NAME or token.string != "except":
+            continue
+        depth, commas = 0, []
+        for following in tokens[index + 1 :]:
+            if following.type == tokenize.OP and following.string in "([{":
+                depth += 1
+            elif following.type == tokenize.OP and following.string in ")]}":
+                depth -= 1
+            elif depth == 0 and following.string == ",":
+                commas.append(following)
+            elif depth == 0 and following.string in (":", "as"):
+                if following.string == ":":
+                    edits.extend((comma.start, comma.end, "|") for comma in commas)
+                break
+            elif following.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                break
+    return edits
 
 
 def _starts_statement(tokens, index: int) -> bool:

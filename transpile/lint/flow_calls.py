@@ -193,11 +193,12 @@ class CallMixin:
         return None
 
     def _staged(self, qualified: str | None, node: ast.Call, frame: Frame, value: Value) -> Value:
-        """Inside JAX's jit every jax.numpy/jax.lax result is a tracer, even of constants."""
+        """Inside a jit, every result of that jit's own array namespace is a tracer, even of
+        constants (JAX's omnistaging; transpile does the same)."""
         if value.taint or not qualified or not qualified.startswith(STAGING_NAMESPACES):
             return value
-        if not self.traced_by_jax(frame.root):
-            return value
+        if qualified.startswith("transpile.") == self.traced_by_jax(frame.root):
+            return value  # jnp under transpile.jit (or tnp under jax.jit) runs eagerly
         origin = Origin(ast.unparse(node.func), frame.root, "staged")
         return Value(Taint(frozenset({origin}), True))
 

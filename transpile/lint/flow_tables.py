@@ -160,9 +160,9 @@ IMMEDIATE_CALLERS: dict[str, tuple[int, tuple[int, ...] | None]] = {
     "checkify": (0, None),
 }
 
-# jax.numpy / jax.lax operations inside jit are staged out even on constant inputs (JAX's
-# "omnistaging"): `int(jnp.ceil(x.shape[0] / 2))` fails while tracing.
-STAGING_NAMESPACES = ("jax.numpy", "jax.lax", "jax.nn", "jax.random")
+# Array operations inside jit are staged out even on constant inputs (JAX's "omnistaging";
+# transpile's tracing does the same): `int(jnp.ceil(x.shape[0] / 2))` fails while tracing.
+STAGING_NAMESPACES = ("jax.numpy", "jax.lax", "jax.nn", "jax.random", "transpile.numpy", "transpile.lax")
 
 # Logging calls: they run once, while tracing; with a traced argument they log a tracer.
 LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})

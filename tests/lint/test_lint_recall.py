@@ -1,0 +1,101 @@
+"""Third-generation recall: hazards reached through transformations, module calls, shape
+arguments outside the array namespace, array results of constants, and trace-time side
+effects. (The corpus file hazards_modern.py holds the same kinds in realistic code.)"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from transpile.lint import LintConfig, lint_source
+
+HEAD = """
+import functools
+import logging
+import jax
+import jax.numpy as jnp
+import numpy as np
+import transpile as tp
+import transpile.numpy as tnp
+"""
+
+
+def codes(body: str) -> list[tuple[str, int]]:
+    source = HEAD.lstrip("\n") + textwrap.dedent(body)
+    offset = HEAD.strip("\n").count("\n") + 1
+    return [(f.code, f.line - offset) for f in lint_source(source, "mod.py", LintConfig())]
+
+
+BRANCHY = """
+def branchy(w, x):
+    if x.sum() > 0:
+        return w * x
+    return w
+"""
+
+
+@pytest.mark.parametrize(
+    "wrapping",
+    ["jax.jit(jax.grad(branchy))", "jax.jit(jax.vmap(branchy))", "jax.jit(jax.checkpoint(branchy))",
+     "jax.jit(jax.value_and_grad(branchy))", "jax.jit(jax.vmap(jax.grad(branchy)))"],
+)  # fmt: skip
+def test_jit_of_a_transformation_analyses_the_wrapped_function(wrapping):
+    assert codes(BRANCHY + f"\nstep = {wrapping}\n") == [("TP101", 3)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["jax.grad(branchy)(w, x)", "jax.vmap(branchy)(w, x)", "jax.vmap(lambda r: branchy(w, r))(x)",
+     "jax.tree_util.tree_map(branchy, w, x)", "jax.tree.map(lambda a, b: branchy(a, b), w, x)",
+     "jax.vjp(branchy, w, x)", "jax.grad(functools.partial(branchy, w))(x)"],
+)  # fmt: skip
+def test_transformations_inside_jit_are_followed(call):
+    body = BRANCHY + f"\n@jax.jit\ndef outer(w, x):\n    return {call}\n"
+    assert codes(body) == [("TP101", 3)]
+
+
+def test_a_transformed_function_bound_to_a_name_is_followed():
+    body = BRANCHY + "\n@jax.jit\ndef outer(w, x):\n    g = jax.grad(branchy)\n    return g(w, x)\n"
+    assert codes(body) == [("TP101", 3)]
+
+
+def test_array_results_of_constants_are_tracers_under_their_own_jit_only():
+    jax_body = "\n@jax.jit\ndef f(x):\n    return jnp.zeros(int(jnp.ceil(x.shape[0] / 2)))\n"
+    assert codes(jax_body) == [("TP102", 4)]
+    tp_body = "\n@tp.jit\ndef f(x):\n    return tnp.zeros(int(tnp.ceil(x.shape[0] / 2)))\n"
+    assert codes(tp_body) == [("TP102", 4)]
+    eager = "\n@tp.jit\ndef f(x):\n    return tnp.zeros(int(jnp.ceil(x.shape[0] / 2)))\n"
+    assert codes(eager) == []  # jax.numpy outside a JAX trace computes a concrete value
+    static = "\n@jax.jit\ndef f(x):\n    return jnp.zeros(int(np.ceil(x.shape[0] / 2))) + jnp.finfo(x.dtype).eps\n"
+    assert codes(static) == []
+
+
+@pytest.mark.parametrize(
+    ("expression", "code"),
+    [("jax.nn.one_hot(x, n)", "TP103"), ("jax.random.normal(key, (n,))", "TP103"),
+     ("jax.random.split(key, n)", "TP103"), ("jax.lax.dynamic_slice(x, (0,), (n,))", "TP103"),
+     ("jax.lax.scan(lambda c, _: (c, c), x, None, length=n)", "TP103"),
+     ("jnp.repeat(x, n)", "TP103"), ("x.at[x > 0].set(0.0)", "TP105")],
+)  # fmt: skip
+def test_shape_arguments_outside_the_array_namespace(expression, code):
+    body = f"\n@jax.jit\ndef f(x, n, key):\n    return {expression}\n"
+    assert codes(body) == [(code, 4)]
+
+
+def test_repeat_with_a_total_length_has_a_fixed_shape():
+    assert codes("\n@jax.jit\ndef f(x, n):\n    return jnp.repeat(x, n, total_repeat_length=8)\n") == []
+
+
+def test_trace_time_side_effects():
+    body = """
+    LOG = logging.getLogger(__name__)
+
+    @jax.jit
+    def f(x):
+        logging.info("tracing f")  # no tracer: a deliberate trace-time message
+        LOG.warning("x is %s", x)
+        noise = np.random.uniform(size=3)
+        return x + noise, f"{x.mean():.2f}"
+    """
+    assert codes(body) == [("TP201", 7), ("TP202", 8), ("TP102", 9)]

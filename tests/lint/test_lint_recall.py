@@ -99,3 +99,24 @@ def test_trace_time_side_effects():
         return x + noise, f"{x.mean():.2f}"
     """
     assert codes(body) == [("TP201", 7), ("TP202", 8), ("TP102", 9)]
+
+
+def test_an_equinox_module_argument_runs_its_call():
+    body = """
+    import equinox as eqx
+
+    class Block(eqx.Module):
+        weight: jax.Array
+
+        def __call__(self, x):
+            if jnp.any(x > 0):
+                return self.weight * x
+            return x
+
+    @eqx.filter_jit
+    def run(block, x):
+        return block(x)
+    """
+    assert codes(body) == []  # nothing says `block` is a Block
+    assert codes(textwrap.dedent(body) + "\nmodel = Block(jnp.ones(3))\n") == [("TP101", 8)]
+    assert codes(body.replace("def run(block, x)", "def run(block: Block, x)")) == [("TP101", 8)]

@@ -383,7 +383,7 @@ class CallMixin:
 
     def _parameter_class(self, name: str, frame: Frame) -> ast.ClassDef | None:
         """The module class a parameter holds: from its annotation, else the module's only
-        `Module` subclass with a `__call__`."""
+        `Module` subclass with a `__call__`, when the module builds one."""
         function = frame.function
         if isinstance(function, ast.Lambda) or not self.names.is_local(name, function):
             return None
@@ -398,7 +398,14 @@ class CallMixin:
         modules = [cls for cls in candidates if any("Module" in ast.unparse(base) for base in cls.bases)]
         if len(modules) > 1:  # called directly, a module is an equinox one (linen goes through apply)
             modules = [cls for cls in modules if any(self.names.qualified(base, None) == "equinox.Module" for base in cls.bases)]
-        return modules[0] if len(modules) == 1 else None
+        if len(modules) != 1:
+            return None
+        # Only a class this module builds (`model = Block(...)`) is taken to be what arrives.
+        built = any(
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == modules[0].name
+            for value in self.names.index.value_of.values()
+        )
+        return modules[0] if built else None
 
     def _module_class(self, receiver: ast.expr, frame: Frame) -> ast.ClassDef | None:
         """The class of `model` when it is bound (once) to `SomeClass(...)` of this module."""

@@ -120,3 +120,30 @@ def test_an_equinox_module_argument_runs_its_call():
     assert codes(body) == []  # nothing says `block` is a Block
     assert codes(textwrap.dedent(body) + "\nmodel = Block(jnp.ones(3))\n") == [("TP101", 8)]
     assert codes(body.replace("def run(block, x)", "def run(block: Block, x)")) == [("TP101", 8)]
+
+
+def test_train_state_apply_fn_runs_the_modules_linen_call():
+    body = """
+    import flax.linen as nn
+
+    class CNN(nn.Module):
+        @nn.compact
+        def __call__(self, x, train: bool = False):
+            x = nn.Dense(10)(x)
+            if train:
+                x = nn.Dropout(0.5, deterministic=False)(x)
+            if x.sum() > 0:
+                x = -x
+            return x
+
+    @jax.jit
+    def apply_model(state, images):
+        def loss_fn(params):
+            return jnp.mean(state.apply_fn({"params": params}, images, train=True))
+        return jax.grad(loss_fn)(state.params)
+
+    def create(rng):
+        cnn = CNN()
+        return cnn.init(rng, jnp.ones([1, 4]))
+    """
+    assert codes(body) == [("TP101", 10)]

@@ -42,6 +42,7 @@ from .index import Function
 from .resolve import positional_params
 
 Args = list[tuple[ast.expr, str | None, Value]]  # (expression, keyword or "*"/"**", value)
+LINEN_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 
 
 class CallMixin:
@@ -316,8 +317,8 @@ class CallMixin:
         if method in LOGGING_METHODS and self._is_logger(func.value):
             self.hazard("log", node, taint, frame, f"{ast.unparse(func.value)}.{method}")
             return CONCRETE
-        if method == "apply" and args:
-            applied = self._module_apply(func.value, args, frame)
+        if method in ("apply", "apply_fn") and args:
+            applied = self._module_apply(func.value, args, frame, through_state=method == "apply_fn")
             if applied is not None:
                 return applied
         if method in MUTATING_METHODS and isinstance(func.value, ast.Name) and receiver.container:
@@ -350,10 +351,14 @@ class CallMixin:
             return False
         return (self.names.qualified(value.func, None) or "").startswith(("logging.", "absl.logging."))
 
-    def _module_apply(self, receiver: ast.expr, args: Args, frame: Frame) -> Value | None:
+    def _module_apply(self, receiver: ast.expr, args: Args, frame: Frame, through_state: bool = False) -> Value | None:
         """`model.apply(params, x)` on a flax linen module built in this module: run its
-        `__call__` (or `method=`) with `self` holding the module's static hyperparameters."""
-        cls = self._module_class(receiver, frame)
+        `__call__` (or `method=`) with `self` holding the module's static hyperparameters.
+        `state.apply_fn(...)` (a TrainState made with `apply_fn=model.apply`) and a `model`
+        parameter go to the module's only linen class that the module builds."""
+        cls = None if through_state else self._module_class(receiver, frame)
+        if cls is None and (through_state or isinstance(receiver, ast.Name)):
+            cls = self._only_built_class(LINEN_BASES)
         if cls is None:
             return None
         methods = self.names.index.methods.get(cls, {})
@@ -367,6 +372,20 @@ class CallMixin:
         data = [arg for arg in args[1:] if arg[1] not in ("method", "rngs", "mutable")]
         bound = Bound([(receiver, None, CONCRETE), *data])
         return self.call_function(target, bind_params(target, bound), frame)
+
+    def _only_built_class(self, bases: frozenset[str]) -> ast.ClassDef | None:
+        """The one class of this module deriving from `bases` (qualified) that it instantiates."""
+        index = self.names.index
+        classes = [
+            cls for cls in index.classes
+            if any(self.names.qualified(base, None) in bases for base in cls.bases)
+        ]  # fmt: skip
+        built = {
+            value.func.id for value in index.value_of.values()
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+        }  # fmt: skip
+        found = [cls for cls in classes if cls.name in built]
+        return found[0] if len(found) == 1 else None
 
     def _module_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
         """`block(x)` on an equinox/flax module instance: run the class's `__call__` with

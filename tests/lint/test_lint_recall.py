@@ -147,3 +147,35 @@ def test_train_state_apply_fn_runs_the_modules_linen_call():
         return cnn.init(rng, jnp.ones([1, 4]))
     """
     assert codes(body) == [("TP101", 10)]
+
+
+def test_custom_derivative_rules_are_traced_when_differentiated():
+    body = """
+    @jax.custom_jvp
+    def safe_log(x):
+        return jnp.log(x)
+
+    @safe_log.defjvp
+    def safe_log_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        if x > 0:
+            return safe_log(x), t / x
+        return safe_log(x), 0.0 * t
+
+    @jax.custom_vjp
+    def clip(x):
+        return x
+
+    def clip_fwd(x):
+        return x, x
+
+    def clip_bwd(residual, g):
+        return (g if g.sum() > 0 else -g,)
+
+    clip.defvjp(clip_fwd, clip_bwd)
+
+    @jax.jit
+    def f(x):
+        return jax.grad(lambda v: safe_log(v) + clip(v))(x)
+    """
+    assert codes(body) == [("TP101", 9), ("TP101", 21)]

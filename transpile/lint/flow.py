@@ -11,6 +11,7 @@ function body that runs during tracing, which the rules then report on.
 from __future__ import annotations
 
 from .config import LintConfig
+from .derivative_rules import derivative_rules
 from .evidence import container_params
 from .flow_calls import CallMixin
 from .flow_expressions import ExpressionMixin
@@ -42,6 +43,7 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
         self.leaf_fields = leaf_fields(names.index, static)
         self.scalar_fields = leaf_fields(names.index, static, SCALAR_ANNOTATIONS)
         self.pure_calls: frozenset[str] = frozenset()
+        self.derivative_rules = derivative_rules(names.index)
 
     def run_root(self, root: int, function: Function, traced: list[str]) -> None:
         env = {}

@@ -290,7 +290,28 @@ class CallMixin:
         bound = Bound(args)
         if self_bound:
             bound.positional.insert(0, self.eval(func.value, frame))
-        return self.call_function(callee, bind_params(callee, bound), frame)
+        result = self.call_function(callee, bind_params(callee, bound), frame)
+        rules = self.derivative_rules.get(getattr(callee, "name", ""))
+        if rules:
+            self._run_derivative_rules(rules, args, result, frame)
+        return result
+
+    def _run_derivative_rules(self, rules, args: Args, result: Value, frame: Frame) -> None:
+        """A custom_jvp/custom_vjp function's rules run while tracing when it is differentiated:
+        jvp(primals, tangents), fwd(*args), bwd(residuals, cotangent)."""
+        values = [Value(value.taint.as_array()) if value.taint else value for _, keyword, value in args if keyword is None]
+        taint = taint_of(values).as_array()
+        for kind, rule in rules:
+            params = positional_params(rule)
+            if kind == "jvp":
+                env = dict(zip(params, [tuple_of(values), tuple_of([Value(taint)] * len(values))]))
+            elif kind == "fwd":
+                env = dict(zip(params, values))
+            else:
+                env = dict(zip(params, [Value(taint), Value(result.taint.as_array() | taint)]))
+            for name in params:
+                env.setdefault(name, CONCRETE)
+            self.call_function(rule, env, frame)
 
     def call_function(self, function: Function, env: dict[str, Value], caller: Frame) -> Value:
         key = (function, caller.root, tuple(sorted(env.items())))

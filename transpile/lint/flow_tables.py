@@ -36,11 +36,11 @@ CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__floa
 CONCRETE_ARRAY_FUNCTIONS = frozenset(
     {"shape", "ndim", "size", "result_type", "dtype", "iinfo", "finfo", "issubdtype", "isdtype",
      "can_cast", "promote_types", "iscomplexobj", "isrealobj", "isscalar", "issubsctype",
-     "isdtype", "is_weakly_typed"}
+     "isdtype", "is_weakly_typed", "broadcast_shapes"}
 )  # fmt: skip
 
 # lax functions that answer a Python value while tracing (the size of a named mesh axis).
-CONCRETE_LAX_FUNCTIONS = frozenset({"axis_size", "dtype"})
+CONCRETE_LAX_FUNCTIONS = frozenset({"axis_size", "dtype", "broadcast_shapes"})
 
 # Functions outside the array namespace that answer a Python bool from types, shapes and
 # dtypes alone (qualified names): `if eqx.is_array(x):` is decided while tracing.
@@ -98,6 +98,7 @@ SHAPE_METHODS: dict[str, tuple[tuple[int, ...] | None, tuple[str, ...]]] = {
 
 # lax functions and the positions of the functions they trace.
 LAX_BODIES: dict[str, tuple[int, ...]] = {
+    "associative_scan": (0,),
     "cond": (1, 2),
     "switch": (1,),
     "while_loop": (0, 1),

@@ -100,11 +100,27 @@ def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver, source:
         site = _call_site(call, names, resolver, index, len(found.sites))
         if site is not None:
             found.add(site)
+    with_defaults = []
     for site in found.sites:
         if site.filtering and site.target is not None:
             site.arrays = _used_as_arrays(site.target, names)
-        if site.target is not None and _defaults_of(site.target):
-            site.defaulted = _never_passed(site, index, source, line_starts)
+        if site.target is not None and site.binding and _defaults_of(site.target):
+            with_defaults.append(site)
+    if with_defaults:
+        calls = _calls_by_name(index, {site.binding for site in with_defaults}, source, line_starts)
+        for site in with_defaults:
+            site.defaulted = _never_passed(site, calls.get(site.binding, []))
+    return found
+
+
+def _calls_by_name(index: ModuleIndex, names: set[str], source: str, line_starts: list[int]) -> dict[str, list[ast.Call]]:
+    """Calls `name(...)` / `obj.name(...)` of each name, found in one pass over the module."""
+    found: dict[str, list[ast.Call]] = {}
+    for call in index.calls_on_lines(lines_mentioning(source, names, line_starts)):
+        func = call.node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name in names:
+            found.setdefault(name, []).append(call.node)
     return found
 
 
@@ -115,18 +131,12 @@ def _defaults_of(function: Function) -> list[str]:
     return with_defaults + [p.arg for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
 
 
-def _never_passed(site: JitSite, index: ModuleIndex, source: str, line_starts: list[int]) -> frozenset[str]:
+def _never_passed(site: JitSite, calls: list[ast.Call]) -> frozenset[str]:
     """Parameters with defaults that no call of the jitted function in this module passes:
     Python fills them in while tracing, so they are concrete (`f(x)` for `f(x, training=False)`)."""
-    if not site.binding:
-        return frozenset()
     defaults = set(_defaults_of(site.target))
     callable_params = [p for p in positional_params(site.target) if p not in site.bound]
-    for call in index.calls_on_lines(lines_mentioning(source, {site.binding}, line_starts)):
-        node = call.node
-        func = node.func
-        if not ((isinstance(func, ast.Name) and func.id == site.binding) or (isinstance(func, ast.Attribute) and func.attr == site.binding)):
-            continue
+    for node in calls:
         if any(isinstance(arg, ast.Starred) for arg in node.args) or any(k.arg is None for k in node.keywords):
             return frozenset()  # *args / **kwargs may pass any of them
         defaults -= set(callable_params[: len(node.args)])

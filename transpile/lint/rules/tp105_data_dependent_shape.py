@@ -76,6 +76,17 @@ class DataDependentShape(Rule):
     invalid = (
         Example(
             """
+            import jax
+
+            @jax.jit
+            def zero_negatives(x):
+                return x.at[x < 0].set(0.0)
+            """,
+            line=5,
+            contains=("boolean mask", "in place of x.at[mask].set(new_value)"),
+        ),
+        Example(
+            """
             import transpile as tp
             import transpile.numpy as tnp
 

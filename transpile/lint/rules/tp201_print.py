@@ -17,7 +17,9 @@ class TracePrint(Rule):
     fix = "unsafe"
     what_it_does = """
         Checks for `print` (and `pprint.pprint`) in jitted functions and in the helpers and
-        `lax` bodies they run.
+        `lax` bodies they run, and for `logging` calls (module functions or a logger's
+        methods) given a traced value. A log message without one is a deliberate trace-time
+        message and is left alone.
     """
     why_bad = """
         Python side effects happen while tracing, not when the compiled code runs: the print
@@ -59,6 +61,19 @@ class TracePrint(Rule):
         """,
     )
     invalid = (
+        Example(
+            """
+            import logging
+            import jax
+
+            @jax.jit
+            def f(x):
+                logging.info("x = %s", x)
+                return x + 1
+            """,
+            line=6,
+            contains=("'logging.info' runs once, while tracing", "jax.debug.print"),
+        ),
         Example(
             """
             import transpile as tp

@@ -26,7 +26,9 @@ class OuterMutation(Rule):
         Checks for jitted code (and the helpers and `lax` bodies it runs) that mutates an
         object it does not own: `global_list.append(x)`, `cache[key] = x`, `config.value = x`,
         `del registry[k]`, where the name is a module global or belongs to an enclosing
-        function.
+        function; `self.history.append(x)` where the class makes `self.history` a container;
+        and draws from NumPy's global random state (`np.random.normal(...)`), which happen
+        once, while tracing, and become constants of the compiled code.
     """
     why_bad = """
         Side effects run while tracing only: the mutation happens once per compilation rather
@@ -70,6 +72,35 @@ class OuterMutation(Rule):
         """,
     )
     invalid = (
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def f(x):
+                return x + np.random.normal(size=x.shape)
+            """,
+            line=6,
+            contains=("draws from NumPy's global random state while tracing",),
+        ),
+        Example(
+            """
+            from functools import partial
+            import jax
+
+            class Trainer:
+                def __init__(self):
+                    self.losses = []
+
+                @partial(jax.jit, static_argnums=0)
+                def step(self, x):
+                    self.losses.append(x)
+                    return x
+            """,
+            line=10,
+            contains=("mutates 'self.losses'",),
+        ),
         Example(
             """
             import transpile as tp

@@ -249,3 +249,23 @@ def test_a_default_no_call_passes_is_filled_in_by_python_while_tracing():
     assert codes(source) == []
     assert codes(source.replace("forward(1.0)", "forward(1.0, training=True)")) == [("TP101", 5)]
     assert codes(source.replace("forward(1.0)", "forward(1.0, True)")) == [("TP101", 5)]
+
+
+def test_jit_of_a_fresh_transformation_in_a_loop_is_reported_without_a_wrong_fix():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        def loss(w, x):
+            return jnp.sum(w * x)
+
+        def train(w, batches):
+            for x in batches:
+                w = w - jax.jit(jax.grad(loss))(w, x)
+            return w
+
+        step = jax.jit(jax.grad(loss))
+        """
+    findings = lint(source)
+    assert [(f.code, f.line) for f in findings] == [("TP401", 9)]
+    assert findings[0].fix is None and "jax.grad(loss)" in findings[0].help

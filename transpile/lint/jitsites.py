@@ -206,7 +206,7 @@ def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Fu
         if inner is None:
             return None, frozenset()
         return inner, bound | _partial_bound(expr, inner, bound)
-    if isinstance(expr, ast.Call) and expr.args and _is_transform(names.qualified(expr.func, caller)):
+    if isinstance(expr, ast.Call) and expr.args and is_transform(names.qualified(expr.func, caller)):
         return _jitted_callable(expr.args[0], caller, names, resolver)  # jax.jit(jax.grad(f))
     resolved = resolver.callee(expr, caller) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     if resolved is None:
@@ -216,7 +216,7 @@ def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Fu
     return function, frozenset(params[:1]) if self_bound and params else frozenset()
 
 
-def _is_transform(qualified: str | None) -> bool:
+def is_transform(qualified: str | None) -> bool:
     """`jax.grad`, `jax.vmap`, `equinox.filter_grad`...: they call the function they wrap on
     the (traced) arguments they get."""
     if not qualified or qualified.split(".", 1)[0] not in TRANSFORM_PACKAGES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..model import Applicability, Fix
+from ..jitsites import is_transform
 from ..resolve import function_name
 from .base import Example, Rule
 
@@ -12,7 +13,7 @@ from .base import Example, Rule
 class JitOfFreshFunction(Rule):
     code = "TP401"
     name = "jit-of-fresh-function"
-    summary = "`jit` of a new lambda/partial on every pass of a loop or every call"
+    summary = "`jit` of a new lambda/partial/transformed function on every pass of a loop"
     fix = "sometimes"
     what_it_does = """
         Checks for `tp.jit(lambda ...)` and `tp.jit(partial(...))` inside a loop (at any
@@ -156,6 +157,8 @@ class JitOfFreshFunction(Rule):
             return "lambda"
         if isinstance(expr, ast.Call) and ctx.names.is_partial(expr.func, function):
             return "partial"
+        if isinstance(expr, ast.Call) and is_transform(ctx.names.qualified(expr.func, function)):
+            return ctx.code(expr.func)  # jax.jit(jax.grad(f)): grad makes a new function each time
         return None
 
     def _finding(self, ctx, site, kind: str, loop_line: int | None):
@@ -168,12 +171,14 @@ class JitOfFreshFunction(Rule):
             where = f"inside '{outer}'"
             why = f"each call of '{outer}' (called repeatedly, from the loop on line {loop_line})"
         message = f"'{shown}' {where} makes a new function on {why}, so every call traces and compiles again"
-        direct = _direct_function(site.target_expr)
+        direct = _direct_function(site.target_expr) if kind in ("lambda", "partial") else None
         if direct is not None:
             help = f"jit '{ctx.code(direct)}' itself: the cache is keyed on the function object"
             edit = ctx.replace_edit(site.target_expr, ctx.code(direct))
             return ctx.finding(self.code, call.node, message, help, Fix(Applicability.SAFE, help, (edit,)))
         help = "define the function once and jit it once, outside the loop or function (e.g. at module level)"
+        if kind not in ("lambda", "partial"):
+            help = f"jit '{ctx.code(site.target_expr)}' once, outside the loop or function, and call that"
         return ctx.finding(self.code, call.node, message, help)
 
 

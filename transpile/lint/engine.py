@@ -47,6 +47,7 @@ class ModuleContext:
         self.resolver = Resolver(self.index)
         self.sites = find_jit_sites(self.index, self.names, self.resolver, source, self.line_starts)
         self._array_params: dict[Function, frozenset[str]] = {}
+        self.memo: dict[tuple, object] = {}  # answers rules share within this module
 
     @cached_property
     def facts(self) -> TraceFacts:

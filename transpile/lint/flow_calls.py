@@ -412,7 +412,7 @@ class CallMixin:
         """`block(x)` on an equinox/flax module instance: run the class's `__call__` with
         `self` the instance (a pytree: its non-static fields are traced with it)."""
         func = node.func
-        if not isinstance(func, ast.Name):
+        if not isinstance(func, ast.Name) or not self._callable_classes():
             return None
         cls = self._module_class(func, frame) or self._parameter_class(func.id, frame)
         target = self.names.index.methods.get(cls, {}).get("__call__") if cls is not None else None
@@ -420,6 +420,14 @@ class CallMixin:
             return None
         bound = Bound([(func, None, frame.lookup(func.id)), *args])
         return self.call_function(target, bind_params(target, bound), frame)
+
+    def _callable_classes(self) -> list[ast.ClassDef]:
+        """This module's classes with a `__call__` (computed once)."""
+        found = getattr(self, "_classes_with_call", None)
+        if found is None:
+            methods = self.names.index.methods
+            found = self._classes_with_call = [cls for cls in self.names.index.classes if "__call__" in methods.get(cls, {})]
+        return found
 
     def _parameter_class(self, name: str, frame: Frame) -> ast.ClassDef | None:
         """The module class a parameter holds: from its annotation, else the module's only
@@ -431,7 +439,7 @@ class CallMixin:
         param = params.get(name)
         if param is None:
             return None
-        candidates = [cls for cls in self.names.index.classes if "__call__" in self.names.index.methods.get(cls, {})]
+        candidates = self._callable_classes()
         if param.annotation is not None:
             wanted = ast.unparse(param.annotation).strip("'\"")
             return next((cls for cls in candidates if cls.name == wanted), None)

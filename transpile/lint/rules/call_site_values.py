@@ -23,6 +23,14 @@ def passes_unhashable(ctx, site: JitSite, name: str) -> bool:
     an array, a container or a value computed by an array function."""
     if not site.binding or site.target is None:
         return False
+    key = (site.index, name)
+    known = ctx.memo.get(key)
+    if known is None:
+        known = ctx.memo[key] = _passes_unhashable(ctx, site, name)
+    return known
+
+
+def _passes_unhashable(ctx, site: JitSite, name: str) -> bool:
     callable_params = [p for p in positional_params(site.target) if p not in site.bound]
     position = callable_params.index(name) if name in callable_params else None
     for call in ctx.index.calls_on_lines(lines_mentioning(ctx.source, {site.binding}, ctx.line_starts)):

@@ -85,3 +85,10 @@ def test_invalid_code_is_e999_with_the_parsers_reason():
     findings = lint_source("import jax\n\n@jax.jit\ndef f(x:\n    return x\n", "bad.py", LintConfig())
     assert [(f.code, f.line) for f in findings] == [("E999", 4)]
     assert findings[0].message.startswith("SyntaxError: ") and len(findings[0].message) > len("SyntaxError: ")
+
+
+def test_code_nested_past_the_recursion_limit_is_reported_not_crashed_on():
+    source = "import jax\n\n@jax.jit\ndef f(x):\n    return " + " + ".join(["x"] * 10000) + "\n"
+    findings = lint_source(source, "deep.py", LintConfig())
+    assert [(f.code, f.line) for f in findings] == [("E902", 1)]
+    assert "recursion limit" in findings[0].message

@@ -30,6 +30,7 @@ from .rules import Rule, enabled_rules
 from .traced_code import TracedCode
 
 SYNTAX_ERROR = "E999"
+NOT_ANALYSED = "E902"  # as for a file that cannot be read
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -159,18 +160,28 @@ def _parse(source: str, path: str) -> ast.Module | list[Finding]:
         return [Finding(path, line, max(error.offset or 1, 1), SYNTAX_ERROR, f"SyntaxError: {error.msg}")]
     except ValueError as error:  # e.g. null bytes
         return [Finding(path, 1, 1, SYNTAX_ERROR, f"SyntaxError: {error}")]
+    except RecursionError:
+        return [_too_deep(path)]
+
+
+def _too_deep(path: str) -> Finding:
+    """Nesting deeper than Python's recursion limit: said, not skipped silently or crashed on."""
+    return Finding(path, 1, 1, NOT_ANALYSED, "not analysed: the code nests deeper than Python's recursion limit")
 
 
 def _analyse(source: str, path: str, config: LintConfig, rules: list[Rule]) -> list[Finding]:
     tree = _parse(source, path)
     if isinstance(tree, list):
         return tree
-    ctx = ModuleContext(path, source, tree, config)
-    if not ctx.sites.sites:
-        return []
-    findings: list[Finding] = []
-    for rule in rules:
-        findings.extend(rule.check(ctx))
+    try:
+        ctx = ModuleContext(path, source, tree, config)
+        if not ctx.sites.sites:
+            return []
+        findings: list[Finding] = []
+        for rule in rules:
+            findings.extend(rule.check(ctx))
+    except RecursionError:
+        return [_too_deep(path)]
     return findings
 
 

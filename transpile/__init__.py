@@ -39,7 +39,7 @@ _LAZY = {
     "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
     "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
 }
-_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "ops")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -371,8 +371,11 @@ def dynamic_index_in_dim(x, index, axis=0, keepdims=True):
 # -- elementwise, structural and reduction operations (jax.lax's names) ------------------------
 from .lax_ops import *  # noqa: E402,F401,F403  (one module per idea; lax re-exports them)
 from .lax_ops import RoundingMethod  # noqa: E402,F401
+from .precision import Precision  # noqa: E402,F401
 from .lax_special import *  # noqa: E402,F401,F403
 from .lax_sorting import *  # noqa: E402,F401,F403
+from .lax_conv import *  # noqa: E402,F401,F403
+from .lax_reduce_window import *  # noqa: E402,F401,F403
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transpile.lax_special",

@@ -234,15 +234,16 @@ def _pad_axis(x, value, axis, lo, hi, interior):
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None):
     from .numpy._linalg import dot as np_dot
-    out = np_dot(lhs, rhs)
-    return out if preferred_element_type is None else astype(out, preferred_element_type)
+    return np_dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
     """Contract lhs and rhs: result axes are batch, then lhs free, then rhs free (as XLA)."""
     from .numpy._linalg import matmul
+    from .numpy._preferred import accumulate_in
     (lc, rc), (lb, rb) = dimension_numbers
-    x, y = operand(lhs), operand(rhs)
+    (x, y), finish = accumulate_in((operand(lhs), operand(rhs)), precision,
+                                   preferred_element_type, "dot_general")
     sx, sy = aval_of(x).shape, aval_of(y).shape
     # Pairs keep the caller's order (contracting lc[i] with rc[i]); no sorting.
     lc, lb = [int(d) % len(sx) for d in lc], [int(d) % len(sx) for d in lb]
@@ -254,7 +255,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     x3 = _np_reshape(_transpose(x, lb + lf + lc), batch + (math.prod(sx[d] for d in lf), k))
     y3 = _np_reshape(_transpose(y, rb + rc + rf), batch + (k, math.prod(sy[d] for d in rf)))
     out = _np_reshape(matmul(x3, y3), batch + tuple(sx[d] for d in lf) + tuple(sy[d] for d in rf))
-    return out if preferred_element_type is None else astype(out, preferred_element_type)
+    return finish(out)
 
 
 def _reduce(prim, x, axes):

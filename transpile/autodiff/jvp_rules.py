@@ -16,6 +16,7 @@ from ..core import ShapedArray, Tracer, bind
 from . import ops
 from .control_flow import cond_jvp
 from .linalg_rules import LINALG_JVP_RULES
+from .spectral_rules import conv_jvp, fft_jvp
 from .loops import for_loop_jvp, scan_jvp, while_jvp
 from .evaluate import differentiating, linearizing
 
@@ -536,6 +537,7 @@ not_differentiable("custom_vjp_lin", "it is the linear part of a custom_vjp func
 # -- linear algebra: rules of their own module ------------------------------------------------
 
 jvp_rules.update({name: _single(rule) for name, rule in LINALG_JVP_RULES.items()})
+jvp_rules.update({"fft": _single(fft_jvp), "conv": _single(conv_jvp)})
 
 
 # -- control flow: rules of their own modules -------------------------------------------------

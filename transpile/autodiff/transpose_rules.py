@@ -297,6 +297,14 @@ for _fn in (neg_transpose, add_transpose, sub_transpose, mul_transpose, div_tran
     transpose_rules[_fn.__name__[:-len("_transpose")]] = _fn
 
 
+def _spectral_rules():
+    from .spectral_rules import conv_transpose, fft_transpose
+    transpose_rules.update({"fft": fft_transpose, "conv": conv_transpose})
+
+
+_spectral_rules()
+
+
 def _control_flow_rules():
     from .control_flow import cond_transpose
     from .loops import scan_transpose

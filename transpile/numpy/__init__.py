@@ -41,7 +41,7 @@ from ._index_helpers import (diag_indices, diag_indices_from, fill_diagonal, ind
                              tril_indices, tril_indices_from, triu_indices, triu_indices_from,
                              unravel_index)
 from ._indexing import take, take_along_axis
-from . import linalg
+from . import fft, linalg
 from .linalg import matrix_transpose, vecdot
 from ._ranges import geomspace, interp, linspace, logspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
@@ -90,6 +90,14 @@ def _strong_functions():
 
 
 _strong_functions()
+
+# Dtype introspection returns dtypes and booleans, not arrays: outside the wrapping above.
+from ._dtype_api import (can_cast, complexfloating, dtype, finfo, floating, generic, iinfo,
+                         inexact, integer, isdtype, issubdtype, number, promote_types,
+                         result_type, signedinteger, unsignedinteger)
+# JAX's aliases for the default-width scalar types (64-bit under NumPy's rules).
+int_, uint, float_, complex_ = int64, uint64, float64, complex128
+single, double, csingle, cdouble = float32, float64, complex64, complex128
 
 
 def shape(a):

@@ -16,6 +16,8 @@ from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
+from .convolution import conv_impl
+from .fourier import fft_impl
 from .special import SPECIAL_IMPLS
 
 impl_rules: dict[str, callable] = {}
@@ -386,6 +388,8 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
+impl_rules["fft"] = fft_impl
+impl_rules["conv"] = conv_impl
 
 
 

@@ -24,8 +24,6 @@ import numpy as np
 import pytest
 
 import transpile
-import transpile.lax
-import transpile.scipy.special
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -57,13 +55,11 @@ KNOWN_GAPS = {
     "pca_projection": (True, "the compiled jnp.linalg.svd picks other signs for the singular "
                               "vectors than LAPACK/JAX (and transpile's eager svd) do; "
                               "singular values agree, projections flip sign"),
-    "gaussian_blur_conv": (not hasattr(transpile.lax, "conv_general_dilated"),
-                           "lax.conv_dimension_numbers / lax.conv_general_dilated are missing "
-                           "(issue 19)"),
-    "logistic_newton": (not hasattr(transpile, "nn"),
-                        "jax.nn (sigmoid) is missing (issue 19)"),
-    "mnist_fromscratch": (not hasattr(transpile.scipy.special, "logsumexp"),
-                          "jax.scipy.special.logsumexp is missing (issue 19)"),
+    "gaussian_blur_conv": (not JAX_DTYPE_RULES,
+                           "the Gaussian kernel built from jnp.arange(5) - 2.0 is float64 under "
+                           "NumPy's promotion while the image is float32, and "
+                           "lax.conv_general_dilated requires equal dtypes (as JAX's); needs "
+                           "JAX's dtype rules (transpile.config, issue 19)"),
 }
 
 

@@ -30,7 +30,7 @@ _LAZY = {
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
     "vmap": "batching",
 }
-_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "config")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -14,6 +14,7 @@ from ..codegen.c_comment import comment_text
 from ..codegen.c_render import DEBUG_HOOK_SUFFIX, CRenderer
 from ..codegen.kernel_ir import Program
 from ..codegen.lower import lower
+from ..config import config
 from ..errors import describe_function
 from ..ir import IR
 from ..passes.simplify import simplify
@@ -201,7 +202,9 @@ class CPUBackend:
             return self._private(prepared, str(err)), False
 
     def _through_disk(self, prepared: Prepared, cache: DiskCache):
-        key = cache_key(prepared.source, self.compiler.identity)
+        # The dtype rules in force (transpile.config) are part of the key: '' under NumPy's
+        # rules, so keys made before the setting existed still match.
+        key = cache_key(prepared.source, self.compiler.identity + config.token())
         executable = self._load_cached(prepared, cache, key)
         if executable is not None:
             logs.cache(f"disk hit {cache.entry_dir(key)}")

@@ -18,6 +18,13 @@ def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
     return a
 
 
+def _canonical_host(values: np.ndarray) -> np.ndarray:
+    """Host values in the dtype the rules in force store them in: unchanged under NumPy's
+    rules; under JAX's without x64, int64/float64 become int32/float32 (as jnp.array does)."""
+    dt = dtypes.canonicalize(values.dtype, what="array dtype")
+    return values if dt == values.dtype else values.astype(dt)
+
+
 def _contains_tracer(obj) -> bool:
     if isinstance(obj, Tracer):
         return True
@@ -34,7 +41,7 @@ def array(object, dtype=None, copy=True):
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
     if host.dtype == np.float16:
         host = host.astype(np.float32)
-    return _check_host_array(host, "array()")
+    return _canonical_host(_check_host_array(host, "array()"))
 
 
 register_list_converter(array)
@@ -113,7 +120,7 @@ def arange(start, stop=None, step=None, dtype=None):
                             f"known while tracing; pass a Python number (mark it static)")
     args = [a for a in (start, stop, step) if a is not None]
     dt = None if dtype is None else dtypes.canonicalize(dtype)
-    values = _check_host_array(np.arange(*args, dtype=dt), "arange()")
+    values = _canonical_host(_check_host_array(np.arange(*args, dtype=dt), "arange()"))
     if values.size < 2:
         return _traced_sequence(values, None)
     first, delta = values[0], values[1] - values[0]      # NumPy's fill: first + i * delta
@@ -125,7 +132,7 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None):
         if isinstance(v, Tracer):
             raise TypeError(f"linspace: '{name}' is traced; pass a Python number instead")
     dt = None if dtype is None else dtypes.canonicalize(dtype)
-    values = np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt)
+    values = _canonical_host(np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt))
     div = (num - 1) if endpoint else num
     if values.ndim != 1 or div <= 0:
         return _traced_sequence(values, None)

@@ -14,8 +14,13 @@ from ..strength import is_marked
 
 def operand(x, what="operand"):
     x = ensure_operand(x, what)
-    if isinstance(x, np.ndarray) and x.dtype not in dtypes.SUPPORTED:
-        raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
+    if isinstance(x, (np.ndarray, np.generic)):
+        if x.dtype not in dtypes.SUPPORTED:
+            raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
+        if dtypes.config.jax_rules():      # JAX stores int64/float64 data as 32-bit without x64
+            dt = dtypes.canonicalize(x.dtype)
+            if dt != x.dtype:
+                return x.astype(dt)
     return x
 
 

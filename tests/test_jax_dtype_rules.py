@@ -195,3 +195,23 @@ def test_cartpole_under_numpy_rules_changes_the_carry_type():
     with tp.config.settings(transpile_dtype_rules="numpy"):
         with pytest.raises(TypeError):
             tp.jit(_rollout)(state, np.array([1, 0], np.int32))
+
+
+@pytest.mark.parametrize("mode", ["x32", "x64"])
+def test_edge_values_where_jax_and_numpy_differ(mode):
+    """Out-of-range float -> int casts saturate (NaN -> 0) as in JAX; shifts past the width
+    give JAX's (and NumPy mode's) 0 / -1. Integer division by zero keeps NumPy mode's 0 (JAX
+    gives -1/-2 for //, see the README), so it is checked to stay so."""
+    edges = RECORDED["modes"][mode]["edge_values"]
+    i32 = np.array([7, -7, 0], np.int32)
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=mode == "x64"):
+        cast = tp.jit(lambda x: x.astype(np.int32))
+        to_u8 = tp.jit(lambda x: x.astype(np.uint8))
+        assert cast(np.array([1e10, -1e10, np.nan, np.inf], np.float32)).tolist() == \
+            edges["float32_to_int32"]
+        assert to_u8(np.array([300.0, -1.0, np.nan], np.float32)).tolist() == \
+            edges["float32_to_uint8"]
+        assert tp.jit(lambda x: x << 40)(i32).tolist() == edges["left_shift_int32_by_40"]
+        assert tp.jit(lambda x: x >> 40)(i32).tolist() == edges["right_shift_int32_by_40"]
+        assert tp.jit(lambda x: x % 0)(i32).tolist() == edges["remainder_by_zero_int32"]
+        assert tp.jit(lambda x: x // 0)(i32).tolist() == [0, 0, 0]     # JAX: [-2, -2, -1]

@@ -231,7 +231,24 @@ def astype(x, dtype):
     aval = aval_of(x)
     if aval.dtype == dt and not aval.weak_type:
         return x
+    if dtypes.config.jax_rules() and dtypes.is_float(aval.dtype) and dtypes.is_int(dt):
+        return _saturating_cast(x, aval.dtype, dt)
     return bind(P.convert_element_type, x, new_dtype=dt, weak_type=False)
+
+
+def _saturating_cast(x, src, dt):
+    """JAX's float -> int conversion: out-of-range values saturate to the integer's bounds and
+    NaN becomes 0 (NumPy's and C's answer is undefined; transpile's NumPy mode gives the
+    integer minimum). The bounds are powers of two, exact in every float dtype."""
+    info = np.iinfo(dt)
+    hi, lo = src.type(float(info.max) + 1.0), src.type(float(info.min))
+    over, under = bind(P.get("ge"), x, hi), bind(P.get("lt"), x, lo)
+    either = P.get("or")
+    bad = bind(either, bind(P.get("is_nan"), x), bind(either, over, under))
+    safe = bind(P.select, bad, src.type(0), x)
+    out = bind(P.convert_element_type, safe, new_dtype=dt, weak_type=False)
+    out = bind(P.select, over, dt.type(info.max), out)
+    return bind(P.select, under, dt.type(info.min), out)
 
 
 def warn_complex_to_real(dt) -> None:

@@ -1,0 +1,118 @@
+"""The fuzzer under JAX's dtype rules (transpile.config's transpile_dtype_rules="jax"): the
+reference is still NumPy, computed at the dtypes JAX's rules give.
+
+Which dtype an op gives under JAX's rules is transpile's own answer (traced, so weak Python
+scalars are seen as such); that answer is itself checked against JAX's recorded dtypes by
+tests/test_jax_dtype_rules.py. Given it, NumPy computes the value: elementwise ops on
+operands converted to the dtype JAX computes in (the result's, or for predicates the
+operands' join), other ops in NumPy's own dtypes with the result converted (exact for the
+integer ops, within the fuzzer's tolerances for float sums). Without x64, 64-bit arrays are
+first narrowed to 32 bits, as transpile (and JAX) store them.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+
+import numpy as np
+
+import transpile as tp
+from transpile import dtypes
+
+from .ops import OPS
+from .values import is_pyscalar
+
+_ELEMENTWISE = ("unary", "binary")
+
+
+def _narrowed(x):
+    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
+        dt = dtypes.canonicalize(x.dtype)
+        return x if dt == x.dtype else np.asarray(x).astype(dt)
+    return x
+
+
+def _jax_dtype(op, params, args):
+    """(result dtype, operands' join) under JAX's rules, or None where tracing refuses."""
+    arrays = [a for a in args if not is_pyscalar(a)]
+
+    def traced(*given):
+        it = iter(given)
+        return op.tp(params, *(next(it) if not is_pyscalar(a) else a for a in args))
+    try:
+        out = tp.eval_shape(traced, *arrays)
+    except Exception:                 # noqa: BLE001 - the check itself reports refusals
+        return None
+    if not hasattr(out, "dtype"):
+        return None
+    if op.family not in _ELEMENTWISE:
+        return np.dtype(out.dtype), None
+    join = dtypes.result_type([np.asarray(a).dtype if not is_pyscalar(a)
+                               else dtypes.default_for_python_type(type(a)) for a in args],
+                              [is_pyscalar(a) for a in args])
+    return np.dtype(out.dtype), join
+
+
+def _as(x, dt):
+    """x at dtype dt; a Python int outside an integer dt raises OverflowError, as in JAX."""
+    if type(x) is int and np.dtype(dt).kind in "iu":
+        info = np.iinfo(dt)
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python int {x} too large to convert to {np.dtype(dt)}")
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(dt) if not is_pyscalar(x) else np.asarray(x).astype(dt)[()]
+
+
+def jax_reference(op):
+    numpy_ref = op.ref
+
+    def ref(params, *args):
+        args = [_narrowed(a) for a in args]
+        if all(is_pyscalar(a) for a in args) and args:
+            return _python_scalars_at_jax_precision(numpy_ref, params, args)
+        typing = _jax_dtype(op, params, args)
+        if typing is None:
+            return numpy_ref(params, *args)
+        out_dt, join = typing
+        if op.family in _ELEMENTWISE:
+            compute = join if out_dt == np.bool_ else out_dt
+            args = [_as(a, compute) for a in args]
+        with np.errstate(all="ignore"):
+            value = numpy_ref(params, *args)
+        if is_pyscalar(value):
+            return value
+        return _as(value, out_dt)
+    return ref
+
+
+def _python_scalars_at_jax_precision(numpy_ref, params, args):
+    """Python scalars only: NumPy at their JAX dtypes (float32/int32 without x64), given back
+    as a Python scalar, as the generator keeps such values."""
+    typed = [_as(a, dtypes.default_for_python_type(type(a))) for a in args]
+    with np.errstate(all="ignore"):
+        try:
+            value = numpy_ref(params, *typed)
+        except Exception:             # noqa: BLE001 - NumPy refuses it typed: keep Python's
+            return numpy_ref(params, *args)
+    if np.ndim(value) or not isinstance(value, (np.generic, bool, int, float, complex)) \
+            or isinstance(value, np.ndarray):
+        return _narrowed(np.asarray(value)) if isinstance(value, np.ndarray) else value
+    item = np.asarray(value).item()
+    return item
+
+
+_NUMPY_REFS = {name: op.ref for name, op in OPS.items()}
+
+
+@contextlib.contextmanager
+def jax_rules(x64: bool = False):
+    """Run the fuzzer under JAX's dtype rules for a `with` block: transpile's setting, and
+    every op's reference computed at JAX's dtypes."""
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=x64):
+        for name, op in OPS.items():
+            OPS[name] = dataclasses.replace(op, ref=jax_reference(op))
+        try:
+            yield
+        finally:
+            for name, op in OPS.items():
+                OPS[name] = dataclasses.replace(op, ref=_NUMPY_REFS[name])

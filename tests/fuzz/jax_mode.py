@@ -19,6 +19,7 @@ import numpy as np
 import transpile as tp
 from transpile import dtypes
 
+from . import generate
 from .ops import OPS
 from .values import is_pyscalar
 
@@ -54,11 +55,12 @@ def _jax_dtype(op, params, args):
 
 
 def _as(x, dt):
-    """x at dtype dt; a Python int outside an integer dt raises OverflowError, as in JAX."""
-    if type(x) is int and np.dtype(dt).kind in "iu":
-        info = np.iinfo(dt)
+    """x at dtype dt. As in JAX, a Python int outside the default int raises OverflowError;
+    others wrap into dt (int8 + 300 is 45)."""
+    if type(x) is int:
+        info = np.iinfo(dtypes.default_int())
         if not info.min <= x <= info.max:
-            raise OverflowError(f"Python int {x} too large to convert to {np.dtype(dt)}")
+            raise OverflowError(f"Python int {x} too large to convert to {info.dtype}")
     with np.errstate(all="ignore"):
         return np.asarray(x).astype(dt) if not is_pyscalar(x) else np.asarray(x).astype(dt)[()]
 
@@ -68,20 +70,23 @@ def jax_reference(op):
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]
-        if all(is_pyscalar(a) for a in args) and args:
-            return _python_scalars_at_jax_precision(numpy_ref, params, args)
         typing = _jax_dtype(op, params, args)
+        if all(is_pyscalar(a) for a in args) and args and (
+                typing is None or op.family not in _ELEMENTWISE):
+            return _python_scalars_at_jax_precision(numpy_ref, params, args)
         if typing is None:
             return numpy_ref(params, *args)
         out_dt, join = typing
         if op.family in _ELEMENTWISE:
             compute = join if out_dt == np.bool_ else out_dt
             args = [_as(a, compute) for a in args]
+        scalars = all(is_pyscalar(a) for a in args)
         with np.errstate(all="ignore"):
             value = numpy_ref(params, *args)
         if is_pyscalar(value):
             return value
-        return _as(value, out_dt)
+        value = _as(value, out_dt)
+        return value.item() if scalars and np.ndim(value) == 0 else value
     return ref
 
 
@@ -111,8 +116,12 @@ def jax_rules(x64: bool = False):
     with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=x64):
         for name, op in OPS.items():
             OPS[name] = dataclasses.replace(op, ref=jax_reference(op))
+        numpy_range = generate.PYTHON_INT_ARGUMENTS
+        if not x64:
+            generate.PYTHON_INT_ARGUMENTS = (-2**31, 2**31)
         try:
             yield
         finally:
+            generate.PYTHON_INT_ARGUMENTS = numpy_range
             for name, op in OPS.items():
                 OPS[name] = dataclasses.replace(op, ref=_NUMPY_REFS[name])

@@ -153,7 +153,8 @@ def _traced_sequence(values: np.ndarray, formula):
     trace = current_trace()
     if trace is None:
         return values
-    if formula is not None:
+    if formula is not None and dtypes.config.x64():
+        # (Without 64 bits, JAX's rules narrow the formula's float64 steps: keep the values.)
         from .. import numpy as tnp
         with np.errstate(all="ignore"):
             expected = np.asarray(formula(np, np.arange(values.size)), dtype=values.dtype)

@@ -8,7 +8,8 @@ from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
 from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, check_ints_fit_loop,
-                    elementwise, int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
+                    check_python_ints_fit, elementwise, int_out_of_bounds, is_weak_int_tracer,
+                    operand, weak_flags)
 
 
 def _unary(prim_name: str, public: str):
@@ -142,6 +143,9 @@ def logical_not(x):
 def _logical_operands(x, y):
     """Both operands as booleans. NumPy's binary logical ufuncs convert a Python int to a C
     long first: one outside int64 raises OverflowError, whatever the other operand."""
+    if dtypes.config.jax_rules():   # JAX: a Python int wraps into its partner's dtype first
+        x, y = check_python_ints_fit("and", [x, y])
+        return as_bool(x), as_bool(y)
     for v in (x, y):
         if type(v) is int and not -2**63 <= v < 2**63:
             raise int_out_of_bounds(v, dtypes.int64)

@@ -110,6 +110,8 @@ _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 def check_python_ints_fit(name: str, xs):
     """NumPy 2 refuses a Python int that does not fit the array's integer dtype, except in
     comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
+    if dtypes.config.jax_rules():
+        return _jax_python_ints(name, xs)
     if name in _COMPARISONS:
         return [_exact_comparison_operand(x, xs) for x in xs]
     try:
@@ -128,6 +130,37 @@ def check_ints_fit_loop(xs, loop):
             info = np.iinfo(dt)
             if not info.min <= x <= info.max:
                 raise int_out_of_bounds(x, dt)
+
+
+def _jax_python_ints(name: str, xs):
+    """JAX's handling of Python int operands: one outside the default int (int32 without x64)
+    raises OverflowError; others wrap into the dtype the operation computes in (int8 + 300
+    is 44 + 1 = 45; uint8 < -1 compares with 255), comparisons included."""
+    if not any(type(x) is int for x in xs):
+        return xs
+    default = np.iinfo(dtypes.default_int())
+    for x in xs:
+        if type(x) is int and not default.min <= x <= default.max:
+            raise OverflowError(
+                f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
+                f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
+                "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array")
+    try:
+        loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [aval_of(x).dtype for x in xs],
+                                    weak_flags(xs))
+    except dtypes.DTypeError:
+        return xs
+    return [_wrapped_python_int(x, dt) if type(x) is int and dtypes.is_int(dt) else x
+            for x, dt in zip(xs, loop)]
+
+
+def _wrapped_python_int(x: int, dt):
+    """x as the loop dtype sees it: unchanged if it fits, else wrapped into a scalar of that
+    dtype (strong, which changes no result type: its partner is strongly typed dt)."""
+    info = np.iinfo(dt)
+    if info.min <= x <= info.max:
+        return x
+    return np.asarray(x).astype(dt)[()]
 
 
 def int_out_of_bounds(x: int, dt) -> OverflowError:

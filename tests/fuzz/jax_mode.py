@@ -24,6 +24,10 @@ from .ops import OPS
 from .values import is_pyscalar
 
 _ELEMENTWISE = ("unary", "binary")
+# Products JAX computes after promoting both operands (a Python float becomes the array's
+# float32 first, so 0 * 1e300 is NaN as in JAX).
+_CAST_OPERANDS = ("scalar_product", "matmul")
+_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 
 def _narrowed(x):
@@ -66,10 +70,17 @@ def _as(x, dt):
 
 
 def jax_reference(op):
+    """op's reference under JAX's rules. Ops outside the elementwise families run NumPy on
+    their operands as they are, so where NumPy refuses a Python int that JAX wraps into its
+    partner's dtype (clip(uint8, None, -7), a cond on such a literal) the reference raises
+    and transpile does not: known.JAX_MODE_WRAPS lists that class."""
     numpy_ref = op.ref
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]
+        for a in args:
+            if type(a) is int:
+                _as(a, dtypes.default_int())     # beyond the default int: JAX raises
         typing = _jax_dtype(op, params, args)
         if all(is_pyscalar(a) for a in args) and args and (
                 typing is None or op.family not in _ELEMENTWISE):
@@ -77,15 +88,17 @@ def jax_reference(op):
         if typing is None:
             return numpy_ref(params, *args)
         out_dt, join = typing
-        if op.family in _ELEMENTWISE:
-            compute = join if out_dt == np.bool_ else out_dt
-            args = [_as(a, compute) for a in args]
-        scalars = all(is_pyscalar(a) for a in args)
+        if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
+            compute = join if out_dt == np.bool_ and join is not None else out_dt
+            # Comparisons keep a Python int exact, as NumPy (transpile's README: JAX wraps it)
+            args = [a if type(a) is int and op.name in _COMPARISONS else _as(a, compute)
+                    for a in args]
+        scalars = bool(args) and all(is_pyscalar(a) for a in args)
         with np.errstate(all="ignore"):
             value = numpy_ref(params, *args)
-        if is_pyscalar(value):
+        if is_pyscalar(value) and out_dt == dtypes.default_for_python_type(type(value)):
             return value
-        value = _as(value, out_dt)
+        value = _as(np.asarray(value), out_dt)
         return value.item() if scalars and np.ndim(value) == 0 else value
     return ref
 

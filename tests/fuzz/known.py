@@ -111,3 +111,9 @@ def reproduce(seed: int, name: str) -> None:
 
 def open_entry(finding) -> OpenClass | None:
     return next((o for o in OPEN if o.covers(finding)), None)
+
+
+def jax_mode_wraps(f) -> bool:
+    """Under JAX's rules (fuzz/jax_mode.py) a Python int outside its partner's range wraps, as
+    in JAX; NumPy, the reference of the non-elementwise ops, refuses it: not a wrong answer."""
+    return f.kind == "no-raise" and "literal" in f.features

@@ -27,7 +27,12 @@ def operand(x, what="operand"):
 def strong_operand(x, what="operand"):
     """An operand as `np.asarray` makes it: a Python scalar (or a weak value) becomes strongly
     typed. NumPy's non-ufunc functions (dot, outer, kron, einsum...) convert their operands
-    so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8."""
+    so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8. JAX's keep
+    Python scalars weak (`jnp.dot(uint8_array, 3)` is uint8), so under JAX's rules the
+    operand is only checked to fit the default int."""
+    if dtypes.config.jax_rules():
+        _check_fits_default_int(x)
+        return operand(x, what)
     if type(x) in (bool, int, float):
         converted = np.asarray(x)     # NumPy's own conversion: 2**63 becomes uint64
         if converted.dtype not in dtypes.SUPPORTED:
@@ -111,7 +116,7 @@ def check_python_ints_fit(name: str, xs):
     """NumPy 2 refuses a Python int that does not fit the array's integer dtype, except in
     comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
     if dtypes.config.jax_rules():
-        return _jax_python_ints(name, xs)
+        xs = _jax_python_ints(name, xs)
     if name in _COMPARISONS:
         return [_exact_comparison_operand(x, xs) for x in xs]
     try:
@@ -135,16 +140,14 @@ def check_ints_fit_loop(xs, loop):
 def _jax_python_ints(name: str, xs):
     """JAX's handling of Python int operands: one outside the default int (int32 without x64)
     raises OverflowError; others wrap into the dtype the operation computes in (int8 + 300
-    is 44 + 1 = 45; uint8 < -1 compares with 255), comparisons included."""
+    is 45). Comparisons stay exact, as NumPy's (`uint8_array < -1` is False; JAX wraps -1 to
+    255): transpile's own index arithmetic relies on them."""
     if not any(type(x) is int for x in xs):
         return xs
-    default = np.iinfo(dtypes.default_int())
     for x in xs:
-        if type(x) is int and not default.min <= x <= default.max:
-            raise OverflowError(
-                f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
-                f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
-                "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array")
+        _check_fits_default_int(x)
+    if name in _COMPARISONS:
+        return xs
     try:
         loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [aval_of(x).dtype for x in xs],
                                     weak_flags(xs))
@@ -152,6 +155,16 @@ def _jax_python_ints(name: str, xs):
         return xs
     return [_wrapped_python_int(x, dt) if type(x) is int and dtypes.is_int(dt) else x
             for x, dt in zip(xs, loop)]
+
+
+def _check_fits_default_int(x) -> None:
+    """JAX's OverflowError for a Python int its default int (int32 without x64) cannot hold."""
+    default = np.iinfo(dtypes.default_int())
+    if type(x) is int and not default.min <= x <= default.max:
+        raise OverflowError(
+            f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
+            f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
+            "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array")
 
 
 def _wrapped_python_int(x: int, dt):

@@ -29,7 +29,7 @@ KNOWN = {
     "arctan2(": "complex arctan2 is not implemented (NumPy has no complex arctan2 loop)",
     "var(complex": "var/std of complex values return complex (also in NumPy mode; issue #19)",
     "std(complex": "var/std of complex values return complex (also in NumPy mode; issue #19)",
-    "positive(": "positive refuses booleans and returns Python scalars unchanged, as NumPy",
+    "positive(py:": "positive returns a Python scalar unchanged (JAX: a weak 0-d array)",
     "logical_not(py:": "a Python scalar's logical_not is strongly typed (JAX: weak bool)",
     "full_int(": "full/array of a Python scalar is strongly typed (JAX: weak)",
     "full_float(": "full/array of a Python scalar is strongly typed (JAX: weak)",
@@ -39,14 +39,8 @@ KNOWN = {
     "power(bool,py:int)": "bool ** Python int computes in the default int (JAX: int32)",
     "op_pow(bool,py:int)": "bool ** Python int computes in the default int (JAX: int32)",
 }
-# Eagerly, results are NumPy arrays (EagerArray): Python's operators on them are NumPy's.
-EAGER_KNOWN = {"op_": "operators on eager arrays are NumPy's own; functions (tnp.add) and jit "
-                      "follow JAX's rules"}
-
-
-def _known(name, eager):
-    table_ = {**KNOWN, **(EAGER_KNOWN if eager else {})}
-    return next((why for prefix, why in table_.items() if name.startswith(prefix)), None)
+def _known(name):
+    return next((why for prefix, why in KNOWN.items() if name.startswith(prefix)), None)
 
 
 def test_recorded_cases_are_these_cases():
@@ -66,7 +60,7 @@ def test_result_dtypes_are_jaxs(mode, how):
                 got, want = eager_token(call, kinds), want.rstrip("*")   # no weak type eagerly
             else:
                 got = traced_token(call, kinds)
-            why = _known(name, how == "eager")
+            why = _known(name)
             if got != want and why is None:
                 wrong.append(f"{name}: JAX {want}, transpile {got}")
             elif got != want:
@@ -83,8 +77,12 @@ def test_numpy_rules_stay_the_default_and_differ():
         x = np.ones(3, np.int32)
         assert tnp.multiply(x, 0.5).dtype == np.float64
         assert tnp.sin(x).dtype == np.float64
+        assert "__array_ufunc__" not in type(tnp.arange(2)).__dict__   # NumPy's own, fast
     with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=False):
         assert tnp.multiply(x, 0.5).dtype == np.float32
+        eager = tnp.arange(3)        # an EagerArray: its operators follow JAX's rules too
+        assert (eager * 0.5).dtype == np.float32 and (eager / 2).dtype == np.float32
+        assert np.sin(eager).dtype == np.float32
         assert tnp.arange(3).dtype == np.int32 and tnp.zeros(2).dtype == np.float32
         assert tnp.asarray(np.ones(2)).dtype == np.float32     # 64-bit data canonicalised
     with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):

@@ -52,6 +52,7 @@ class Config:
         self._values = {"transpile_dtype_rules": _env_rules(),
                         "jax_enable_x64": _env_flag(("JAX_ENABLE_X64", "TRANSPILE_ENABLE_X64"))}
         self._token = self._compute_token()
+        self._listeners = []
 
     def update(self, name: str, value) -> None:
         """Set one setting, e.g. ``config.update("jax_enable_x64", True)``."""
@@ -64,7 +65,7 @@ class Config:
         elif not isinstance(value, (bool, int)):
             raise TypeError(f"{name} takes a bool, got {type(value).__name__} {value!r}")
         self._values[name] = value if name == "transpile_dtype_rules" else bool(value)
-        self._token = self._compute_token()
+        self._changed()
 
     def __getattr__(self, name):
         values = self.__dict__.get("_values", {})
@@ -82,7 +83,17 @@ class Config:
             yield self
         finally:
             self._values = old
-            self._token = self._compute_token()
+            self._changed()
+
+    def on_change(self, callback) -> None:
+        """Call `callback()` after every change (eager arrays switch their operators so)."""
+        self._listeners.append(callback)
+        callback()
+
+    def _changed(self) -> None:
+        self._token = self._compute_token()
+        for callback in self._listeners:
+            callback()
 
     def _compute_token(self) -> str:
         if self._values["transpile_dtype_rules"] == "numpy":

@@ -82,7 +82,8 @@ right_shift = _binary("shift_right", "right_shift")
 def positive(x):
     x = operand(x)
     aval = aval_of(x)
-    dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
+    if not dtypes.config.jax_rules():     # JAX's positive takes booleans too
+        dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
     return x
 
 

@@ -27,6 +27,9 @@ _ELEMENTWISE = ("unary", "binary")
 # Products JAX computes after promoting both operands (a Python float becomes the array's
 # float32 first, so 0 * 1e300 is NaN as in JAX).
 _CAST_OPERANDS = ("scalar_product", "matmul")
+# What JAX computes where NumPy refuses: positive of booleans.
+_JAX_ACCEPTS = {"positive": lambda params, x: np.positive(x) if np.asarray(x).dtype != np.bool_
+                else x}
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 
@@ -74,7 +77,7 @@ def jax_reference(op):
     their operands as they are, so where NumPy refuses a Python int that JAX wraps into its
     partner's dtype (clip(uint8, None, -7), a cond on such a literal) the reference raises
     and transpile does not: known.JAX_MODE_WRAPS lists that class."""
-    numpy_ref = op.ref
+    numpy_ref = _JAX_ACCEPTS.get(op.name, op.ref)
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]

@@ -116,7 +116,7 @@ def check_python_ints_fit(name: str, xs):
     """NumPy 2 refuses a Python int that does not fit the array's integer dtype, except in
     comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
     if dtypes.config.jax_rules():
-        xs = _jax_python_ints(name, xs)
+        return _jax_python_ints(name, xs)
     if name in _COMPARISONS:
         return [_exact_comparison_operand(x, xs) for x in xs]
     try:
@@ -147,7 +147,7 @@ def _jax_python_ints(name: str, xs):
     for x in xs:
         _check_fits_default_int(x)
     if name in _COMPARISONS:
-        return xs
+        return [_jax_exact_comparison_operand(x, xs) for x in xs]
     try:
         loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [aval_of(x).dtype for x in xs],
                                     weak_flags(xs))
@@ -155,6 +155,20 @@ def _jax_python_ints(name: str, xs):
         return xs
     return [_wrapped_python_int(x, dt) if type(x) is int and dtypes.is_int(dt) else x
             for x, dt in zip(xs, loop)]
+
+
+def _jax_exact_comparison_operand(x, xs):
+    """A Python int beyond its strongly typed integer partner's range compares as an infinity
+    of its sign: the answer NumPy's exact comparison gives, with no 64-bit dtype needed (JAX
+    has none without x64), and no wrapped index bounds in transpile's own code."""
+    if type(x) is not int:
+        return x
+    for o in xs:
+        if o is not x and not is_weak(o) and dtypes.is_int(aval_of(o).dtype):
+            info = np.iinfo(aval_of(o).dtype)
+            if not info.min <= x <= info.max:
+                return float("inf") if x > 0 else float("-inf")
+    return x
 
 
 def _check_fits_default_int(x) -> None:

@@ -213,3 +213,33 @@ def test_edge_values_where_jax_and_numpy_differ(mode):
         assert tp.jit(lambda x: x >> 40)(i32).tolist() == edges["right_shift_int32_by_40"]
         assert tp.jit(lambda x: x % 0)(i32).tolist() == edges["remainder_by_zero_int32"]
         assert tp.jit(lambda x: x // 0)(i32).tolist() == [0, 0, 0]     # JAX: [-2, -2, -1]
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+def test_random_matches_jax_under_jax_rules(x64, mode):
+    """jax.random's recorded numbers (tests/data/jax_random.json) under JAX's rules: the
+    cases JAX recorded with x64 off, and on, replayed in that mode (default dtypes included:
+    float32/int32 without x64, float64/int64 with it)."""
+    import test_random as recorded
+    checked = 0
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=x64):
+        for fn_name in recorded.EXACT + ["normal"]:
+            cases = [c for c in recorded.CASES[fn_name] if c["x64"] == x64]
+            if not cases:
+                continue
+            statics, arrays = zip(*(recorded._split_kwargs(c["kwargs"]) for c in cases))
+            keys = [recorded.R.PRNGKey(c["seed"]) for c in cases]
+            fn = getattr(recorded.R, fn_name)
+
+            def body(keys, arrays, fn=fn, statics=statics):
+                return [fn(k, **s, **a) for k, s, a in zip(keys, statics, arrays)]
+            for case, got in zip(cases, recorded._run(mode, body, keys, list(arrays))):
+                want = recorded._expected(case["expected"])
+                if fn_name == "normal":
+                    limit = 4 if want.dtype == np.float32 else 2e3
+                    assert recorded._ulps(got, want).max() <= limit, case
+                else:
+                    recorded._assert_bits(got, want, f"{fn_name} {case}")
+                checked += 1
+    assert checked >= 10

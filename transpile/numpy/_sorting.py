@@ -50,13 +50,19 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False)
     if order is not None:
         raise TypeError("argsort: 'order' (structured arrays) is not supported")
     if not descending:
-        return _along_last(lambda x: _bind_sort(P.argsort, x), a, axis)
+        return _along_last(lambda x: _positions(_bind_sort(P.argsort, x)), a, axis)
 
     def descending_order(x):
         # Ties keep their input order: sort the reversed row, map positions back, reverse.
         n = shape_of(x)[-1]
-        return flip(E.subtract(n - 1, _bind_sort(P.argsort, flip(x, -1))), -1)
+        return flip(E.subtract(n - 1, _positions(_bind_sort(P.argsort, flip(x, -1)))), -1)
     return _along_last(descending_order, a, axis)
+
+
+def _positions(order):
+    """argsort's int64 positions (the runtime's sort writes int64) in the default int: the
+    same int64 under NumPy's rules, int32 under JAX's without x64."""
+    return astype(order, dtypes.default_int())
 
 
 # --- searching ------------------------------------------------------------------------------

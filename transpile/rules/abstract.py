@@ -273,7 +273,7 @@ def sort_abstract(operand):
 
 
 def argsort_abstract(operand):
-    return ShapedArray(operand.shape, dtypes.default_int(), False)
+    return ShapedArray(operand.shape, dtypes.int64, False)   # the runtime's sort writes int64
 
 
 def gather_abstract(operand, indices, *, axis):

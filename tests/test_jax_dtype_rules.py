@@ -243,3 +243,16 @@ def test_random_matches_jax_under_jax_rules(x64, mode):
                     recorded._assert_bits(got, want, f"{fn_name} {case}")
                 checked += 1
     assert checked >= 10
+
+
+def test_explicit_64_bit_requests_warn_as_in_jax():
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=False):
+        with pytest.warns(UserWarning, match="float64 in zeros .* truncated to float32"):
+            assert tnp.zeros(3, dtype="float64").dtype == np.float32
+        with pytest.warns(UserWarning, match="int64 in arange"):
+            assert tnp.arange(3, dtype=np.int64).dtype == np.int32
+    for rules, x64 in (("jax", True), ("numpy", False)):
+        with tp.config.settings(transpile_dtype_rules=rules, jax_enable_x64=x64):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                assert tnp.zeros(3, dtype="float64").dtype == np.float64

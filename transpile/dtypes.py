@@ -95,6 +95,23 @@ def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
     return dt
 
 
+def requested(dtype, where: str) -> np.dtype:
+    """A dtype the caller asked for by name (`zeros(3, dtype=...)`): canonicalize's answer,
+    with JAX's UserWarning when JAX's rules without x64 narrow it (float64 -> float32)."""
+    dt = canonicalize(dtype)
+    python_type = any(dtype is t for t in (bool, int, float, complex))   # the defaults
+    if config.jax_rules() and not python_type:
+        asked = np.dtype(dtype)
+        if asked != dt and asked.isnative:
+            import warnings
+            warnings.warn(
+                f"Explicitly requested dtype {asked} in {where} is not available without 64-bit "
+                f"mode, and is truncated to {dt}, as in JAX; enable it with "
+                "transpile.config.update('jax_enable_x64', True) or JAX_ENABLE_X64=1",
+                UserWarning, stacklevel=3)
+    return dt
+
+
 def short_name(dtype: np.dtype) -> str:
     return SHORT_NAME[np.dtype(dtype)]
 

@@ -37,7 +37,7 @@ def array(object, dtype=None, copy=True):
         return object if dtype is None else astype(object, dtype)
     if _contains_tracer(object):
         return _stack_nested(object, dtype)
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
+    dt = None if dtype is None else dtypes.requested(dtype, "array")
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
     if host.dtype == np.float16:
         host = host.astype(np.float32)
@@ -67,7 +67,7 @@ def full(shape, fill_value, dtype=None):
         value = operand(fill_value)
         value = value if dtype is None else astype(value, dtype)
         return broadcast_to(value, shape)
-    dt = dtypes.canonicalize(dtype) if dtype is not None else \
+    dt = dtypes.requested(dtype, "full") if dtype is not None else \
         dtypes.canonicalize(np.asarray(fill_value).dtype)
     if current_trace() is None:
         return np.full(shape, fill_value, dtype=dt)
@@ -76,11 +76,11 @@ def full(shape, fill_value, dtype=None):
 
 
 def zeros(shape, dtype=float):
-    return full(shape, 0, dtypes.canonicalize(dtype))
+    return full(shape, 0, dtypes.requested(dtype, "zeros"))
 
 
 def ones(shape, dtype=float):
-    return full(shape, 1, dtypes.canonicalize(dtype))
+    return full(shape, 1, dtypes.requested(dtype, "ones"))
 
 
 def empty(shape, dtype=float):
@@ -119,7 +119,7 @@ def arange(start, stop=None, step=None, dtype=None):
             raise TypeError(f"arange: '{name}' is traced, but the length of the result must be "
                             f"known while tracing; pass a Python number (mark it static)")
     args = [a for a in (start, stop, step) if a is not None]
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
+    dt = None if dtype is None else dtypes.requested(dtype, "arange")
     values = _canonical_host(_check_host_array(np.arange(*args, dtype=dt), "arange()"))
     if values.size < 2:
         return _traced_sequence(values, None)
@@ -131,7 +131,7 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None):
     for name, v in (("start", start), ("stop", stop), ("num", num)):
         if isinstance(v, Tracer):
             raise TypeError(f"linspace: '{name}' is traced; pass a Python number instead")
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
+    dt = None if dtype is None else dtypes.requested(dtype, "linspace")
     values = _canonical_host(np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt))
     div = (num - 1) if endpoint else num
     if values.ndim != 1 or div <= 0:
@@ -166,7 +166,7 @@ def _traced_sequence(values: np.ndarray, formula):
 
 def eye(N, M=None, k=0, dtype=float):
     M = N if M is None else M
-    dt = dtypes.canonicalize(dtype)
+    dt = dtypes.requested(dtype, "eye")
     if current_trace() is None:
         return np.eye(N, M, k, dtype=dt)
     shape = static_shape((N, M))

@@ -24,6 +24,7 @@ complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
              complex64, complex128)
+_SUPPORTED_SET = frozenset(SUPPORTED)   # np.dtype objects (a string or type hashes apart)
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 INTEGER = SIGNED + UNSIGNED
@@ -40,7 +41,7 @@ DEFAULT_FOR_PYTHON_TYPE = {bool: bool_, int: int64, float: float64, complex: com
 def default_for_python_type(t: type) -> np.dtype:
     """The dtype a Python scalar of type t takes alone: int64/float64 under NumPy's rules,
     JAX's int_/float_ (int32/float32 unless x64 is on) under JAX's."""
-    if config.jax_rules():
+    if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.default_for_python_type(t)
     return DEFAULT_FOR_PYTHON_TYPE[t]
 
@@ -58,7 +59,7 @@ def float_for_integers(dtype) -> np.dtype:
     dt = np.dtype(dtype)
     if dt.kind in "fc":
         return dt
-    if config.jax_rules():
+    if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.to_inexact(dt, False)[0]
     return float64
 
@@ -78,6 +79,8 @@ class DTypeError(TypeError):
 
 def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
     """The supported ``np.dtype`` for anything NumPy accepts as a dtype, or a clear error."""
+    if not config._token and dtype in _SUPPORTED_SET:    # the common case, under NumPy's rules
+        return dtype
     if dtype is bool or dtype is int or dtype is float or dtype is complex:
         return default_for_python_type(dtype)
     try:
@@ -90,7 +93,7 @@ def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
         raise DTypeError(
             f"{what} {dt} is not supported by transpile; supported dtypes are "
             + ", ".join(str(d) for d in SUPPORTED))
-    if config.jax_rules():
+    if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.canonical(dt)       # int64 -> int32 etc. unless x64 is on
     return dt
 
@@ -140,7 +143,7 @@ def _resolve(ufunc_name: str, operands: tuple) -> tuple:
 def ufunc_loop(ufunc_name: str, dtypes, weaks) -> tuple[tuple[np.dtype, ...], np.dtype]:
     """(compute dtypes of the inputs, result dtype) NumPy uses for this ufunc (JAX's choice
     under JAX's rules)."""
-    if config.jax_rules():
+    if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return _jax_ufunc_loop(ufunc_name, tuple(map(np.dtype, dtypes)), tuple(map(bool, weaks)))
     return _numpy_ufunc_loop(ufunc_name, dtypes, weaks)
 
@@ -164,7 +167,7 @@ def _numpy_ufunc_loop(ufunc_name: str, dtypes, weaks):
 def result_type(dtypes, weaks) -> np.dtype:
     """NumPy's ``result_type`` with weak operands treated as Python scalars (NEP 50), or
     JAX's promotion under JAX's rules."""
-    if config.jax_rules():
+    if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.promote(dtypes, weaks)[0]
     all_weak = all(weaks)
     operands = [_operand_key(d, w)(0) if w and not all_weak else d for d, w in zip(dtypes, weaks)]
@@ -193,7 +196,7 @@ def promote(dtypes, weaks) -> tuple[np.dtype, bool]:
     """(result dtype, whether weakly typed) of combining operands: under NumPy's rules weak
     only when every operand is; under JAX's, when the lattice's join is a weak node (an int
     array times a Python float is a weak float)."""
-    if config.jax_rules():
+    if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.promote(dtypes, weaks)
     return result_type(dtypes, weaks), all(weaks)
 

@@ -17,7 +17,7 @@ def operand(x, what="operand"):
     if isinstance(x, (np.ndarray, np.generic)):
         if x.dtype not in dtypes.SUPPORTED:
             raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
-        if dtypes.config.jax_rules():      # JAX stores int64/float64 data as 32-bit without x64
+        if dtypes.config._token:      # JAX's rules store 64-bit data as 32-bit without x64
             dt = dtypes.canonicalize(x.dtype)
             if dt != x.dtype:
                 return x.astype(dt)
@@ -30,7 +30,7 @@ def strong_operand(x, what="operand"):
     so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8. JAX's keep
     Python scalars weak (`jnp.dot(uint8_array, 3)` is uint8), so under JAX's rules the
     operand is only checked to fit the default int."""
-    if dtypes.config.jax_rules():
+    if dtypes.config._token:           # JAX's rules
         _check_fits_default_int(x)
         return operand(x, what)
     if type(x) in (bool, int, float):
@@ -115,7 +115,7 @@ _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 def check_python_ints_fit(name: str, xs):
     """NumPy 2 refuses a Python int that does not fit the array's integer dtype, except in
     comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
-    if dtypes.config.jax_rules():
+    if dtypes.config._token:           # JAX's rules
         return _jax_python_ints(name, xs)
     if name in _COMPARISONS:
         return [_exact_comparison_operand(x, xs) for x in xs]

@@ -228,7 +228,7 @@ def _quantile_dtypes(dt, q_aval, q_weak, method):
     if method in ("lower", "higher", "nearest"):
         return dt, dt
     if q_weak or not dtypes.is_float(q_aval.dtype):
-        out_dt = dt if dtypes.is_float(dt) else dtypes.float64
+        out_dt = dtypes.float_for_integers(dt)
     else:
         out_dt = np.result_type(dt, q_aval.dtype)
     return (dt if dtypes.is_float(dt) else out_dt), out_dt

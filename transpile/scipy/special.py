@@ -10,7 +10,8 @@ from ..numpy._util import astype, operand
 
 def _promoted(x):
     x = operand(x)
-    return x if dtypes.is_float(aval_of(x).dtype) else astype(x, dtypes.float64)
+    dt = aval_of(x).dtype
+    return x if dtypes.is_float(dt) else astype(x, dtypes.float_for_integers(dt))
 
 
 def erf(x):

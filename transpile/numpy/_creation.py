@@ -71,8 +71,12 @@ def full(shape, fill_value, dtype=None):
         dtypes.canonicalize(np.asarray(fill_value).dtype)
     if current_trace() is None:
         return np.full(shape, fill_value, dtype=dt)
-    return bind(P.broadcast_in_dim, py_scalar_like(fill_value, dt), shape=shape,
-                broadcast_dimensions=())
+    # JAX's full of a Python number with no dtype is weakly typed (full(3, 2.0) * x keeps x's
+    # float32); NumPy's is strong.
+    weak = dtype is None and dtypes.config.jax_rules() and type(fill_value) in (int, float,
+                                                                                 complex)
+    return bind(P.broadcast_in_dim, fill_value if weak else py_scalar_like(fill_value, dt),
+                shape=shape, broadcast_dimensions=())
 
 
 def zeros(shape, dtype=float):

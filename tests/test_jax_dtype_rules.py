@@ -195,9 +195,8 @@ def test_cartpole_under_numpy_rules_changes_the_carry_type():
 
 @pytest.mark.parametrize("mode", ["x32", "x64"])
 def test_edge_values_where_jax_and_numpy_differ(mode):
-    """Out-of-range float -> int casts saturate (NaN -> 0) as in JAX; shifts past the width
-    give JAX's (and NumPy mode's) 0 / -1. Integer division by zero keeps NumPy mode's 0 (JAX
-    gives -1/-2 for //, see the README), so it is checked to stay so."""
+    """Out-of-range float -> int casts saturate (NaN -> 0) and integer // by zero gives -1/-2
+    as in JAX; shifts past the width and % by zero give JAX's (and NumPy mode's) 0 / -1."""
     edges = RECORDED["modes"][mode]["edge_values"]
     i32 = np.array([7, -7, 0], np.int32)
     with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=mode == "x64"):
@@ -210,7 +209,10 @@ def test_edge_values_where_jax_and_numpy_differ(mode):
         assert tp.jit(lambda x: x << 40)(i32).tolist() == edges["left_shift_int32_by_40"]
         assert tp.jit(lambda x: x >> 40)(i32).tolist() == edges["right_shift_int32_by_40"]
         assert tp.jit(lambda x: x % 0)(i32).tolist() == edges["remainder_by_zero_int32"]
-        assert tp.jit(lambda x: x // 0)(i32).tolist() == [0, 0, 0]     # JAX: [-2, -2, -1]
+        assert tp.jit(lambda x: x // 0)(i32).tolist() == edges["floor_divide_by_zero_int32"]
+        assert (tnp.asarray(i32) // 0).tolist() == edges["floor_divide_by_zero_int32"]
+    with tp.config.settings(transpile_dtype_rules="numpy"):
+        assert tp.jit(lambda x: x // 0)(i32).tolist() == [0, 0, 0]     # NumPy mode: NumPy's
 
 
 @pytest.mark.parametrize("mode", ["eager", "jit"])

@@ -27,9 +27,21 @@ _ELEMENTWISE = ("unary", "binary")
 # Products JAX computes after promoting both operands (a Python float becomes the array's
 # float32 first, so 0 * 1e300 is NaN as in JAX).
 _CAST_OPERANDS = ("scalar_product", "matmul")
-# What JAX computes where NumPy refuses: positive of booleans.
+def _jax_floor_divide(params, x, y):
+    """NumPy's floor_divide with JAX's integer division by zero: -1 (x == 0) or -2 signed,
+    the maximum unsigned."""
+    q = np.floor_divide(x, y)
+    dt = np.asarray(q).dtype
+    if dt.kind not in "iu":
+        return q
+    by_zero = np.iinfo(dt).max if dt.kind == "u" else np.where(np.asarray(x) != 0, -2, -1)
+    out = np.where(np.asarray(y) == 0, np.asarray(by_zero).astype(dt), q).astype(dt)
+    return out if np.ndim(out) else out[()]
+
+
+# What JAX computes where NumPy refuses (positive of booleans) or answers otherwise.
 _JAX_ACCEPTS = {"positive": lambda params, x: np.positive(x) if np.asarray(x).dtype != np.bool_
-                else x}
+                else x, "floor_divide": _jax_floor_divide}
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 

@@ -60,7 +60,23 @@ add = _binary("add", "add")
 subtract = _binary("sub", "subtract")
 multiply = _binary("mul", "multiply")
 divide = true_divide = _binary("div", "divide")
-floor_divide = _binary("floor_div", "floor_divide")
+def _floor_divide(x, y):
+    q = elementwise("floor_div", x, y)
+    if not dtypes.config.jax_rules() or not dtypes.is_int(aval_of(q).dtype):
+        return q
+    # JAX's integer division by zero (XLA's quotient -1, then floor's step toward -inf for
+    # a nonzero signed dividend): -1 or -2 signed, the maximum unsigned. NumPy's is 0.
+    dt = aval_of(q).dtype
+    if dt.kind == "u":
+        by_zero = dt.type(np.iinfo(dt).max)
+    else:
+        by_zero = where(not_equal(x, 0), -2, -1)
+        if not aval_of(q).weak_type:         # (Python ints: a weak quotient stays weak)
+            by_zero = astype(by_zero, dt)
+    return where(equal(y, 0), by_zero, q)
+
+
+floor_divide = ufunc("floor_divide", "floor_div", fn=_floor_divide)
 remainder = mod = _binary("rem", "remainder")
 power = pow = _binary("pow", "power")
 maximum = _binary("max", "maximum")

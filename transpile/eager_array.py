@@ -26,6 +26,12 @@ from .config import config
 _index_update_helper = None
 _jax_dispatch = None          # (ufunc_call, astype): transpile.numpy's, under JAX's rules
 _reentry = threading.local()  # inside a dispatched call: NumPy's own ufuncs
+# Indexing with traced values (`table[i]` under jit, `table` made by tnp outside it): the list
+# of active traces (core.active_traces, empty when none runs, so eager indexing pays one
+# truth test) and the function that records the read; both registered by transpile.numpy.
+_active_traces: list = []
+_traced_getitem = None
+_ndarray_getitem = np.ndarray.__getitem__
 
 
 def register_index_update_helper(helper_class) -> None:
@@ -34,9 +40,17 @@ def register_index_update_helper(helper_class) -> None:
     _index_update_helper = helper_class
 
 
+def register_traced_indexing(active_traces: list, traced_getitem) -> None:
+    """While `active_traces` is non-empty, `traced_getitem(array, key)` answers indexing
+    first: a traced read, or NotImplemented when `key` holds no traced value."""
+    global _active_traces, _traced_getitem
+    _active_traces, _traced_getitem = active_traces, traced_getitem
+
+
 class EagerArray(np.ndarray):
-    """A numpy.ndarray with `.at[...]` (functional updates, as on JAX arrays). Nothing else
-    differs; no `__array_finalize__`, so views and results cost what NumPy's do."""
+    """A numpy.ndarray with `.at[...]` (functional updates, as on JAX arrays), indexable with
+    traced values under jit. Nothing else differs; no `__array_finalize__`, so views and
+    results cost what NumPy's do."""
     __slots__ = ()
 
     @property
@@ -44,6 +58,19 @@ class EagerArray(np.ndarray):
         if _index_update_helper is None:
             raise RuntimeError("EagerArray.at needs transpile.numpy: import transpile")
         return _index_update_helper(self)
+
+    def __getitem__(self, key):
+        # As a JAX array made outside jit, indexable with a traced integer inside it (NumPy
+        # itself would ask the tracer for its value).
+        if _active_traces:
+            result = _traced_getitem(self, key)
+            if result is not NotImplemented:
+                return result
+        return _ndarray_getitem(self, key)
+
+    def block_until_ready(self) -> "EagerArray":
+        """JAX's: wait until computed. CPU results are complete when returned: returns self."""
+        return self
 
     def __repr__(self):
         return repr(self.view(np.ndarray))

@@ -23,6 +23,8 @@ LEAF = TreeDef(None, None, ())
 
 # type -> (flatten(x) -> (children, aux), unflatten(aux, children) -> x)
 _REGISTRY: dict[type, tuple] = {}
+# dataclass type registered with register_dataclass -> its data fields (children, in order)
+DATACLASS_FIELDS: dict[type, tuple] = {}
 
 
 def register_pytree_node(nodetype: type, flatten_func, unflatten_func) -> None:
@@ -46,11 +48,21 @@ def register_dataclass(nodetype: type, data_fields=None, meta_fields=None):
     def unflatten(aux, children):
         return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
     register_pytree_node(nodetype, flatten, unflatten)
+    DATACLASS_FIELDS[nodetype] = data_fields
     return nodetype
 
 
 def _is_namedtuple(x) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+def sorted_keys(d: dict) -> tuple:
+    """A dict's keys in flattening order: sorted, as JAX sorts them (by repr where they do
+    not compare, as str with int)."""
+    try:
+        return tuple(sorted(d))
+    except TypeError:
+        return tuple(sorted(d, key=repr))
 
 
 def tree_flatten(tree, is_leaf=None) -> tuple[list, TreeDef]:
@@ -70,8 +82,7 @@ def _flatten(x, leaves: list, is_leaf=None) -> TreeDef:
     if type(x) in (tuple, list) or _is_namedtuple(x):
         return TreeDef(type(x), None, tuple(_flatten(c, leaves, is_leaf) for c in x))
     if isinstance(x, dict):
-        keys = tuple(sorted(x, key=repr)) if not all(isinstance(k, str) for k in x) \
-            else tuple(sorted(x))
+        keys = sorted_keys(x)
         return TreeDef(type(x), keys, tuple(_flatten(x[k], leaves, is_leaf) for k in keys))
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         names = tuple(f.name for f in dataclasses.fields(x))
@@ -122,8 +133,7 @@ def _paths(x, prefix, out):
         for i, c in enumerate(x):
             _paths(c, f"{prefix}[{i}]", out)
     elif isinstance(x, dict):
-        keys = sorted(x, key=repr) if not all(isinstance(k, str) for k in x) else sorted(x)
-        for k in keys:
+        for k in sorted_keys(x):
             _paths(x[k], f"{prefix}[{k!r}]", out)
     elif dataclasses.is_dataclass(x) and not isinstance(x, type):
         for f in dataclasses.fields(x):

@@ -1,7 +1,7 @@
-"""Batching matrix products and dense linear algebra.
+"""Batching matrix products, dense linear algebra and FFTs.
 
-Every linalg primitive already works on a stack of matrices in its leading axes, so a batch
-axis in front is one more stack axis. dot_general does too, but when only one side is
+Every linalg primitive already works on a stack of matrices in its leading axes (and `fft`
+on a stack of rows), so a batch axis in front is one more stack axis. dot_general does too, but when only one side is
 batched and the product is a plain 2-D one, folding the batch into the rows (lhs) or the
 columns (rhs) keeps it one large matrix product instead of broadcasting the other side.
 """
@@ -58,6 +58,13 @@ def _fold_into_columns(size, lhs, rhs):
     k, _, n = aval_of(rhs).shape
     out = bind(P.dot_general, lhs, reshape(rhs, (k, size * n)))
     return reshape(out, (aval_of(lhs).shape[0], size, n)), 1
+
+
+@register("fft")
+def fft_batching(size, values, dims, *, axis, **params):
+    """A batch axis in front; the transformed axis moves one place back."""
+    (x,), (d,) = values, dims
+    return bind(P.fft, moveaxis(x, d, 0), axis=axis + 1, **params), 0
 
 
 def _stacked_rule(prim):

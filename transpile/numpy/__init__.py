@@ -38,7 +38,7 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
 from ._einsum import einsum, einsum_path
 from ._indexing import take, take_along_axis
-from . import linalg
+from . import fft, linalg
 from .linalg import matrix_transpose, vecdot
 from ._ranges import interp, linspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
@@ -88,6 +88,14 @@ def _strong_functions():
 
 _strong_functions()
 
+# Dtype introspection returns dtypes and booleans, not arrays: outside the wrapping above.
+from ._dtype_api import (can_cast, complexfloating, dtype, finfo, floating, generic, iinfo,
+                         inexact, integer, isdtype, issubdtype, number, promote_types,
+                         result_type, signedinteger, unsignedinteger)
+# JAX's aliases for the default-width scalar types (64-bit under NumPy's rules).
+int_, uint, float_, complex_ = int64, uint64, float64, complex128
+single, double, csingle, cdouble = float32, float64, complex64, complex128
+
 
 def shape(a):
     from ..core import aval_of
@@ -98,6 +106,11 @@ def ndim(a):
     return len(shape(a))
 
 
-def size(a):
+def size(a, axis=None):
+    """The number of elements, or with `axis` the length of that axis (NumPy's, JAX's)."""
     from math import prod as _prod
-    return _prod(shape(a))
+    dims = shape(a)
+    if axis is None:
+        return _prod(dims)
+    from ._util import normalize_axis
+    return dims[normalize_axis(axis, len(dims))]

@@ -123,6 +123,10 @@ def arange(start, stop=None, step=None, dtype=None):
             raise TypeError(f"arange: '{name}' is traced, but the length of the result must be "
                             f"known while tracing; pass a Python number (mark it static)")
     args = [a for a in (start, stop, step) if a is not None]
+    if any(np.iscomplexobj(a) for a in args):
+        # NumPy takes the length from the real parts only; JAX 0.10 refuses, and so do we.
+        raise ValueError("arange: complex start/stop/step are not supported (as in JAX "
+                         "0.10): use tnp.arange(n) * step + start with a complex step")
     dt = None if dtype is None else dtypes.requested(dtype, "arange")
     values = _canonical_host(_check_host_array(np.arange(*args, dtype=dt), "arange()"))
     if values.size < 2:

@@ -190,19 +190,37 @@ def _logical_xor(x, y):
 logical_xor = ufunc("logical_xor", fn=_logical_xor)
 
 
-def where(condition, x=None, y=None):
-    """Choose x where condition holds, else y (the three-argument form of numpy.where)."""
+def _bound(name, old_spelling, new_spelling):
+    if new_spelling is None:
+        return old_spelling
+    if old_spelling is not None:
+        raise ValueError(f"clip: pass a_{name} or {name}, not both")
+    return new_spelling
+
+
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
+    """Choose x where condition holds, else y (numpy.where). The one-argument form is
+    `nonzero(condition)`, with JAX's static `size=` and `fill_value=` (required under jit: the
+    output shape must not depend on the values)."""
+    if x is None and y is None:
+        from ._sorting import nonzero
+        return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
-        raise TypeError("tnp.where(condition) (the one-argument form) has a data-dependent "
-                        "output shape, which cannot be compiled; pass both x and y")
+        raise ValueError("tnp.where: pass both x and y, or neither (the one-argument form, "
+                         "nonzero(condition))")
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function (they belong to the one-argument form, tnp.where(c, size=n))")
     pred, x, y = broadcast_operands("where", [as_bool(condition), operand(x), operand(y)])
     out = dtypes.result_type([aval_of(v).dtype for v in (x, y)], weak_flags([x, y]))
     return bind(P.select, pred, beyond_int64_as(x, out), beyond_int64_as(y, out))
 
 
-def clip(a, a_min=None, a_max=None):
+def clip(a, a_min=None, a_max=None, *, min=None, max=None):     # noqa: A002 (NumPy's names)
     """numpy.clip (NumPy 2): one dtype for all three operands, Python-int bounds beyond an
-    integer array's range dropped, NaN from any operand propagated."""
+    integer array's range dropped, NaN from any operand propagated. The bounds may also be
+    given as `min=`/`max=` (NumPy 2.1's and JAX's names)."""
+    a_min, a_max = _bound("min", a_min, min), _bound("max", a_max, max)
     if a_min is None and a_max is None:
         raise ValueError("clip: one of a_min or a_max must be given")
     a = operand(a)

@@ -318,7 +318,12 @@ def warn_complex_to_real(dt) -> None:
                   np.exceptions.ComplexWarning, stacklevel=4)
 
 
-def reshape(x, shape):
+def reshape(x, shape, order="C"):
+    """numpy.reshape. `order="F"` reads and writes the elements with the first index
+    fastest (the reversed-axes C reshape of the transpose); "A" is refused, as in JAX (it
+    depends on the memory layout, which traced arrays do not have)."""
+    if order != "C":
+        return _reshape_fortran(x, shape, order)
     x = operand(x)
     old = shape_of(x)
     if not isinstance(shape, (tuple, list)):
@@ -337,6 +342,19 @@ def reshape(x, shape):
     if shape == old:
         return x
     return bind(P.reshape, x, new_sizes=shape)
+
+
+def _reshape_fortran(x, shape, order):
+    if order != "F":
+        raise NotImplementedError(f"reshape: order={order!r} is not supported; use order='C' "
+                                  "or 'F'")
+    x = operand(x)
+    ndim = len(shape_of(x))
+    flipped = x if ndim < 2 else bind(P.transpose, x, permutation=tuple(range(ndim))[::-1])
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    out = reshape(flipped, shape[::-1])
+    n = len(shape_of(out))
+    return out if n < 2 else bind(P.transpose, out, permutation=tuple(range(n))[::-1])
 
 
 def _has_minus_one(shape) -> bool:

@@ -11,7 +11,7 @@ computations, so the same key gives the same numbers as JAX (normal: up to JAX's
 erf_inv rounding, see README).
 """
 from ._samplers import (bernoulli, bits, choice, gumbel, normal, permutation, randint,
-                        uniform)
+                        truncated_normal, uniform)
 from ._threefry import fold_in, seed_key as PRNGKey, split
 
 
@@ -30,7 +30,8 @@ def wrap_key_data(key_bits_array, *, impl=None):
 
 
 __all__ = ["PRNGKey", "bernoulli", "bits", "choice", "fold_in", "gumbel", "key", "key_data",
-           "normal", "permutation", "randint", "split", "uniform", "wrap_key_data"]
+           "normal", "permutation", "randint", "split", "truncated_normal", "uniform",
+           "wrap_key_data"]
 
 
 def _install_eager_results():

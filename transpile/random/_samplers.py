@@ -15,11 +15,12 @@ import numpy as np
 from .. import dtypes
 from .. import lax_ops
 from ..core import aval_of, is_python_scalar
-from ..lax_special import bitcast_convert_type, erf_inv
+from ..lax_special import bitcast_convert_type, erf, erf_inv
 from ..numpy import _elementwise as E
 from ..numpy._creation import arange, asarray, zeros
 from ..numpy._cumulative import cumsum
 from ..numpy._indexing import take, take_along_axis
+from ..numpy._mathfuncs import nextafter
 from ..numpy._sorting import argsort, searchsorted
 from ..numpy._util import astype, broadcast_to, normalize_axis, operand, reshape, static_shape
 from ._threefry import check_key, random_bits, split
@@ -92,6 +93,26 @@ def normal(key, shape=(), dtype=None):
     u = uniform(key, shape, dt, lo, dt.type(1.0))
     inverse = _erf_inv_like_xla_f32(u) if dt == F32 else erf_inv(u)
     return E.multiply(dt.type(math.sqrt(2)), inverse)
+
+
+def truncated_normal(key, lower, upper, shape=None, dtype=None):
+    """A unit normal truncated to (lower, upper), as JAX: the inverse CDF of a uniform draw
+    between the bounds' CDFs, clamped inside the open interval."""
+    key = check_key(key, "truncated_normal")
+    dt = _float_dtype(dtype, "truncated_normal")
+    lower, upper = _as_dtype(lower, dt), _as_dtype(upper, dt)
+    bounds = (aval_of(lower).shape, aval_of(upper).shape)
+    shape = np.broadcast_shapes(*bounds) if shape is None else \
+        _shape(shape, *bounds, what="truncated_normal")
+    sqrt2 = dt.type(math.sqrt(2))
+    lo_cdf, hi_cdf = erf(E.divide(lower, sqrt2)), erf(E.divide(upper, sqrt2))
+    u = uniform(key, shape, dt, lo_cdf, hi_cdf)
+    inverse = _erf_inv_like_xla_f32(u) if dt == F32 else erf_inv(u)
+    out = E.multiply(sqrt2, inverse)
+    # Rounding (or u landing on a bound) must not reach the bounds themselves.
+    inside_lo = nextafter(lower, dt.type(np.inf))
+    inside_hi = nextafter(upper, dt.type(-np.inf))
+    return E.minimum(E.maximum(out, inside_lo), inside_hi)
 
 
 def _erf_inv_like_xla_f32(x):

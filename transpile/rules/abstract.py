@@ -6,6 +6,8 @@ import math
 
 from .. import dtypes
 from ..core import ShapedArray
+from .convolution import conv_abstract
+from .fourier import fft_abstract
 from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDUCTIONS,
                           SPECIAL_UNARY)
 
@@ -373,3 +375,28 @@ for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstra
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
 abstract_rules["while"] = while_abstract
+abstract_rules["fft"] = fft_abstract
+abstract_rules["conv"] = conv_abstract
+
+
+# -- differentiation markers (primitives.AUTODIFF_MARKERS; replaced before compiling) -------
+
+def stop_gradient_abstract(x):
+    return x
+
+
+def custom_jvp_call_abstract(*args, call, rule, n_args):
+    return [v.aval for v in call.outvars]
+
+
+def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args, remat=False):
+    return [v.aval for v in call.outvars]
+
+
+def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals):
+    return list(out_avals)
+
+
+for _fn in (stop_gradient_abstract, custom_jvp_call_abstract, custom_vjp_call_abstract,
+            custom_vjp_lin_abstract):
+    abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

@@ -93,7 +93,7 @@ def jax_reference(op):
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]
-        for a in args:
+        for a in list(args) + [params.get("fill")]:     # operands and full's fill value
             if type(a) is int:
                 _as(a, dtypes.default_int())     # beyond the default int: JAX raises
         typing = _jax_dtype(op, params, args)

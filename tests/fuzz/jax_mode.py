@@ -93,9 +93,10 @@ def jax_reference(op):
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]
-        for a in list(args) + [params.get("fill")]:     # operands and full's fill value
+        for a in args:
             if type(a) is int:
                 _as(a, dtypes.default_int())     # beyond the default int: JAX raises
+        _check_fill(params, args)
         typing = _jax_dtype(op, params, args)
         if all(is_pyscalar(a) for a in args) and args and (
                 typing is None or op.family not in _ELEMENTWISE):
@@ -116,6 +117,21 @@ def jax_reference(op):
         value = _as(np.asarray(value), out_dt)
         return value.item() if scalars and np.ndim(value) == 0 else value
     return ref
+
+
+def _check_fill(params, args):
+    """full/full_like of a Python int that the (narrowed) integer dtype cannot hold raises
+    OverflowError, in JAX as in transpile's JAX mode (NumPy, at the unnarrowed dtype, may
+    not)."""
+    fill, how = params.get("fill"), params.get("how")
+    if type(fill) is not int or how not in ("full", "full_like"):
+        return
+    dt = params.get("dtype") or (np.asarray(args[0]).dtype if args else None)
+    if dt is None or np.dtype(dt).kind not in "iu":
+        return
+    info = np.iinfo(dtypes.canonicalize(dt))
+    if not info.min <= fill <= info.max:
+        raise OverflowError(f"Python int {fill} out of bounds for {info.dtype}")
 
 
 def _python_scalars_at_jax_precision(numpy_ref, params, args):

@@ -39,7 +39,8 @@ _LAZY = {
     "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
     "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
 }
-_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops",
+               "config")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -21,6 +21,7 @@ from itertools import compress
 import numpy as np
 
 from . import backends, dtypes, logs
+from .config import config as _config
 from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
 from .device_array import Array
 from .eager_array import EagerArray
@@ -272,17 +273,27 @@ class Jitted:
         self._sig = _Signature(fun, static_argnums, static_argnames)
         self._backend_arg = backend            # as given: a receiving process resolves its own
         self._backend_name = backends.resolve_name(backend)
-        config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
-        self._cache = _function_cache(fun, config)
-        self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
-        self._fast = self._cache.fast
+        self._bind_cache()
         with contextlib.suppress(AttributeError):    # partial objects have no __name__
             functools.update_wrapper(self, fun, updated=())
+
+    def _bind_cache(self) -> None:
+        """Select the cache for the dtype rules in force (transpile.config): code traced under
+        NumPy's rules and under JAX's (x64 on or off) never share an entry."""
+        self._config_token = _config.token()
+        key = (self._sig.static_nums, self._sig.static_names, self._backend_name)
+        if self._config_token:
+            key += (self._config_token,)
+        self._cache = _function_cache(self.fun, key)
+        self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
+        self._fast = self._cache.fast
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if active_traces and _trace_state.stack:   # jit inside jit: inline into the trace
             return self.fun(*args, **kwargs)
+        if self._config_token is not _config._token:    # the dtype rules were switched
+            self._bind_cache()
         node = self._fast.get(tuple(map(type, args))) if self._fast and not kwargs else None
         if node is not None:                 # arrays and numbers only: see _add_fast_path
             run = node.get(tuple(map(_SHAPE_DTYPE, compress(args, node.is_array))))
@@ -407,6 +418,8 @@ class Jitted:
 
     # -- public helpers --------------------------------------------------------------------------
     def lower(self, *args, **kwargs) -> "Lowered":
+        if self._config_token is not _config._token:
+            self._bind_cache()
         return self._lower(args, kwargs)
 
     def cache_info(self) -> CacheInfo:

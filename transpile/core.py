@@ -70,7 +70,7 @@ def aval_of(x) -> ShapedArray:
     if isinstance(x, Tracer):
         return x.aval
     if type(x) in _PY_SCALARS:
-        return ShapedArray((), dtypes.DEFAULT_FOR_PYTHON_TYPE[type(x)], type(x) is not bool)
+        return ShapedArray((), dtypes.default_for_python_type(type(x)), type(x) is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
         return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"))
     raise TypeError(f"{type(x).__name__} {x!r:.60} is not an array or a number")

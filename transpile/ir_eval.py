@@ -20,8 +20,8 @@ from .ir import Literal
 def literal_value(lit: Literal):
     """The operand a Literal stands for, typed as it was traced: a weakly typed literal came
     from a Python number and goes back as one; a strong one as a NumPy scalar of its dtype."""
-    if lit.aval.weak_type and lit.aval.dtype == dtypes.DEFAULT_FOR_PYTHON_TYPE.get(
-            type(lit.value)):
+    if lit.aval.weak_type and type(lit.value) in dtypes.DEFAULT_FOR_PYTHON_TYPE and \
+            lit.aval.dtype == dtypes.default_for_python_type(type(lit.value)):
         return lit.value
     return np.asarray(lit.value, dtype=lit.aval.dtype)[()]
 

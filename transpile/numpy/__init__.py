@@ -8,7 +8,7 @@ import numpy as _np
 from ..rules import impl as _eager  # noqa: F401  (registers eager evaluation with core)
 from ._scalar_types import (bool_, complex64, complex128, float32, float64, int8, int16,
                             int32, int64, uint8, uint16, uint32, uint64)
-from . import _methods
+from . import _eager_jax, _methods  # noqa: F401  (eager arrays under JAX rules; methods)
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
                         identity, ones, ones_like, zeros, zeros_like)
 from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, around,

@@ -8,7 +8,8 @@ from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
 from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, check_ints_fit_loop,
-                    elementwise, int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
+                    check_python_ints_fit, elementwise, int_out_of_bounds, is_weak_int_tracer,
+                    operand, weak_flags)
 
 
 def _unary(prim_name: str, public: str):
@@ -59,7 +60,23 @@ add = _binary("add", "add")
 subtract = _binary("sub", "subtract")
 multiply = _binary("mul", "multiply")
 divide = true_divide = _binary("div", "divide")
-floor_divide = _binary("floor_div", "floor_divide")
+def _floor_divide(x, y):
+    q = elementwise("floor_div", x, y)
+    if not dtypes.config.jax_rules() or not dtypes.is_int(aval_of(q).dtype):
+        return q
+    # JAX's integer division by zero (XLA's quotient -1, then floor's step toward -inf for
+    # a nonzero signed dividend): -1 or -2 signed, the maximum unsigned. NumPy's is 0.
+    dt = aval_of(q).dtype
+    if dt.kind == "u":
+        by_zero = dt.type(np.iinfo(dt).max)
+    else:
+        by_zero = where(not_equal(x, 0), -2, -1)
+        if not aval_of(q).weak_type:         # (Python ints: a weak quotient stays weak)
+            by_zero = astype(by_zero, dt)
+    return where(equal(y, 0), by_zero, q)
+
+
+floor_divide = ufunc("floor_divide", "floor_div", fn=_floor_divide)
 remainder = mod = _binary("rem", "remainder")
 power = pow = _binary("pow", "power")
 maximum = _binary("max", "maximum")
@@ -81,7 +98,8 @@ right_shift = _binary("shift_right", "right_shift")
 def positive(x):
     x = operand(x)
     aval = aval_of(x)
-    dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
+    if not dtypes.config.jax_rules():     # JAX's positive takes booleans too
+        dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
     return x
 
 
@@ -142,6 +160,9 @@ def logical_not(x):
 def _logical_operands(x, y):
     """Both operands as booleans. NumPy's binary logical ufuncs convert a Python int to a C
     long first: one outside int64 raises OverflowError, whatever the other operand."""
+    if dtypes.config.jax_rules():   # JAX: a Python int wraps into its partner's dtype first
+        x, y = check_python_ints_fit("and", [x, y])
+        return as_bool(x), as_bool(y)
     for v in (x, y):
         if type(v) is int and not -2**63 <= v < 2**63:
             raise int_out_of_bounds(v, dtypes.int64)

@@ -77,7 +77,7 @@ def mean(a, axis=None, dtype=None, keepdims=False, *, where=None):
     if dtype is not None:
         dt = dtypes.canonicalize(dtype)
     else:
-        dt = aval.dtype if dtypes.is_inexact(aval.dtype) else dtypes.float64
+        dt = dtypes.float_for_integers(aval.dtype)
     from ._elementwise import divide
     total = sum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
     if where is not None and where is not True:

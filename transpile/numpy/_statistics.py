@@ -19,7 +19,7 @@ from ._util import as_bool, astype, broadcast_to, normalize_axes, operand, resha
 def _float_dtype(dt, dtype=None):
     if dtype is not None:
         return dtypes.canonicalize(dtype)
-    return dt if dtypes.is_float(dt) else dtypes.float64
+    return dt if dtypes.is_float(dt) else dtypes.float_for_integers(dt)
 
 
 def _count(shape, axis) -> int:

@@ -3,7 +3,8 @@ implementation (jax/_src/random), so a key gives JAX's numbers.
 
 Dtypes default as under JAX's default configuration: float32 for floats, int32 for ints
 (a Python float or list argument such as bernoulli's p is float32 too). Pass float64 or
-int64 explicitly for 64-bit results (JAX's numbers with jax_enable_x64).
+int64 explicitly for 64-bit results (JAX's numbers with jax_enable_x64). Under JAX's dtype
+rules with x64 on (transpile.config) the defaults are float64/int64, as JAX's.
 """
 from __future__ import annotations
 
@@ -33,8 +34,15 @@ _GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
 _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: dtypes.uint64}
 
 
+def _default(dt32, kind):
+    """JAX's default: its float_/int_ under JAX's rules (64-bit with x64), else 32-bit."""
+    if dtypes.config.jax_rules():
+        return dtypes.default_float() if kind == "f" else dtypes.default_int()
+    return dt32
+
+
 def _float_dtype(dtype, what):
-    dt = F32 if dtype is None or dtype is float else dtypes.canonicalize(dtype)
+    dt = _default(F32, "f") if dtype is None or dtype is float else dtypes.canonicalize(dtype)
     if not dtypes.is_float(dt):
         raise TypeError(f"random.{what}: dtype must be a float dtype, got {dt}")
     return dt
@@ -145,7 +153,7 @@ def _int_operand(x):
 def randint(key, shape, minval, maxval, dtype=None):
     """Integers in [minval, maxval): two words of random bits reduced modulo the span."""
     key = check_key(key, "randint")
-    dt = I32 if dtype is None or dtype is int else dtypes.canonicalize(dtype)
+    dt = _default(I32, "i") if dtype is None or dtype is int else dtypes.canonicalize(dtype)
     if not dtypes.is_int(dt):
         raise TypeError(f"random.randint: dtype must be an integer dtype, got {dt}")
     minval, maxval = _int_operand(minval), _int_operand(maxval)

@@ -13,7 +13,6 @@ from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDU
 
 abstract_rules: dict[str, callable] = {}
 
-_BOOL_RESULT = {"eq", "ne", "lt", "le", "gt", "ge", "is_nan", "is_inf", "is_finite"}
 
 
 def elementwise_shape(name: str, avals) -> tuple[int, ...]:
@@ -35,8 +34,8 @@ def _elementwise_rule(name: str):
     def rule(*avals):
         shape = elementwise_shape(name, avals)
         _, out = elementwise_dtypes(name, avals)
-        weak = name not in _BOOL_RESULT and all(a.weak_type for a in avals) \
-            and out != dtypes.bool_
+        weak = dtypes.ufunc_result_weak(
+            ELEMENTWISE_UFUNC[name], [a.dtype for a in avals], [a.weak_type for a in avals], out)
         return ShapedArray(shape, out, weak)
     rule.__name__ = f"{name}_abstract"
     return rule
@@ -94,8 +93,9 @@ def select_abstract(pred, on_true, on_false):
     if pred.dtype != dtypes.bool_:
         raise TypeError(f"select needs a boolean predicate, got {pred.dtype}")
     shape = elementwise_shape("select", (pred, on_true, on_false))
-    out = dtypes.result_type([on_true.dtype, on_false.dtype], [on_true.weak_type, on_false.weak_type])
-    return ShapedArray(shape, out, on_true.weak_type and on_false.weak_type)
+    out, weak = dtypes.promote([on_true.dtype, on_false.dtype],
+                               [on_true.weak_type, on_false.weak_type])
+    return ShapedArray(shape, out, weak)
 
 
 def convert_element_type_abstract(x, *, new_dtype, weak_type=False):
@@ -140,10 +140,10 @@ def concatenate_abstract(*xs, dimension):
                                       if i != dimension):
             raise ValueError("concatenate needs equal shapes except along axis "
                              f"{dimension}, got " + ", ".join(str(x.shape) for x in xs))
-    out = dtypes.result_type([x.dtype for x in xs], [x.weak_type for x in xs])
+    out, weak = dtypes.promote([x.dtype for x in xs], [x.weak_type for x in xs])
     shape = list(base)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
-    return ShapedArray(tuple(shape), out, all(x.weak_type for x in xs))
+    return ShapedArray(tuple(shape), out, weak)
 
 
 def iota_abstract(*, dtype, shape, dimension):
@@ -186,10 +186,10 @@ def dot_general_abstract(lhs, rhs):
             or lhs.shape[-1] != rhs.shape[-2]:
         raise ValueError(f"dot_general: shapes {lhs.shape} and {rhs.shape} are not aligned "
                          "as (..., m, k) @ (..., k, n)")
-    out = dtypes.result_type([lhs.dtype, rhs.dtype], [lhs.weak_type, rhs.weak_type])
+    out, weak = dtypes.promote([lhs.dtype, rhs.dtype], [lhs.weak_type, rhs.weak_type])
     if out == dtypes.bool_:
         raise TypeError("dot_general on booleans: convert to an integer dtype first")
-    return ShapedArray(lhs.shape[:-1] + rhs.shape[-1:], out, lhs.weak_type and rhs.weak_type)
+    return ShapedArray(lhs.shape[:-1] + rhs.shape[-1:], out, weak)
 
 
 for _fn in (select_abstract, convert_element_type_abstract, broadcast_in_dim_abstract,
@@ -275,7 +275,7 @@ def sort_abstract(operand):
 
 
 def argsort_abstract(operand):
-    return ShapedArray(operand.shape, dtypes.int64, False)
+    return ShapedArray(operand.shape, dtypes.int64, False)   # the runtime's sort writes int64
 
 
 def gather_abstract(operand, indices, *, axis):

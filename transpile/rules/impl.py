@@ -96,7 +96,7 @@ def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        return np.asarray(x).astype(new_dtype)
+        return np.asarray(x).astype(dtypes.canonicalize(new_dtype))   # as abstract: JAX narrows
 
 
 def broadcast_in_dim_impl(avals, x, *, shape, broadcast_dimensions):
@@ -130,7 +130,7 @@ def concatenate_impl(avals, *xs, dimension):
 
 
 def iota_impl(avals, *, dtype, shape, dimension):
-    idx = np.arange(shape[dimension], dtype=dtype)
+    idx = np.arange(shape[dimension], dtype=dtypes.canonicalize(dtype))
     view = [1] * len(shape)
     view[dimension] = shape[dimension]
     return np.broadcast_to(idx.reshape(view), shape).copy()
@@ -152,11 +152,11 @@ impl_rules.update({
 
 
 def argmax_impl(avals, x, *, axis, index_dtype):
-    return np.asarray(np.argmax(np.asarray(x), axis=axis), dtype=index_dtype)
+    return np.asarray(np.argmax(np.asarray(x), axis=axis), dtype=dtypes.canonicalize(index_dtype))
 
 
 def argmin_impl(avals, x, *, axis, index_dtype):
-    return np.asarray(np.argmin(np.asarray(x), axis=axis), dtype=index_dtype)
+    return np.asarray(np.argmin(np.asarray(x), axis=axis), dtype=dtypes.canonicalize(index_dtype))
 
 
 def dot_general_impl(avals, lhs, rhs):

@@ -21,7 +21,8 @@ from ._logsumexp import logsumexp  # noqa: F401
 
 def _promoted(x):
     x = operand(x)
-    return x if dtypes.is_float(aval_of(x).dtype) else astype(x, dtypes.float64)
+    dt = aval_of(x).dtype
+    return x if dtypes.is_float(dt) else astype(x, dtypes.float_for_integers(dt))
 
 
 def _promoted_pair(x, y):

@@ -79,7 +79,9 @@ class DTypeError(TypeError):
 
 def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
     """The supported ``np.dtype`` for anything NumPy accepts as a dtype, or a clear error."""
-    if not config._token and dtype in _SUPPORTED_SET:    # the common case, under NumPy's rules
+    # The common case, under NumPy's rules. Only a real np.dtype may be returned as it is:
+    # tnp.float32 and friends compare and hash equal to their dtypes but are classes.
+    if not config._token and isinstance(dtype, np.dtype) and dtype in _SUPPORTED_SET:
         return dtype
     if dtype is bool or dtype is int or dtype is float or dtype is complex:
         return default_for_python_type(dtype)

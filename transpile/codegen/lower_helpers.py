@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from ..rules.fourier import SCALES
 from .c_ops import TAG
-from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
+from .kernel_ir import Affine, Expr, HelperKernel, LoopKernel, linearize
 
 I64 = np.dtype(np.int64)
 _SCATTER_MODES = ("set", "add", "mul", "min", "max")
@@ -32,11 +32,27 @@ def _scatter(low, eqn, buf, comment):
         raise NotImplementedError(f".at[...].{mode} on {buf.dtype} has no C rendering (NumPy "
                                   "orders complex numbers lexicographically); use "
                                   "backend='interpret'")
+    positions, widen = _int64_positions(low, indices, comment)
     call = HelperKernel("tp_scatter.h", f"tp_scatter_{mode}_{TAG[buf.dtype]}",
-                        [low.buffers[indices], low.buffers[updates]], [buf],
+                        [positions, low.buffers[updates]], [buf],
                         (math.prod(indices.aval.shape), buf.size),
                         f"{comment}: {mode} at data-dependent positions, in order")
-    return [copy, call]
+    return [copy, *widen, call]
+
+
+def _int64_positions(low, indices, comment):
+    """The scatter helpers read int64 positions; JAX's dtype rules make int32 ones, which
+    are widened into a temporary first (passing them as they are would read past them).
+    (buffer, kernels that fill it)."""
+    if indices.aval.dtype == I64:
+        return low.buffers[indices], []
+    shape = indices.aval.shape
+    n = len(shape)
+    idx = tuple(Affine.var(d, n) for d in range(n))
+    wide = low.builder.temp((math.prod(shape),), I64)
+    value = Expr("cast", (low.value_at(indices, idx, n),), I64)
+    return wide, [LoopKernel(shape, wide, linearize(idx, shape, n), value,
+                             f"{comment}: positions widened to int64")]
 
 
 def _square(eqn):

@@ -30,8 +30,8 @@ from ._cumulative import (cummax, cummin, cumprod, cumsum, cumulative_prod,
                           cumulative_sum)
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
                             broadcast_arrays, broadcast_shapes, column_stack, copy, diff,
-                            dsplit, dstack, fliplr, flipud, hsplit, hstack, pad, repeat, roll,
-                            row_stack, select, split, swapaxes, tile, vsplit, vstack)
+                            dsplit, dstack, fliplr, flipud, gradient, hsplit, hstack, pad,
+                            repeat, roll, row_stack, select, split, swapaxes, tile, vsplit, vstack)
 from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal,
                          array_equiv, asinh, atanh, cbrt, convolve, copysign, correlate,
                          deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,

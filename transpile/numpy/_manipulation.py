@@ -315,6 +315,48 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     return a
 
 
+def gradient(f, *varargs, axis=None, edge_order=None):
+    """NumPy's `gradient` with uniform spacing: central differences inside, one-sided
+    differences at the two ends (edge_order 1), one array per axis (a tuple when there are
+    several). As in JAX, spacings are scalars and `edge_order` is not supported."""
+    from ._elementwise import subtract, true_divide
+    if edge_order is not None:
+        raise NotImplementedError("gradient: edge_order= is not supported (as in JAX); the "
+                                  "ends use one-sided first-order differences")
+    f = operand(f)
+    ndim = _ndim(f)
+    axes = tuple(range(ndim)) if axis is None else \
+        tuple(normalize_axis(a, ndim) for a in (axis if isinstance(axis, (tuple, list))
+                                                else (axis,)))
+    spacings = _gradient_spacings(varargs, len(axes))
+    out = []
+    for ax, h in zip(axes, spacings):
+        m = shape_of(f)[ax]
+        if m < 2:
+            raise ValueError(f"gradient: axis {ax} has {m} element(s); at least 2 are "
+                             "required to compute a numerical gradient")
+        first = subtract(_take_slice(f, ax, 1, 2), _take_slice(f, ax, 0, 1))
+        inner = subtract(_take_slice(f, ax, 2, m), _take_slice(f, ax, 0, m - 2))
+        last = subtract(_take_slice(f, ax, m - 1, m), _take_slice(f, ax, m - 2, m - 1))
+        out.append(concatenate([true_divide(first, h), true_divide(inner, 2 * h),
+                                true_divide(last, h)], axis=ax))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _gradient_spacings(varargs, n_axes: int) -> tuple:
+    if not varargs:
+        return (1.0,) * n_axes
+    if any(np.ndim(v) != 0 or not isinstance(v, (int, float, np.number)) for v in varargs):
+        raise NotImplementedError("gradient: only scalar spacings are supported (as in JAX); "
+                                  "coordinate arrays are not")
+    if len(varargs) == 1:
+        return (float(varargs[0]),) * n_axes
+    if len(varargs) != n_axes:
+        raise TypeError(f"gradient: {len(varargs)} spacings given for {n_axes} axes; give "
+                        "one, or one per axis")
+    return tuple(float(v) for v in varargs)
+
+
 # --- padding --------------------------------------------------------------------------------
 
 _INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")

@@ -88,6 +88,7 @@ class RegionLowering:
         self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
         self.matmul_limits = matmul_limits or {}  # {product: loop_ranges.LoopLimits}
         self._memo: dict = {}
+        self._by_name: dict[str, Buffer] = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
@@ -296,8 +297,17 @@ class RegionLowering:
         if expr.kind != "load" or expr.args[1].dyn:
             return None
         name, flat = expr.args
-        buffer = next(b for b in self.buffers.values() if b.name == name)
+        buffer = self._buffer_named(name)
         return StridedOperand(buffer, flat.const, flat.coeffs)
+
+    def _buffer_named(self, name: str) -> Buffer:
+        """The buffer a load reads (an index kept up to date: products in an unrolled
+        loop would otherwise search every buffer once each)."""
+        found = self._by_name.get(name)
+        if found is None:
+            self._by_name = {b.name: b for b in self.buffers.values()}
+            found = self._by_name[name]
+        return found
 
     @staticmethod
     def _strided_operand_of(buf):
@@ -529,25 +539,28 @@ _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_in
 
 def lower(ir: IR, name: str) -> Program:
     builder = ProgramBuilder(name)
-    inputs, bound = [], {}
+    inputs, bound, position = [], {}, {}    # position: the index of each var's input buffer
     for i, v in enumerate(ir.constvars):
         bound[v] = Buffer(f"c{i}", v.aval.shape, v.aval.dtype, "const")
+        position[v] = len(inputs)
         inputs.append(bound[v])
     for i, v in enumerate(ir.invars):
         if v not in bound:
             bound[v] = Buffer(f"in{i}", v.aval.shape, v.aval.dtype, "input")
+            position[v] = len(inputs)
             inputs.append(bound[v])
-    outputs, sources, dests = [], [], {}
+    outputs, sources, dests, returned = [], [], {}, {}
     for atom in ir.outvars:
         if isinstance(atom, Literal):
             sources.append(("literal", literal_array(atom)))
         elif atom in bound:
-            sources.append(("input", inputs.index(bound[atom])))
+            sources.append(("input", position[atom]))
         elif atom in dests:                  # the same value returned twice
-            sources.append(("buffer", outputs.index(dests[atom])))
+            sources.append(("buffer", returned[atom]))
         else:
             dests[atom] = Buffer(f"out{len(outputs)}", atom.aval.shape, atom.aval.dtype,
                                  "output")
+            returned[atom] = len(outputs)
             outputs.append(dests[atom])
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()

@@ -5,16 +5,19 @@
 A Python loop unrolled under tracing makes a program as long (and, fused, an expression as
 deep) as its trip count. For each size this prints the median first-call time of
 `transpile.jit` (each sample a new function object and an empty TRANSPILE_CACHE_DIR, so the
-C compiler runs every time), the ratio to the size before it (one doubling: the target is at
-most 3x), where the time went (trace, simplification passes, lowering, C rendering, the C
-compiler), and, when jax is importable, `jax.jit`'s first call beside it (caches cleared per
-sample) and the ratio of the two. The stage split is measured on a separate run of the same
-program through the backend's own steps.
+C compiler runs every time), in wall-clock seconds and in CPU seconds (this process and the
+compiler it runs: on a shared machine the load inflates wall time, not CPU time), each with
+its ratio to the size before it (one doubling: the target is at most 3x); where the CPU time
+went (trace, simplification passes, lowering, C rendering, the C compiler), measured on one
+more run of the same program through the backend's own steps; and, when jax is importable,
+`jax.jit`'s first call beside it (wall clock, caches cleared per sample) and the ratio of
+the two wall times.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -67,19 +70,26 @@ CASES = {
 }
 
 
-def first_call_transpile(make, steps, x) -> float:
-    """Seconds of one first call through an empty disk cache."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of the children it waited for (the C compiler)."""
+    own, children = (resource.getrusage(who) for who in
+                     (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def first_call_transpile(make, steps, x) -> tuple[float, float]:
+    """(wall, CPU) seconds of one first call through an empty disk cache."""
     with tempfile.TemporaryDirectory(prefix="tp-bench-scale-") as cache:
         os.environ["TRANSPILE_CACHE_DIR"] = cache
         fn = tp.jit(make(tnp, steps))
-        started = time.perf_counter()
+        wall, cpu = time.perf_counter(), cpu_seconds()
         np.asarray(fn(x))
-        return time.perf_counter() - started
+        return time.perf_counter() - wall, cpu_seconds() - cpu
 
 
 def stage_split(make, steps, x) -> dict:
-    """Seconds per pipeline stage, through the CPU backend's own steps."""
-    times, clock = {}, time.perf_counter
+    """CPU seconds per pipeline stage, through the CPU backend's own steps."""
+    times, clock = {}, cpu_seconds
     fn = tp.jit(make(tnp, steps))
     t = clock()
     lowered = fn.lower(x)
@@ -132,29 +142,39 @@ def run_case(name, repeat, with_jax) -> None:
     x = data()
     reference = make if name == "chain" else (lambda xnp, steps: stencil_numpy(steps)
                                                if xnp is np else stencil(xnp, steps))
-    print(f"\n{name}: first call, median of {repeat} (seconds); stages from one more run")
-    head = f"{'steps':>6} {'transpile':>10} {'x/dbl':>6} " + \
-        " ".join(f"{s:>7}" for s in STAGES) + f" {'C lines':>8}"
+    print(f"\n{name}: first call, median of {repeat}; wall and CPU seconds, each with its "
+          "ratio to the size before; stage CPU seconds from one more run")
+    head = f"{'steps':>6} {'wall':>7} {'x':>5} {'cpu':>7} {'x':>5} " + \
+        " ".join(f"{s:>6}" for s in STAGES) + f" {'C lines':>7}"
     if with_jax:
-        head += f" {'jax':>8} {'x/dbl':>6} {'tp/jax':>7}"
+        head += f" {'jax':>7} {'x':>5} {'tp/jax':>6}"
     print(head)
     previous = previous_jax = None
     for steps in sizes:
-        check(reference, steps, x)
-        ours = statistics.median(first_call_transpile(make, steps, x) for _ in range(repeat))
-        split = stage_split(make, steps, x)
-        row = f"{steps:>6} {ours:>10.3f} {_ratio(ours, previous):>6} " + \
-            " ".join(f"{split[s]:>7.3f}" for s in STAGES) + f" {split['c_lines']:>8}"
+        try:
+            check(reference, steps, x)
+            samples = [first_call_transpile(make, steps, x) for _ in range(repeat)]
+            split = stage_split(make, steps, x)
+        except Exception as err:        # an older transpile: say where it stops, go on
+            print(f"{steps:>6} {type(err).__name__}: {str(err)[:70]}", flush=True)
+            previous = None
+            continue
+        ours = tuple(statistics.median(s[i] for s in samples) for i in (0, 1))
+        row = f"{steps:>6} {ours[0]:>7.3f} {_ratio(ours[0], previous, 0)} {ours[1]:>7.3f} " \
+            f"{_ratio(ours[1], previous, 1)} " + " ".join(f"{split[s]:>6.3f}" for s in STAGES) \
+            + f" {split['c_lines']:>7}"
         if with_jax:
             theirs = statistics.median(first_call_jax(make, steps, x) for _ in range(repeat))
-            row += f" {theirs:>8.3f} {_ratio(theirs, previous_jax):>6} {ours / theirs:>7.2f}"
+            row += f" {theirs:>7.3f} {_ratio(theirs, previous_jax)} {ours[0] / theirs:>6.2f}"
             previous_jax = theirs
         print(row, flush=True)
         previous = ours
 
 
-def _ratio(now, before) -> str:
-    return "" if before is None else f"{now / before:.2f}"
+def _ratio(now, before, item=None) -> str:
+    if before is not None and item is not None:
+        before = before[item]
+    return f"{'':>5}" if before is None else f"{now / before:>5.2f}"
 
 
 def main(argv=None) -> None:

@@ -301,8 +301,8 @@ class RegionLowering:
         return StridedOperand(buffer, flat.const, flat.coeffs)
 
     def _buffer_named(self, name: str) -> Buffer:
-        """The buffer a load reads (an index kept up to date: products in an unrolled
-        loop would otherwise search every buffer once each)."""
+        """The buffer a load reads, from an index rebuilt only when a name is missing
+        (products in an unrolled loop would otherwise search every buffer once each)."""
         found = self._by_name.get(name)
         if found is None:
             self._by_name = {b.name: b for b in self.buffers.values()}
@@ -399,7 +399,7 @@ def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
 # -- the rules that build expressions: one generator per primitive ---------------------------
 # A rule that reads operands is a generator: it yields (atom, index, nvars) for each operand
 # it needs, is sent back that operand's expression (see RegionLowering._run) and returns the
-# value's expression. A rule that reads none (iota, a reshape of a buffer) returns it.
+# value's expression. A rule that reads no operand (iota) may return the expression itself.
 
 def _elementwise(low, eqn, idx, nvars):
     name, out = eqn.prim.name, eqn.outputs[0].aval

@@ -3,10 +3,10 @@
 Everything else is fused: recomputed inside each loop nest that reads it. A
 value is materialised when it is an output, when its producer cannot run
 inside another loop (reductions, matmul, concatenation), when a reshape needs
-it laid out in memory, or when more than one loop nest would otherwise
-recompute a non-trivial expression, or when one loop nest would recompute a deep
-expression at several positions (the shifted neighbours of a stencil step: fused into the
-next step, each step would multiply the work of all the steps before it).
+it laid out in memory, when more than one loop nest would otherwise recompute a
+non-trivial expression, or when one loop nest would recompute a deep expression at several
+positions (the shifted neighbours of a stencil step: fused into the next step, each step
+would multiply the work of all the steps before it).
 """
 from __future__ import annotations
 

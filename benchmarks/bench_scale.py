@@ -137,8 +137,9 @@ def stencil_numpy(steps):
     return f
 
 
-def run_case(name, repeat, with_jax) -> None:
-    make, sizes, data = CASES[name]
+def run_case(name, repeat, with_jax, sizes=None) -> None:
+    make, default_sizes, data = CASES[name]
+    sizes = sizes or default_sizes
     x = data()
     reference = make if name == "chain" else (lambda xnp, steps: stencil_numpy(steps)
                                                if xnp is np else stencil(xnp, steps))
@@ -183,6 +184,7 @@ def main(argv=None) -> None:
     parser.add_argument("--no-jax", action="store_true", help="skip the JAX column")
     parser.add_argument("--case", choices=sorted(CASES), action="append",
                         help="only this case (may be given twice)")
+    parser.add_argument("--steps", type=int, nargs="+", help="these sizes instead")
     args = parser.parse_args(argv)
     with_jax = jax is not None and not args.no_jax
     if jax is None and not args.no_jax:
@@ -192,7 +194,7 @@ def main(argv=None) -> None:
     if with_jax:
         first_call_jax(chain, 1, np.zeros(4, np.float32))
     for name in args.case or sorted(CASES):
-        run_case(name, args.repeat, with_jax)
+        run_case(name, args.repeat, with_jax, args.steps)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ import pytest
 
 import transpile as tp
 import transpile.numpy as tnp
+from conftest import cuda_emulated
 from transpile import lax
+from transpile.codegen.cuda_render import CudaRenderer
 
 # Far below any of these programs' depth (each level of a recursive walk costs a frame or
 # more), and well above what the pipeline itself needs (imports, cffi, subprocesses).
@@ -240,3 +242,18 @@ def test_a_loop_built_nested_pytree_in_and_out():
             np.testing.assert_array_equal(node[0], want)
             node = node[1]
         assert float(node[0]) == steps - 1          # the input structure, passed through
+
+
+@cuda_emulated[0]          # skipped without g++
+@cuda_emulated[1]          # the CUDA backend emulated on the CPU
+def test_cuda_splits_a_deep_chain_into_kernels_of_bounded_length():
+    """nvcc's optimiser takes more than linear time in a kernel's length (a 400-step chain
+    as one kernel: 38 s of CPU), so the CUDA dialect caps how deep a kernel's fused
+    expression gets; the C dialect (gcc: linear) fuses the whole chain into one loop."""
+    steps = 200
+    cuda = tp.jit(chain(tnp, steps), backend="cuda")
+    kernels = cuda.lower(X).source.count("__global__ void")
+    assert kernels >= 3 * steps // CudaRenderer.max_fused_height
+    assert tp.jit(chain(tnp, steps)).lower(X).source.count("void kernel_") == 1
+    np.testing.assert_allclose(np.asarray(cuda(X)), numpy_chain(X, steps), rtol=2e-6,
+                               atol=2e-6)

@@ -50,6 +50,8 @@ class CRenderer:
     # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
     team_regions = True
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
+    # gcc's time grows linearly with a kernel's length: expressions fuse however deep.
+    max_fused_height = None
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
 
     def __init__(self):

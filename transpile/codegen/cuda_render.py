@@ -47,6 +47,10 @@ class CudaRenderer(CRenderer):
     restrict = "__restrict__"
     team_regions = False          # OpenMP's shared parallel regions have no CUDA counterpart
     runtime_header = "tp_cuda.h"
+    # nvcc's optimiser (cicc) slows down more than linearly with a kernel's length: an
+    # unrolled 200-step chain of sin, as one kernel, took 9.8 s of CPU to compile and a
+    # 400-step one 38 s. Kernels of at most this many operations in a row keep it linear.
+    max_fused_height = 96
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 

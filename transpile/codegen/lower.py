@@ -40,8 +40,9 @@ I64 = np.dtype(np.int64)
 class ProgramBuilder:
     """State shared by every region of one program: kernels and uniquely named buffers."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, max_fused_height: int | None = None):
         self.name = name
+        self.max_fused_height = max_fused_height    # see schedule.materialised_vars
         self.kernels: list = []
         self.temps: list[Buffer] = []
         self.views: list[Buffer] = []
@@ -92,7 +93,7 @@ class RegionLowering:
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
-        roots = materialised_vars(self.ir)
+        roots = materialised_vars(self.ir, self.builder.max_fused_height)
         plan = plan_in_place(self.ir, roots, self.donated, self.not_in_place)
         roots |= set(plan)
         written = set()
@@ -537,8 +538,8 @@ _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_in
                 "dynamic_update_slice": _dynamic_update_slice_index, "gather": _gather_index}
 
 
-def lower(ir: IR, name: str) -> Program:
-    builder = ProgramBuilder(name)
+def lower(ir: IR, name: str, max_fused_height: int | None = None) -> Program:
+    builder = ProgramBuilder(name, max_fused_height)
     inputs, bound, position = [], {}, {}    # position: the index of each var's input buffer
     for i, v in enumerate(ir.constvars):
         bound[v] = Buffer(f"c{i}", v.aval.shape, v.aval.dtype, "const")

@@ -44,7 +44,10 @@ def _carry_count(eqn) -> int:
     return 2 + eqn.params["n_carry"] if name == "for_loop" else 0
 
 
-def materialised_vars(ir: IR) -> set[Var]:
+def materialised_vars(ir: IR, max_fused_height: int | None = None) -> set[Var]:
+    """The values that get buffers. `max_fused_height`, when given, also materialises every
+    value whose fused expression would be deeper than that many operations (a dialect whose
+    compiler slows down more than linearly with a kernel's size asks for it)."""
     producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
     roots = {v for v in ir.outvars if isinstance(v, Var) and v in producers}
     for eqn in ir.eqns:
@@ -65,6 +68,8 @@ def materialised_vars(ir: IR) -> set[Var]:
                 not is_trivial_reshape(eqn.inputs[0].aval.shape, eqn.params["new_sizes"]):
             roots.add(eqn.inputs[0])
     _materialise_shared(ir, producers, roots)
+    if max_fused_height is not None:
+        _cap_fused_heights(ir, roots, max_fused_height)
     return roots
 
 
@@ -150,3 +155,17 @@ def _fused_heights(ir: IR, roots) -> dict:
         for out in eqn.outputs:
             heights[out] = 0 if out in roots else height
     return heights
+
+
+def _cap_fused_heights(ir: IR, roots: set, limit: int) -> None:
+    """Materialise each value whose fused expression reaches `limit` operations deep, so
+    that no loop nest computes more than `limit` operations in a row."""
+    heights: dict[Var, int] = {}
+    for eqn in ir.eqns:
+        below = max((heights.get(a, 0) for a in eqn.inputs if isinstance(a, Var)), default=0)
+        expensive = eqn.prim.name not in _CHEAP
+        height = below + 1 if expensive else below
+        for out in eqn.outputs:
+            if out not in roots and expensive and height >= limit:
+                roots.add(out)
+            heights[out] = 0 if out in roots else height

@@ -257,3 +257,19 @@ def test_cuda_splits_a_deep_chain_into_kernels_of_bounded_length():
     assert tp.jit(chain(tnp, steps)).lower(X).source.count("void kernel_") == 1
     np.testing.assert_allclose(np.asarray(cuda(X)), numpy_chain(X, steps), rtol=2e-6,
                                atol=2e-6)
+
+
+@cuda_emulated[0]
+@cuda_emulated[1]
+def test_cuda_does_not_interchange_a_loop_whose_body_is_deeper_than_a_kernel_may_be():
+    """Interchanged, a fori_loop's whole body is one kernel's expression."""
+    def f(x, steps):
+        return lax.fori_loop(0, 3, lambda i, y: _chain_from(y, x, steps), x)
+    shallow = tp.jit(lambda x: f(x, 5), backend="cuda").lower(X).source
+    deep = tp.jit(lambda x: f(x, 60), backend="cuda")
+    assert "interchanged" in shallow and "interchanged" not in deep.lower(X).source
+    assert "interchanged" in tp.jit(lambda x: f(x, 60)).lower(X).source     # C: no cap
+    expected = X
+    for _ in range(3):
+        expected = _numpy_chain_from(expected, X, 60)
+    np.testing.assert_allclose(np.asarray(deep(X)), expected, rtol=2e-6, atol=2e-6)

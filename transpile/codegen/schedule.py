@@ -169,3 +169,8 @@ def _cap_fused_heights(ir: IR, roots: set, limit: int) -> None:
             if out not in roots and expensive and height >= limit:
                 roots.add(out)
             heights[out] = 0 if out in roots else height
+
+
+def deepest_fused_height(ir: IR) -> int:
+    """How many expensive operations deep the deepest value of `ir` is, all of it fused."""
+    return max(_fused_heights(ir, set()).values(), default=0)

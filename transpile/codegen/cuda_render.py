@@ -93,7 +93,9 @@ class CudaRenderer(CRenderer):
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
         total = math.prod(k.shape)
         lines = Lines()
-        self._kernel_header(lines, index, [k.value], k.out, k.comment)
+        # A store at a run-time offset (an update in place) reads that offset's buffers too.
+        exprs = [k.value] + [e for e, _ in k.store.dyn]
+        self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
         self._launches[index] = self._launch_1d(f"kernel_{index}",
                                                 f"tp_blocks({total}, TP_THREADS)")

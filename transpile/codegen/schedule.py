@@ -100,7 +100,7 @@ def _materialise_shared(ir: IR, producers, roots: set) -> None:
     heights = _fused_heights(ir, roots)
     reach: dict[Var, object] = {}       # value -> the one root that reads it, or _MANY
     positions: dict[Var, set] = {}      # value -> where that root reads it (position keys)
-    moved: dict[tuple, int] = {}        # (position, equation id, operand) -> position key
+    moved: dict[tuple, int] = {}        # (position, how a view reads) -> position key
     for eqn in reversed(ir.eqns):
         root, keys = None, set()
         for out in eqn.outputs:
@@ -142,7 +142,22 @@ def _operand_positions(eqn, operand: int, atom: Var, keys: set, moved: dict) -> 
     name = eqn.prim.name
     if name not in _MOVES_POSITIONS or (name == "dynamic_update_slice" and operand == 0):
         return keys
-    return {moved.setdefault((k, id(eqn), operand), len(moved) + 1) for k in keys}
+    how = _view_key(eqn, operand)
+    return {moved.setdefault((k, how), len(moved) + 1) for k in keys}
+
+
+def _view_key(eqn, operand: int):
+    """What decides where `eqn` reads operand `operand`: the primitive, its params and its
+    other operands (a window's starts). Two equal views of one value read it at one
+    position (`.at[i].add(y)` reshapes the old element twice: one position, not two)."""
+    others = tuple(a if isinstance(a, Var) else ("literal", a.value)
+                   for k, a in enumerate(eqn.inputs) if k != operand)
+    try:
+        params = tuple(sorted(eqn.params.items()))
+        hash(params)
+    except TypeError:
+        return id(eqn)
+    return eqn.prim.name, operand, params, others
 
 
 def _fused_heights(ir: IR, roots) -> dict:

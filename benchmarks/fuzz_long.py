@@ -5,7 +5,9 @@
 Each class of finding (kind, op, backend, dtype kinds, features) is printed once with its
 count, its first seed, the issue-7 class it belongs to and whether it is a known open class
 (tests/fuzz/known.py). `--shrink` prints a small program for each class's first seed; rerun
-one seed with `--start SEED --count 1 --shrink`.
+one seed with `--start SEED --count 1 --shrink`. `--jax x32` (or `x64`) runs under JAX's
+dtype rules, 64-bit mode off (on): NumPy computes each value at JAX's dtypes
+(tests/fuzz/jax_mode.py).
 """
 from __future__ import annotations
 
@@ -25,12 +27,24 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))  # the fuzz package
 
 CHUNK = 48           # seeds per worker process
 CHUNK_TIMEOUT = 600  # seconds; a chunk that hangs is bisected like one that crashes
+JAX_MODE_VARIABLE = "FUZZ_JAX_MODE"   # x32 / x64 in the workers' environment: --jax
+
+
+def _rules():
+    """A context for the dtype rules --jax asked for (the workers read the environment)."""
+    import contextlib
+    mode = os.environ.get(JAX_MODE_VARIABLE)
+    if not mode:
+        return contextlib.nullcontext()
+    from fuzz import jax_mode
+    return jax_mode.jax_rules(x64=mode == "x64")
 
 
 def _worker(start, count):
     """Run seeds in this process; print the findings, pickled, on stdout."""
     from fuzz import run
-    report = run.run_seeds(range(start, start + count))
+    with _rules():
+        report = run.run_seeds(range(start, start + count))
     sys.stdout.write(base64.b64encode(pickle.dumps((report.programs, report.findings)))
                      .decode())
 
@@ -77,10 +91,19 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--shrink", action="store_true")
     parser.add_argument("--json", help="write the classes to this file")
+    parser.add_argument("--jax", choices=["x32", "x64"],
+                        help="JAX's dtype rules, without or with 64-bit dtypes")
     parser.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         return _worker(*args.worker)
+    if args.jax:
+        os.environ[JAX_MODE_VARIABLE] = args.jax
+    with _rules():
+        return _report(args)
+
+
+def _report(args):
     from fuzz import generate, known, shrink
     from fuzz.findings import deduplicate
     programs, findings, seconds = run_all(args.start, args.count, args.jobs)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import os
+import re
 
-from .disk_cache import discard_entry, read_manifest, remove_stale_temporaries, try_lock
+from .build_lock import try_lock
+from .cache_entry import read_manifest
+from .cache_removal import discard_entry, remove_stale_temporaries
 
 DEFAULT_MAX_SIZE = None          # no cap unless TRANSPILE_CACHE_MAX_SIZE or prune --max-size
 
@@ -34,8 +36,10 @@ def shards(root: str) -> list[str]:
         names = sorted(os.listdir(root))
     except OSError:
         return []
+    # A shard that is a symbolic link is not followed: what it points to is not ours.
     return [os.path.join(root, n) for n in names
-            if _is_shard(n) and os.path.isdir(os.path.join(root, n))]
+            if _is_shard(n) and os.path.isdir(os.path.join(root, n))
+            and not os.path.islink(os.path.join(root, n))]
 
 
 def entries(root: str) -> list[Entry]:
@@ -49,7 +53,9 @@ def entries(root: str) -> list[Entry]:
                     continue
                 manifest = read_manifest(path)
                 if manifest is not None:
-                    found.append(Entry(key, path, _size(path), os.stat(path).st_mtime, manifest))
+                    with contextlib.suppress(OSError):      # removed meanwhile
+                        found.append(Entry(key, path, _size(path), os.stat(path).st_mtime,
+                                           manifest))
     return found
 
 
@@ -64,14 +70,13 @@ def _size(path: str) -> int:
 
 def remove(entry: Entry) -> bool:
     """Remove one entry unless its key is being built right now."""
-    held = try_lock(os.path.dirname(entry.path), entry.key)
+    held = try_lock(os.path.join(os.path.dirname(entry.path), f"{entry.key}.lock"))
     if held is None:
         return False
     try:
         return discard_entry(entry.path)
     finally:
-        fcntl.flock(held, fcntl.LOCK_UN)
-        held.close()
+        os.close(held)        # closing the only descriptor releases the lock
 
 
 def clear(root: str) -> int:
@@ -121,19 +126,27 @@ def parse_size(text: str) -> int:
     return int(value * scale)
 
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*([a-z]+)")
+_UNIT_WORDS = {"s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+               "m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+               "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+               "d": "d", "day": "d", "days": "d", "w": "w", "week": "w", "weeks": "w"}
+DURATION_HELP = "a number with a unit: 45s, 30m, 12h, 7d or 2w"
+
+
 def parse_duration(text: str) -> float:
-    """'30d', '12h', '15m', '45s' or a number of seconds."""
-    text = text.strip().lower()
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-    scale = units.get(text[-1:], 1)
-    number = text[:-1] if text[-1:] in units else text
-    try:
-        value = float(number)
-    except ValueError:
-        raise ValueError(f"not a duration: {text!r} (use e.g. 30d, 12h or 45s)") from None
-    if value < 0:
-        raise ValueError(f"a duration cannot be negative: {text!r}")
-    return value * scale
+    """Seconds in '7d', '12h', '30m', '45s', '2w' (or '1.5d'). A bare number is refused: is
+    `3` three seconds or three days? Deleting on a guess is not safe."""
+    cleaned = text.strip().lower()
+    match = _DURATION.fullmatch(cleaned)
+    if match is None or match.group(2) not in _UNIT_WORDS:
+        if re.fullmatch(r"[+-]?\d+(\.\d*)?", cleaned):
+            raise ValueError(f"{text!r} has no unit; give {DURATION_HELP}")
+        if cleaned.startswith("-"):
+            raise ValueError(f"a duration cannot be negative: {text!r}")
+        raise ValueError(f"not a duration: {text!r}; give {DURATION_HELP}")
+    return float(match.group(1)) * DURATION_UNITS[_UNIT_WORDS[match.group(2)]]
 
 
 def max_size_from_environment() -> int | None:

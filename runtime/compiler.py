@@ -25,7 +25,14 @@ DEFAULT_FLAGS = ("-O3", "-march=native", "-fopenmp", "-fPIC", "-shared", "-std=c
 
 
 class CompileError(RuntimeError):
-    """The C compiler rejected generated code: a transpile bug, reported with the source path."""
+    """The C compiler rejected generated code (a transpile bug, reported with the source path),
+    or could not run or write its output."""
+
+    @property
+    def out_of_space(self) -> bool:
+        """The compiler failed because the disk (or quota) was full, not on the code."""
+        text = str(self)
+        return "No space left on device" in text or "Disk quota exceeded" in text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,7 +42,8 @@ class CCompiler:
 
     @staticmethod
     def from_environment() -> "CCompiler | None":
-        cc = os.environ.get("TRANSPILE_CC") or shutil.which("cc") or shutil.which("gcc")
+        named = os.environ.get("TRANSPILE_CC", "").strip()
+        cc = named or shutil.which("cc") or shutil.which("gcc")
         if not cc or not shutil.which(cc):
             return None
         extra = tuple(shlex.split(os.environ.get("TRANSPILE_CFLAGS", "")))
@@ -55,8 +63,18 @@ class CCompiler:
                  platform.machine(), cpu_features(), header_digest()]
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
-    def command(self, c_path: str, so_path: str) -> list[str]:
-        return [self.cc, *self.flags, "-I", INCLUDE_DIR, "-o", so_path, c_path, "-lm"]
+    def command(self, c_path: str, so_path: str, link: tuple[str, ...] = ()) -> list[str]:
+        """Compile and link `c_path` into `so_path`; `link`: shared libraries it calls into
+        (the runtime library), named after the source so they resolve its symbols."""
+        return [self.cc, *self.flags, "-I", INCLUDE_DIR, "-o", so_path, c_path, *link, "-lm"]
+
+    def object_command(self, c_path: str, o_path: str) -> list[str]:
+        """Compile only (-c: the link flags among self.flags are ignored)."""
+        return [self.cc, *self.flags, "-c", "-I", INCLUDE_DIR, "-o", o_path, c_path]
+
+    def link_command(self, objects, so_path: str, soname: str) -> list[str]:
+        """Link objects into a shared library that modules find by `soname`."""
+        return [self.cc, *self.flags, "-o", so_path, *objects, f"-Wl,-soname,{soname}", "-lm"]
 
     def version(self) -> str:
         try:
@@ -66,14 +84,52 @@ class CCompiler:
             return "unknown"
         return out.splitlines()[0] if out else "unknown"
 
-    def compile(self, c_path: str, so_path: str) -> str:
+    def compile(self, c_path: str, so_path: str, link: tuple[str, ...] = ()) -> str:
         """Build `so_path` from `c_path`; return the compiler's warnings (empty when clean)."""
-        cmd = self.command(c_path, so_path)
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise CompileError(f"C compiler failed on {c_path} (exit {proc.returncode}):\n"
-                               f"{shlex.join(cmd)}\n{proc.stderr}")
-        return proc.stderr
+        return run_compiler(self.command(c_path, so_path, link), c_path, so_path)
+
+
+def run_compiler(cmd: list[str], what: str, output: str | None = None) -> str:
+    """Run one compiler command; its warnings (stderr), or CompileError naming `what` and
+    saying how it failed (could not start, killed, exit status, or no `output` written)."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    except OSError as err:        # e.g. a script without its #! line, or no longer there
+        raise CompileError(f"could not run the C compiler {cmd[0]} ({err.strerror}); "
+                           "check that it is a working program, or change TRANSPILE_CC"
+                           ) from err
+    if proc.returncode != 0:
+        how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
+               else f"exit {proc.returncode}")
+        raise CompileError(f"C compiler failed on {what} ({how}):\n"
+                           f"{shlex.join(cmd)}\n{proc.stderr}")
+    if output is not None and not os.path.isfile(output):
+        raise CompileError(f"the C compiler {cmd[0]} reported success but wrote no "
+                           f"{output}:\n{shlex.join(cmd)}\n{proc.stderr}")
+    return proc.stderr
+
+
+def compiler_problem() -> str:
+    """Why `CCompiler.from_environment()` found no compiler, in words that say what to do."""
+    named = os.environ.get("TRANSPILE_CC", "").strip()
+    if not named:
+        return ("no C compiler found (neither cc nor gcc is on PATH, and TRANSPILE_CC is not "
+                "set); install one, or point TRANSPILE_CC at one")
+    fix = ("change TRANSPILE_CC to an installed C compiler (a full path, or a name on PATH "
+           "such as gcc), or unset it to use cc from PATH")
+    first = named.split()[0]
+    if first != named and shutil.which(first):
+        return (f"TRANSPILE_CC={named!r} must name one program, without arguments; put flags "
+                "in TRANSPILE_CFLAGS")
+    if os.sep not in named:
+        return f"TRANSPILE_CC={named!r}: no program of that name is on PATH; {fix}"
+    if not os.path.lexists(named):
+        return f"TRANSPILE_CC={named!r} names a program that does not exist; {fix}"
+    if os.path.isdir(named):
+        return f"TRANSPILE_CC={named!r} is a directory, not a program; {fix}"
+    if not os.path.exists(named):
+        return f"TRANSPILE_CC={named!r} is a broken symbolic link; {fix}"
+    return (f"TRANSPILE_CC={named!r} is not executable (make it so with chmod +x, or {fix})")
 
 
 @functools.lru_cache(maxsize=1)

@@ -87,6 +87,18 @@ def load_entry(so_path: str, entry: str, n_pointers: int) -> Module:
     return Module(lib, function)
 
 
+def load_library(so_path: str):
+    """Load a shared library for the rest of the process (the runtime library, which modules
+    are linked against): RTLD_NODELETE, and the handle returned is never closed."""
+    prefer_brief_spinning()        # the library brings the OpenMP runtime in
+    try:
+        lib = backend.load_library(so_path, backend.RTLD_NOW | _NODELETE)
+    except OSError as err:
+        raise LoadError(f"could not load {so_path}: {err}") from err
+    openmp.pin_runtime()
+    return lib
+
+
 _INT64 = backend.new_primitive_type("int64_t")
 _HOOK = backend.new_function_type((_INT64, backend.new_pointer_type(_VOID_P)),
                                   backend.new_void_type(), False)

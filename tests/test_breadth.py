@@ -169,6 +169,15 @@ def test_stacking_family():
                         lambda a, b: getattr(np, name)((a, b)), m, n)
 
 
+def test_append():
+    m, row = _data((2, 3), np.float32), _data((1, 3), np.float32)
+    scalar = _data((), np.float32)
+    _check_all_ways(tnp.append, np.append, m, scalar)
+    _check_all_ways(lambda m, r: tnp.append(m, r, axis=0), lambda m, r: np.append(m, r, axis=0),
+                    m, row)
+    _check_all_ways(tnp.append, np.append, _data((4,), np.int32), _data((2, 2), np.int8))
+
+
 def test_atleast():
     for fn in ("atleast_1d", "atleast_2d", "atleast_3d"):
         for shape in [(), (3,), (2, 3), (2, 3, 4)]:

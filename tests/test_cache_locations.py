@@ -21,13 +21,13 @@ SCRIPT = textwrap.dedent('''
         os.access = lambda p, mode, **kw: False if p == root else real_access(p, mode, **kw)
     if sys.argv[1] == "unreplaceable":
         import transpile.runtime.disk_cache as dc
-        real_replace = os.replace
-        def replace(src, dst, **kw):
+        real_rename = os.rename
+        def rename(src, dst, **kw):
             if os.path.basename(src).startswith(".build-"):
                 raise OSError(39, "Directory not empty", dst)
-            return real_replace(src, dst, **kw)
+            return real_rename(src, dst, **kw)
         dc.os = type(os)("os_view")
-        dc.os.__dict__.update(os.__dict__, replace=replace)
+        dc.os.__dict__.update(os.__dict__, rename=rename)
 
     x = np.arange(6.0)
     with warnings.catch_warnings(record=True) as caught:

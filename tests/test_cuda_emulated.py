@@ -146,8 +146,9 @@ def test_device_put_get_and_zero_copy_interfaces():
     view = np.from_dlpack(a)
     assert_same(view, host)
     assert view.ctypes.data == a.ptr
-    with pytest.raises(ValueError, match="cuda"):
-        tp.device_put(host, backend="cpu")
+    on_host = tp.device_put(host, backend="cpu")     # a host copy, as JAX's CPU device_put
+    assert isinstance(on_host, np.ndarray) and not np.shares_memory(on_host, host)
+    assert_same(on_host, host)
 
 
 def test_generated_cuda_is_kept_beside_its_binary_with_the_header():
@@ -187,7 +188,8 @@ def test_no_gpu_is_a_clear_error_never_a_fallback(monkeypatch):
     with pytest.raises(cudart.CudaError, match="could not load the CUDA runtime"):
         f(x)
     with pytest.raises(cudart.CudaError):
-        tp.device_put(x)
+        tp.device_put(x, backend="cuda")
+    assert type(tp.device_put(x)) is not tp.Array     # no GPU: device_put's default is the CPU
 
 
 def test_no_driver_reports_cudarts_own_message(monkeypatch):

@@ -123,7 +123,7 @@ def test_disable_jit_passes_arguments_as_eager_views():
     with tp.disable_jit():
         got = step(u, 1, {"w": w})
     assert seen[-1] == (EagerArray, EagerArray)
-    assert type(got) is EagerArray and type(want) is np.ndarray
+    assert type(got) is EagerArray and type(want) is EagerArray
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(u, np.arange(5.0))
 
@@ -279,10 +279,15 @@ def test_eager_arrays_hit_the_same_cache_entry_as_plain_ones():
     assert f.lower(tnp.asarray(a), {"s": s}).signature == f.lower(a, {"s": s}).signature
 
 
-def test_compiled_outputs_are_plain_and_asarray_adds_at_without_a_copy():
-    """Documented (README): compiled results stay plain ndarrays; `tnp.asarray(y).at`."""
-    y = tp.jit(lambda x: x * 2)(np.arange(3.0))
-    assert type(y) is np.ndarray
+@pytest.mark.parametrize("backend", ["cpu", "interpret"])
+def test_compiled_outputs_are_eager_arrays_with_at_and_block_until_ready(backend):
+    """Documented (README): compiled results are EagerArrays, as JAX's results have `.at`
+    and `.block_until_ready()` (which returns the array itself: CPU results are complete)."""
+    f = tp.jit(lambda x: (x * 2, x, 1.5), backend=backend)
+    y, same, number = f(np.arange(3.0))
+    assert type(y) is EagerArray and type(same) is EagerArray and type(number) is EagerArray
+    assert y.block_until_ready() is y
+    np.testing.assert_array_equal(y.at[0].set(-1.0), [-1, 2, 4])
+    np.testing.assert_array_equal(y, [0, 2, 4])          # .at made a new array
     z = tnp.asarray(y)
     assert np.shares_memory(y, z)
-    np.testing.assert_array_equal(z.at[0].set(-1.0), [-1, 2, 4])

@@ -157,6 +157,18 @@ def test_matmul_export(tmp_path):
     assert_same(out, np.tanh(a @ b), rtol=1e-12)
 
 
+def test_large_product_export_holds_the_gemm_kernels(tmp_path):
+    """A product big enough for the runtime library's GEMM: the export compiles tp_gemm.h
+    into itself (copied beside it), so it still needs nothing of transpile's."""
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((64, 80)), rng.standard_normal((80, 48))
+    library = tp.jit(lambda a, b: a @ b).lower(a, b).export(tmp_path / "lib", name="big")
+    assert "tp_gemm.h" in library.files and "tp_runtime.h" not in library.files
+    assert_self_contained(library)
+    (out,) = run_exported(library, tmp_path, a, b)
+    np.testing.assert_allclose(out, a @ b, rtol=1e-12)
+
+
 def test_fori_loop_export_from_the_command_line(tmp_path, capsys):
     script = tmp_path / "iterate.py"
     script.write_text(textwrap.dedent("""

@@ -46,6 +46,17 @@ def test_fuzz_complex_sample_matches_numpy():
     assert report.programs == 12 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+def test_fuzz_sample_under_jax_rules(x64):
+    """The differential fuzzer under JAX's dtype rules: NumPy computes each value at the
+    dtypes JAX's rules give (fuzz/jax_mode.py). The long run: benchmarks/fuzz_long.py --jax."""
+    from fuzz import jax_mode
+    with jax_mode.jax_rules(x64):
+        report = run.run_seeds(range(100_000, 100_024))
+    bad = [f for f in _unexpected(report.findings) if not known.jax_mode_wraps(f)]
+    assert report.programs == 24 and not bad, "\n".join(f.summary() for f in bad[:20])
+
+
 def test_open_classes_still_reproduce():
     """An open class whose reproducer passes is fixed: remove it from known.OPEN."""
     namespace = {"np": np, "tnp": tnp, "static_races": oracle.static_races,

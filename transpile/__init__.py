@@ -27,9 +27,20 @@ _LAZY = {
     "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
+    "devices": "device_array", "device_count": "device_array", "default_backend": "device_array",
+    "make_jaxpr": "api", "Compiled": "api",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
+    "vmap": "batching",
+    # Differentiation (transpile/autodiff/)
+    "grad": "autodiff.api", "value_and_grad": "autodiff.api", "jvp": "autodiff.api",
+    "vjp": "autodiff.api", "linearize": "autodiff.api", "jacfwd": "autodiff.api",
+    "jacrev": "autodiff.api", "hessian": "autodiff.api", "float0": "autodiff.api",
+    "jacobian": "autodiff.api",
+    "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
+    "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
 }
-_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug")
+_SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops",
+               "config")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -21,6 +21,7 @@ from itertools import compress
 import numpy as np
 
 from . import backends, dtypes, logs
+from .config import config as _config
 from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
 from .device_array import Array
 from .eager_array import EagerArray
@@ -125,8 +126,9 @@ class _Signature:
     def __init__(self, fun, static_argnums, static_argnames):
         try:
             params = list(inspect.signature(fun).parameters.values())
+            known = True
         except (TypeError, ValueError):
-            params = []
+            params, known = [], False
         positional = [p.name for p in params
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self.var_positional = any(p.kind == p.VAR_POSITIONAL for p in params)
@@ -140,6 +142,9 @@ class _Signature:
         for name in names:
             if not isinstance(name, str):
                 raise TypeError(f"static_argnames must be strings, got {name!r}")
+        if known:                    # as JAX, when jit is applied rather than at a call
+            check_argnums(params, _as_tuple(static_argnums), "static_argnums")
+            check_argnames(params, _as_tuple(static_argnames), "static_argnames")
         # As in JAX, a static name also covers the argument when it is passed by position.
         nums |= {positional.index(n) for n in names if n in positional}
         names |= {positional[i] for i in nums if i < len(positional)}
@@ -147,6 +152,33 @@ class _Signature:
 
     def arg_name(self, i: int) -> str:
         return self.positional_names[i] if i < len(self.positional_names) else f"args[{i}]"
+
+
+def check_argnums(params, argnums: tuple, what: str) -> None:
+    """JAX's check: every index names a positional parameter (any does, given *args)."""
+    if not argnums or any(p.kind == p.VAR_POSITIONAL for p in params):
+        return
+    count = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    if -min(argnums) > count or max(argnums) >= count:
+        raise ValueError(f"Jitted function has {what}={argnums}, but only accepts {count} "
+                         f"positional arguments.")
+
+
+def check_argnames(params, argnames: tuple, what: str) -> None:
+    """JAX's check: every name is a parameter that can be passed by keyword (any name can,
+    given **kwargs, except the positional-only ones)."""
+    names = set(argnames)
+    positional_only = {p.name for p in params if p.kind == p.POSITIONAL_ONLY} & names
+    if positional_only:
+        raise ValueError(f"Jitted function has invalid argnames {positional_only} in {what}. "
+                         f"These are positional-only")
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        return
+    unknown = names - {p.name for p in params
+                       if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    if unknown:
+        raise ValueError(f"Jitted function has invalid argnames {unknown} in {what}. Function "
+                         f"does not take these args.")
 
 
 def _as_tuple(x) -> tuple:
@@ -241,17 +273,27 @@ class Jitted:
         self._sig = _Signature(fun, static_argnums, static_argnames)
         self._backend_arg = backend            # as given: a receiving process resolves its own
         self._backend_name = backends.resolve_name(backend)
-        config = (self._sig.static_nums, self._sig.static_names, self._backend_name)
-        self._cache = _function_cache(fun, config)
-        self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
-        self._fast = self._cache.fast
+        self._bind_cache()
         with contextlib.suppress(AttributeError):    # partial objects have no __name__
             functools.update_wrapper(self, fun, updated=())
+
+    def _bind_cache(self) -> None:
+        """Select the cache for the dtype rules in force (transpile.config): code traced under
+        NumPy's rules and under JAX's (x64 on or off) never share an entry."""
+        self._config_token = _config.token()
+        key = (self._sig.static_nums, self._sig.static_names, self._backend_name)
+        if self._config_token:
+            key += (self._config_token,)
+        self._cache = _function_cache(self.fun, key)
+        self._entries, self._info = self._cache.entries, self._cache.info   # hot-path aliases
+        self._fast = self._cache.fast
 
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if active_traces and _trace_state.stack:   # jit inside jit: inline into the trace
             return self.fun(*args, **kwargs)
+        if self._config_token is not _config._token:    # the dtype rules were switched
+            self._bind_cache()
         node = self._fast.get(tuple(map(type, args))) if self._fast and not kwargs else None
         if node is not None:                 # arrays and numbers only: see _add_fast_path
             run = node.get(tuple(map(_SHAPE_DTYPE, compress(args, node.is_array))))
@@ -368,10 +410,16 @@ class Jitted:
 
         trace, ir = trace_flat(flat_fun, list(zip(spec.avals, spec.names)), self.fun)
         return Lowered(ir, trace.consts, out_tree[0], spec.avals, self.fun, self._backend_name,
-                       spec.description)
+                       spec.description, self._dynamic_tree(args, kwargs), spec.names)
+
+    def _dynamic_tree(self, args, kwargs):
+        """The structure of the non-static arguments, as `Compiled` is called with them."""
+        return tree_flatten(_dynamic_arguments(self._sig, args, kwargs))[1]
 
     # -- public helpers --------------------------------------------------------------------------
     def lower(self, *args, **kwargs) -> "Lowered":
+        if self._config_token is not _config._token:
+            self._bind_cache()
         return self._lower(args, kwargs)
 
     def cache_info(self) -> CacheInfo:
@@ -418,6 +466,13 @@ class _TraceSpec:
             self.names.append(name)
             self.description[path] = aval.str_short() + ("~" if aval.weak_type else "")
         return ("tree", treedef, len(flat))
+
+
+def _dynamic_arguments(sig: _Signature, args, kwargs):
+    """(positional, keyword) arguments without the static ones, keywords in sorted order (the
+    order tracing takes their leaves in)."""
+    return ([x for i, x in enumerate(args) if i not in sig.static_nums],
+            {k: kwargs[k] for k in sorted(kwargs) if k not in sig.static_names})
 
 
 def _rebuild(spec, it):
@@ -519,6 +574,8 @@ class Lowered:
     fun: object
     backend: str
     description: dict
+    in_tree: object = None       # the dynamic arguments' structure (see Compiled)
+    in_names: list = dataclasses.field(default_factory=list)   # each leaf's argument name
 
     @functools.cached_property
     def _backend(self):
@@ -539,9 +596,11 @@ class Lowered:
     def compile_with_status(self):
         return self._backend.compile(self._prepared)
 
-    def compile(self):
+    def compile(self) -> "Compiled":
+        """JAX's `Lowered.compile()`: a `Compiled`, callable with the arguments `lower` was
+        given, static ones left out."""
         executable, _ = self.compile_with_status()
-        return executable
+        return Compiled(executable, self)
 
     def as_text(self) -> str:
         return str(self.ir)
@@ -553,16 +612,104 @@ class Lowered:
         return export(self, directory, name)
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), backend=None):
+class Compiled:
+    """JAX's `Compiled`: one specialisation, called with the dynamic arguments `lower` got
+    (the same structure, shapes and dtypes; static arguments left out). `.as_text()` is the
+    generated source; the executable's attributes (`source_path`...) read through."""
+
+    def __init__(self, executable, lowered: Lowered):
+        self._executable, self._lowered = executable, lowered
+        self._entry = _Entry(executable, lowered.out_tree, lowered.in_avals)
+
+    def __call__(self, *args, **kwargs):
+        leaves, tree = tree_flatten((list(args), {k: kwargs[k] for k in sorted(kwargs)}))
+        if tree != self._lowered.in_tree:
+            raise TypeError(f"Compiled function called with arguments structured as {tree}, "
+                            f"but it was lowered for {self._lowered.in_tree} (static arguments "
+                            "are left out of the call)")
+        self._check_types(leaves)
+        return self._entry(leaves)
+
+    def _check_types(self, leaves) -> None:
+        lowered = self._lowered
+        mismatches = []
+        for leaf, aval, name in zip(leaves, lowered.in_avals, lowered.in_names):
+            got = _aval_for_leaf(leaf, name)
+            if (got.shape, got.dtype) != (aval.shape, aval.dtype):
+                mismatches.append(f"Argument '{name}' compiled with {aval.str_short()} and "
+                                  f"called with {got.str_short()}")
+        if mismatches:
+            raise TypeError("Argument types differ from the types for which this computation "
+                            "was compiled: " + "; ".join(mismatches))
+
+    def as_text(self) -> str:
+        return self._lowered.source
+
+    @property
+    def in_avals(self):
+        return list(self._lowered.in_avals)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):         # not yet set (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self._executable, name)
+
+    def __repr__(self):
+        return f"<transpile Compiled {describe_function(self._lowered.fun)}>"
+
+
+# jax.jit's arguments that change nothing here, with why (README: jit's arguments).
+_ACCEPTED_JIT_OPTIONS = {
+    # NumPy inputs are never aliased nor overwritten: donation is a hint JAX may ignore too.
+    "donate_argnums": None, "donate_argnames": None,
+    "keep_unused": False,    # every argument is passed to the compiled code either way
+    "inline": False,         # jit inside jit is always inlined into the outer trace
+}
+
+
+def jit(fun=None, *, static_argnums=(), static_argnames=(), backend=None,
+        donate_argnums=None, donate_argnames=None, keep_unused=False, inline=False,
+        device=None):
     """Compile `fun` on first call per signature, as `jax.jit`.
 
     Usable as `jit(f)`, `@jit`, `@jit(static_argnames=...)` and
-    `@partial(jit, static_argnames=...)`.
+    `@partial(jit, static_argnames=...)`. `donate_argnums`/`donate_argnames` are checked as
+    JAX checks them and otherwise ignored (inputs are never overwritten), `keep_unused` and
+    `inline` are accepted (transpile does both anyway), `device` picks the backend of a
+    `tp.devices()` entry.
     """
+    options = dict(static_argnums=static_argnums, static_argnames=static_argnames,
+                   backend=backend, donate_argnums=donate_argnums,
+                   donate_argnames=donate_argnames, keep_unused=keep_unused, inline=inline,
+                   device=device)
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums,
-                                 static_argnames=static_argnames, backend=backend)
-    return Jitted(fun, static_argnums, static_argnames, backend)
+        return functools.partial(jit, **options)
+    if device is not None:
+        backend = _backend_of_device(device, backend)
+    jitted = Jitted(fun, static_argnums, static_argnames, backend)
+    _check_donation(jitted, donate_argnums, donate_argnames)
+    return jitted
+
+
+def _backend_of_device(device, backend):
+    from .device_array import backend_of_device
+    chosen = backend_of_device(device)
+    if backend is not None and backends.resolve_name(backend) != chosen:
+        raise ValueError(f"jit: device={device!r} and backend={backend!r} disagree; pass one")
+    return chosen
+
+
+def _check_donation(jitted: Jitted, donate_argnums, donate_argnames) -> None:
+    try:
+        params = list(inspect.signature(jitted.fun).parameters.values())
+    except (TypeError, ValueError):
+        return
+    check_argnums(params, _as_tuple(donate_argnums), "donate_argnums")
+    check_argnames(params, _as_tuple(donate_argnames), "donate_argnames")
+    both = set(_as_tuple(donate_argnames)) & set(_as_tuple(jitted._sig.static_names))
+    if both:
+        raise ValueError(f"static_argnames and donate_argnames cannot intersect. Argument "
+                         f"names {both} appear in both static_argnames and donate_argnames")
 
 
 def make_ir(fun, static_argnums=(), static_argnames=()):
@@ -573,6 +720,25 @@ def make_ir(fun, static_argnums=(), static_argnames=()):
     def ir_of(*args, **kwargs) -> IR:
         return jitted._lower(args, kwargs).ir
     return ir_of
+
+
+def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
+    """`jax.make_jaxpr`: `make_jaxpr(f)(*args)` is the traced IR (its str is jaxpr-like);
+    with `return_shape=True`, also the output's ShapeDtypeStructs (a pytree)."""
+    if axis_env:
+        raise NotImplementedError("make_jaxpr: axis_env (named axes, for pmap/vmap "
+                                  "collectives) is not supported")
+    jitted = Jitted(fun, static_argnums, (), backend="interpret")
+
+    @functools.wraps(fun)
+    def jaxpr_of(*args, **kwargs):
+        lowered = jitted._lower(args, kwargs)
+        if not return_shape:
+            return lowered.ir
+        from .shape_eval import ShapeDtypeStruct
+        shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in lowered.ir.outvars]
+        return lowered.ir, tree_unflatten(lowered.out_tree, shapes)
+    return jaxpr_of
 
 
 def block_until_ready(x):

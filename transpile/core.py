@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from . import dtypes
-from .errors import ConcretizationError, UnexpectedTracerError, user_location
+from .errors import ConcretizationError, UnexpectedTracerError, user_location, user_subscript
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +70,7 @@ def aval_of(x) -> ShapedArray:
     if isinstance(x, Tracer):
         return x.aval
     if type(x) in _PY_SCALARS:
-        return ShapedArray((), dtypes.DEFAULT_FOR_PYTHON_TYPE[type(x)], type(x) is not bool)
+        return ShapedArray((), dtypes.default_for_python_type(type(x)), type(x) is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
         return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"))
     raise TypeError(f"{type(x).__name__} {x!r:.60} is not an array or a number")
@@ -134,6 +134,11 @@ class Tracer:
     def tolist(self): self._concretize("tolist")
     def __array__(self, *args, **kwargs): self._concretize("numpy.asarray")
 
+    def __setitem__(self, index, value):
+        raise TypeError(f"{self!r} is a traced array: traced arrays are immutable and do not "
+                        "support in-place item assignment. Instead of x[idx] = y, use "
+                        "x = x.at[idx].set(y) or another .at[] method (add, multiply, min, max)")
+
 
 def concretization_message(tracer: Tracer, what: str) -> str:
     trace = tracer._trace
@@ -155,7 +160,23 @@ def concretization_message(tracer: Tracer, what: str) -> str:
     else:
         lines.append(f"This value was computed while tracing {fun_desc}. Use tnp.where or "
                      "lax.cond instead of Python control flow on traced values.")
+    subscript = user_subscript() if what in ("numpy.asarray", "index") else None
+    if subscript is not None or what == "numpy.asarray":
+        lines.append(_numpy_conversion_hint(subscript))
     return "\n".join(lines)
+
+
+def _numpy_conversion_hint(subscript: str | None) -> str:
+    """NumPy asked for the value: say what to write instead of the NumPy call or index."""
+    if subscript == "read":
+        return ("A NumPy array indexed with a traced value needs the index now: make the "
+                "array a transpile one, tnp.asarray(a)[i] (arrays made by transpile.numpy and "
+                "jit arguments index with traced values).")
+    if subscript == "write":
+        return ("A NumPy array cannot be updated at a traced index or with a traced value: "
+                "write a = tnp.asarray(a).at[i].set(v) (a new array; the old one is kept).")
+    return ("NumPy needs concrete values here (np.asarray, np.array, a NumPy array's method): "
+            "use transpile.numpy (tnp.asarray(x), tnp.array([...])) on traced values.")
 
 
 # ---------------------------------------------------------------------------------------------

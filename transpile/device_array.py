@@ -9,6 +9,7 @@ there as a `CudaError`.
 from __future__ import annotations
 
 import ctypes
+import os
 import weakref
 
 import numpy as np
@@ -174,14 +175,104 @@ def _dlpack_capsule(array: Array):
     return _pyapi.PyCapsule_New(key, b"dltensor", _capsule_destructor)
 
 
-# -- JAX-style transfers -------------------------------------------------------------------------
+# -- JAX-style devices and transfers ---------------------------------------------------------
 
-def device_put(x, backend: str = "cuda"):
-    """Copy a NumPy array (or number, or a pytree of them) to the device; Arrays stay."""
+class Device:
+    """An entry of `tp.devices()`, as JAX's: `platform` ('cpu' or 'gpu'), `id`,
+    `device_kind`. `jit(..., device=d)` and `device_put(x, d)` take one."""
+    __slots__ = ("platform", "id", "device_kind")
+
+    def __init__(self, platform: str, id: int = 0, device_kind: str = ""):
+        self.platform, self.id, self.device_kind = platform, id, device_kind or platform
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and (self.platform, self.id) == (other.platform,
+                                                                           other.id)
+
+    def __hash__(self):
+        return hash((self.platform, self.id))
+
+    def __str__(self):
+        return f"{self.platform}:{self.id}"
+
+    def __repr__(self):
+        return f"{'Cpu' if self.platform == 'cpu' else 'Cuda'}Device(id={self.id})"
+
+
+# Names a backend or device may be given by, and transpile's backend for each.
+_PLATFORM_BACKENDS = {"cpu": "cpu", "gpu": "cuda", "cuda": "cuda"}
+
+
+_usable: dict = {}      # the answer of gpu_usable, per setting of the variables it reads
+
+
+def gpu_usable() -> bool:
+    """Whether a CUDA device (or TRANSPILE_CUDA_EMULATE's emulation) can run work here.
+    Remembered per TRANSPILE_CUDA_EMULATE/TRANSPILE_CUDART setting: without a GPU, looking
+    for the runtime again costs milliseconds per device_put."""
+    setting = (os.environ.get("TRANSPILE_CUDA_EMULATE"), os.environ.get("TRANSPILE_CUDART"))
+    answer = _usable.get(setting)
+    if answer is None:
+        try:
+            cudart.runtime()
+            answer = True
+        except cudart.CudaError:
+            answer = False
+        _usable[setting] = answer
+    return answer
+
+
+def default_backend() -> str:
+    """JAX's platform name of where `jit` compiles by default: 'cpu', or 'gpu' when
+    TRANSPILE_BACKEND=cuda ('interpret' runs on the CPU too)."""
+    from .backends import resolve_name
+    return "gpu" if resolve_name(None) == "cuda" else "cpu"
+
+
+def devices(backend: str | None = None) -> list:
+    """The devices of `backend` ('cpu', 'gpu'/'cuda'; default: `default_backend()`): one CPU
+    device (OpenMP uses all its cores), or the CUDA device transpile runs on."""
+    platform = _platform(backend or default_backend())
+    if platform == "cpu":
+        return [Device("cpu")]
+    cudart.runtime()               # raises, saying why, where no GPU is usable
+    return [Device("gpu", 0, "cuda")]
+
+
+def device_count(backend: str | None = None) -> int:
+    return len(devices(backend))
+
+
+def _platform(name: str) -> str:
+    backend = _PLATFORM_BACKENDS.get(name)
+    if backend is None:
+        raise ValueError(f"unknown backend or platform {name!r}: use 'cpu' or 'gpu' "
+                         "(also spelt 'cuda')")
+    return "cpu" if backend == "cpu" else "gpu"
+
+
+def backend_of_device(device) -> str:
+    """transpile's backend ('cpu' or 'cuda') for a Device or a platform name."""
+    name = device.platform if isinstance(device, Device) else device
+    if not isinstance(name, str) or name not in _PLATFORM_BACKENDS:
+        raise ValueError(f"device {device!r} is not one of tp.devices() nor 'cpu'/'gpu'")
+    return _PLATFORM_BACKENDS[name]
+
+
+def device_put(x, device=None, *, backend: str | None = None):
+    """Put a NumPy array (or number, or a pytree of them) on a device, as `jax.device_put`:
+    on the GPU (a `tp.Array`; Arrays stay) when `device`/`backend` says so, or, given
+    neither, when a GPU is usable; otherwise on the CPU, where the result is an EagerArray
+    copy (later writes to `x` do not change it, as JAX's copy)."""
     from .pytree import tree_map
-    if backend != "cuda":
-        raise ValueError(f"device_put: backend {backend!r} has no device arrays; use 'cuda'")
-    return tree_map(_put_leaf, x)
+    if device is not None and backend is not None:
+        raise ValueError("device_put: pass device or backend, not both")
+    chosen = device if device is not None else backend
+    if chosen is None:
+        target = "cuda" if gpu_usable() else "cpu"
+    else:
+        target = backend_of_device(chosen)
+    return tree_map(_put_leaf if target == "cuda" else _host_copy, x)
 
 
 def _put_leaf(x):
@@ -192,6 +283,12 @@ def _put_leaf(x):
     if out.nbytes:
         cudart.runtime().copy_to_device(out.ptr, host)
     return out
+
+
+def _host_copy(x):
+    from .eager_array import EagerArray
+    host = np.asarray(x) if isinstance(x, Array) else np.array(x, order="C")
+    return host.view(EagerArray)
 
 
 def device_get(x):

@@ -37,8 +37,11 @@ _DEFAULT_CFLAGS = ("-O3", "-march=native", "-Wall", "-Wextra", "-Wno-type-limits
 
 
 class _StaticEntryRenderer(CRenderer):
-    """The C renderer unchanged, except that its entry is private to the exported file."""
+    """The C renderer unchanged, except that its entry is private to the exported file and
+    the runtime kernels it calls are compiled into it (their headers copied beside it): the
+    library stands alone, without transpile's runtime library."""
     entry_qualifier = "static "
+    uses_runtime_library = False
 
 
 @dataclasses.dataclass(frozen=True)

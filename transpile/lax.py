@@ -208,8 +208,26 @@ def while_loop(cond_fun, body_fun, init_val):
     return tree_unflatten(treedef, outs)
 
 
-def fori_loop(lower, upper, body_fun, init_val):
-    """`for i in range(lower, upper): val = body_fun(i, val)`, as a compiled loop."""
+def check_unroll(unroll, what: str):
+    """JAX's `unroll=` (an int >= 0 or a bool), checked as JAX checks it. It asks JAX to
+    replicate the body; transpile emits one compiled loop either way (the C compiler unrolls
+    as it sees fit), so the results are the same and only the check remains."""
+    if isinstance(unroll, Tracer) or not isinstance(unroll, (int, np.integer)):
+        raise TypeError(f"The `unroll` argument to `{what}` expects a concrete `int` or "
+                        f"`bool`, got {unroll!r}")
+    if not isinstance(unroll, bool) and unroll < 0:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """`for i in range(lower, upper): val = body_fun(i, val)`, as a compiled loop.
+    `unroll` is accepted as in JAX (see check_unroll); as JAX, it needs static bounds."""
+    if unroll is not None:
+        check_unroll(unroll, "fori_loop")
+        if unroll is not False and unroll != 1 and (isinstance(lower, Tracer)
+                                                     or isinstance(upper, Tracer)):
+            raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
+                             "statically known.")
     if not _tracing():
         val = eager_tree(init_val)
         for i in range(int(lower), int(upper)):
@@ -253,8 +271,10 @@ def _uint64_fori_loop(lower, upper, body_fun, init_val):
     return fori_loop(np.int64(0), trips, body, init_val)
 
 
-def scan(f, init, xs=None, length=None, reverse=False):
-    """`carry, y = f(carry, x)` over the leading axis of xs; returns (carry, stacked ys)."""
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    """`carry, y = f(carry, x)` over the leading axis of xs; returns (carry, stacked ys).
+    `unroll` is accepted as in JAX (see check_unroll)."""
+    check_unroll(unroll, "scan")
     x_leaves, x_tree = tree_flatten(xs)
     x_leaves = _region_operands(x_leaves)
     lengths = {aval_of(x).shape[0] for x in x_leaves if aval_of(x).shape}
@@ -351,8 +371,11 @@ def dynamic_index_in_dim(x, index, axis=0, keepdims=True):
 # -- elementwise, structural and reduction operations (jax.lax's names) ------------------------
 from .lax_ops import *  # noqa: E402,F401,F403  (one module per idea; lax re-exports them)
 from .lax_ops import RoundingMethod  # noqa: E402,F401
+from .precision import Precision  # noqa: E402,F401
 from .lax_special import *  # noqa: E402,F401,F403
 from .lax_sorting import *  # noqa: E402,F401,F403
+from .lax_conv import *  # noqa: E402,F401,F403
+from .lax_reduce_window import *  # noqa: E402,F401,F403
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transpile.lax_special",

@@ -13,12 +13,13 @@ import numpy as np
 
 from . import dtypes
 from . import primitives as P
-from .core import Tracer, aval_of, bind
+from .core import Tracer, aval_of, bind, trace_stack
 from .numpy import _cumulative as C
 from .numpy import _elementwise as E
 from .numpy import _mathfuncs as M
 from .numpy._shape import concatenate as _concatenate, transpose as _transpose
 from .numpy._util import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+from .pytree import tree_map
 
 add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum
 neg, abs, sign, exp, exp2, log, log1p, expm1 = (E.negative, E.absolute, E.sign, E.exp, E.exp2,
@@ -48,7 +49,12 @@ conj = E.conjugate
 
 
 def stop_gradient(x):
-    return x          # transpile has no autodiff: the value passes through unchanged
+    """`x` (any pytree of arrays) with a zero derivative. Only while a differentiating
+    transformation traces (transpile/autodiff/) is it an equation of its own, which the
+    transformation removes; elsewhere the value passes through unchanged."""
+    if not any(getattr(t, "differentiating", False) for t in trace_stack()):
+        return x
+    return tree_map(lambda leaf: bind(P.stop_gradient, operand(leaf)), x)
 
 
 def rsqrt(x):
@@ -228,15 +234,16 @@ def _pad_axis(x, value, axis, lo, hi, interior):
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None):
     from .numpy._linalg import dot as np_dot
-    out = np_dot(lhs, rhs)
-    return out if preferred_element_type is None else astype(out, preferred_element_type)
+    return np_dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
     """Contract lhs and rhs: result axes are batch, then lhs free, then rhs free (as XLA)."""
     from .numpy._linalg import matmul
+    from .numpy._preferred import accumulate_in
     (lc, rc), (lb, rb) = dimension_numbers
-    x, y = operand(lhs), operand(rhs)
+    (x, y), finish = accumulate_in((operand(lhs), operand(rhs)), precision,
+                                   preferred_element_type, "dot_general")
     sx, sy = aval_of(x).shape, aval_of(y).shape
     # Pairs keep the caller's order (contracting lc[i] with rc[i]); no sorting.
     lc, lb = [int(d) % len(sx) for d in lc], [int(d) % len(sx) for d in lb]
@@ -248,7 +255,7 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     x3 = _np_reshape(_transpose(x, lb + lf + lc), batch + (math.prod(sx[d] for d in lf), k))
     y3 = _np_reshape(_transpose(y, rb + rc + rf), batch + (k, math.prod(sy[d] for d in rf)))
     out = _np_reshape(matmul(x3, y3), batch + tuple(sx[d] for d in lf) + tuple(sy[d] for d in rf))
-    return out if preferred_element_type is None else astype(out, preferred_element_type)
+    return finish(out)
 
 
 def _reduce(prim, x, axes):

@@ -78,6 +78,9 @@ qr_r = _make("qr_r")                          # a (..., m, n); complete
 eigh = _make("eigh")                          # a (..., n, n), lower -> (..., n+1, n): w; V
 svd = _make("svd")                            # a (..., m, n) -> (..., U s V^T packed);
                                               # full_matrices, compute_uv
+fft = _make("fft")                            # x; fft_type, length, scale: along the last axis
+conv = _make("conv")                          # lhs (N,D,H,W,C) rhs (KD,KH,KW,I,O); window_strides,
+                                              # padding, lhs/rhs_dilation, feature_group_count
 
 # Structured control flow: each carries its regions (sub-IRs) in its params. Every region's
 # invars are its explicit arguments followed by the values it captures from outside.
@@ -86,13 +89,21 @@ while_loop = _make("while")                   # *carry *captured; cond, body, n_
 for_loop = _make("for_loop")                  # lower upper *carry *captured; body, n_carry
 scan = _make("scan")                          # *carry *xs *captured; body, n_carry, n_xs, length, reverse
 
+# Differentiation markers: recorded only while a differentiating transformation traces a
+# function (transpile/autodiff/), which replaces them, so no compiled program contains one.
+stop_gradient = _make("stop_gradient")        # x: its value, with a zero derivative
+custom_jvp_call = _make("custom_jvp_call")    # *args *captured; call (IR), rule, n_args
+custom_vjp_call = _make("custom_vjp_call")    # *args *captured; call (IR), fwd, bwd, n_args, remat
+custom_vjp_lin = _make("custom_vjp_lin")      # *residuals *tangents; bwd, out_avals, n_residuals
+
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
 ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
 # Run-time helper calls: whole contiguous buffers in, one buffer out (codegen/lower_helpers.py).
 HELPER_CALLS = {"scatter", "linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q",
-                "qr_r", "eigh", "svd"}
+                "qr_r", "eigh", "svd", "fft", "conv"}
 CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
+AUTODIFF_MARKERS = {"stop_gradient", "custom_jvp_call", "custom_vjp_call", "custom_vjp_lin"}
 # Equations kept for what they do, not what they return: never folded, merged or dropped.
 EFFECTS = {"debug_print"}
 

@@ -48,6 +48,8 @@ LEAF = TreeDef(None, None, ())
 
 # type -> (flatten(x) -> (children, aux), unflatten(aux, children) -> x)
 _REGISTRY: dict[type, tuple] = {}
+# dataclass type registered with register_dataclass -> its data fields (children, in order)
+DATACLASS_FIELDS: dict[type, tuple] = {}
 
 
 def register_pytree_node(nodetype: type, flatten_func, unflatten_func) -> None:
@@ -71,11 +73,21 @@ def register_dataclass(nodetype: type, data_fields=None, meta_fields=None):
     def unflatten(aux, children):
         return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
     register_pytree_node(nodetype, flatten, unflatten)
+    DATACLASS_FIELDS[nodetype] = data_fields
     return nodetype
 
 
 def _is_namedtuple(x) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
+
+
+def sorted_keys(d: dict) -> tuple:
+    """A dict's keys in flattening order: sorted, as JAX sorts them (by repr where they do
+    not compare, as str with int)."""
+    try:
+        return tuple(sorted(d))
+    except TypeError:
+        return tuple(sorted(d, key=repr))
 
 
 def tree_flatten(tree, is_leaf=None) -> tuple[list, TreeDef]:
@@ -126,8 +138,7 @@ def _split(x, is_leaf):
     if type(x) in (tuple, list) or _is_namedtuple(x):
         return type(x), None, list(x)
     if isinstance(x, dict):
-        keys = tuple(sorted(x, key=repr)) if not all(isinstance(k, str) for k in x) \
-            else tuple(sorted(x))
+        keys = sorted_keys(x)
         return type(x), keys, [x[k] for k in keys]
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         names = tuple(f.name for f in dataclasses.fields(x))
@@ -204,8 +215,7 @@ def _named_children(x, prefix):
     if type(x) in (tuple, list) or _is_namedtuple(x):
         return [(c, f"{prefix}[{i}]") for i, c in enumerate(x)]
     if isinstance(x, dict):
-        keys = sorted(x, key=repr) if not all(isinstance(k, str) for k in x) else sorted(x)
-        return [(x[k], f"{prefix}[{k!r}]") for k in keys]
+        return [(x[k], f"{prefix}[{k!r}]") for k in sorted_keys(x)]
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return [(getattr(x, f.name), f"{prefix}.{f.name}") for f in dataclasses.fields(x)]
     return None

@@ -1,6 +1,9 @@
 """Turning a Python function into IR by running it on tracers."""
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import numpy as np
 
 from .core import Tracer, aval_of, check_tracer_is_live, trace_context
@@ -114,7 +117,29 @@ class Trace:
         return IR(list(self.constvars), list(self.invars), self.eqns, outvars)
 
 
+class _SourceOverride(threading.local):
+    source: SourceInfo | None = None
+
+
+_override = _SourceOverride()
+
+
+@contextlib.contextmanager
+def equations_from(source: SourceInfo | None):
+    """Record equations bound in this block as coming from `source`: a transformation
+    (autodiff/) rebinding an equation keeps the user's line it came from, so the C of a
+    derivative names the Python line it differentiates."""
+    saved = _override.source
+    _override.source = source
+    try:
+        yield
+    finally:
+        _override.source = saved
+
+
 def _source_info() -> SourceInfo | None:
+    if _override.source is not None:
+        return _override.source
     frame = user_frame()
     if frame is None:
         return None

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tp_complex.h"
+#include "tp_kernel_api.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -450,7 +451,7 @@
 
 /* Threads for the float products (see the top of the file). */
 #define TP_GEMM_FLOAT_ENTRY(tag, T)                                                           \
-    static void __attribute__((unused)) tp_gemm_##tag(                                        \
+    TP_KERNEL_API void tp_gemm_##tag(                                                         \
             int64_t batch, int64_t m, int64_t n, int64_t k, const T *a, int64_t abs_,         \
             int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
             T *c, int64_t cbs, int64_t crs) {                                                 \
@@ -574,7 +575,7 @@ static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int6
 
 /* ---- integers: exact, wrapping (products and sums in the unsigned type W, as NumPy wraps) */
 #define TP_GEMM_INT(tag, T, W)                                                                \
-    static void __attribute__((unused)) tp_gemm_##tag(                                        \
+    TP_KERNEL_API void tp_gemm_##tag(                                                         \
             int64_t batch, int64_t m, int64_t n, int64_t k, const T *a, int64_t abs_,         \
             int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
             T *c, int64_t cbs, int64_t crs) {                                                 \
@@ -597,7 +598,7 @@ static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int6
  * accumulating in the element type as BLAS's cgemm/zgemm does; results match NumPy within
  * reassociation error. */
 #define TP_GEMM_COMPLEX(tag, T)                                                               \
-    static void __attribute__((unused)) tp_gemm_##tag(                                        \
+    TP_KERNEL_API void tp_gemm_##tag(                                                         \
             int64_t batch, int64_t m, int64_t n, int64_t k, const T *a, int64_t abs_,         \
             int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
             T *c, int64_t cbs, int64_t crs) {                                                 \

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "tp_kernel_api.h"
 
 /* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h). Each
  * helper is written for one matrix of the batch (`tp_X_tag_item(..., s)`), so a CUDA kernel
@@ -209,7 +210,7 @@
 
 /* The batch drivers: every item, in parallel when there is enough work. */
 #define TP_LINALG_DRIVER(name, tag, T, PARAMS, ARGS, n)                                       \
-    static __attribute__((noinline, unused)) void tp_##name##_##tag PARAMS {                  \
+    TP_KERNEL_API __attribute__((noinline)) void tp_##name##_##tag PARAMS {                   \
         TP_LINALG_PARALLEL(batch, n)                                                          \
         for (int64_t s = 0; s < batch; s++) tp_##name##_##tag##_item ARGS;                    \
     }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "tp_complex.h"
+#include "tp_kernel_api.h"
 
 /* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h), whose
  * kernel runs a scatter on one device thread: the same serial order, the same answer. */
@@ -29,7 +30,7 @@
 #define TP_SC_AND(T, a, b) ((a) && (b))
 
 #define TP_SCATTER(mode, tag, T, COMBINE)                                                     \
-    static __attribute__((noinline, unused)) TP_DEVICE void tp_scatter_##mode##_##tag(        \
+    TP_KERNEL_API __attribute__((noinline)) TP_DEVICE void tp_scatter_##mode##_##tag(         \
             const int64_t *idx, const T *upd, T *out, int64_t count, int64_t size) {          \
         for (int64_t i = 0; i < count; i++) {                                                 \
             const int64_t p = idx[i];                                                         \

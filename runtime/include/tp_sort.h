@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "tp_kernel_api.h"
 
 /* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h), where a
  * kernel sorts each row in a thread of its own with the same functions. The CUDA prelude
@@ -88,7 +89,7 @@
 #define TP_SORT_ROWS(tag, T)
 #else
 #define TP_SORT_ROWS(tag, T)                                                                  \
-    static __attribute__((noinline, unused)) void tp_sort_##tag(                              \
+    TP_KERNEL_API __attribute__((noinline)) void tp_sort_##tag(                               \
             const T *in, T *values, int64_t *indices, int64_t *scratch, int64_t rows,         \
             int64_t n) {                                                                      \
         _Pragma("omp parallel for schedule(dynamic) if(rows > 1 && rows * n > 32768)")        \

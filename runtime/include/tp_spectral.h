@@ -15,6 +15,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include "tp_kernel_api.h"
 
 /* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h). As in
  * tp_linalg.h, each decomposition is written for one matrix of the batch
@@ -260,7 +261,7 @@
 
 /* The batch drivers: every item, in parallel when there is enough work. */
 #define TP_SPECTRAL_DRIVER(name, PARAMS, ARGS)                                                \
-    static __attribute__((noinline, unused)) void name PARAMS {                               \
+    TP_KERNEL_API __attribute__((noinline)) void name PARAMS {                                \
         TP_SPECTRAL_PARALLEL                                                                  \
         for (int64_t s = 0; s < batch; s++) name##_item ARGS;                                 \
     }

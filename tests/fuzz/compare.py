@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+import transpile as tp
+from transpile import dtypes
+
 from .ops import ACCUMULATE, EXACT, TRANSCENDENTAL
 
 MAX_ULP = 8
@@ -27,6 +30,9 @@ def _same_bits(actual, expected):
 def mismatch(actual, expected, tol: str, scale=None, terms=1, mask=None) -> str | None:
     """None when `actual` is an acceptable answer, else a short description of the difference.
     `mask` marks the elements whose value NumPy leaves undefined (float->int casts of NaN)."""
+    if type(expected) in (bool, int, float, complex) and tp.config.jax_rules():
+        # JAX's rules (fuzz/jax_mode.py): a Python scalar result is JAX's default dtype
+        expected = np.asarray(expected, dtype=dtypes.default_for_python_type(type(expected)))
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.dtype != expected.dtype:
         return f"dtype {actual.dtype} != NumPy's {expected.dtype}"

@@ -14,6 +14,9 @@ from .values import (COMPLEX_DTYPES, DTYPES, LAYOUTS, is_pyscalar, random_array,
                      random_shape)
 
 MAX_TRIES = 40
+# The Python ints a jit argument may be: int64's range (JAX mode without x64: int32's, as
+# JAX refuses larger ones; fuzz/jax_mode.py sets it).
+PYTHON_INT_ARGUMENTS = (-2**63, 2**63)
 
 
 @dataclasses.dataclass
@@ -86,7 +89,8 @@ def draw_inputs(rng, big: bool, complex_inputs: bool = False):
         if r < 0.45:
             kind = ["int", "int", "float", "bool"][int(rng.integers(0, 4))]
             value = random_literal(rng, kind)
-            if type(value) is int and not -2**63 <= value < 2**63:
+            lo, hi = PYTHON_INT_ARGUMENTS
+            if type(value) is int and not lo <= value < hi:
                 value = -1                            # beyond int64: refused as JAX does
             inputs.append(value)
             layouts.append("python-scalar")

@@ -111,3 +111,17 @@ def reproduce(seed: int, name: str) -> None:
 
 def open_entry(finding) -> OpenClass | None:
     return next((o for o in OPEN if o.covers(finding)), None)
+
+
+def jax_mode_wraps(f) -> bool:
+    """Under JAX's rules (fuzz/jax_mode.py) a Python int outside its partner's range wraps, as
+    in JAX; NumPy, the reference of the non-elementwise ops, refuses it: not a wrong answer."""
+    if f.kind == "no-raise" and ("literal" in f.features or f.op in LAX_OPS):
+        return True
+    # A Python-int jit argument is traced: compared with an unsigned array it wraps into the
+    # array's dtype, as in JAX (the reference compares the Python value exactly).
+    return f.kind == "value" and f.op in COMPARISONS and _has(f, "python-scalar-arg",
+                                                               "out-of-range")
+
+
+LAX_OPS = {"cond", "while_loop", "fori_loop", "scan"}

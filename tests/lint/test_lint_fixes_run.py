@@ -111,17 +111,30 @@ CASES = {
         """,
         "positive_sum(np.array([1.0, -2.0, 3.0]))", 4.0,
     ),
-    "print-removed": (
+    "print-to-debug-print": (
         """
         import transpile as tp
 
         @tp.jit
         def f(x):
             y = x + 1
-            print(y)
+            print(f"y[0] = {y[0]:.2f}")
             return y
         """,
         "f(np.ones(2))", np.full(2, 2.0),
+    ),
+    "array-passed-so-not-static": (
+        """
+        import transpile as tp
+        import transpile.numpy as tnp
+
+        @tp.jit
+        def flip(x, t):
+            return x if t > 0 else -x
+
+        y = flip(np.ones(2), np.full((), -1.0))
+        """,
+        "y", np.full(2, -1.0),
     ),
     "jit-of-partial-in-loop": (
         """
@@ -170,6 +183,14 @@ def test_fixed_code_traces_and_computes(name):
     fixed, value = _run_fixed(source, expression)
     np.testing.assert_allclose(np.asarray(value), expected)
     assert not [f for f in fixed.findings if f.fix is not None], fixed.source
+
+
+def test_print_fix_keeps_the_output_as_values(capfd):
+    """The print is not deleted: it becomes transpile.debug.print and shows values at run time."""
+    source, expression, _ = CASES["print-to-debug-print"]
+    fixed, _ = _run_fixed(source, expression)
+    assert "tp.debug.print('y[0] = {:.2f}', y[0])" in fixed.source, fixed.source
+    assert "y[0] = 2.00" in capfd.readouterr().out
 
 
 FIXED_EXAMPLES = [

@@ -78,8 +78,8 @@ def test_static_names_through_partial_and_call_forms():
 
 
 def test_jit_functions_setting_adds_to_the_defaults():
-    config = apply_table(LintConfig(), {"jit-functions": ["equinox.filter_jit"]}, "pyproject.toml")
-    assert {"jax.jit", "transpile.jit", "equinox.filter_jit"} <= set(config.jit_functions)
+    config = apply_table(LintConfig(), {"jit-functions": ["flax.nnx.jit"]}, "pyproject.toml")
+    assert {"jax.jit", "transpile.jit", "equinox.filter_jit", "flax.nnx.jit"} <= set(config.jit_functions)
     filtered = """
         import equinox as eqx
         import jax.numpy as jnp
@@ -92,8 +92,11 @@ def test_jit_functions_setting_adds_to_the_defaults():
                 return x
             return -x
         """
-    assert codes(filtered, config) == [("TP101", 8)]
-    assert codes(filtered) == []  # without the setting, equinox is not a jit
+    assert codes(filtered) == [("TP101", 8)]  # equinox.filter_jit is a default
+    assert codes(filtered.replace("eqx.filter_jit", "eqx.filter_vmap")) == []
+    nnx = filtered.replace("import equinox as eqx", "from flax import nnx").replace("eqx.filter_jit", "nnx.jit")
+    assert codes(nnx, config) == [("TP101", 6), ("TP101", 8)]  # nnx.jit traces every argument
+    assert codes(nnx) == []  # without the setting, nnx.jit is not a jit
     plain_jax = "import jax\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
     assert codes(plain_jax, config) == [("TP101", 5)]
 

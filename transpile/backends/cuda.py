@@ -34,15 +34,17 @@ class CudaExecutable:
     source_name = "module.cu"
     language = "CUDA"
 
-    def __init__(self, prepared: Prepared, so_path: str):
+    def __init__(self, prepared: Prepared, so_path: str, load_from: str | None = None):
         program = prepared.program
         self._runtime = cudart.runtime()
         # The module stays loaded as long as this executable: a call in flight holds it.
-        self._module = load_entry(so_path, ENTRY, len(program.inputs) + len(program.outputs))
+        self._module = load_entry(load_from or so_path, ENTRY,
+                                  len(program.inputs) + len(program.outputs))
         self._fn = self._module.function
         self.so_path = so_path
         self.source_path = os.path.join(os.path.dirname(so_path), self.source_name)
-        self._consts = [device_put(np.asarray(c)) for c in prepared.consts]   # uploaded once
+        # uploaded once
+        self._consts = [device_put(np.asarray(c), backend="cuda") for c in prepared.consts]
         self._in_dtypes = [b.dtype for b in program.inputs[len(self._consts):]]
         self._out_specs = [(b.shape, b.dtype) for b in program.outputs]
         self._sources = program.output_sources
@@ -69,14 +71,14 @@ class CudaExecutable:
             return outs[value]
         if kind == "input":
             return inputs[value].copy()          # callers own their results, as on the CPU
-        return device_put(np.asarray(value))
+        return device_put(np.asarray(value), backend="cuda")
 
 
 def _on_device(x, dtype) -> Array:
     if isinstance(x, Array) and x.dtype == dtype:
         return x
     host = np.asarray(x)
-    return device_put(np.array(host, dtype=dtype, order="C"))
+    return device_put(np.array(host, dtype=dtype, order="C"), backend="cuda")
 
 
 class CudaBackend(CPUBackend):

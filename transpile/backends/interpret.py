@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..eager_array import eager
 from ..ir import IR
 from ..rules.impl import evaluate
 
@@ -24,7 +25,7 @@ class Executable:
         self.prepared = prepared
 
     def __call__(self, arrays):
-        return evaluate(self.prepared.ir, self.prepared.consts, arrays)
+        return [eager(out) for out in evaluate(self.prepared.ir, self.prepared.consts, arrays)]
 
 
 class InterpretBackend:

@@ -21,6 +21,16 @@ from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKe
                         While, swapped_buffers)
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
+# Headers of whole-buffer kernels that the runtime library compiles once (see
+# runtime/runtime_library.py): a module calling them includes their declarations,
+# RUNTIME_DECLARATIONS, and is linked against the library, instead of compiling them itself.
+RUNTIME_LIBRARY_HEADERS = frozenset({"tp_gemm.h", "tp_sort.h", "tp_linalg.h", "tp_spectral.h",
+                                     "tp_scatter.h"})
+RUNTIME_DECLARATIONS = "tp_runtime.h"
+# Products with fewer multiply-adds than this (batch included) stay inlined in the module
+# (tp_gemm_small.h): specialised on their constant shapes they run faster in a hot loop than
+# the library's general kernel, and build in milliseconds. tp_gemm_small.h's TP_GEMM_SMALL_MAX.
+SMALL_PRODUCT_MAX = 32 * 32 * 32
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -52,6 +62,9 @@ class CRenderer:
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
     # gcc's time grows linearly with a kernel's length: expressions fuse however deep.
     max_fused_height = None
+    # Call the runtime library's kernels (declarations only) rather than compile them in.
+    # False where the module must hold them: CUDA (device code) and exports (self-contained).
+    uses_runtime_library = True
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
 
     def __init__(self):
@@ -70,6 +83,8 @@ class CRenderer:
                           if any(prefix in text for text in kernels)}
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
+        if self.uses_runtime_library and self.includes & RUNTIME_LIBRARY_HEADERS:
+            self.includes = (self.includes - RUNTIME_LIBRARY_HEADERS) | {RUNTIME_DECLARATIONS}
         parts = [header, f'#include "{self.runtime_header}"']
         parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
         parts.extend(sorted(self.declared_reductions))
@@ -404,7 +419,9 @@ class CRenderer:
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
-        self.includes.add("tp_gemm.h")
+        small = k.batch * k.m * k.n * k.k < SMALL_PRODUCT_MAX
+        self.includes.add("tp_gemm_small.h" if small else "tp_gemm.h")
+        function = "tp_gemm_small" if small else "tp_gemm"
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         if k.limits is not None:
             reads.append(k.limits.index)
@@ -430,7 +447,7 @@ class CRenderer:
             m, depth = self._matmul_limits(lines, k, terms, lr)
         a, b, c = (" + ".join([name] + t) for name, t in
                    zip((k.lhs.buffer.name, k.rhs.buffer.name, k.out.name), terms))
-        lines.add(f"tp_gemm_{TAG[k.out.dtype]}({inner_size}, {m}, {k.n}, {depth}, "
+        lines.add(f"{function}_{TAG[k.out.dtype]}({inner_size}, {m}, {k.n}, {depth}, "
                   f"{a}, {lb}, {lr}, {lc}, {b}, {rb}, {rr}, {rc}, {c}, {inner_strides[2]}, "
                   f"{k.n});")
         lines.depth = 0

@@ -38,6 +38,9 @@ from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
 
 _WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
 _BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, not a thread
+# Run-time helpers written for the host only (OpenMP, plans allocated and cached with malloc),
+# with no device form yet: what uses them, and the way out.
+_HOST_ONLY_HELPERS = {"tp_fft.h": "jnp.fft", "tp_conv.h": "lax.conv_general_dilated"}
 _ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
 
 
@@ -51,6 +54,11 @@ class CudaRenderer(CRenderer):
     # unrolled 200-step chain of sin, as one kernel, took 9.8 s of CPU to compile and a
     # 400-step one 38 s. Kernels of at most this many operations in a row keep it linear.
     max_fused_height = 96
+    # The sort, factorization and scatter helpers run on the device (a thread or a block per
+    # item) and GEMM is tp_cuda.h's tiled template: device code, compiled into the module
+    # (calling device code in another library would need relocatable device code and a device
+    # link step per module, dearer than what it saves). The host side has no heavy helper.
+    uses_runtime_library = False
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 
@@ -247,6 +255,13 @@ class CudaRenderer(CRenderer):
             return super()._sort_kernel(k, index)
         finally:
             self._block_per_item = False
+
+    def _helper_kernel(self, k, index: int) -> str:
+        if k.header in _HOST_ONLY_HELPERS:
+            raise NotImplementedError(f"{_HOST_ONLY_HELPERS[k.header]} has no CUDA kernel yet "
+                                      "(runtime/include/" + k.header + " is host code); "
+                                      "use backend='cpu'")
+        return super()._helper_kernel(k, index)
 
     def _helper_body(self, index, function, args, items) -> list[str]:
         """One device thread per item (a row to sort, a matrix to factor) running the same

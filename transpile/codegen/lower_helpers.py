@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..rules.fourier import SCALES
 from .c_ops import TAG
 from .kernel_ir import Affine, HelperKernel, LoopKernel, linearize
 
@@ -76,6 +77,31 @@ def _factorization(function, header="tp_linalg.h"):
     return lower
 
 
+def _fft(low, eqn, buf, comment):
+    """One call of tp_fft.h: the operand as (outer, length, inner) around the axis."""
+    (x,) = eqn.inputs
+    fft_type, length, axis = (eqn.params[k] for k in ("fft_type", "length", "axis"))
+    complex_dtype = x.aval.dtype if fft_type != "rfft" else buf.dtype
+    kind = {"fft": "c2c", "ifft": "c2c", "rfft": "r2c", "irfft": "c2r"}[fft_type]
+    shape = x.aval.shape
+    scalars = (math.prod(shape[:axis]), length, math.prod(shape[axis + 1:]))
+    scalars += (int(fft_type == "ifft"),) if kind == "c2c" else ()
+    scalars += (SCALES[eqn.params["scale"]],)
+    return [HelperKernel("tp_fft.h", f"tp_fft_{kind}_{TAG[complex_dtype]}", [low.buffers[x]],
+                         [buf], scalars, comment)]
+
+
+def _conv(low, eqn, buf, comment):
+    """One call of tp_conv.h: the operands' shapes, then each spatial axis' parameters."""
+    lhs, rhs = eqn.inputs
+    p = eqn.params
+    scalars = (*lhs.aval.shape, *rhs.aval.shape, *buf.shape[1:4], *p["window_strides"],
+               *(lo for lo, _ in p["padding"]), *p["lhs_dilation"], *p["rhs_dilation"],
+               p["feature_group_count"])
+    return [HelperKernel("tp_conv.h", f"tp_conv_{TAG[buf.dtype]}",
+                         [low.buffers[lhs], low.buffers[rhs]], [buf], scalars, comment)]
+
+
 HELPER_LOWERINGS = {
     "scatter": _scatter,
     "linalg_solve": _factorization("solve"),
@@ -86,4 +112,6 @@ HELPER_LOWERINGS = {
     "qr_r": _factorization("qr_r"),
     "eigh": _factorization("eigh", "tp_spectral.h"),        # Jacobi rotations
     "svd": _factorization("svd", "tp_spectral.h"),
+    "fft": _fft,                                            # Stockham / Bluestein
+    "conv": _conv,                                          # direct, channels last
 }

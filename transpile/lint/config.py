@@ -17,10 +17,16 @@ DEFAULT_MAX_UNROLL = 100
 # The qualified names that mean "jit this function". JAX is known without configuration (the
 # hazards are the same, and users migrating lint their JAX code first); `jit-functions` adds
 # others, such as "equinox.filter_jit".
-DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit")
+DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit", "equinox.filter_jit")
 # Array and lax namespaces per package (a package not listed gets `<root>.numpy`/`<root>.lax`).
-KNOWN_ARRAY_NAMESPACES = {"jax": ("jax.numpy",), "transpile": ("transpile.numpy",)}
-KNOWN_LAX_NAMESPACES = {"jax": ("jax.lax",), "transpile": ("transpile.lax",)}
+# Libraries built on JAX use JAX's own: there is no `equinox.lax` to suggest.
+_JAX_BASED = ("equinox", "flax", "haiku", "chex", "jaxopt", "optax")
+KNOWN_ARRAY_NAMESPACES = {
+    "jax": ("jax.numpy",), "transpile": ("transpile.numpy",), **{root: ("jax.numpy",) for root in _JAX_BASED}
+}  # fmt: skip
+KNOWN_LAX_NAMESPACES = {
+    "jax": ("jax.lax",), "transpile": ("transpile.lax",), **{root: ("jax.lax",) for root in _JAX_BASED}
+}  # fmt: skip
 # Directories nobody wants linted; matched against each path component like ruff's defaults.
 DEFAULT_EXCLUDE = (
     ".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".pytest_cache",
@@ -90,7 +96,7 @@ def _sibling_modules(jit_functions: tuple[str, ...], leaf: str, known: dict) -> 
     roots = sorted({name.split(".")[0] for name in jit_functions})
     found: list[str] = []
     for root in roots:
-        found.extend(known.get(root, (f"{root}.{leaf}",)))
+        found.extend(name for name in known.get(root, (f"{root}.{leaf}",)) if name not in found)
     return tuple(found)
 
 

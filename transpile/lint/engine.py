@@ -23,12 +23,14 @@ from .index import Function, build_index
 from .jitsites import find_jit_sites
 from .model import Edit, Finding, Fix
 from .names import Names
+from .newer_syntax import parse_any_version
 from .noqa import parse_suppressions
 from .resolve import Resolver
 from .rules import Rule, enabled_rules
 from .traced_code import TracedCode
 
 SYNTAX_ERROR = "E999"
+NOT_ANALYSED = "E902"  # as for a file that cannot be read
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -46,6 +48,7 @@ class ModuleContext:
         self.resolver = Resolver(self.index)
         self.sites = find_jit_sites(self.index, self.names, self.resolver, source, self.line_starts)
         self._array_params: dict[Function, frozenset[str]] = {}
+        self.memo: dict[tuple, object] = {}  # answers rules share within this module
 
     @cached_property
     def facts(self) -> TraceFacts:
@@ -151,24 +154,34 @@ def _syntax_only(source: str, path: str) -> list[Finding]:
 
 def _parse(source: str, path: str) -> ast.Module | list[Finding]:
     try:
-        return ast.parse(source, filename=path)
+        return parse_any_version(source, path)
     except SyntaxError as error:
         line = error.lineno or 1
         return [Finding(path, line, max(error.offset or 1, 1), SYNTAX_ERROR, f"SyntaxError: {error.msg}")]
     except ValueError as error:  # e.g. null bytes
         return [Finding(path, 1, 1, SYNTAX_ERROR, f"SyntaxError: {error}")]
+    except RecursionError:
+        return [_too_deep(path)]
+
+
+def _too_deep(path: str) -> Finding:
+    """Nesting deeper than Python's recursion limit: said, not skipped silently or crashed on."""
+    return Finding(path, 1, 1, NOT_ANALYSED, "not analysed: the code nests deeper than Python's recursion limit")
 
 
 def _analyse(source: str, path: str, config: LintConfig, rules: list[Rule]) -> list[Finding]:
     tree = _parse(source, path)
     if isinstance(tree, list):
         return tree
-    ctx = ModuleContext(path, source, tree, config)
-    if not ctx.sites.sites:
-        return []
-    findings: list[Finding] = []
-    for rule in rules:
-        findings.extend(rule.check(ctx))
+    try:
+        ctx = ModuleContext(path, source, tree, config)
+        if not ctx.sites.sites:
+            return []
+        findings: list[Finding] = []
+        for rule in rules:
+            findings.extend(rule.check(ctx))
+    except RecursionError:
+        return [_too_deep(path)]
     return findings
 
 

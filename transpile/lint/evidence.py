@@ -24,7 +24,6 @@ RECEIVER_NAMES = frozenset({"self", "cls"})
 CONTAINER_BUILTINS = frozenset({"len", "enumerate", "zip", "iter", "reversed", "sorted", "list", "tuple"})
 
 
-
 def array_like_params(function: Function, is_array_call: Callable[[ast.Call], bool] | None = None) -> frozenset[str]:
     """Parameters used as arrays. `is_array_call(call)` says whether a call is to an array
     namespace (its arguments are then array-like)."""
@@ -155,3 +154,17 @@ def _container_use(node: ast.AST) -> tuple[str | None, str]:
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return node.value.id, "dict"
     return None, ""
+
+
+def called_params(function: Function) -> frozenset[str]:
+    """Parameters called like functions (`model(x)`) and the parameters passed to them.
+
+    Under a filtering jit (`equinox.filter_jit`) a called parameter is usually a module: a
+    pytree whose arrays are traced, and what it is called with is usually array data."""
+    params = {p.arg for p in all_args(function.args)} - RECEIVER_NAMES
+    found: set[str] = set()
+    for call in nodes_of(function, ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id in params:
+            found.add(call.func.id)
+            found.update(arg.id for arg in call.args if isinstance(arg, ast.Name) and arg.id in params)
+    return frozenset(found)

@@ -7,13 +7,13 @@ and the second is recomputed against the new text in the next round.
 
 from __future__ import annotations
 
-import ast
 import difflib
 from dataclasses import dataclass, field
 
 from .config import LintConfig
 from .engine import lint_source
 from .model import Applicability, Edit, Finding, Fix
+from .newer_syntax import parse_any_version
 
 MAX_ROUNDS = 10
 
@@ -73,7 +73,7 @@ def _parses(source: str, path: str) -> bool:
     """The fixed text is valid Python, and libcst (the concrete-syntax parser) reads it and
     prints it back unchanged. libcst is imported here only: linting never needs it."""
     try:
-        ast.parse(source, filename=path)
+        parse_any_version(source, path)
     except (SyntaxError, ValueError):
         return False
     import libcst

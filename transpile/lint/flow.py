@@ -10,19 +10,19 @@ function body that runs during tracing, which the rules then report on.
 
 from __future__ import annotations
 
-import ast
-
 from .config import LintConfig
+from .derivative_rules import derivative_rules
 from .evidence import container_params
 from .flow_calls import CallMixin
 from .flow_expressions import ExpressionMixin
 from .flow_state import Frame, Hazard, TraceFacts
 from .flow_statements import StatementMixin
-from .flow_tables import STATIC_ATTRIBUTES, STATIC_FIELD_KEYWORDS
+from .flow_tables import STATIC_ATTRIBUTES
 from .flow_values import CONCRETE, Origin, Taint, Value
-from .index import Function, ModuleIndex
+from .index import Function
 from .jitsites import JitSites
 from .names import Names
+from .pytree_fields import SCALAR_ANNOTATIONS, leaf_fields, static_fields
 from .resolve import Resolver, all_params
 
 __all__ = ["Hazard", "TraceFacts", "analyze"]
@@ -38,8 +38,12 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
         self.def_frames: dict[Function, Frame] = {}  # where each local def/lambda was made
         self.call_memo: dict[tuple, Value] = {}
         self.active: set[Function] = set()  # functions being analysed (recursion guard)
-        self.static_attributes = STATIC_ATTRIBUTES | static_fields(names.index)
+        static = static_fields(names.index)
+        self.static_attributes = STATIC_ATTRIBUTES | static
+        self.leaf_fields = leaf_fields(names.index, static)
+        self.scalar_fields = leaf_fields(names.index, static, SCALAR_ANNOTATIONS)
         self.pure_calls: frozenset[str] = frozenset()
+        self.derivative_rules = derivative_rules(names.index)
 
     def run_root(self, root: int, function: Function, traced: list[str]) -> None:
         env = {}
@@ -58,29 +62,6 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
             self.run_function(function, env, root)
         finally:
             self.active.discard(function)
-
-
-def static_fields(index: ModuleIndex) -> frozenset[str]:
-    """Fields of this module's dataclasses marked static (`field(static=True)`, ...)."""
-    found: set[str] = set()
-    for cls in index.classes:
-        for statement in cls.body:
-            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-                if _static_field(statement.value):
-                    found.add(statement.target.id)
-    return frozenset(found)
-
-
-def _static_field(value: ast.expr | None) -> bool:
-    if not isinstance(value, ast.Call):
-        return False
-    for keyword in value.keywords:
-        wanted = STATIC_FIELD_KEYWORDS.get(keyword.arg or "")
-        if wanted is not None and isinstance(keyword.value, ast.Constant) and keyword.value.value is wanted:
-            return True
-        if keyword.arg == "metadata" and "static" in ast.unparse(keyword.value):
-            return True
-    return False
 
 
 def analyze(names: Names, resolver: Resolver, sites: JitSites, config: LintConfig) -> TraceFacts:

@@ -14,28 +14,43 @@ import ast
 from .flow_expressions import truth_taint
 from .flow_state import Frame
 from .flow_tables import (
+    BATCHING_TRANSFORMS,
     COMPARING_BUILTINS,
     CONCRETE_ARRAY_FUNCTIONS,
     CONCRETE_BUILTINS,
+    CONCRETE_LAX_FUNCTIONS,
     CONVERSION_BUILTINS,
     CONVERSION_METHODS,
     DATA_DEPENDENT_SHAPE,
+    FUNCTION_TRANSFORMS,
+    HOST_CONVERSIONS,
+    IMMEDIATE_CALLERS,
     LAX_BODIES,
+    LOGGING_METHODS,
     MASK_FUNCTIONS,
     MUTATING_METHODS,
     PASS_THROUGH_BUILTINS,
+    PYTHON_BOOL_FUNCTIONS,
+    SHAPE_ARGUMENTS,
     SHAPE_METHODS,
     SHAPE_PARAMETERS,
+    STAGING_NAMESPACES,
+    TRANSFORM_PACKAGES,
 )
 from .flow_values import CONCRETE, Origin, Taint, Value, container_of, join, of, taint_of, tuple_of
 from .index import Function
 from .resolve import positional_params
 
 Args = list[tuple[ast.expr, str | None, Value]]  # (expression, keyword or "*"/"**", value)
+LINEN_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 
 
 class CallMixin:
     def eval_call(self, node: ast.Call, frame: Frame) -> Value:
+        if isinstance(node.func, ast.Call):
+            transformed = self._transformed_call(node, frame)
+            if transformed is not None:
+                return transformed
         args: Args = []
         for arg in node.args:
             if isinstance(arg, ast.Starred):
@@ -44,7 +59,7 @@ class CallMixin:
                 args.append((arg, None, self.eval(arg, frame)))
         for keyword in node.keywords:
             args.append((keyword.value, keyword.arg or "**", self.eval(keyword.value, frame)))
-        for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call):
+        for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call, self._module_call):
             result = handler(node, args, frame)
             if result is not None:
                 return result
@@ -76,19 +91,101 @@ class CallMixin:
             return values[0]
         return of(taint)
 
+    # -- transformations: jax.grad(f)(...), jax.vmap(lambda r: ...)(xs), tree_map(fn, tree) --
+    def _transform_name(self, func: ast.expr, frame: Frame) -> str | None:
+        """`grad` for `jax.grad`, `tree_map` for `jax.tree.map`; None for other functions."""
+        qualified = self.names.qualified(func, frame.function)
+        if not qualified or qualified.split(".", 1)[0] not in TRANSFORM_PACKAGES:
+            return None
+        leaf = qualified.rsplit(".", 1)[-1]
+        if qualified in ("jax.tree.map", "jax.tree.map_with_path"):
+            leaf = "tree_" + leaf
+        return leaf if leaf in FUNCTION_TRANSFORMS or leaf in IMMEDIATE_CALLERS else None
+
+    def _transformed_call(self, node: ast.Call, frame: Frame) -> Value | None:
+        """`jax.grad(f)(w, x)`: run `f` on the outer call's arguments."""
+        inner = node.func
+        if not inner.args or self._transform_name(inner.func, frame) not in FUNCTION_TRANSFORMS:
+            return None
+        for keyword in inner.keywords:
+            self.eval(keyword.value, frame)
+        callables = self._callables_in(inner.args[0], frame)
+        args = self._eval_args(node, frame)
+        if self._transform_name(inner.func, frame) in BATCHING_TRANSFORMS:
+            # vmap/pmap hand the function slices of arrays: never Python scalars.
+            args = [(expr, keyword, Value(value.taint.as_array()) if value.taint else value) for expr, keyword, value in args]
+        result = _args_taint(args)
+        for function, prefix in callables:
+            value = self.call_function(function, bind_params(function, Bound(prefix + args)), frame)
+            result = result | value.taint
+        return of(result.as_array()) if result else CONCRETE
+
+    def _eval_args(self, node: ast.Call, frame: Frame) -> Args:
+        args: Args = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                args.append((arg.value, "*", self.eval(arg.value, frame)))
+            else:
+                args.append((arg, None, self.eval(arg, frame)))
+        for keyword in node.keywords:
+            args.append((keyword.value, keyword.arg or "**", self.eval(keyword.value, frame)))
+        return args
+
+    def _callables_in(self, expr: ast.expr, frame: Frame) -> list[tuple[Function, Args]]:
+        """Functions an expression stands for, with the arguments `partial` binds first."""
+        if isinstance(expr, ast.Call) and expr.args and self.names.is_partial(expr.func, frame.function):
+            bound = self._eval_args(ast.Call(expr.func, expr.args[1:], expr.keywords), frame)
+            return [(function, bound + prefix) for function, prefix in self._callables_in(expr.args[0], frame)]
+        if isinstance(expr, ast.Call) and expr.args and self._transform_name(expr.func, frame) in FUNCTION_TRANSFORMS:
+            return self._callables_in(expr.args[0], frame)  # jax.vmap(jax.grad(f))
+        return [(function, []) for function in self._functions_in(expr, self.eval(expr, frame), frame)]
+
+    def _immediate_call(self, member: str, node: ast.Call, args: Args, frame: Frame) -> Value:
+        """`tree_map(fn, tree, *rest)`, `jax.vjp(f, x)`: `fn` runs now, on the data's leaves."""
+        position, _ = IMMEDIATE_CALLERS[member]
+        positional = [(expr, value) for expr, keyword, value in args if keyword is None]
+        if position >= len(positional):
+            return of(_args_taint(args).as_array())
+        data = [Value(value.taint.as_array()) if value.taint else CONCRETE for _, value in positional[position + 1 :]]
+        data_args: Args = [(expr, None, value) for (expr, _), value in zip(positional[position + 1 :], data)]
+        result = _args_taint(args)
+        for function, prefix in self._callables_in(positional[position][0], frame):
+            value = self.call_function(function, bind_params(function, Bound(prefix + data_args)), frame)
+            result = result | value.taint
+        return of(result.as_array()) if result else CONCRETE
+
     # -- array namespace, lax, numpy, math -------------------------------------------------
     def _namespace_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
         function = frame.function
+        qualified = self.names.qualified(node.func, function)
+        shape_arguments = SHAPE_ARGUMENTS.get(qualified or "")
+        if shape_arguments is not None:
+            shape, _ = _split_args(args, *shape_arguments)
+            self.hazard("shape", node, _args_taint(shape), frame, qualified.rsplit(".", 1)[-1])
         member = self.names.member_of(node.func, self.config.array_namespaces, function)
         if member is not None:
-            return self._array_function(member, node, args, frame)
+            value = self._array_function(member, node, args, frame)
+            return value if member in CONCRETE_ARRAY_FUNCTIONS else self._staged(qualified, node, frame, value)
         member = self.names.member_of(node.func, self.config.lax_namespaces, function)
         if member is not None:
+            if member in CONCRETE_LAX_FUNCTIONS:
+                return CONCRETE
             self._trace_lax_bodies(member, args, frame)
-            return of(_args_taint(args).as_array())
-        qualified = self.names.qualified(node.func, function)
+            return self._staged(qualified, node, frame, of(_args_taint(args).as_array()))
         if qualified is None:
             return None
+        if qualified in PYTHON_BOOL_FUNCTIONS:
+            return CONCRETE
+        transform = self._transform_name(node.func, frame)
+        if transform in IMMEDIATE_CALLERS:
+            return self._immediate_call(transform, node, args, frame)
+        if transform in FUNCTION_TRANSFORMS and args and args[0][1] is None:
+            found = self._functions_in(args[0][0], args[0][2], frame)
+            if len(found) == 1:
+                return Value(function=found[0])  # g = jax.grad(f); g(w, x) runs f
+        if qualified.startswith("logging.") and qualified.rsplit(".", 1)[-1] in LOGGING_METHODS:
+            self.hazard("log", node, _args_taint(args), frame, qualified)
+            return CONCRETE
         root = qualified.split(".", 1)[0]
         if root in ("numpy", "math", "operator") and "." in qualified:
             return self._host_function(qualified, node, args, frame)
@@ -96,10 +193,26 @@ class CallMixin:
             return of(_args_taint(args).as_array())  # jax.nn.relu, jax.tree_util.tree_map, ...
         return None
 
+    def _staged(self, qualified: str | None, node: ast.Call, frame: Frame, value: Value) -> Value:
+        """Inside a jit, every result of that jit's own array namespace is a tracer, even of
+        constants (JAX's omnistaging; transpile does the same)."""
+        if value.taint or not qualified or not qualified.startswith(STAGING_NAMESPACES):
+            return value
+        if qualified.startswith("transpile.") == self.traced_by_jax(frame.root):
+            return value  # jnp under transpile.jit (or tnp under jax.jit) runs eagerly
+        origin = Origin(ast.unparse(node.func), frame.root, "staged")
+        return Value(Taint(frozenset({origin}), True))
+
+    def traced_by_jax(self, root: int) -> bool:
+        site = self.sites.sites[root]
+        scope = site.call.function if site.call is not None else None
+        qualified = self.names.qualified(site.jit_expr, scope) or ""
+        return qualified.split(".", 1)[0] != "transpile"
+
     def _array_function(self, member: str, node: ast.Call, args: Args, frame: Frame) -> Value:
         if member in CONCRETE_ARRAY_FUNCTIONS:
             return CONCRETE
-        if member in SHAPE_PARAMETERS:
+        if member in SHAPE_PARAMETERS and not (member == "repeat" and _has_keyword(args, "total_repeat_length")):
             positions, keywords = SHAPE_PARAMETERS[member]
             shape, rest = _split_args(args, positions, keywords)
             self.hazard("shape", node, _args_taint(shape), frame, member)
@@ -121,8 +234,17 @@ class CallMixin:
         taint = _args_taint(args)
         if qualified.startswith("operator.") and member not in ("index", "truth", "not_"):
             return of(taint)
+        if qualified.startswith("numpy.") and member not in HOST_CONVERSIONS and self.traced_by_transpile(frame.root):
+            return of(taint.as_array())  # NumPy protocols hand tracers to transpile.numpy
         self.hazard("convert", node, taint, frame, qualified)
         return CONCRETE
+
+    def traced_by_transpile(self, root: int) -> bool:
+        """Whether jit site `root` is transpile's jit (whose tracers take NumPy calls)."""
+        site = self.sites.sites[root]
+        scope = site.call.function if site.call is not None else None
+        qualified = self.names.qualified(site.jit_expr, scope) or ""
+        return qualified.split(".", 1)[0] == "transpile"
 
     def _trace_lax_bodies(self, member: str, args: Args, frame: Frame) -> None:
         positions = LAX_BODIES.get(member, ())
@@ -168,7 +290,28 @@ class CallMixin:
         bound = Bound(args)
         if self_bound:
             bound.positional.insert(0, self.eval(func.value, frame))
-        return self.call_function(callee, bind_params(callee, bound), frame)
+        result = self.call_function(callee, bind_params(callee, bound), frame)
+        rules = self.derivative_rules.get(getattr(callee, "name", ""))
+        if rules:
+            self._run_derivative_rules(rules, args, result, frame)
+        return result
+
+    def _run_derivative_rules(self, rules, args: Args, result: Value, frame: Frame) -> None:
+        """A custom_jvp/custom_vjp function's rules run while tracing when it is differentiated:
+        jvp(primals, tangents), fwd(*args), bwd(residuals, cotangent)."""
+        values = [Value(value.taint.as_array()) if value.taint else value for _, keyword, value in args if keyword is None]
+        taint = taint_of(values).as_array()
+        for kind, rule in rules:
+            params = positional_params(rule)
+            if kind == "jvp":
+                env = dict(zip(params, [tuple_of(values), tuple_of([Value(taint)] * len(values))]))
+            elif kind == "fwd":
+                env = dict(zip(params, values))
+            else:
+                env = dict(zip(params, [Value(taint), Value(result.taint.as_array() | taint)]))
+            for name in params:
+                env.setdefault(name, CONCRETE)
+            self.call_function(rule, env, frame)
 
     def call_function(self, function: Function, env: dict[str, Value], caller: Frame) -> Value:
         key = (function, caller.root, tuple(sorted(env.items())))
@@ -192,6 +335,13 @@ class CallMixin:
         receiver = self.eval(func.value, frame)
         method = func.attr
         taint = _args_taint(args)
+        if method in LOGGING_METHODS and self._is_logger(func.value):
+            self.hazard("log", node, taint, frame, f"{ast.unparse(func.value)}.{method}")
+            return CONCRETE
+        if method in ("apply", "apply_fn") and args:
+            applied = self._module_apply(func.value, args, frame, through_state=method == "apply_fn")
+            if applied is not None:
+                return applied
         if method in MUTATING_METHODS and isinstance(func.value, ast.Name) and receiver.container:
             return self._mutate(func.value, receiver, method, taint, frame)
         if not receiver.taint:
@@ -209,6 +359,118 @@ class CallMixin:
         if method in ("astype", "copy", "__invert__") and receiver.mask:
             return receiver
         return self._container_method(method, receiver, taint)
+
+    def _is_logger(self, receiver: ast.expr) -> bool:
+        """`logger` bound at module level to `logging.getLogger(...)` (or absl's logging)."""
+        if not isinstance(receiver, ast.Name):
+            return False
+        if self.names.qualified(receiver, None) in ("absl.logging", "logging"):
+            return True
+        nodes = self.names.index.module.bound.get(receiver.id, [])
+        value = getattr(nodes[0], "value", None) if len(nodes) == 1 else None
+        if not isinstance(value, ast.Call):
+            return False
+        return (self.names.qualified(value.func, None) or "").startswith(("logging.", "absl.logging."))
+
+    def _module_apply(self, receiver: ast.expr, args: Args, frame: Frame, through_state: bool = False) -> Value | None:
+        """`model.apply(params, x)` on a flax linen module built in this module: run its
+        `__call__` (or `method=`) with `self` holding the module's static hyperparameters.
+        `state.apply_fn(...)` (a TrainState made with `apply_fn=model.apply`) and a `model`
+        parameter go to the module's only linen class that the module builds."""
+        cls = None if through_state else self._module_class(receiver, frame)
+        if cls is None and (through_state or isinstance(receiver, ast.Name)):
+            cls = self._only_built_class(LINEN_BASES)
+        if cls is None:
+            return None
+        methods = self.names.index.methods.get(cls, {})
+        target = methods.get("__call__")
+        for expr, keyword, _ in args:
+            if keyword == "method":
+                name = expr.attr if isinstance(expr, ast.Attribute) else expr.value if isinstance(expr, ast.Constant) else None
+                target = methods.get(name) if isinstance(name, str) else None
+        if target is None:
+            return None
+        data = [arg for arg in args[1:] if arg[1] not in ("method", "rngs", "mutable")]
+        bound = Bound([(receiver, None, CONCRETE), *data])
+        return self.call_function(target, bind_params(target, bound), frame)
+
+    def _only_built_class(self, bases: frozenset[str]) -> ast.ClassDef | None:
+        """The one class of this module deriving from `bases` (qualified) that it instantiates."""
+        index = self.names.index
+        classes = [
+            cls for cls in index.classes
+            if any(self.names.qualified(base, None) in bases for base in cls.bases)
+        ]  # fmt: skip
+        built = {
+            value.func.id for value in index.value_of.values()
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+        }  # fmt: skip
+        found = [cls for cls in classes if cls.name in built]
+        return found[0] if len(found) == 1 else None
+
+    def _module_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
+        """`block(x)` on an equinox/flax module instance: run the class's `__call__` with
+        `self` the instance (a pytree: its non-static fields are traced with it)."""
+        func = node.func
+        if not isinstance(func, ast.Name) or not self._callable_classes():
+            return None
+        cls = self._module_class(func, frame) or self._parameter_class(func.id, frame)
+        target = self.names.index.methods.get(cls, {}).get("__call__") if cls is not None else None
+        if target is None:
+            return None
+        bound = Bound([(func, None, frame.lookup(func.id)), *args])
+        return self.call_function(target, bind_params(target, bound), frame)
+
+    def _callable_classes(self) -> list[ast.ClassDef]:
+        """This module's classes with a `__call__` (computed once)."""
+        found = getattr(self, "_classes_with_call", None)
+        if found is None:
+            methods = self.names.index.methods
+            found = self._classes_with_call = [cls for cls in self.names.index.classes if "__call__" in methods.get(cls, {})]
+        return found
+
+    def _parameter_class(self, name: str, frame: Frame) -> ast.ClassDef | None:
+        """The module class a parameter holds: from its annotation, else the module's only
+        `Module` subclass with a `__call__`, when the module builds one."""
+        function = frame.function
+        if isinstance(function, ast.Lambda) or not self.names.is_local(name, function):
+            return None
+        params = {p.arg: p for p in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+        param = params.get(name)
+        if param is None:
+            return None
+        candidates = self._callable_classes()
+        if param.annotation is not None:
+            wanted = ast.unparse(param.annotation).strip("'\"")
+            return next((cls for cls in candidates if cls.name == wanted), None)
+        modules = [cls for cls in candidates if any("Module" in ast.unparse(base) for base in cls.bases)]
+        if len(modules) > 1:  # called directly, a module is an equinox one (linen goes through apply)
+            modules = [cls for cls in modules if any(self.names.qualified(base, None) == "equinox.Module" for base in cls.bases)]
+        if len(modules) != 1:
+            return None
+        # Only a class this module builds (`model = Block(...)`) is taken to be what arrives.
+        built = any(
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == modules[0].name
+            for value in self.names.index.value_of.values()
+        )
+        return modules[0] if built else None
+
+    def _module_class(self, receiver: ast.expr, frame: Frame) -> ast.ClassDef | None:
+        """The class of `model` when it is bound (once) to `SomeClass(...)` of this module."""
+        if isinstance(receiver, ast.Call):
+            value = receiver
+        elif isinstance(receiver, ast.Name):
+            owner = frame.function if self.names.is_local(receiver.id, frame.function) else None
+            nodes = self.names.index.scope(owner).bound.get(receiver.id, [])
+            value = getattr(nodes[0], "value", None) if len(nodes) == 1 else None
+        else:
+            return None
+        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+            return None
+        for cls in self.names.index.classes:
+            if cls.name == value.func.id:
+                return cls
+        return None
 
     def _mutate(self, target: ast.Name, receiver: Value, method: str, taint: Taint, frame: Frame) -> Value:
         # A container that receives a traced value holds traced values from now on.

@@ -45,9 +45,10 @@ class ExpressionMixin:
         if isinstance(node, ast.Compare):
             return self._comparison(node, frame, in_test=True).taint
         value = self.eval(node, frame)
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute) and (node.attr not in self.leaf_fields or not value.taint):
             # `if state.dynamic_scale:` asks whether an optional pytree field is there (None or
-            # not): that is structure, known while tracing, not a value.
+            # not): that is structure, known while tracing, not a value. A field the module
+            # declares as a scalar or an array (`flag: bool`) is a leaf, and its truth traced.
             return Taint()
         return truth_taint(value)
 
@@ -61,6 +62,8 @@ class ExpressionMixin:
         base = self.eval(node.value, frame)
         if not base.taint or node.attr in self.static_attributes:
             return CONCRETE
+        if node.attr in self.scalar_fields and self.sites.sites[frame.root].filtering:
+            return CONCRETE  # filter_jit: a Python-scalar field of a module stays static
         return Value(base.taint)
 
     def _subscript(self, node: ast.Subscript, frame: Frame) -> Value:
@@ -69,8 +72,9 @@ class ExpressionMixin:
         index = CONCRETE
         for part in parts:
             value = self._subscript_part(node, part, frame)
-            if value.mask and value.taint and not _is_at(node.value):
-                self.hazard("mask", node, value.taint, frame)
+            if value.mask and value.taint:
+                # `x.at[mask].set(v)` fails the same way (it needs the mask's true positions).
+                self.hazard("mask", node, value.taint, frame, "at" if _is_at(node.value) else "")
             index = join(index, value)
         if len(parts) == 1:
             position = _literal_index(parts[0])
@@ -190,7 +194,10 @@ class ExpressionMixin:
     def _fstring(self, node: ast.JoinedStr, frame: Frame) -> Value:
         for part in node.values:
             if isinstance(part, ast.FormattedValue):
-                self.eval(part.value, frame)  # formatting a tracer is fine
+                value = self.eval(part.value, frame)  # f"{x}" of a tracer is fine ...
+                if part.format_spec is not None:  # ... f"{x:.3f}" calls float formatting on it
+                    self.eval(part.format_spec, frame)
+                    self.hazard("convert", part.value, value.taint, frame, "format()")
         return CONCRETE
 
     def _starred(self, node: ast.Starred, frame: Frame) -> Value:
@@ -246,7 +253,7 @@ def _join(taints: list[Taint]) -> Taint:
 
 
 def _is_at(node: ast.expr) -> bool:
-    """`x.at[...]`: the index of an update, not a read with a data-dependent shape."""
+    """`x.at[...]`: the index of an update."""
     return isinstance(node, ast.Attribute) and node.attr == "at"
 
 

@@ -159,8 +159,10 @@ class StatementMixin:
 
     def _match(self, node: ast.Match, frame: Frame) -> None:
         subject = self.eval(node.subject, frame)
-        if any(isinstance(case.pattern, (ast.MatchValue, ast.MatchOr, ast.MatchSingleton)) for case in node.cases):
-            self.hazard("match", node, subject.taint, frame)
+        # JAX fails where a pattern compares the subject's value: on the first such `case`.
+        comparing = [case.pattern for case in node.cases if _compares_value(case.pattern)]
+        if comparing:
+            self.hazard("match", comparing[0], subject.taint, frame)
         before = dict(frame.env)
         merged = dict(before)
         for case in node.cases:
@@ -206,3 +208,14 @@ class StatementMixin:
 def _is_elif(parent: ast.If, child: ast.If) -> bool:
     """`elif` (not `else:` holding an `if`): ast spells both alike; the column tells them apart."""
     return child.col_offset == parent.col_offset
+
+
+def _compares_value(pattern: ast.pattern) -> bool:
+    """A pattern that tests the subject with `==`/`is` (a value, `None`, or an `|` of them)."""
+    if isinstance(pattern, (ast.MatchValue, ast.MatchSingleton)):
+        return True
+    if isinstance(pattern, ast.MatchOr):
+        return any(_compares_value(option) for option in pattern.patterns)
+    if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        return _compares_value(pattern.pattern)
+    return False

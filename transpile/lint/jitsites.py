@@ -21,7 +21,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from .evidence import array_like_params
+from .evidence import array_like_params, called_params
+from .flow_tables import FUNCTION_TRANSFORMS, TRANSFORM_PACKAGES
 from .index import CallSite, Function, ModuleIndex
 from .names import Names
 from .resolve import Resolver, all_params, positional_params
@@ -47,11 +48,13 @@ class JitSite:
     filtering: bool = False  # filter_jit style: non-array arguments are static
     arrays: frozenset[str] = frozenset()  # for filtering sites: parameters used as arrays
 
+    defaulted: frozenset[str] = frozenset()  # parameters with defaults no call passes
+
     @property
     def traced_params(self) -> list[str]:
         if self.target is None or self.static is None:
             return []
-        excluded = self.static | self.bound
+        excluded = self.static | self.bound | self.defaulted
         names = [name for name in all_params(self.target) if name not in excluded]
         if self.filtering:
             names = [name for name in names if name in self.arrays]
@@ -97,15 +100,54 @@ def find_jit_sites(index: ModuleIndex, names: Names, resolver: Resolver, source:
         site = _call_site(call, names, resolver, index, len(found.sites))
         if site is not None:
             found.add(site)
+    with_defaults = []
     for site in found.sites:
         if site.filtering and site.target is not None:
             site.arrays = _used_as_arrays(site.target, names)
+        if site.target is not None and site.binding and _defaults_of(site.target):
+            with_defaults.append(site)
+    if with_defaults:
+        calls = _calls_by_name(index, {site.binding for site in with_defaults}, source, line_starts)
+        for site in with_defaults:
+            site.defaulted = _never_passed(site, calls.get(site.binding, []))
     return found
+
+
+def _calls_by_name(index: ModuleIndex, names: set[str], source: str, line_starts: list[int]) -> dict[str, list[ast.Call]]:
+    """Calls `name(...)` / `obj.name(...)` of each name, found in one pass over the module."""
+    found: dict[str, list[ast.Call]] = {}
+    for call in index.calls_on_lines(lines_mentioning(source, names, line_starts)):
+        func = call.node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name in names:
+            found.setdefault(name, []).append(call.node)
+    return found
+
+
+def _defaults_of(function: Function) -> list[str]:
+    args = function.args
+    positional = positional_params(function)
+    with_defaults = positional[len(positional) - len(args.defaults) :] if args.defaults else []
+    return with_defaults + [p.arg for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+
+
+def _never_passed(site: JitSite, calls: list[ast.Call]) -> frozenset[str]:
+    """Parameters with defaults that no call of the jitted function in this module passes:
+    Python fills them in while tracing, so they are concrete (`f(x)` for `f(x, training=False)`)."""
+    defaults = set(_defaults_of(site.target))
+    callable_params = [p for p in positional_params(site.target) if p not in site.bound]
+    for node in calls:
+        if any(isinstance(arg, ast.Starred) for arg in node.args) or any(k.arg is None for k in node.keywords):
+            return frozenset()  # *args / **kwargs may pass any of them
+        defaults -= set(callable_params[: len(node.args)])
+        defaults -= {k.arg for k in node.keywords}
+    return frozenset(defaults)
 
 
 def _used_as_arrays(function: Function, names: Names) -> frozenset[str]:
     namespaces = (*names.config.array_namespaces, "numpy")
-    return array_like_params(function, lambda call: names.member_of(call.func, namespaces, function) is not None)
+    used = array_like_params(function, lambda call: names.member_of(call.func, namespaces, function) is not None)
+    return used | called_params(function)
 
 
 def _filtering(qualified: str | None) -> bool:
@@ -126,7 +168,7 @@ def _decorator_site(expr: ast.expr, function: ast.FunctionDef, names: Names, num
     site.binding = function.name
     site.binding_scope = scope
     site.decorator_of = function
-    site.static = _static_names(site.options, function, site.bound)
+    site.static = _static_names(site.options, function, site.bound, names.index)
     return site
 
 
@@ -152,7 +194,7 @@ def _call_site(call: CallSite, names: Names, resolver: Resolver, index: ModuleIn
     binding = index.assigned_to.get(node)
     site.binding = binding.id if binding is not None else None
     site.binding_scope = call.function
-    site.static = _static_names(node, target, bound) if target is not None else None
+    site.static = _static_names(node, target, bound, index) if target is not None else None
     return site
 
 
@@ -164,6 +206,8 @@ def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Fu
         if inner is None:
             return None, frozenset()
         return inner, bound | _partial_bound(expr, inner, bound)
+    if isinstance(expr, ast.Call) and expr.args and is_transform(names.qualified(expr.func, caller)):
+        return _jitted_callable(expr.args[0], caller, names, resolver)  # jax.jit(jax.grad(f))
     resolved = resolver.callee(expr, caller) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     if resolved is None:
         return None, frozenset()
@@ -172,32 +216,62 @@ def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Fu
     return function, frozenset(params[:1]) if self_bound and params else frozenset()
 
 
+def is_transform(qualified: str | None) -> bool:
+    """`jax.grad`, `jax.vmap`, `equinox.filter_grad`...: they call the function they wrap on
+    the (traced) arguments they get."""
+    if not qualified or qualified.split(".", 1)[0] not in TRANSFORM_PACKAGES:
+        return False
+    return qualified.rsplit(".", 1)[-1] in FUNCTION_TRANSFORMS
+
+
 def _partial_bound(call: ast.Call, function: Function, already: frozenset[str]) -> frozenset[str]:
     free = [p for p in positional_params(function) if p not in already]
     positional = [a for a in call.args[1:] if not isinstance(a, ast.Starred)]
     keywords = {k.arg for k in call.keywords if k.arg is not None}
+    if any(k.arg is None for k in call.keywords):
+        # partial(f, **options): any parameter with a default, and every keyword-only one,
+        # may be bound by the options (and is then a Python value).
+        args = function.args
+        with_defaults = positional_params(function)[len(positional_params(function)) - len(args.defaults) :]
+        keywords |= set(with_defaults) | {p.arg for p in args.kwonlyargs}
     return frozenset(free[: len(positional)]) | keywords
 
 
-def _static_names(options: ast.Call | None, function: Function, bound: frozenset[str]) -> frozenset[str] | None:
+def _static_names(
+    options: ast.Call | None, function: Function, bound: frozenset[str], index: ModuleIndex
+) -> frozenset[str] | None:  # fmt: skip
     if options is None:
         return frozenset()
     names: set[str] = set()
     callable_params = [p for p in positional_params(function) if p not in bound]
     for keyword in options.keywords:
+        value = module_constant(keyword.value, index)
         if keyword.arg == "static_argnames":
-            strings = literal_strings(keyword.value)
+            strings = literal_strings(value)
             if strings is None:
                 return None
             names.update(strings)
         elif keyword.arg == "static_argnums":
-            numbers = literal_ints(keyword.value)
+            numbers = literal_ints(value)
             if numbers is None:
                 return None
             names.update(_names_at(numbers, callable_params))
         elif keyword.arg is None:
             return None  # **options: unknown
     return frozenset(names)
+
+
+def module_constant(expr: ast.expr, index: ModuleIndex) -> ast.expr:
+    """The value of `STATIC` in `static_argnames=STATIC` when the module binds it exactly once
+    (`STATIC = ("n", "mode")`); otherwise the expression itself."""
+    if not isinstance(expr, ast.Name):
+        return expr
+    nodes = index.module.bound.get(expr.id, [])
+    if len(nodes) == 1 and isinstance(nodes[0], (ast.Assign, ast.AnnAssign)) and nodes[0].value is not None:
+        targets = nodes[0].targets if isinstance(nodes[0], ast.Assign) else [nodes[0].target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            return nodes[0].value
+    return expr
 
 
 def _names_at(numbers: list[int], params: list[str]) -> list[str]:

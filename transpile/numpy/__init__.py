@@ -8,7 +8,7 @@ import numpy as _np
 from ..rules import impl as _eager  # noqa: F401  (registers eager evaluation with core)
 from ._scalar_types import (bool_, complex64, complex128, float32, float64, int8, int16,
                             int32, int64, uint8, uint16, uint32, uint64)
-from . import _methods
+from . import _eager_jax, _methods  # noqa: F401  (eager arrays under JAX rules; methods)
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
                         identity, ones, ones_like, zeros, zeros_like)
 from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, around,
@@ -28,7 +28,7 @@ from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, s
 from ._util import astype, broadcast_to, reshape
 from ._cumulative import (cummax, cummin, cumprod, cumsum, cumulative_prod,
                           cumulative_sum)
-from ._manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d,
+from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
                             broadcast_arrays, broadcast_shapes, column_stack, copy, diff,
                             dsplit, dstack, fliplr, flipud, hsplit, hstack, pad, repeat, roll,
                             row_stack, select, split, swapaxes, tile, vsplit, vstack)
@@ -37,10 +37,13 @@ from ._mathfuncs import (acosh, allclose, arccosh, arcsinh, arctanh, array_equal
                          deg2rad, degrees, fmax, fmin, heaviside, hypot, isclose, logaddexp,
                          logaddexp2, nan_to_num, nextafter, rad2deg, radians, signbit, sinc)
 from ._einsum import einsum, einsum_path
+from ._index_helpers import (diag_indices, diag_indices_from, fill_diagonal, indices, isin,
+                             tril_indices, tril_indices_from, triu_indices, triu_indices_from,
+                             unravel_index)
 from ._indexing import take, take_along_axis
-from . import linalg
+from . import fft, linalg
 from .linalg import matrix_transpose, vecdot
-from ._ranges import interp, linspace, mgrid, ogrid
+from ._ranges import geomspace, interp, linspace, logspace, mgrid, ogrid
 from ._scatter import bincount, digitize, histogram, histogram_bin_edges, put_along_axis
 from ._matrices import (diag, diagflat, diagonal, inner, kron, meshgrid, outer, tensordot,
                         trace, tri, tril, triu)
@@ -88,6 +91,14 @@ def _strong_functions():
 
 _strong_functions()
 
+# Dtype introspection returns dtypes and booleans, not arrays: outside the wrapping above.
+from ._dtype_api import (can_cast, complexfloating, dtype, finfo, floating, generic, iinfo,
+                         inexact, integer, isdtype, issubdtype, number, promote_types,
+                         result_type, signedinteger, unsignedinteger)
+# JAX's aliases for the default-width scalar types (64-bit under NumPy's rules).
+int_, uint, float_, complex_ = int64, uint64, float64, complex128
+single, double, csingle, cdouble = float32, float64, complex64, complex128
+
 
 def shape(a):
     from ..core import aval_of
@@ -98,6 +109,11 @@ def ndim(a):
     return len(shape(a))
 
 
-def size(a):
+def size(a, axis=None):
+    """The number of elements, or with `axis` the length of that axis (NumPy's, JAX's)."""
     from math import prod as _prod
-    return _prod(shape(a))
+    dims = shape(a)
+    if axis is None:
+        return _prod(dims)
+    from ._util import normalize_axis
+    return dims[normalize_axis(axis, len(dims))]

@@ -18,6 +18,13 @@ def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
     return a
 
 
+def _canonical_host(values: np.ndarray) -> np.ndarray:
+    """Host values in the dtype the rules in force store them in: unchanged under NumPy's
+    rules; under JAX's without x64, int64/float64 become int32/float32 (as jnp.array does)."""
+    dt = dtypes.canonicalize(values.dtype, what="array dtype")
+    return values if dt == values.dtype else values.astype(dt)
+
+
 def _contains_tracer(obj) -> bool:
     if isinstance(obj, Tracer):
         return True
@@ -30,11 +37,11 @@ def array(object, dtype=None, copy=True):
         return object if dtype is None else astype(object, dtype)
     if _contains_tracer(object):
         return _stack_nested(object, dtype)
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
+    dt = None if dtype is None else dtypes.requested(dtype, "array")
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
     if host.dtype == np.float16:
         host = host.astype(np.float32)
-    return _check_host_array(host, "array()")
+    return _canonical_host(_check_host_array(host, "array()"))
 
 
 register_list_converter(array)
@@ -60,20 +67,24 @@ def full(shape, fill_value, dtype=None):
         value = operand(fill_value)
         value = value if dtype is None else astype(value, dtype)
         return broadcast_to(value, shape)
-    dt = dtypes.canonicalize(dtype) if dtype is not None else \
+    dt = dtypes.requested(dtype, "full") if dtype is not None else \
         dtypes.canonicalize(np.asarray(fill_value).dtype)
     if current_trace() is None:
         return np.full(shape, fill_value, dtype=dt)
-    return bind(P.broadcast_in_dim, py_scalar_like(fill_value, dt), shape=shape,
-                broadcast_dimensions=())
+    # JAX's full of a Python number with no dtype is weakly typed (full(3, 2.0) * x keeps x's
+    # float32); NumPy's is strong.
+    weak = dtype is None and dtypes.config.jax_rules() and type(fill_value) in (int, float,
+                                                                                 complex)
+    return bind(P.broadcast_in_dim, fill_value if weak else py_scalar_like(fill_value, dt),
+                shape=shape, broadcast_dimensions=())
 
 
 def zeros(shape, dtype=float):
-    return full(shape, 0, dtypes.canonicalize(dtype))
+    return full(shape, 0, dtypes.requested(dtype, "zeros"))
 
 
 def ones(shape, dtype=float):
-    return full(shape, 1, dtypes.canonicalize(dtype))
+    return full(shape, 1, dtypes.requested(dtype, "ones"))
 
 
 def empty(shape, dtype=float):
@@ -112,8 +123,12 @@ def arange(start, stop=None, step=None, dtype=None):
             raise TypeError(f"arange: '{name}' is traced, but the length of the result must be "
                             f"known while tracing; pass a Python number (mark it static)")
     args = [a for a in (start, stop, step) if a is not None]
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
-    values = _check_host_array(np.arange(*args, dtype=dt), "arange()")
+    if any(np.iscomplexobj(a) for a in args):
+        # NumPy takes the length from the real parts only; JAX 0.10 refuses, and so do we.
+        raise ValueError("arange: complex start/stop/step are not supported (as in JAX "
+                         "0.10): use tnp.arange(n) * step + start with a complex step")
+    dt = None if dtype is None else dtypes.requested(dtype, "arange")
+    values = _canonical_host(_check_host_array(np.arange(*args, dtype=dt), "arange()"))
     if values.size < 2:
         return _traced_sequence(values, None)
     first, delta = values[0], values[1] - values[0]      # NumPy's fill: first + i * delta
@@ -124,8 +139,8 @@ def linspace(start, stop, num=50, endpoint=True, dtype=None):
     for name, v in (("start", start), ("stop", stop), ("num", num)):
         if isinstance(v, Tracer):
             raise TypeError(f"linspace: '{name}' is traced; pass a Python number instead")
-    dt = None if dtype is None else dtypes.canonicalize(dtype)
-    values = np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt)
+    dt = None if dtype is None else dtypes.requested(dtype, "linspace")
+    values = _canonical_host(np.linspace(start, stop, num=num, endpoint=endpoint, dtype=dt))
     div = (num - 1) if endpoint else num
     if values.ndim != 1 or div <= 0:
         return _traced_sequence(values, None)
@@ -146,7 +161,8 @@ def _traced_sequence(values: np.ndarray, formula):
     trace = current_trace()
     if trace is None:
         return values
-    if formula is not None:
+    if formula is not None and dtypes.config.x64():
+        # (Without 64 bits, JAX's rules narrow the formula's float64 steps: keep the values.)
         from .. import numpy as tnp
         with np.errstate(all="ignore"):
             expected = np.asarray(formula(np, np.arange(values.size)), dtype=values.dtype)
@@ -158,7 +174,7 @@ def _traced_sequence(values: np.ndarray, formula):
 
 def eye(N, M=None, k=0, dtype=float):
     M = N if M is None else M
-    dt = dtypes.canonicalize(dtype)
+    dt = dtypes.requested(dtype, "eye")
     if current_trace() is None:
         return np.eye(N, M, k, dtype=dt)
     shape = static_shape((N, M))

@@ -44,15 +44,23 @@ def _prepare(a, axis, dtype, default_dtype):
     return astype(a, dt), ax
 
 
+def _cumulative_dtype(dt):
+    """NumPy accumulates small integers in the platform int, as its sum does; JAX keeps the
+    operand's integer dtype (and sums booleans in its default int)."""
+    if dtypes.config.jax_rules() and dt != dtypes.bool_:
+        return dt
+    return _sum_dtype(dt)
+
+
 def cumsum(a, axis=None, dtype=None):
-    x, ax = _prepare(a, axis, dtype, _sum_dtype)
+    x, ax = _prepare(a, axis, dtype, _cumulative_dtype)
     if aval_of(x).dtype == dtypes.bool_:
         return _scan(x, ax, E.logical_or, False)
     return _scan(x, ax, E.add, 0)
 
 
 def cumprod(a, axis=None, dtype=None):
-    x, ax = _prepare(a, axis, dtype, _sum_dtype)
+    x, ax = _prepare(a, axis, dtype, _cumulative_dtype)
     if aval_of(x).dtype == dtypes.bool_:
         return _scan(x, ax, E.logical_and, True)
     return _scan(x, ax, E.multiply, 1)

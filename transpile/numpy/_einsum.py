@@ -12,6 +12,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
+from ._preferred import accumulate_in
 from ._util import astype, broadcast_to, reshape, shape_of, strong_operand, weak_flags
 
 _LETTERS = set(string.ascii_letters)
@@ -25,6 +26,7 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None,
         raise TypeError("einsum: out= is not supported (arrays are immutable)")
     if not isinstance(subscripts, str):
         raise TypeError("einsum: the sublist form is not supported; pass a subscripts string")
+    operands, finish = accumulate_in(operands, precision, preferred_element_type, "einsum")
     ops = [strong_operand(x) for x in operands]
     inputs, output = _parse(subscripts.replace(" ", ""), [len(shape_of(x)) for x in ops])
     dt = dtypes.result_type([aval_of(x).dtype for x in ops], weak_flags(ops))
@@ -37,10 +39,7 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None,
         keep = set(output).union(*(set(l) for l in inputs[k + 1:]))
         x, labels = _pair(x, labels, y, ylabels, keep, sizes, dt)
     x, labels = _single(x, labels, set(output), dt)
-    result = _transpose_to(x, labels, output)
-    if preferred_element_type is not None:
-        result = astype(result, preferred_element_type)
-    return result
+    return finish(_transpose_to(x, labels, output))
 
 
 def _parse(subscripts: str, ndims: list[int]):

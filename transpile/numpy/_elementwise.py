@@ -8,7 +8,8 @@ from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
 from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, check_ints_fit_loop,
-                    elementwise, int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
+                    check_python_ints_fit, elementwise, int_out_of_bounds, is_weak_int_tracer,
+                    operand, weak_flags)
 
 
 def _unary(prim_name: str, public: str):
@@ -59,7 +60,23 @@ add = _binary("add", "add")
 subtract = _binary("sub", "subtract")
 multiply = _binary("mul", "multiply")
 divide = true_divide = _binary("div", "divide")
-floor_divide = _binary("floor_div", "floor_divide")
+def _floor_divide(x, y):
+    q = elementwise("floor_div", x, y)
+    if not dtypes.config.jax_rules() or not dtypes.is_int(aval_of(q).dtype):
+        return q
+    # JAX's integer division by zero (XLA's quotient -1, then floor's step toward -inf for
+    # a nonzero signed dividend): -1 or -2 signed, the maximum unsigned. NumPy's is 0.
+    dt = aval_of(q).dtype
+    if dt.kind == "u":
+        by_zero = dt.type(np.iinfo(dt).max)
+    else:
+        by_zero = where(not_equal(x, 0), -2, -1)
+        if not aval_of(q).weak_type:         # (Python ints: a weak quotient stays weak)
+            by_zero = astype(by_zero, dt)
+    return where(equal(y, 0), by_zero, q)
+
+
+floor_divide = ufunc("floor_divide", "floor_div", fn=_floor_divide)
 remainder = mod = _binary("rem", "remainder")
 power = pow = _binary("pow", "power")
 maximum = _binary("max", "maximum")
@@ -81,7 +98,8 @@ right_shift = _binary("shift_right", "right_shift")
 def positive(x):
     x = operand(x)
     aval = aval_of(x)
-    dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
+    if not dtypes.config.jax_rules():     # JAX's positive takes booleans too
+        dtypes.ufunc_loop("positive", [aval.dtype], [aval.weak_type])   # booleans are refused
     return x
 
 
@@ -142,6 +160,9 @@ def logical_not(x):
 def _logical_operands(x, y):
     """Both operands as booleans. NumPy's binary logical ufuncs convert a Python int to a C
     long first: one outside int64 raises OverflowError, whatever the other operand."""
+    if dtypes.config.jax_rules():   # JAX: a Python int wraps into its partner's dtype first
+        x, y = check_python_ints_fit("and", [x, y])
+        return as_bool(x), as_bool(y)
     for v in (x, y):
         if type(v) is int and not -2**63 <= v < 2**63:
             raise int_out_of_bounds(v, dtypes.int64)
@@ -169,19 +190,37 @@ def _logical_xor(x, y):
 logical_xor = ufunc("logical_xor", fn=_logical_xor)
 
 
-def where(condition, x=None, y=None):
-    """Choose x where condition holds, else y (the three-argument form of numpy.where)."""
+def _bound(name, old_spelling, new_spelling):
+    if new_spelling is None:
+        return old_spelling
+    if old_spelling is not None:
+        raise ValueError(f"clip: pass a_{name} or {name}, not both")
+    return new_spelling
+
+
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
+    """Choose x where condition holds, else y (numpy.where). The one-argument form is
+    `nonzero(condition)`, with JAX's static `size=` and `fill_value=` (required under jit: the
+    output shape must not depend on the values)."""
+    if x is None and y is None:
+        from ._sorting import nonzero
+        return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
-        raise TypeError("tnp.where(condition) (the one-argument form) has a data-dependent "
-                        "output shape, which cannot be compiled; pass both x and y")
+        raise ValueError("tnp.where: pass both x and y, or neither (the one-argument form, "
+                         "nonzero(condition))")
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function (they belong to the one-argument form, tnp.where(c, size=n))")
     pred, x, y = broadcast_operands("where", [as_bool(condition), operand(x), operand(y)])
     out = dtypes.result_type([aval_of(v).dtype for v in (x, y)], weak_flags([x, y]))
     return bind(P.select, pred, beyond_int64_as(x, out), beyond_int64_as(y, out))
 
 
-def clip(a, a_min=None, a_max=None):
+def clip(a, a_min=None, a_max=None, *, min=None, max=None):     # noqa: A002 (NumPy's names)
     """numpy.clip (NumPy 2): one dtype for all three operands, Python-int bounds beyond an
-    integer array's range dropped, NaN from any operand propagated."""
+    integer array's range dropped, NaN from any operand propagated. The bounds may also be
+    given as `min=`/`max=` (NumPy 2.1's and JAX's names)."""
+    a_min, a_max = _bound("min", a_min, min), _bound("max", a_max, max)
     if a_min is None and a_max is None:
         raise ValueError("clip: one of a_min or a_max must be given")
     a = operand(a)

@@ -9,6 +9,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from ._elementwise import add, bitwise_and, equal, multiply, not_equal, where
+from ._preferred import takes_precision
 from ._reductions import _reduce
 from ._shape import moveaxis
 from ._util import astype, broadcast_to, operand, reshape, strong_operand, weak_flags
@@ -34,6 +35,7 @@ def _matmul_2d_or_batched(a, b):
     return bind(P.dot_general, astype(a, dt), astype(b, dt))
 
 
+@takes_precision
 def matmul(a, b):
     a, b = operand(a), operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
@@ -57,6 +59,7 @@ def matmul(a, b):
     return _matmul_2d_or_batched(a, b)
 
 
+@takes_precision
 def dot(a, b):
     a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
@@ -113,5 +116,6 @@ def _blas_scalar_dot(a, b, shape):
     return reshape(scaled(a, reshape(b, ())), shape)
 
 
+@takes_precision
 def vdot(a, b):
     return dot(reshape(operand(a), (-1,)), reshape(operand(b), (-1,)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import Tracer, aval_of
-from ._shape import concatenate, flip, transpose
+from ._shape import concatenate, flip, ravel, transpose
 from ._util import broadcast_to, normalize_axis, operand, reshape, shape_of
 
 
@@ -111,6 +111,15 @@ def dstack(tup):
 def column_stack(tup):
     arrays = _as_list(tup, "column_stack")
     return concatenate([reshape(a, (-1, 1)) if _ndim(a) < 2 else a for a in arrays], axis=1)
+
+
+def append(arr, values, axis=None):
+    """`values` joined after `arr` (NumPy's and JAX's append): flattened when `axis` is None,
+    else along `axis`, where both must have the same number of dimensions."""
+    arr, values = operand(arr), operand(values)
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], axis=0)
+    return concatenate([arr, values], axis=axis)
 
 
 def swapaxes(a, axis1, axis2):

@@ -14,6 +14,7 @@ from .. import primitives as P
 from ..core import aval_of, bind, current_trace
 from . import _elementwise as E
 from ._linalg import dot, matmul, scaled
+from ._preferred import takes_precision
 from ._shape import transpose
 from ._util import (astype, broadcast_to, normalize_axis, operand, reshape, static_shape,
                     strong_operand)
@@ -111,6 +112,7 @@ def outer(a, b):
     return E.multiply(a, b)
 
 
+@takes_precision
 def tensordot(a, b, axes=2):
     a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
@@ -140,6 +142,7 @@ def _permute(x, order):
     return transpose(x, order) if order != list(range(len(order))) else x
 
 
+@takes_precision
 def inner(a, b):
     a, b = strong_operand(a), strong_operand(b)
     if not aval_of(a).shape or not aval_of(b).shape:

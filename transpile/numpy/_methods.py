@@ -6,6 +6,7 @@ from ..strength import strong_results
 from . import _elementwise as E
 from . import _complex as CX, _cumulative as C, _linalg, _manipulation as M, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
+from . import _constant_indexing, _protocols
 from ._at import IndexUpdateHelper
 from ._ufunc import ufunc
 from ._util import astype, reshape
@@ -27,9 +28,7 @@ _UNARY = {"neg": E.negative, "pos": E.positive, "abs": E.absolute, "invert": E.i
 
 
 def _reshape_method(self, *shape, order="C"):
-    if order != "C":
-        raise ValueError("only order='C' reshapes are supported")
-    return reshape(self, shape[0] if len(shape) == 1 else shape)
+    return reshape(self, shape[0] if len(shape) == 1 else shape, order)
 
 
 def _transpose_method(self, *axes):
@@ -75,4 +74,5 @@ def install() -> None:
     Tracer.itemsize = property(lambda self: self.dtype.itemsize)
     Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
-    Tracer.__array_ufunc__ = None   # make NumPy defer to our reflected operators
+    _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)
+    _constant_indexing.install()    # EagerArray constants indexed by tracers

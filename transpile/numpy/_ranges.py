@@ -127,3 +127,32 @@ def _periodic(x, xp, fp, period):
     xp = concatenate([E.subtract(xp[-1:], period), xp, E.add(xp[:1], period)])
     fp = concatenate([fp[-1:], fp, fp[:1]])
     return x, xp, fp
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """`base ** linspace(start, stop)`; start, stop (and base) may be traced. Static arguments
+    give NumPy's values exactly."""
+    if not any(isinstance(v, Tracer) for v in (start, stop, base)):
+        return np.logspace(start, stop, num, endpoint, base,
+                           None if dtype is None else dtypes.canonicalize(dtype), axis)
+    y = E.power(base, linspace(start, stop, num, endpoint, axis=axis))
+    return y if dtype is None else astype(y, dtypes.canonicalize(dtype))
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """Numbers evenly spaced on a log scale between start and stop (both of one sign);
+    traced endpoints go through logspace of their logs, with NumPy's exact endpoints."""
+    if not isinstance(start, Tracer) and not isinstance(stop, Tracer):
+        return np.geomspace(start, stop, num, endpoint,
+                            None if dtype is None else dtypes.canonicalize(dtype), axis)
+    start, stop = operand(start), operand(stop)
+    sign = E.sign(start)
+    y = E.multiply(sign, logspace(E.log10(E.abs(start)), E.log10(E.abs(stop)), num, endpoint,
+                                  axis=axis))
+    if num > 0:     # NumPy sets the endpoints to the inputs exactly
+        first = np.arange(num) == 0
+        y = E.where(first if axis == 0 else np.moveaxis(first, 0, axis), start, y)
+        if endpoint and num > 1:
+            last = np.arange(num) == num - 1
+            y = E.where(last if axis == 0 else np.moveaxis(last, 0, axis), stop, y)
+    return y if dtype is None else astype(y, dtypes.canonicalize(dtype))

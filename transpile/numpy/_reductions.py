@@ -7,8 +7,18 @@ import numpy as np
 
 from .. import dtypes
 from .. import primitives as P
-from ..core import aval_of, bind
+from ..core import aval_of, bind, current_trace
 from ._util import as_bool, astype, normalize_axes, normalize_axis, operand, reshape
+
+
+def reduction_operand(a, name: str):
+    """`a` as an operand of the reduction `name`. Under jit a list or tuple is refused, as
+    jax.numpy refuses it (with JAX's message: a Python list of traced values is not an array
+    to reduce; tnp.asarray or tnp.stack makes one). Eagerly NumPy's conversion applies."""
+    if isinstance(a, (list, tuple)) and current_trace() is not None:
+        raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(a)} at "
+                        f"position 0.")
+    return operand(a)
 
 
 def _keep(result, shape, axes, keepdims):
@@ -47,7 +57,7 @@ def _with_initial(result, initial, combine):
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
     from ._elementwise import add
-    a = operand(a)
+    a = reduction_operand(a, "sum")
     dt = dtypes.canonicalize(dtype) if dtype is not None else _sum_dtype(aval_of(a).dtype)
     a = _masked(astype(a, dt), where, False if dt == dtypes.bool_ else 0)
     return _with_initial(_reduce(P.reduce_sum, a, axis, keepdims), initial, add)
@@ -55,19 +65,19 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
 
 def prod(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
     from ._elementwise import multiply
-    a = operand(a)
+    a = reduction_operand(a, "prod")
     dt = dtypes.canonicalize(dtype) if dtype is not None else _sum_dtype(aval_of(a).dtype)
     a = _masked(astype(a, dt), where, True if dt == dtypes.bool_ else 1)
     return _with_initial(_reduce(P.reduce_prod, a, axis, keepdims), initial, multiply)
 
 
 def mean(a, axis=None, dtype=None, keepdims=False, *, where=None):
-    a = operand(a)
+    a = reduction_operand(a, "mean")
     aval = aval_of(a)
     if dtype is not None:
         dt = dtypes.canonicalize(dtype)
     else:
-        dt = aval.dtype if dtypes.is_inexact(aval.dtype) else dtypes.float64
+        dt = dtypes.float_for_integers(aval.dtype)
     from ._elementwise import divide
     total = sum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
     if where is not None and where is not True:
@@ -80,8 +90,8 @@ def mean(a, axis=None, dtype=None, keepdims=False, *, where=None):
 
 def _extreme(prim, combine_name, a, axis, keepdims, initial, where):
     from . import _elementwise as E
-    a = operand(a)
     name = "maximum" if prim is P.reduce_max else "minimum"
+    a = reduction_operand(a, "max" if prim is P.reduce_max else "min")
     if where is not None and where is not True:
         if initial is None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
@@ -114,15 +124,17 @@ amax, amin = max, min
 
 
 def all(a, axis=None, keepdims=False, *, where=None):
+    a = reduction_operand(a, "all")
     return _reduce(P.reduce_and, _masked(as_bool(a), where, True), axis, keepdims)
 
 
 def any(a, axis=None, keepdims=False, *, where=None):
+    a = reduction_operand(a, "any")
     return _reduce(P.reduce_or, _masked(as_bool(a), where, False), axis, keepdims)
 
 
 def _arg_reduce(prim, a, axis, keepdims):
-    a = operand(a)
+    a = reduction_operand(a, "argmax" if prim is P.argmax else "argmin")
     shape = aval_of(a).shape
     if axis is None:
         flat = reshape(a, (-1,)) if len(shape) != 1 else a

@@ -157,13 +157,13 @@ def bincount(x, weights=None, minlength=0, *, length=None):
         length = max(int(minlength), int(np.max(x)) + 1 if x.size else 0)
     length = int(length)
     if weights is None:
-        out, values = zeros(length, dtypes.int64), 1
+        out, values = zeros(length, dtypes.default_int()), 1
     else:
         values = operand(weights)
         if shape_of(values) != shape_of(x):
             raise ValueError(f"bincount: weights of shape {shape_of(values)} differ from x's "
                              f"shape {shape_of(x)}")
-        out = zeros(length, dtypes.float64)
+        out = zeros(length, dtypes.default_float())
     return scatter_update(out, (E.maximum(x, 0),), values, "add")
 
 
@@ -179,7 +179,7 @@ def histogram(a, bins=10, range=None, weights=None, density=None):
     index = E.where(inside, index, nbins)      # past the end: dropped by the scatter
     from ._creation import zeros
     if weights is None:
-        counts = scatter_update(zeros(nbins, dtypes.int64), (index,), 1, "add")
+        counts = scatter_update(zeros(nbins, dtypes.default_int()), (index,), 1, "add")
     else:
         w = reshape(operand(weights), (-1,))
         counts = scatter_update(zeros(nbins, np.result_type(aval_of(w).dtype)), (index,), w,

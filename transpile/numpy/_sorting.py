@@ -50,13 +50,19 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False)
     if order is not None:
         raise TypeError("argsort: 'order' (structured arrays) is not supported")
     if not descending:
-        return _along_last(lambda x: _bind_sort(P.argsort, x), a, axis)
+        return _along_last(lambda x: _positions(_bind_sort(P.argsort, x)), a, axis)
 
     def descending_order(x):
         # Ties keep their input order: sort the reversed row, map positions back, reverse.
         n = shape_of(x)[-1]
-        return flip(E.subtract(n - 1, _bind_sort(P.argsort, flip(x, -1))), -1)
+        return flip(E.subtract(n - 1, _positions(_bind_sort(P.argsort, flip(x, -1)))), -1)
     return _along_last(descending_order, a, axis)
+
+
+def _positions(order):
+    """argsort's int64 positions (the runtime's sort writes int64) in the default int: the
+    same int64 under NumPy's rules, int32 under JAX's without x64."""
+    return astype(order, dtypes.default_int())
 
 
 # --- searching ------------------------------------------------------------------------------
@@ -222,7 +228,7 @@ def _quantile_dtypes(dt, q_aval, q_weak, method):
     if method in ("lower", "higher", "nearest"):
         return dt, dt
     if q_weak or not dtypes.is_float(q_aval.dtype):
-        out_dt = dt if dtypes.is_float(dt) else dtypes.float64
+        out_dt = dtypes.float_for_integers(dt)
     else:
         out_dt = np.result_type(dt, q_aval.dtype)
     return (dt if dtypes.is_float(dt) else out_dt), out_dt

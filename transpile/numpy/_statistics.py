@@ -19,7 +19,7 @@ from ._util import as_bool, astype, broadcast_to, normalize_axes, operand, resha
 def _float_dtype(dt, dtype=None):
     if dtype is not None:
         return dtypes.canonicalize(dtype)
-    return dt if dtypes.is_float(dt) else dtypes.float64
+    return dt if dtypes.is_float(dt) else dtypes.float_for_integers(dt)
 
 
 def _count(shape, axis) -> int:
@@ -119,16 +119,16 @@ def _is_float(a) -> bool:
     return dtypes.is_float(aval_of(a).dtype)
 
 
-def nansum(a, axis=None, dtype=None, keepdims=False):
-    a = operand(a)
+def nansum(a, axis=None, dtype=None, keepdims=False, initial=None):
+    a = R.reduction_operand(a, "nansum")
     clean = E.where(E.isnan(a), 0, a) if _is_float(a) else a
-    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims)
+    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
 
 
-def nanprod(a, axis=None, dtype=None, keepdims=False):
-    a = operand(a)
+def nanprod(a, axis=None, dtype=None, keepdims=False, initial=None):
+    a = R.reduction_operand(a, "nanprod")
     clean = E.where(E.isnan(a), 1, a) if _is_float(a) else a
-    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims)
+    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
 
 
 def _nan_count(a, axis, keepdims):
@@ -144,21 +144,24 @@ def nanmean(a, axis=None, dtype=None, keepdims=False):
     return E.divide(total, astype(_nan_count(a, axis, keepdims), dt))   # all-NaN: 0/0 = NaN
 
 
-def _nan_extreme(reduce, fill, a, axis, keepdims):
-    a = operand(a)
+def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None):
     if not _is_float(a):
-        return reduce(a, axis=axis, keepdims=keepdims)
+        return reduce(a, axis=axis, keepdims=keepdims, initial=initial)
     nan = E.isnan(a)
-    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims)
+    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims, initial=initial)
+    if initial is not None:     # NumPy's fmax/fmin fold from `initial`: all-NaN gives it
+        return best
     return E.where(R.all(nan, axis=axis, keepdims=keepdims), np.nan, best)
 
 
-def nanmax(a, axis=None, keepdims=False):
-    return _nan_extreme(R.max, -np.inf, a, axis, keepdims)
+def nanmax(a, axis=None, keepdims=False, initial=None):
+    return _nan_extreme(R.max, -np.inf, R.reduction_operand(a, "nanmax"), axis, keepdims,
+                        initial)
 
 
-def nanmin(a, axis=None, keepdims=False):
-    return _nan_extreme(R.min, np.inf, a, axis, keepdims)
+def nanmin(a, axis=None, keepdims=False, initial=None):
+    return _nan_extreme(R.min, np.inf, R.reduction_operand(a, "nanmin"), axis, keepdims,
+                        initial)
 
 
 def _nan_arg(reduce, fill, a, axis, keepdims):

@@ -14,15 +14,25 @@ from ..strength import is_marked
 
 def operand(x, what="operand"):
     x = ensure_operand(x, what)
-    if isinstance(x, np.ndarray) and x.dtype not in dtypes.SUPPORTED:
-        raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
+    if isinstance(x, (np.ndarray, np.generic)):
+        if x.dtype not in dtypes.SUPPORTED:
+            raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
+        if dtypes.config._token:      # JAX's rules store 64-bit data as 32-bit without x64
+            dt = dtypes.canonicalize(x.dtype)
+            if dt != x.dtype:
+                return x.astype(dt)
     return x
 
 
 def strong_operand(x, what="operand"):
     """An operand as `np.asarray` makes it: a Python scalar (or a weak value) becomes strongly
     typed. NumPy's non-ufunc functions (dot, outer, kron, einsum...) convert their operands
-    so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8."""
+    so: `np.dot(uint8_array, 3)` is int64, where `uint8_array * 3` is uint8. JAX's keep
+    Python scalars weak (`jnp.dot(uint8_array, 3)` is uint8), so under JAX's rules the
+    operand is only checked to fit the default int."""
+    if dtypes.config._token:           # JAX's rules
+        _check_fits_default_int(x)
+        return operand(x, what)
     if type(x) in (bool, int, float):
         converted = np.asarray(x)     # NumPy's own conversion: 2**63 becomes uint64
         if converted.dtype not in dtypes.SUPPORTED:
@@ -105,6 +115,8 @@ _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 def check_python_ints_fit(name: str, xs):
     """NumPy 2 refuses a Python int that does not fit the array's integer dtype, except in
     comparisons, which it evaluates exactly (`uint8_array < -1` is all False)."""
+    if dtypes.config._token:           # JAX's rules
+        return _jax_python_ints(name, xs)
     if name in _COMPARISONS:
         return [_exact_comparison_operand(x, xs) for x in xs]
     try:
@@ -123,6 +135,59 @@ def check_ints_fit_loop(xs, loop):
             info = np.iinfo(dt)
             if not info.min <= x <= info.max:
                 raise int_out_of_bounds(x, dt)
+
+
+def _jax_python_ints(name: str, xs):
+    """JAX's handling of Python int operands: one outside the default int (int32 without x64)
+    raises OverflowError; others wrap into the dtype the operation computes in (int8 + 300
+    is 45). Comparisons stay exact, as NumPy's (`uint8_array < -1` is False; JAX wraps -1 to
+    255): transpile's own index arithmetic relies on them."""
+    if not any(type(x) is int for x in xs):
+        return xs
+    for x in xs:
+        _check_fits_default_int(x)
+    if name in _COMPARISONS:
+        return [_jax_exact_comparison_operand(x, xs) for x in xs]
+    try:
+        loop, _ = dtypes.ufunc_loop(P.ELEMENTWISE_UFUNC[name], [aval_of(x).dtype for x in xs],
+                                    weak_flags(xs))
+    except dtypes.DTypeError:
+        return xs
+    return [_wrapped_python_int(x, dt) if type(x) is int and dtypes.is_int(dt) else x
+            for x, dt in zip(xs, loop)]
+
+
+def _jax_exact_comparison_operand(x, xs):
+    """A Python int beyond its strongly typed integer partner's range compares as an infinity
+    of its sign: the answer NumPy's exact comparison gives, with no 64-bit dtype needed (JAX
+    has none without x64), and no wrapped index bounds in transpile's own code."""
+    if type(x) is not int:
+        return x
+    for o in xs:
+        if o is not x and not is_weak(o) and dtypes.is_int(aval_of(o).dtype):
+            info = np.iinfo(aval_of(o).dtype)
+            if not info.min <= x <= info.max:
+                return float("inf") if x > 0 else float("-inf")
+    return x
+
+
+def _check_fits_default_int(x) -> None:
+    """JAX's OverflowError for a Python int its default int (int32 without x64) cannot hold."""
+    default = np.iinfo(dtypes.default_int())
+    if type(x) is int and not default.min <= x <= default.max:
+        raise OverflowError(
+            f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
+            f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
+            "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array")
+
+
+def _wrapped_python_int(x: int, dt):
+    """x as the loop dtype sees it: unchanged if it fits, else wrapped into a scalar of that
+    dtype (strong, which changes no result type: its partner is strongly typed dt)."""
+    info = np.iinfo(dt)
+    if info.min <= x <= info.max:
+        return x
+    return np.asarray(x).astype(dt)[()]
 
 
 def int_out_of_bounds(x: int, dt) -> OverflowError:
@@ -226,7 +291,24 @@ def astype(x, dtype):
     aval = aval_of(x)
     if aval.dtype == dt and not aval.weak_type:
         return x
+    if dtypes.config.jax_rules() and dtypes.is_float(aval.dtype) and dtypes.is_int(dt):
+        return _saturating_cast(x, aval.dtype, dt)
     return bind(P.convert_element_type, x, new_dtype=dt, weak_type=False)
+
+
+def _saturating_cast(x, src, dt):
+    """JAX's float -> int conversion: out-of-range values saturate to the integer's bounds and
+    NaN becomes 0 (NumPy's and C's answer is undefined; transpile's NumPy mode gives the
+    integer minimum). The bounds are powers of two, exact in every float dtype."""
+    info = np.iinfo(dt)
+    hi, lo = src.type(float(info.max) + 1.0), src.type(float(info.min))
+    over, under = bind(P.get("ge"), x, hi), bind(P.get("lt"), x, lo)
+    either = P.get("or")
+    bad = bind(either, bind(P.get("is_nan"), x), bind(either, over, under))
+    safe = bind(P.select, bad, src.type(0), x)
+    out = bind(P.convert_element_type, safe, new_dtype=dt, weak_type=False)
+    out = bind(P.select, over, dt.type(info.max), out)
+    return bind(P.select, under, dt.type(info.min), out)
 
 
 def warn_complex_to_real(dt) -> None:
@@ -236,7 +318,12 @@ def warn_complex_to_real(dt) -> None:
                   np.exceptions.ComplexWarning, stacklevel=4)
 
 
-def reshape(x, shape):
+def reshape(x, shape, order="C"):
+    """numpy.reshape. `order="F"` reads and writes the elements with the first index
+    fastest (the reversed-axes C reshape of the transpose); "A" is refused, as in JAX (it
+    depends on the memory layout, which traced arrays do not have)."""
+    if order != "C":
+        return _reshape_fortran(x, shape, order)
     x = operand(x)
     old = shape_of(x)
     if not isinstance(shape, (tuple, list)):
@@ -255,6 +342,19 @@ def reshape(x, shape):
     if shape == old:
         return x
     return bind(P.reshape, x, new_sizes=shape)
+
+
+def _reshape_fortran(x, shape, order):
+    if order != "F":
+        raise NotImplementedError(f"reshape: order={order!r} is not supported; use order='C' "
+                                  "or 'F'")
+    x = operand(x)
+    ndim = len(shape_of(x))
+    flipped = x if ndim < 2 else bind(P.transpose, x, permutation=tuple(range(ndim))[::-1])
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    out = reshape(flipped, shape[::-1])
+    n = len(shape_of(out))
+    return out if n < 2 else bind(P.transpose, out, permutation=tuple(range(n))[::-1])
 
 
 def _has_minus_one(shape) -> bool:

@@ -11,8 +11,11 @@ computations, so the same key gives the same numbers as JAX (normal: up to JAX's
 erf_inv rounding, see README).
 """
 from ._samplers import (bernoulli, bits, choice, gumbel, normal, permutation, randint,
-                        uniform)
+                        truncated_normal, uniform)
 from ._threefry import fold_in, seed_key as PRNGKey, split
+from ._categorical import categorical
+from ._transforms import (cauchy, exponential, laplace, logistic, lognormal, multivariate_normal,
+                          rademacher)
 
 
 def key(seed, *, impl=None):
@@ -29,14 +32,17 @@ def wrap_key_data(key_bits_array, *, impl=None):
     return key_bits_array
 
 
-__all__ = ["PRNGKey", "bernoulli", "bits", "choice", "fold_in", "gumbel", "key", "key_data",
-           "normal", "permutation", "randint", "split", "uniform", "wrap_key_data"]
+__all__ = ["PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice", "exponential",
+           "fold_in", "gumbel", "key", "key_data", "laplace", "logistic", "lognormal",
+           "multivariate_normal", "normal", "permutation", "rademacher", "randint", "split",
+           "truncated_normal", "uniform", "wrap_key_data"]
 
 
 def _install_eager_results():
     """Eagerly, keys and samples are EagerArrays (with `.at`), as every tnp result."""
     from ..eager_results import install
     install(globals(), ("transpile.random", "transpile.random._samplers",
+                        "transpile.random._categorical", "transpile.random._transforms",
                         "transpile.random._threefry"))
 
 

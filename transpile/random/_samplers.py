@@ -3,7 +3,8 @@ implementation (jax/_src/random), so a key gives JAX's numbers.
 
 Dtypes default as under JAX's default configuration: float32 for floats, int32 for ints
 (a Python float or list argument such as bernoulli's p is float32 too). Pass float64 or
-int64 explicitly for 64-bit results (JAX's numbers with jax_enable_x64).
+int64 explicitly for 64-bit results (JAX's numbers with jax_enable_x64). Under JAX's dtype
+rules with x64 on (transpile.config) the defaults are float64/int64, as JAX's.
 """
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import numpy as np
 from .. import dtypes
 from .. import lax_ops
 from ..core import aval_of, is_python_scalar
-from ..lax_special import bitcast_convert_type, erf_inv
+from ..lax_special import bitcast_convert_type, erf, erf_inv
 from ..numpy import _elementwise as E
 from ..numpy._creation import arange, asarray, zeros
 from ..numpy._cumulative import cumsum
 from ..numpy._indexing import take, take_along_axis
+from ..numpy._mathfuncs import nextafter
 from ..numpy._sorting import argsort, searchsorted
 from ..numpy._util import astype, broadcast_to, normalize_axis, operand, reshape, static_shape
 from ._threefry import check_key, random_bits, split
@@ -32,8 +34,15 @@ _GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
 _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: dtypes.uint64}
 
 
+def _default(dt32, kind):
+    """JAX's default: its float_/int_ under JAX's rules (64-bit with x64), else 32-bit."""
+    if dtypes.config.jax_rules():
+        return dtypes.default_float() if kind == "f" else dtypes.default_int()
+    return dt32
+
+
 def _float_dtype(dtype, what):
-    dt = F32 if dtype is None or dtype is float else dtypes.canonicalize(dtype)
+    dt = _default(F32, "f") if dtype is None or dtype is float else dtypes.canonicalize(dtype)
     if not dtypes.is_float(dt):
         raise TypeError(f"random.{what}: dtype must be a float dtype, got {dt}")
     return dt
@@ -86,6 +95,26 @@ def normal(key, shape=(), dtype=None):
     return E.multiply(dt.type(math.sqrt(2)), inverse)
 
 
+def truncated_normal(key, lower, upper, shape=None, dtype=None):
+    """A unit normal truncated to (lower, upper), as JAX: the inverse CDF of a uniform draw
+    between the bounds' CDFs, clamped inside the open interval."""
+    key = check_key(key, "truncated_normal")
+    dt = _float_dtype(dtype, "truncated_normal")
+    lower, upper = _as_dtype(lower, dt), _as_dtype(upper, dt)
+    bounds = (aval_of(lower).shape, aval_of(upper).shape)
+    shape = np.broadcast_shapes(*bounds) if shape is None else \
+        _shape(shape, *bounds, what="truncated_normal")
+    sqrt2 = dt.type(math.sqrt(2))
+    lo_cdf, hi_cdf = erf(E.divide(lower, sqrt2)), erf(E.divide(upper, sqrt2))
+    u = uniform(key, shape, dt, lo_cdf, hi_cdf)
+    inverse = _erf_inv_like_xla_f32(u) if dt == F32 else erf_inv(u)
+    out = E.multiply(sqrt2, inverse)
+    # Rounding (or u landing on a bound) must not reach the bounds themselves.
+    inside_lo = nextafter(lower, dt.type(np.inf))
+    inside_hi = nextafter(upper, dt.type(-np.inf))
+    return E.minimum(E.maximum(out, inside_lo), inside_hi)
+
+
 def _erf_inv_like_xla_f32(x):
     """XLA's float32 erf_inv: Giles' single-precision polynomials in w = -log1p(-x*x),
     evaluated with fused multiply-adds. Each step runs in float64 and rounds to float32
@@ -124,7 +153,7 @@ def _int_operand(x):
 def randint(key, shape, minval, maxval, dtype=None):
     """Integers in [minval, maxval): two words of random bits reduced modulo the span."""
     key = check_key(key, "randint")
-    dt = I32 if dtype is None or dtype is int else dtypes.canonicalize(dtype)
+    dt = _default(I32, "i") if dtype is None or dtype is int else dtypes.canonicalize(dtype)
     if not dtypes.is_int(dt):
         raise TypeError(f"random.randint: dtype must be an integer dtype, got {dt}")
     minval, maxval = _int_operand(minval), _int_operand(maxval)

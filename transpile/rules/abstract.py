@@ -6,12 +6,13 @@ import math
 
 from .. import dtypes
 from ..core import ShapedArray
+from .convolution import conv_abstract
+from .fourier import fft_abstract
 from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDUCTIONS,
                           SPECIAL_UNARY)
 
 abstract_rules: dict[str, callable] = {}
 
-_BOOL_RESULT = {"eq", "ne", "lt", "le", "gt", "ge", "is_nan", "is_inf", "is_finite"}
 
 
 def elementwise_shape(name: str, avals) -> tuple[int, ...]:
@@ -33,8 +34,8 @@ def _elementwise_rule(name: str):
     def rule(*avals):
         shape = elementwise_shape(name, avals)
         _, out = elementwise_dtypes(name, avals)
-        weak = name not in _BOOL_RESULT and all(a.weak_type for a in avals) \
-            and out != dtypes.bool_
+        weak = dtypes.ufunc_result_weak(
+            ELEMENTWISE_UFUNC[name], [a.dtype for a in avals], [a.weak_type for a in avals], out)
         return ShapedArray(shape, out, weak)
     rule.__name__ = f"{name}_abstract"
     return rule
@@ -92,8 +93,9 @@ def select_abstract(pred, on_true, on_false):
     if pred.dtype != dtypes.bool_:
         raise TypeError(f"select needs a boolean predicate, got {pred.dtype}")
     shape = elementwise_shape("select", (pred, on_true, on_false))
-    out = dtypes.result_type([on_true.dtype, on_false.dtype], [on_true.weak_type, on_false.weak_type])
-    return ShapedArray(shape, out, on_true.weak_type and on_false.weak_type)
+    out, weak = dtypes.promote([on_true.dtype, on_false.dtype],
+                               [on_true.weak_type, on_false.weak_type])
+    return ShapedArray(shape, out, weak)
 
 
 def convert_element_type_abstract(x, *, new_dtype, weak_type=False):
@@ -138,10 +140,10 @@ def concatenate_abstract(*xs, dimension):
                                       if i != dimension):
             raise ValueError("concatenate needs equal shapes except along axis "
                              f"{dimension}, got " + ", ".join(str(x.shape) for x in xs))
-    out = dtypes.result_type([x.dtype for x in xs], [x.weak_type for x in xs])
+    out, weak = dtypes.promote([x.dtype for x in xs], [x.weak_type for x in xs])
     shape = list(base)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
-    return ShapedArray(tuple(shape), out, all(x.weak_type for x in xs))
+    return ShapedArray(tuple(shape), out, weak)
 
 
 def iota_abstract(*, dtype, shape, dimension):
@@ -184,10 +186,10 @@ def dot_general_abstract(lhs, rhs):
             or lhs.shape[-1] != rhs.shape[-2]:
         raise ValueError(f"dot_general: shapes {lhs.shape} and {rhs.shape} are not aligned "
                          "as (..., m, k) @ (..., k, n)")
-    out = dtypes.result_type([lhs.dtype, rhs.dtype], [lhs.weak_type, rhs.weak_type])
+    out, weak = dtypes.promote([lhs.dtype, rhs.dtype], [lhs.weak_type, rhs.weak_type])
     if out == dtypes.bool_:
         raise TypeError("dot_general on booleans: convert to an integer dtype first")
-    return ShapedArray(lhs.shape[:-1] + rhs.shape[-1:], out, lhs.weak_type and rhs.weak_type)
+    return ShapedArray(lhs.shape[:-1] + rhs.shape[-1:], out, weak)
 
 
 for _fn in (select_abstract, convert_element_type_abstract, broadcast_in_dim_abstract,
@@ -273,7 +275,7 @@ def sort_abstract(operand):
 
 
 def argsort_abstract(operand):
-    return ShapedArray(operand.shape, dtypes.int64, False)
+    return ShapedArray(operand.shape, dtypes.int64, False)   # the runtime's sort writes int64
 
 
 def gather_abstract(operand, indices, *, axis):
@@ -373,3 +375,28 @@ for _fn in (dynamic_slice_abstract, dynamic_update_slice_abstract, gather_abstra
             for_loop_abstract, scan_abstract):
     abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn
 abstract_rules["while"] = while_abstract
+abstract_rules["fft"] = fft_abstract
+abstract_rules["conv"] = conv_abstract
+
+
+# -- differentiation markers (primitives.AUTODIFF_MARKERS; replaced before compiling) -------
+
+def stop_gradient_abstract(x):
+    return x
+
+
+def custom_jvp_call_abstract(*args, call, rule, n_args):
+    return [v.aval for v in call.outvars]
+
+
+def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args, remat=False):
+    return [v.aval for v in call.outvars]
+
+
+def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals):
+    return list(out_avals)
+
+
+for _fn in (stop_gradient_abstract, custom_jvp_call_abstract, custom_vjp_call_abstract,
+            custom_vjp_lin_abstract):
+    abstract_rules[_fn.__name__[:-len("_abstract")]] = _fn

@@ -16,6 +16,8 @@ from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
+from .convolution import conv_impl
+from .fourier import fft_impl
 from .special import SPECIAL_IMPLS
 
 impl_rules: dict[str, callable] = {}
@@ -94,7 +96,7 @@ def convert_element_type_impl(avals, x, *, new_dtype, weak_type=False):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        return np.asarray(x).astype(new_dtype)
+        return np.asarray(x).astype(dtypes.canonicalize(new_dtype))   # as abstract: JAX narrows
 
 
 def broadcast_in_dim_impl(avals, x, *, shape, broadcast_dimensions):
@@ -128,7 +130,7 @@ def concatenate_impl(avals, *xs, dimension):
 
 
 def iota_impl(avals, *, dtype, shape, dimension):
-    idx = np.arange(shape[dimension], dtype=dtype)
+    idx = np.arange(shape[dimension], dtype=dtypes.canonicalize(dtype))
     view = [1] * len(shape)
     view[dimension] = shape[dimension]
     return np.broadcast_to(idx.reshape(view), shape).copy()
@@ -150,11 +152,11 @@ impl_rules.update({
 
 
 def argmax_impl(avals, x, *, axis, index_dtype):
-    return np.asarray(np.argmax(np.asarray(x), axis=axis), dtype=index_dtype)
+    return np.asarray(np.argmax(np.asarray(x), axis=axis), dtype=dtypes.canonicalize(index_dtype))
 
 
 def argmin_impl(avals, x, *, axis, index_dtype):
-    return np.asarray(np.argmin(np.asarray(x), axis=axis), dtype=index_dtype)
+    return np.asarray(np.argmin(np.asarray(x), axis=axis), dtype=dtypes.canonicalize(index_dtype))
 
 
 def dot_general_impl(avals, lhs, rhs):
@@ -386,5 +388,32 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
             cond_impl, for_loop_impl, scan_impl):
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
+impl_rules["fft"] = fft_impl
+impl_rules["conv"] = conv_impl
+
+
+
+# -- differentiation markers: their values (the interpreter meets them only in IR printed or
+# run before a transformation replaced them) ---------------------------------------------------
+
+def stop_gradient_impl(avals, x):
+    return np.array(x, copy=True)
+
+
+def custom_jvp_call_impl(avals, *args, call, rule, n_args):
+    return _run(call, args)
+
+
+def custom_vjp_call_impl(avals, *args, call, fwd, bwd, n_args, remat=False):
+    return _run(call, args)
+
+
+def custom_vjp_lin_impl(avals, *args, bwd, out_avals, n_residuals):
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function: "
+                    "differentiate it in reverse mode (grad, vjp, jacrev) instead")
+
+
+for _fn in (stop_gradient_impl, custom_jvp_call_impl, custom_vjp_call_impl, custom_vjp_lin_impl):
+    impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 
 register_eager_evaluator(eager_apply)

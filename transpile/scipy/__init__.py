@@ -1,2 +1,3 @@
-"""`transpile.scipy`: the few jax.scipy names transpile has (see `special`)."""
-from . import special  # noqa: F401
+"""`transpile.scipy`: the jax.scipy names transpile has (`special`, `stats`, `signal`,
+`linalg`)."""
+from . import linalg, signal, special, stats  # noqa: F401

@@ -196,8 +196,8 @@ t23(1.0, opts=SETTINGS)  # expect: TP402
 
 @tp.jit
 def t24(x, flag):
-    match flag:  # expect: TP101
-        case 1:
+    match flag:
+        case 1:  # expect: TP101
             return x
         case _:
             return -x

@@ -16,7 +16,7 @@ LABELS = {
     "ifexp": "conditional expression",
     "assert": "'assert'",
     "compif": "comprehension 'if'",
-    "match": "'match'",
+    "match": "'case' (comparing the 'match' subject)",
 }
 
 

@@ -117,6 +117,11 @@ class TracedConversion(Rule):
 
     @staticmethod
     def _help(ctx, detail: str) -> str:
+        if detail == "format()":
+            return (
+                "a format spec needs a Python number: format outside the jitted function, or print "
+                "with jax.debug.print('{:.3f}', x), which formats the value at run time"
+            )
         if detail in ELEMENTWISE:
             return f"use {tnp_name(ctx, ELEMENTWISE[detail])}, which works on traced arrays"
         if detail.startswith(("math.", "numpy.")):

@@ -76,6 +76,17 @@ class DataDependentShape(Rule):
     invalid = (
         Example(
             """
+            import jax
+
+            @jax.jit
+            def zero_negatives(x):
+                return x.at[x < 0].set(0.0)
+            """,
+            line=5,
+            contains=("boolean mask", "in place of x.at[mask].set(new_value)"),
+        ),
+        Example(
+            """
             import transpile as tp
             import transpile.numpy as tnp
 
@@ -157,6 +168,9 @@ class DataDependentShape(Rule):
         message = f"indexing with a boolean mask gives a shape that depends on the value of {subject(hazard.taint)}{where_from(ctx, hazard)}"
         where = tnp_name(ctx, "where")
         help = f"keep the shape: {where}(mask, x, 0) and reduce that, or give a static size"
+        if hazard.detail == "at":
+            help = f"update every element instead: {where}(mask, new_value, x) in place of x.at[mask].set(new_value)"
+            return ctx.finding(self.code, node, message, help)
         fix = None
         if reduced and tnp_available(ctx) and tnp_has(ctx, "where"):
             mask = node.slice

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..model import Applicability, Fix
+from ..jitsites import is_transform
 from ..resolve import function_name
 from .base import Example, Rule
 
@@ -12,11 +13,13 @@ from .base import Example, Rule
 class JitOfFreshFunction(Rule):
     code = "TP401"
     name = "jit-of-fresh-function"
-    summary = "`jit` of a new lambda/partial on every pass of a loop or every call"
+    summary = "`jit` of a new lambda/partial/transformed function on every pass of a loop"
     fix = "sometimes"
     what_it_does = """
         Checks for `tp.jit(lambda ...)` and `tp.jit(partial(...))` inside a loop (at any
-        level, comprehensions included) or inside a function body.
+        level, comprehensions included), or inside a function that a loop of the module calls
+        (directly or through other functions). A function body that runs once (a factory, a
+        script's `main`, a test) builds its jit object once and is not reported.
     """
     why_bad = """
         The jit cache is keyed on the function object. A `lambda` or `partial` expression makes
@@ -62,6 +65,9 @@ class JitOfFreshFunction(Rule):
 
         step = tp.jit(partial(body, k=2))
         inc = tp.jit(lambda v: v + 1)
+
+        def make_step(k):
+            return tp.jit(partial(body, k=k))  # a factory: runs once per configuration
 
         def run(n):
             for _ in range(n):
@@ -117,6 +123,9 @@ class JitOfFreshFunction(Rule):
 
             def apply(x, scale):
                 return tp.jit(lambda v: v * scale)(x)
+
+            def run(xs):
+                return [apply(x, 2.0) for x in xs]
             """,
             line=4,
             contains=("inside 'apply'", "each call of 'apply'"),
@@ -124,13 +133,23 @@ class JitOfFreshFunction(Rule):
     )
 
     def check(self, ctx):
+        hot: dict[str, int] | None = None
         for site in ctx.sites.sites:
             call = site.call
             if call is None or not (call.in_loop or call.function is not None):
                 continue
             kind = self._fresh_kind(ctx, site.target_expr, call.function)
-            if kind is not None:
-                yield self._finding(ctx, site, kind)
+            if kind is None:
+                continue
+            loop_line = None
+            if not call.in_loop:
+                # A function body that runs once (a factory, a test, a script's main) builds
+                # its jit object once: only one that runs again and again is a hazard.
+                hot = hot if hot is not None else repeatedly_called(ctx.index)
+                loop_line = _enclosing_hot_line(ctx.index, call.function, hot)
+                if loop_line is None:
+                    continue
+            yield self._finding(ctx, site, kind, loop_line)
 
     @staticmethod
     def _fresh_kind(ctx, expr, function) -> str | None:
@@ -138,23 +157,28 @@ class JitOfFreshFunction(Rule):
             return "lambda"
         if isinstance(expr, ast.Call) and ctx.names.is_partial(expr.func, function):
             return "partial"
+        if isinstance(expr, ast.Call) and is_transform(ctx.names.qualified(expr.func, function)):
+            return ctx.code(expr.func)  # jax.jit(jax.grad(f)): grad makes a new function each time
         return None
 
-    def _finding(self, ctx, site, kind: str):
+    def _finding(self, ctx, site, kind: str, loop_line: int | None):
         call = site.call
         shown = f"{ctx.code(site.jit_expr)}({kind}{' ...' if kind == 'lambda' else '(...)'})"
         if call.in_loop:
             where, why = "inside a loop", "each pass"
         else:
             outer = function_name(call.function)
-            where, why = f"inside '{outer}'", f"each call of '{outer}'"
+            where = f"inside '{outer}'"
+            why = f"each call of '{outer}' (called repeatedly, from the loop on line {loop_line})"
         message = f"'{shown}' {where} makes a new function on {why}, so every call traces and compiles again"
-        direct = _direct_function(site.target_expr)
+        direct = _direct_function(site.target_expr) if kind in ("lambda", "partial") else None
         if direct is not None:
             help = f"jit '{ctx.code(direct)}' itself: the cache is keyed on the function object"
             edit = ctx.replace_edit(site.target_expr, ctx.code(direct))
             return ctx.finding(self.code, call.node, message, help, Fix(Applicability.SAFE, help, (edit,)))
         help = "define the function once and jit it once, outside the loop or function (e.g. at module level)"
+        if kind not in ("lambda", "partial"):
+            help = f"jit '{ctx.code(site.target_expr)}' once, outside the loop or function, and call that"
         return ctx.finding(self.code, call.node, message, help)
 
 
@@ -182,3 +206,46 @@ def _mentions(expr: ast.expr, names: set[str]) -> bool:
     while isinstance(expr, ast.Attribute):
         expr = expr.value
     return isinstance(expr, ast.Name) and expr.id in names
+
+
+def repeatedly_called(index) -> dict[str, int]:
+    """Names of functions that run again and again: called inside a loop or a comprehension
+    anywhere in the module, or called from such a function (to a fixed point). Maps each
+    name to the line of the loop that drives it."""
+    calls = index.calls_on_lines(set(range(1, (index.tree.body[-1].end_lineno or 1) + 1))) if index.tree.body else []
+    callees_of: dict[str, set[str]] = {}
+    hot: dict[str, int] = {}
+    for call in calls:
+        name = _called_name(call.node.func)
+        if name is None:
+            continue
+        if call.in_loop:
+            hot.setdefault(name, (call.loop or call.node).lineno)
+        if call.function is not None:
+            callees_of.setdefault(function_name(call.function), set()).add(name)
+    pending = list(hot)
+    while pending:
+        caller = pending.pop()
+        for name in callees_of.get(caller, ()):
+            if name not in hot:
+                hot[name] = hot[caller]
+                pending.append(name)
+    return hot
+
+
+def _enclosing_hot_line(index, function, hot: dict[str, int]) -> int | None:
+    """The driving loop's line when `function` (or a def it is nested in) runs repeatedly."""
+    while function is not None:
+        line = hot.get(function_name(function))
+        if line is not None:
+            return line
+        function = index.parent_function.get(function)
+    return None
+
+
+def _called_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None

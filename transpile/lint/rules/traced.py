@@ -14,12 +14,14 @@ import ast
 
 from ..astwalk import descendants
 from ..edits import static_argnames_fix
+from ..evidence import called_params
 from ..flow import Hazard
 from ..flow_values import Taint
 from ..jitsites import JitSite, lines_mentioning
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
 from ..suggestions import TNP_FUNCTIONS
+from .call_site_values import passes_unhashable
 
 if TYPE_CHECKING:
     from ..engine import ModuleContext
@@ -37,6 +39,12 @@ def subject(taint: Taint) -> str:
         names = sorted({o.name for o in taint.origins if o.kind == kind})
         if names:
             parts.append(f"{label}{'s' if len(names) > 1 else ''} {quoted(names)}")
+    staged = sorted({o.name for o in taint.origins if o.kind == "staged"})
+    if staged:
+        parts.append(
+            f"the result of {quoted([name + '()' for name in staged])}, a tracer inside jit even when "
+            "its inputs are constants (use numpy or math on static values)"
+        )
     return " and ".join(parts)
 
 
@@ -92,6 +100,10 @@ def static_plan(ctx: ModuleContext, taint: Taint) -> dict[JitSite, list[str]] | 
             return None
         if origin.name in ctx.array_params(site.target) or origin.name not in _nameable(site):
             return None
+        if origin.name in called_params(site.target):
+            return None  # a module or function object: a pytree of arrays, not a hashable scalar
+        if passes_unhashable(ctx, site, origin.name):
+            return None  # static would fail ("unhashable") or recompile per call: keep it traced
         plan.setdefault(site, []).append(origin.name)
     for site, names in plan.items():
         order = all_params(site.target)

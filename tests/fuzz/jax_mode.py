@@ -1,0 +1,171 @@
+"""The fuzzer under JAX's dtype rules (transpile.config's transpile_dtype_rules="jax"): the
+reference is still NumPy, computed at the dtypes JAX's rules give.
+
+Which dtype an op gives under JAX's rules is transpile's own answer (traced, so weak Python
+scalars are seen as such); that answer is itself checked against JAX's recorded dtypes by
+tests/test_jax_dtype_rules.py. Given it, NumPy computes the value: elementwise ops on
+operands converted to the dtype JAX computes in (the result's, or for predicates the
+operands' join), other ops in NumPy's own dtypes with the result converted (exact for the
+integer ops, within the fuzzer's tolerances for float sums). Without x64, 64-bit arrays are
+first narrowed to 32 bits, as transpile (and JAX) store them.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+
+import numpy as np
+
+import transpile as tp
+from transpile import dtypes
+
+from . import generate
+from .ops import OPS
+from .values import is_pyscalar
+
+_ELEMENTWISE = ("unary", "binary")
+# Products JAX computes after promoting both operands (a Python float becomes the array's
+# float32 first, so 0 * 1e300 is NaN as in JAX).
+_CAST_OPERANDS = ("scalar_product", "matmul")
+def _jax_floor_divide(params, x, y):
+    """NumPy's floor_divide with JAX's integer division by zero: -1 (x == 0) or -2 signed,
+    the maximum unsigned."""
+    q = np.floor_divide(x, y)
+    dt = np.asarray(q).dtype
+    if dt.kind not in "iu":
+        return q
+    by_zero = np.iinfo(dt).max if dt.kind == "u" else np.where(np.asarray(x) != 0, -2, -1)
+    out = np.where(np.asarray(y) == 0, np.asarray(by_zero).astype(dt), q).astype(dt)
+    return out if np.ndim(out) else out[()]
+
+
+# What JAX computes where NumPy refuses (positive of booleans) or answers otherwise.
+_JAX_ACCEPTS = {"positive": lambda params, x: np.positive(x) if np.asarray(x).dtype != np.bool_
+                else x, "floor_divide": _jax_floor_divide}
+_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+
+
+def _narrowed(x):
+    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
+        dt = dtypes.canonicalize(x.dtype)
+        return x if dt == x.dtype else np.asarray(x).astype(dt)
+    return x
+
+
+def _jax_dtype(op, params, args):
+    """(result dtype, operands' join) under JAX's rules, or None where tracing refuses."""
+    arrays = [a for a in args if not is_pyscalar(a)]
+
+    def traced(*given):
+        it = iter(given)
+        return op.tp(params, *(next(it) if not is_pyscalar(a) else a for a in args))
+    try:
+        out = tp.eval_shape(traced, *arrays)
+    except Exception:                 # noqa: BLE001 - the check itself reports refusals
+        return None
+    if not hasattr(out, "dtype"):
+        return None
+    if op.family not in _ELEMENTWISE:
+        return np.dtype(out.dtype), None
+    join = dtypes.result_type([np.asarray(a).dtype if not is_pyscalar(a)
+                               else dtypes.default_for_python_type(type(a)) for a in args],
+                              [is_pyscalar(a) for a in args])
+    return np.dtype(out.dtype), join
+
+
+def _as(x, dt):
+    """x at dtype dt. As in JAX, a Python int outside the default int raises OverflowError;
+    others wrap into dt (int8 + 300 is 45)."""
+    if type(x) is int:
+        info = np.iinfo(dtypes.default_int())
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python int {x} too large to convert to {info.dtype}")
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(dt) if not is_pyscalar(x) else np.asarray(x).astype(dt)[()]
+
+
+def jax_reference(op):
+    """op's reference under JAX's rules. Ops outside the elementwise families run NumPy on
+    their operands as they are, so where NumPy refuses a Python int that JAX wraps into its
+    partner's dtype (clip(uint8, None, -7), a cond on such a literal) the reference raises
+    and transpile does not: known.JAX_MODE_WRAPS lists that class."""
+    numpy_ref = _JAX_ACCEPTS.get(op.name, op.ref)
+
+    def ref(params, *args):
+        args = [_narrowed(a) for a in args]
+        for a in args:
+            if type(a) is int:
+                _as(a, dtypes.default_int())     # beyond the default int: JAX raises
+        _check_fill(params, args)
+        typing = _jax_dtype(op, params, args)
+        if all(is_pyscalar(a) for a in args) and args and (
+                typing is None or op.family not in _ELEMENTWISE):
+            return _python_scalars_at_jax_precision(numpy_ref, params, args)
+        if typing is None:
+            return numpy_ref(params, *args)
+        out_dt, join = typing
+        if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
+            compute = join if out_dt == np.bool_ and join is not None else out_dt
+            # Comparisons keep a Python int exact, as NumPy (transpile's README: JAX wraps it)
+            args = [a if type(a) is int and op.name in _COMPARISONS else _as(a, compute)
+                    for a in args]
+        scalars = bool(args) and all(is_pyscalar(a) for a in args)
+        with np.errstate(all="ignore"):
+            value = numpy_ref(params, *args)
+        if is_pyscalar(value) and out_dt == dtypes.default_for_python_type(type(value)):
+            return value
+        value = _as(np.asarray(value), out_dt)
+        return value.item() if scalars and np.ndim(value) == 0 else value
+    return ref
+
+
+def _check_fill(params, args):
+    """full/full_like of a Python int that the (narrowed) integer dtype cannot hold raises
+    OverflowError, in JAX as in transpile's JAX mode (NumPy, at the unnarrowed dtype, may
+    not)."""
+    fill, how = params.get("fill"), params.get("how")
+    if type(fill) is not int or how not in ("full", "full_like"):
+        return
+    dt = params.get("dtype") or (np.asarray(args[0]).dtype if args else None)
+    if dt is None or np.dtype(dt).kind not in "iu":
+        return
+    info = np.iinfo(dtypes.canonicalize(dt))
+    if not info.min <= fill <= info.max:
+        raise OverflowError(f"Python int {fill} out of bounds for {info.dtype}")
+
+
+def _python_scalars_at_jax_precision(numpy_ref, params, args):
+    """Python scalars only: NumPy at their JAX dtypes (float32/int32 without x64), given back
+    as a Python scalar, as the generator keeps such values."""
+    typed = [_as(a, dtypes.default_for_python_type(type(a))) for a in args]
+    with np.errstate(all="ignore"):
+        try:
+            value = numpy_ref(params, *typed)
+        except Exception:             # noqa: BLE001 - NumPy refuses it typed: keep Python's
+            return numpy_ref(params, *args)
+    if np.ndim(value) or not isinstance(value, (np.generic, bool, int, float, complex)) \
+            or isinstance(value, np.ndarray):
+        return _narrowed(np.asarray(value)) if isinstance(value, np.ndarray) else value
+    item = np.asarray(value).item()
+    return item
+
+
+_NUMPY_REFS = {name: op.ref for name, op in OPS.items()}
+
+
+@contextlib.contextmanager
+def jax_rules(x64: bool = False):
+    """Run the fuzzer under JAX's dtype rules for a `with` block: transpile's setting, and
+    every op's reference computed at JAX's dtypes."""
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=x64):
+        for name, op in OPS.items():
+            OPS[name] = dataclasses.replace(op, ref=jax_reference(op))
+        numpy_range = generate.PYTHON_INT_ARGUMENTS
+        if not x64:
+            generate.PYTHON_INT_ARGUMENTS = (-2**31, 2**31)
+        try:
+            yield
+        finally:
+            generate.PYTHON_INT_ARGUMENTS = numpy_range
+            for name, op in OPS.items():
+                OPS[name] = dataclasses.replace(op, ref=_NUMPY_REFS[name])

@@ -1,0 +1,182 @@
+"""Convolutions with jax.lax's signatures: conv_general_dilated, conv,
+conv_with_general_padding, conv_dimension_numbers, ConvDimensionNumbers.
+
+Every layout is brought to one canonical form, lhs (N, D, H, W, C) and rhs (KD, KH, KW, I, O)
+with three spatial axes (unit ones in front for 1-D and 2-D convolutions), for the primitive
+`conv` (rules/convolution.py; runtime/include/tp_conv.h in C). With NHWC/HWIO layouts the
+transposes are no-ops; with JAX's default NCHW/OIHW they are copies fused into one pass each.
+"""
+from __future__ import annotations
+
+import operator
+from collections import namedtuple
+
+import numpy as np
+
+from . import dtypes
+from . import primitives as P
+from .core import aval_of, bind
+from .numpy._shape import concatenate, transpose
+from .numpy._util import astype, operand, reshape
+
+__all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
+           "conv_with_general_padding", "padtype_to_pads"]
+
+
+class ConvDimensionNumbers(namedtuple("ConvDimensionNumbers", ["lhs_spec", "rhs_spec",
+                                                                 "out_spec"])):
+    """Each spec: (batch or out-feature axis, feature or in-feature axis, spatial axes...)."""
+
+
+def _spec_from_string(spec: str, pair: tuple[str, str], rhs_spec: str):
+    """JAX's reading of a layout string: the two named axes, then the spatial axes in the
+    order the kernel's string lists them."""
+    spatial = [i for i, c in enumerate(spec) if c not in pair]
+    if spec is not rhs_spec:
+        spatial.sort(key=lambda i: rhs_spec.index(spec[i]))
+    return (spec.index(pair[0]), spec.index(pair[1])) + tuple(spatial)
+
+
+def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
+    """As jax.lax.conv_dimension_numbers: None (NCHW, OIHW, NCHW), a ConvDimensionNumbers,
+    or a triple of layout strings such as ('NHWC', 'HWIO', 'NHWC')."""
+    ndim = len(lhs_shape)
+    if len(rhs_shape) != ndim:
+        raise TypeError(f"conv: lhs and rhs must have the same number of dimensions, got "
+                        f"{len(lhs_shape)} and {len(rhs_shape)}")
+    if dimension_numbers is None:
+        default = tuple(range(ndim))
+        return ConvDimensionNumbers(default, default, default)
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        return dimension_numbers
+    if len(dimension_numbers) != 3:
+        raise TypeError("conv: dimension_numbers must be None, a ConvDimensionNumbers or a "
+                        f"triple of layout strings, got {dimension_numbers!r}")
+    lhs, rhs, out = dimension_numbers
+    if all(isinstance(s, str) for s in (lhs, rhs, out)):
+        if not len(lhs) == len(rhs) == len(out) == ndim:
+            raise TypeError(f"conv: layout strings {dimension_numbers} must each have "
+                            f"{ndim} letters (the operands' rank)")
+        return ConvDimensionNumbers(_spec_from_string(lhs, ("N", "C"), rhs),
+                                    _spec_from_string(rhs, ("O", "I"), rhs),
+                                    _spec_from_string(out, ("N", "C"), rhs))
+    return ConvDimensionNumbers(*(tuple(map(operator.index, s)) for s in dimension_numbers))
+
+
+def padtype_to_pads(in_shape, window_shape, window_strides, padding):
+    """'SAME', 'SAME_LOWER' or 'VALID' as (before, after) pairs, as jax.lax computes them."""
+    kind = padding.upper()
+    if kind == "VALID":
+        return [(0, 0)] * len(in_shape)
+    if kind not in ("SAME", "SAME_LOWER"):
+        raise ValueError(f"conv: unknown padding {padding!r}; use 'SAME', 'SAME_LOWER', "
+                         "'VALID' or a sequence of (low, high) pairs")
+    pads = []
+    for size, window, stride in zip(in_shape, window_shape, window_strides):
+        out = -(-size // stride)
+        total = max((out - 1) * stride + window - size, 0)
+        small, big = total // 2, total - total // 2
+        pads.append((big, small) if kind == "SAME_LOWER" else (small, big))
+    return pads
+
+
+def _per_axis(values, count, what, default=1):
+    if values is None:
+        return (default,) * count
+    values = tuple(operator.index(v) for v in values)
+    if len(values) != count or any(v < 1 for v in values):
+        raise ValueError(f"conv: {what} needs {count} positive integers (one per spatial "
+                         f"axis), got {values}")
+    return values
+
+
+def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
+                         rhs_dilation=None, dimension_numbers=None, feature_group_count=1,
+                         batch_group_count=1, precision=None, preferred_element_type=None):
+    lhs, rhs = operand(lhs), operand(rhs)
+    la, ra = aval_of(lhs), aval_of(rhs)
+    dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
+    spatial = la.ndim - 2
+    if not 1 <= spatial <= 3:
+        raise NotImplementedError(f"conv: {spatial} spatial dimensions; transpile supports "
+                                  "1, 2 or 3")
+    strides = _per_axis(window_strides, spatial, "window_strides")
+    lhs_dil = _per_axis(lhs_dilation, spatial, "lhs_dilation")
+    rhs_dil = _per_axis(rhs_dilation, spatial, "rhs_dilation")
+    lhs_sizes = [la.shape[a] for a in dn.lhs_spec[2:]]
+    kernel = [ra.shape[a] for a in dn.rhs_spec[2:]]
+    if isinstance(padding, str):
+        window = [(k - 1) * d + 1 for k, d in zip(kernel, rhs_dil)]
+        padding = padtype_to_pads(lhs_sizes, window, strides, padding)
+    padding = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
+    if len(padding) != spatial:
+        raise ValueError(f"conv: padding needs {spatial} (low, high) pairs, got {padding}")
+    lhs, rhs = _common_float(lhs, rhs)
+    # canonical layouts: lhs (N, spatial..., C), rhs (spatial..., I, O)
+    lhs = transpose(lhs, (dn.lhs_spec[0], *dn.lhs_spec[2:], dn.lhs_spec[1]))
+    rhs = transpose(rhs, (*dn.rhs_spec[2:], dn.rhs_spec[1], dn.rhs_spec[0]))
+    out = _grouped_by_batch(lhs, rhs, operator.index(batch_group_count), dict(
+        window_strides=strides, padding=padding, lhs_dilation=lhs_dil,
+        rhs_dilation=rhs_dil, feature_group_count=operator.index(feature_group_count)))
+    perm = [0] * (spatial + 2)
+    perm[dn.out_spec[0]], perm[dn.out_spec[1]] = 0, spatial + 1
+    for i, axis in enumerate(dn.out_spec[2:]):
+        perm[axis] = 1 + i
+    out = transpose(out, perm)
+    return out if preferred_element_type is None else astype(out, preferred_element_type)
+
+
+def _common_float(lhs, rhs):
+    a, b = aval_of(lhs).dtype, aval_of(rhs).dtype
+    if a != b and not (aval_of(lhs).weak_type or aval_of(rhs).weak_type):
+        raise TypeError(f"conv: lhs and rhs must have the same dtype, got {a} and {b}")
+    dt = np.result_type(a, b)
+    if dt not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"conv: transpile convolves float32 or float64 operands, got {a} and "
+                        f"{b}; convert them first, e.g. x.astype('float32')")
+    return astype(lhs, dt), astype(rhs, dt)
+
+
+def _grouped_by_batch(lhs, rhs, groups, params):
+    """batch_group_count: the batch splits into `groups` runs of N / groups, run g
+    convolved with the g-th block of output features, the blocks concatenated."""
+    if groups == 1:
+        return _conv_canonical(lhs, rhs, params)
+    n, out_features = aval_of(lhs).shape[0], aval_of(rhs).shape[-1]
+    if n % groups or out_features % groups:
+        raise ValueError(f"conv: batch_group_count {groups} must divide the batch ({n}) and "
+                         f"the output features ({out_features})")
+    size, width = n // groups, out_features // groups
+    return concatenate([_conv_canonical(lhs[g * size:(g + 1) * size],
+                                        rhs[..., g * width:(g + 1) * width], params)
+                        for g in range(groups)], axis=-1)
+
+
+def _conv_canonical(lhs, rhs, params):
+    """Pad the spatial axes to three (unit axes in front), convolve, drop them again."""
+    la, ra = aval_of(lhs), aval_of(rhs)
+    missing = 3 - (la.ndim - 2)
+    lhs = reshape(lhs, (la.shape[0],) + (1,) * missing + la.shape[1:])
+    rhs = reshape(rhs, (1,) * missing + ra.shape)
+    full = {k: (1,) * missing + v for k, v in params.items() if k != "feature_group_count"}
+    full["padding"] = ((0, 0),) * missing + params["padding"]
+    full["feature_group_count"] = params["feature_group_count"]
+    from .rules.convolution import conv_abstract
+    out_aval = conv_abstract(aval_of(lhs), aval_of(rhs), **full)
+    if out_aval.size == 0 or aval_of(lhs).size == 0 or aval_of(rhs).size == 0:
+        out = np.zeros(out_aval.shape, out_aval.dtype)   # nothing to read: a constant
+    else:
+        out = bind(P.conv, lhs, rhs, **full)
+    return reshape(out, (out_aval.shape[0],) + out_aval.shape[1 + missing:])
+
+
+def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
+    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                              precision=None, preferred_element_type=None):
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation,
+                                rhs_dilation, precision=precision,
+                                preferred_element_type=preferred_element_type)

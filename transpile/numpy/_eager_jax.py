@@ -1,0 +1,18 @@
+"""Eager arrays under JAX's dtype rules: NumPy's ufuncs and operators on an EagerArray run
+the transpile.numpy function of the same name (eager_array.py installs the hook only while
+transpile.config selects JAX's rules)."""
+from __future__ import annotations
+
+from ..eager_array import register_jax_dispatch
+from ._util import astype
+
+
+def _ufunc_call(ufunc, inputs):
+    from .. import numpy as tnp
+    fn = getattr(tnp, ufunc.__name__, None)
+    if fn is None or not callable(fn):
+        return NotImplemented
+    return fn(*inputs)
+
+
+register_jax_dispatch(_ufunc_call, astype)

@@ -18,6 +18,31 @@ class TreeDef(NamedTuple):
     def __repr__(self):
         return tree_repr(self)
 
+    # Compared on an explicit stack: a structure built by a Python loop (`acc = (y, acc)`)
+    # is as deep as its trip count, deeper than tuple comparison may recurse. Hashing
+    # stays tuple hashing, which recurses in C without a Python frame per level.
+    def __eq__(self, other):
+        return _same_treedef(self, other)
+
+    def __ne__(self, other):
+        return not _same_treedef(self, other)
+
+    __hash__ = tuple.__hash__
+
+
+def _same_treedef(a, b) -> bool:
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if not (isinstance(x, TreeDef) and isinstance(y, TreeDef)):
+            return False
+        if x.kind is not y.kind or len(x.children) != len(y.children) or x.aux != y.aux:
+            return False
+        stack.extend(zip(x.children, y.children))
+    return True
+
 
 LEAF = TreeDef(None, None, ())
 
@@ -70,26 +95,55 @@ def tree_flatten(tree, is_leaf=None) -> tuple[list, TreeDef]:
     return leaves, _flatten(tree, leaves, is_leaf)
 
 
-def _flatten(x, leaves: list, is_leaf=None) -> TreeDef:
+_END = object()
+
+
+def _flatten(tree, leaves: list, is_leaf=None) -> TreeDef:
+    """The structure of `tree`, its leaves appended to `leaves` depth first. On an explicit
+    stack of open containers: a loop-built structure is as deep as its trip count."""
+    stack: list = []          # [kind, aux, iterator over the children left, their TreeDefs]
+    node = tree
+    while True:
+        kind, aux, children = _split(node, is_leaf)
+        if kind is None:
+            leaves.append(node)
+            done = LEAF
+        elif children:
+            stack.append((kind, aux, iter(children[1:]), []))
+            node = children[0]
+            continue
+        else:
+            done = TreeDef(kind, aux, ())
+        while True:                           # close every container this completes
+            if not stack:
+                return done
+            kind, aux, rest, built = stack[-1]
+            built.append(done)
+            node = next(rest, _END)
+            if node is not _END:
+                break
+            stack.pop()
+            done = TreeDef(kind, aux, tuple(built))
+
+
+def _split(x, is_leaf):
+    """(container type, aux data, children) of one node; (None, None, ()) for a leaf."""
     if is_leaf is not None and is_leaf(x):
-        leaves.append(x)
-        return LEAF
+        return None, None, ()
     if type(x) in _REGISTRY:
         children, aux = _REGISTRY[type(x)][0](x)
-        return TreeDef(type(x), aux, tuple(_flatten(c, leaves, is_leaf) for c in children))
+        return type(x), aux, list(children)
     if x is None:
-        return TreeDef(type(None), None, ())
+        return type(None), None, ()
     if type(x) in (tuple, list) or _is_namedtuple(x):
-        return TreeDef(type(x), None, tuple(_flatten(c, leaves, is_leaf) for c in x))
+        return type(x), None, list(x)
     if isinstance(x, dict):
         keys = sorted_keys(x)
-        return TreeDef(type(x), keys, tuple(_flatten(x[k], leaves, is_leaf) for k in keys))
+        return type(x), keys, [x[k] for k in keys]
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         names = tuple(f.name for f in dataclasses.fields(x))
-        return TreeDef(type(x), names,
-                       tuple(_flatten(getattr(x, n), leaves, is_leaf) for n in names))
-    leaves.append(x)
-    return LEAF
+        return type(x), names, [getattr(x, n) for n in names]
+    return None, None, ()
 
 
 def tree_unflatten(treedef: TreeDef, leaves) -> Any:
@@ -98,12 +152,35 @@ def tree_unflatten(treedef: TreeDef, leaves) -> Any:
     return result
 
 
-def _unflatten(td: TreeDef, it):
-    if td.kind is None:
-        return next(it)
-    if td.kind is type(None):
-        return None
-    children = [_unflatten(c, it) for c in td.children]
+def _unflatten(treedef: TreeDef, it):
+    """Rebuild depth first, children before their container, on an explicit stack."""
+    stack: list = []          # (TreeDef of an open container, its children built so far)
+    td = treedef
+    while True:
+        if td.kind is None:
+            value = next(it)
+        elif td.kind is type(None):
+            value = None
+        elif td.children:
+            stack.append((td, []))
+            td = td.children[0]
+            continue
+        else:
+            value = _build(td, [])
+        while stack:
+            parent, built = stack[-1]
+            built.append(value)
+            if len(built) < len(parent.children):
+                td = parent.children[len(built)]
+                break
+            stack.pop()
+            value = _build(parent, built)
+        else:
+            return value
+
+
+def _build(td: TreeDef, children: list):
+    """One container of kind `td.kind` holding `children`."""
     if td.kind in _REGISTRY:
         return _REGISTRY[td.kind][1](td.aux, children)
     if td.kind in (tuple, list):
@@ -118,28 +195,30 @@ def _unflatten(td: TreeDef, it):
 def tree_leaf_paths(tree, prefix: str) -> list[str]:
     """Human names for each leaf, e.g. "xs[0]" or "params['w']", in flatten order."""
     paths: list[str] = []
-    _paths(tree, prefix, paths)
+    stack = [(tree, prefix)]
+    while stack:
+        x, path = stack.pop()
+        if x is None:
+            continue
+        named = _named_children(x, path)
+        if named is None:
+            paths.append(path)
+        else:
+            stack.extend(reversed(named))
     return paths
 
 
-def _paths(x, prefix, out):
-    if x is None:
-        return
+def _named_children(x, prefix):
+    """[(child, its path)] of a container, in flatten order; None for a leaf."""
     if type(x) in _REGISTRY:
-        for i, c in enumerate(_REGISTRY[type(x)][0](x)[0]):
-            _paths(c, f"{prefix}[{i}]", out)
-        return
+        return [(c, f"{prefix}[{i}]") for i, c in enumerate(_REGISTRY[type(x)][0](x)[0])]
     if type(x) in (tuple, list) or _is_namedtuple(x):
-        for i, c in enumerate(x):
-            _paths(c, f"{prefix}[{i}]", out)
-    elif isinstance(x, dict):
-        for k in sorted_keys(x):
-            _paths(x[k], f"{prefix}[{k!r}]", out)
-    elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-        for f in dataclasses.fields(x):
-            _paths(getattr(x, f.name), f"{prefix}.{f.name}", out)
-    else:
-        out.append(prefix)
+        return [(c, f"{prefix}[{i}]") for i, c in enumerate(x)]
+    if isinstance(x, dict):
+        return [(x[k], f"{prefix}[{k!r}]") for k in sorted_keys(x)]
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return [(getattr(x, f.name), f"{prefix}.{f.name}") for f in dataclasses.fields(x)]
+    return None
 
 
 def tree_map(fn, tree, *rest, is_leaf=None):
@@ -167,13 +246,27 @@ def tree_reduce(fn, tree, initializer=None, is_leaf=None):
 
 
 def tree_repr(td: TreeDef) -> str:
+    """`(*, [*, *], {'a': *})`: written children first, on an explicit stack."""
+    stack, done = [(td, False)], []
+    while stack:
+        node, ready = stack.pop()
+        if not ready and node.children:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node.children))
+            continue
+        parts = [done.pop() for _ in node.children][::-1]
+        done.append(_one_repr(node, parts))
+    return done[0]
+
+
+def _one_repr(td: TreeDef, parts: list) -> str:
     if td.kind is None:
         return "*"
     if td.kind is type(None):
         return "None"
-    inner = ", ".join(tree_repr(c) for c in td.children)
+    inner = ", ".join(parts)
     if td.kind is dict:
-        inner = ", ".join(f"{k!r}: {tree_repr(c)}" for k, c in zip(td.aux, td.children))
+        inner = ", ".join(f"{k!r}: {p}" for k, p in zip(td.aux, parts))
         return "{" + inner + "}"
     if td.kind is list:
         return f"[{inner}]"

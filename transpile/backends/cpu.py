@@ -174,7 +174,7 @@ def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,
     """Simplify, lower and render: the C source of one specialisation (also what
     `Lowered.export` writes out, under another entry name)."""
     ir = simplify(ir)
-    program = lower(ir, entry)
+    program = lower(ir, entry, renderer_class.max_fused_height)
     source = renderer_class().render_program(program, source_header(origin, signature, ir))
     # Simplification never removes constvars, so consts still match ir.constvars.
     return Prepared(ir, program, source, list(consts))

@@ -26,25 +26,37 @@ def plan_in_place(ir: IR, roots: set, donated: set, why_not: dict | None = None)
     `why_not`, when given, receives {output: reason} for the updates that are not in place
     (the reason goes into the C comment of the kernel that writes a new buffer instead)."""
     producers = {v: eqn for eqn in ir.eqns for v in eqn.outputs}
+    readers = _readers(ir)
     plan: dict[Var, Var] = {}
     writable = set(donated) | set(roots)
+    stop = set(roots)                   # values with buffers of their own, so far
     outvars = {a for a in ir.outvars if isinstance(a, Var)}
     why_not = {} if why_not is None else why_not
     for position, eqn in enumerate(ir.eqns):
         if eqn.prim.name == UPDATE:
-            reason = _refusal(ir, position, writable, outvars, producers, roots | set(plan))
+            reason = _refusal(eqn, position, writable, outvars, producers, readers, stop)
             if reason:
                 why_not[eqn.outputs[0]] = reason
             else:
                 plan[eqn.outputs[0]] = eqn.inputs[0]
                 writable.add(eqn.outputs[0])
+                stop.add(eqn.outputs[0])
     return plan
 
 
-def _refusal(ir, position, writable, outvars, producers, stop) -> str:
+def _readers(ir: IR) -> dict:
+    """{value: [(position, equation) of each equation that takes it as an input]}."""
+    readers: dict[Var, list] = {}
+    for position, eqn in enumerate(ir.eqns):
+        for atom in eqn.inputs:
+            if isinstance(atom, Var):
+                readers.setdefault(atom, []).append((position, eqn))
+    return readers
+
+
+def _refusal(eqn, position, writable, outvars, producers, readers, stop) -> str:
     """Why the update at `position` cannot write its operand's buffer ("" if it can)."""
-    x, update, starts = ir.eqns[position].inputs[0], ir.eqns[position].inputs[1], \
-        ir.eqns[position].inputs[2:]
+    x, update, starts = eqn.inputs[0], eqn.inputs[1], eqn.inputs[2:]
     if not isinstance(x, Var):
         return "the old array is a constant"
     if x in outvars:
@@ -53,7 +65,7 @@ def _refusal(ir, position, writable, outvars, producers, stop) -> str:
         return "the window's position is computed from the array itself"
     if _reads_any([update], x, producers, stop) and not _small(update, x):
         return "the update reads most of the old array"
-    if _used_after(ir.eqns, position, x, producers, stop):
+    if _used_after(position, x, readers, stop):
         return "the old array is read after the update"
     if x not in writable:
         return "the old array is an input, or a value the caller still holds"
@@ -81,19 +93,23 @@ def _reads_any(atoms, x, producers, stop) -> bool:
     return False
 
 
-def _used_after(eqns, position, x, producers, stop) -> bool:
+def _used_after(position, x, readers, stop) -> bool:
     """Does anything computed after equation `position` read `x`?
 
     Equations are emitted in order; a value fused into a later kernel is read when that
-    kernel runs, so later kernels (materialised values, control flow) are followed
-    through their fused inputs."""
-    for eqn in eqns[position + 1:]:
-        if any(a is x for a in eqn.inputs):
-            return True
-        emitted = any(o in stop for o in eqn.outputs) or "body" in eqn.params \
-            or "branches" in eqn.params
-        if emitted and _reads_any(eqn.inputs, x, producers, stop):
-            return True
+    kernel runs, so x's readers are followed forward through the values fused into others
+    (those without a buffer in `stop`) until one is computed after `position`. Forward
+    from x, not back from every later equation: per update, only what x flows into."""
+    stack, seen = [x], {x}
+    while stack:
+        value = stack.pop()
+        for at, eqn in readers.get(value, ()):
+            if at > position:
+                return True
+            for out in eqn.outputs:
+                if out not in stop and out not in seen:
+                    seen.add(out)
+                    stack.append(out)
     return False
 
 

@@ -126,18 +126,40 @@ class ExprRenderer:
         self.names: dict[Expr, str] = {}
 
     def __call__(self, e: Expr) -> str:
+        """The C name (or literal text) of `e`, after the lines that compute it. Operands
+        are named first, depth first and in the order the text reads them, on an explicit
+        stack: an unrolled loop makes expressions thousands of levels deep."""
+        text = self._named(e)
+        if text is not None:
+            return text
+        stack = [(e, False)]
+        while stack:
+            node, ready = stack.pop()
+            if ready:
+                self._emit(node)
+            elif node not in self.names:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(children(node))
+                             if self._named(c) is None)
+        return self.names[e]
+
+    def _named(self, e: Expr) -> str | None:
+        """The text of a node that needs no line of its own (or has one already)."""
         if e.kind == "lit":
             return render_literal(e.args[0], e.dtype)
         if e.kind == "var":
             return e.args[0]
-        if e in self.names:
-            return self.names[e]
+        return self.names.get(e)
+
+    def _emit(self, e: Expr) -> None:
+        """One `const` line for `e`, whose operands all have names by now."""
+        if e in self.names:          # reached twice before its first line was written
+            return
         text = self._text(e)
         name = f"v{next(self.counter)}"
         where = f"  /* {_short_source(e.source)} */" if e.source is not None else ""
         self.lines.add(f"const {C_TYPE[e.dtype]} {name} = {text};{where}")
         self.names[e] = name
-        return name
 
     def _text(self, e: Expr) -> str:
         if e.kind == "load":

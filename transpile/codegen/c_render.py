@@ -60,6 +60,8 @@ class CRenderer:
     # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
     team_regions = True
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
+    # gcc's time grows linearly with a kernel's length: expressions fuse however deep.
+    max_fused_height = None
     # Call the runtime library's kernels (declarations only) rather than compile them in.
     # False where the module must hold them: CUDA (device code) and exports (self-contained).
     uses_runtime_library = True

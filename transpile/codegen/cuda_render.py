@@ -50,6 +50,10 @@ class CudaRenderer(CRenderer):
     restrict = "__restrict__"
     team_regions = False          # OpenMP's shared parallel regions have no CUDA counterpart
     runtime_header = "tp_cuda.h"
+    # nvcc's optimiser (cicc) slows down more than linearly with a kernel's length: an
+    # unrolled 200-step chain of sin, as one kernel, took 9.8 s of CPU to compile and a
+    # 400-step one 38 s. Kernels of at most this many operations in a row keep it linear.
+    max_fused_height = 96
     # The sort, factorization and scatter helpers run on the device (a thread or a block per
     # item) and GEMM is tp_cuda.h's tiled template: device code, compiled into the module
     # (calling device code in another library would need relocatable device code and a device
@@ -97,7 +101,9 @@ class CudaRenderer(CRenderer):
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
         total = math.prod(k.shape)
         lines = Lines()
-        self._kernel_header(lines, index, [k.value], k.out, k.comment)
+        # A store at a run-time offset (an update in place) reads that offset's buffers too.
+        exprs = [k.value] + [e for e, _ in k.store.dyn]
+        self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
         self._launches[index] = self._launch_1d(f"kernel_{index}",
                                                 f"tp_blocks({total}, TP_THREADS)")

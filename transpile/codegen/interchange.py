@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..ir import Literal
 from ..primitives import COMPLEX_PARTS, ELEMENTWISE_UFUNC, SPECIAL_UNARY
 from .kernel_ir import Affine, Call, Expr, IteratedKernel
+from .schedule import deepest_fused_height
 
 _ELEMENTWISE = set(ELEMENTWISE_UFUNC) | set(SPECIAL_UNARY) | set(COMPLEX_PARTS) | {
     "select", "convert_element_type", "bitcast_convert_type"}
@@ -42,8 +43,12 @@ def can_interchange(eqn) -> bool:
 
 
 def try_interchanged_for_loop(region, eqn, lower: str, upper: str):
-    """Statements for the interchanged loop, or None when interchange is not legal."""
-    if not can_interchange(eqn):
+    """Statements for the interchanged loop, or None when interchange is not legal, or when
+    the body is deeper than the dialect lets one kernel be (interchanged, the whole body
+    is one kernel's expression: see schedule.materialised_vars)."""
+    cap = region.builder.max_fused_height
+    if not can_interchange(eqn) or (cap is not None and
+                                    deepest_fused_height(eqn.params["body"]) >= cap):
         return None
     from .lower import RegionLowering
     from .lower_control import _buffer_for

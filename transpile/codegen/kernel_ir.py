@@ -91,11 +91,45 @@ class Expr:
 
     def __eq__(self, other):
         return self is other or (isinstance(other, Expr) and self._hash == other._hash
-                                 and self.kind == other.kind and self.dtype == other.dtype
-                                 and self.args == other.args)
+                                 and _same_structure(self, other))
 
     def __repr__(self):
-        return f"Expr({self.kind}, {self.args!r}, {self.dtype})"
+        # One level only: a whole expression can be thousands of levels deep, and as a DAG
+        # printed as a tree, exponentially long.
+        head = self.args[0] if self.kind in ("op", "load", "lit", "var") else ""
+        return f"Expr({self.kind}, {head!r}, {self.dtype})"
+
+
+def _same_structure(a: Expr, b: Expr) -> bool:
+    """Do two expression DAGs hold the same nodes? Compared on an explicit stack (an
+    unrolled loop makes them thousands of levels deep), each pair of nodes once (shared
+    subexpressions would otherwise be compared once per path to them). Leaves compare as
+    a tuple compares its items: identical, or equal."""
+    stack, compared = [(a, b)], set()
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        kind = type(x)
+        if kind in (Expr, tuple, Affine) and type(y) is not kind:
+            return False
+        if kind is Expr:
+            if x._hash != y._hash or x.kind != y.kind or x.dtype != y.dtype:
+                return False
+            if (id(x), id(y)) not in compared:
+                compared.add((id(x), id(y)))
+                stack.append((x.args, y.args))
+        elif kind is tuple:
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif kind is Affine:
+            if x.coeffs != y.coeffs or x.const != y.const:
+                return False
+            stack.append((x.dyn, y.dyn))
+        elif x != y:
+            return False
+    return True
 
 
 @dataclasses.dataclass

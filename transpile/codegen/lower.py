@@ -40,8 +40,9 @@ I64 = np.dtype(np.int64)
 class ProgramBuilder:
     """State shared by every region of one program: kernels and uniquely named buffers."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, max_fused_height: int | None = None):
         self.name = name
+        self.max_fused_height = max_fused_height    # see schedule.materialised_vars
         self.kernels: list = []
         self.temps: list[Buffer] = []
         self.views: list[Buffer] = []
@@ -88,10 +89,11 @@ class RegionLowering:
         self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
         self.matmul_limits = matmul_limits or {}  # {product: loop_ranges.LoopLimits}
         self._memo: dict = {}
+        self._by_name: dict[str, Buffer] = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
-        roots = materialised_vars(self.ir)
+        roots = materialised_vars(self.ir, self.builder.max_fused_height)
         plan = plan_in_place(self.ir, roots, self.donated, self.not_in_place)
         roots |= set(plan)
         written = set()
@@ -132,55 +134,73 @@ class RegionLowering:
         return LoopKernel(shape, buf, linearize(idx, shape, n), value, f"{buf.shape} {why}")
 
     # -- scalar expressions -------------------------------------------------------------------
+    # Expressions are built on an explicit stack, never by recursion: an unrolled Python loop
+    # makes an expression as deep as its trip count (thousands of levels), so each rule below
+    # is a generator that yields the (atom, index, nvars) of each operand it needs and is
+    # sent back that operand's expression. `_run` drives the generators.
     def value_at(self, atom, idx: tuple[Affine, ...], nvars: int) -> Expr:
         """The scalar expression for `atom` at multi-index `idx` (memoised: IRs are DAGs)."""
+        found = self._known(atom, idx, nvars)
+        if found is None:
+            found = self._memo[(atom, idx, nvars)] = self._run(atom, idx, nvars)
+        return found
+
+    def _known(self, atom, idx, nvars) -> Expr | None:
+        """The expression when it needs no operand: a literal, a memoised value, a scalar
+        held in a C variable, or a load from the atom's buffer. None otherwise."""
         if isinstance(atom, Literal):
             return literal_expr(atom.value, atom.aval.dtype)
         key = (atom, idx, nvars)
         expr = self._memo.get(key)
         if expr is None:
-            expr = self._memo[key] = self._value_at(atom, idx, nvars)
+            if atom in self.leaf_exprs:
+                expr = self.leaf_exprs[atom]
+            else:
+                buf = self.buffers.get(atom)
+                if buf is None:
+                    return None
+                expr = Expr("load", (buf.name, linearize(idx, buf.shape, nvars)), buf.dtype)
+            self._memo[key] = expr
         return expr
 
-    def _value_at(self, atom, idx, nvars) -> Expr:
-        if atom in self.leaf_exprs:
-            return self.leaf_exprs[atom]
-        buf = self.buffers.get(atom)
-        if buf is not None:
-            return Expr("load", (buf.name, linearize(idx, buf.shape, nvars)), buf.dtype)
-        return self.compute(atom, idx, nvars)
+    def _run(self, var: Var, idx, nvars) -> Expr:
+        """`var` built from its producer, and every operand it needs, depth first."""
+        stack: list = []
+        sent = self._begin(None, var, idx, nvars, stack)
+        while stack:
+            key, job = stack[-1]
+            try:
+                wanted = job.send(sent)
+            except StopIteration as done:
+                stack.pop()
+                sent = done.value
+                if key is not None:
+                    self._memo[key] = sent
+                continue
+            sent = self._known(*wanted)
+            if sent is None:
+                sent = self._begin(wanted, *wanted, stack)
+        return sent
+
+    def _begin(self, key, var: Var, idx, nvars, stack) -> Expr | None:
+        """Start building `var`: its expression when its rule needs no operand, else None
+        with the rule's generator pushed on `stack` (memoised under `key` when done)."""
+        eqn = self.producers[var]
+        job = _INDEX_RULES.get(eqn.prim.name, _elementwise)(self, eqn, idx, nvars)
+        if isinstance(job, Expr):
+            if key is not None:
+                self._memo[key] = job
+            return job
+        stack.append((key, job))
+        return None
 
     def compute(self, var: Var, idx, nvars) -> Expr:
         """`var` computed from its producer (even when `var` itself has a buffer)."""
-        eqn = self.producers[var]
-        rule = _INDEX_RULES.get(eqn.prim.name)
-        if rule is not None:
-            return rule(self, eqn, idx, nvars)
-        return self._elementwise(eqn, idx, nvars)
+        return self._run(var, idx, nvars)
 
     def scalar(self, atom) -> Expr:
         """A 0-d value (an index, a bound) as an expression."""
         return self.value_at(atom, (), 0)
-
-    def _elementwise(self, eqn, idx, nvars) -> Expr:
-        name, out = eqn.prim.name, eqn.outputs[0].aval
-        operands = [self.value_at(a, idx if a.aval.shape else (), nvars) for a in eqn.inputs]
-        src = eqn.source
-        if name == "select":
-            pred, t, f = operands
-            return Expr("select", (pred, _cast(t, out.dtype, src), _cast(f, out.dtype, src)),
-                        out.dtype, src)
-        if name == "convert_element_type":
-            return _cast(operands[0], out.dtype, src, force=True)
-        if name in SPECIAL_UNARY or name in COMPLEX_PARTS or name == "bitcast_convert_type":
-            return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
-        if name not in ELEMENTWISE_UFUNC:
-            raise NotImplementedError(f"no lowering for primitive '{name}'")
-        loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
-        if name in _CONSTANT_ON_INTEGERS and np.dtype(loop[0]).kind not in "fc":
-            return literal_expr(_CONSTANT_ON_INTEGERS[name], out.dtype)
-        return op_expr(name, [_cast(o, dt, src) for o, dt in zip(operands, loop)], loop,
-                       out.dtype, src)
 
     # -- kernels ------------------------------------------------------------------------------
     def emit_kernel(self, var: Var) -> list:
@@ -278,8 +298,17 @@ class RegionLowering:
         if expr.kind != "load" or expr.args[1].dyn:
             return None
         name, flat = expr.args
-        buffer = next(b for b in self.buffers.values() if b.name == name)
+        buffer = self._buffer_named(name)
         return StridedOperand(buffer, flat.const, flat.coeffs)
+
+    def _buffer_named(self, name: str) -> Buffer:
+        """The buffer a load reads, from an index rebuilt only when a name is missing
+        (products in an unrolled loop would otherwise search every buffer once each)."""
+        found = self._by_name.get(name)
+        if found is None:
+            self._by_name = {b.name: b for b in self.buffers.values()}
+            found = self._by_name[name]
+        return found
 
     @staticmethod
     def _strided_operand_of(buf):
@@ -368,14 +397,42 @@ def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
     return op_expr("min", [lower, literal_expr(hi, I64)], (I64, I64), I64)
 
 
-# -- index rules for the view primitives: rewrite the index, recurse into the operand ---------
+# -- the rules that build expressions: one generator per primitive ---------------------------
+# A rule that reads operands is a generator: it yields (atom, index, nvars) for each operand
+# it needs, is sent back that operand's expression (see RegionLowering._run) and returns the
+# value's expression. A rule that reads no operand (iota) may return the expression itself.
+
+def _elementwise(low, eqn, idx, nvars):
+    name, out = eqn.prim.name, eqn.outputs[0].aval
+    operands = []
+    for a in eqn.inputs:
+        operands.append((yield a, idx if a.aval.shape else (), nvars))
+    src = eqn.source
+    if name == "select":
+        pred, t, f = operands
+        return Expr("select", (pred, _cast(t, out.dtype, src), _cast(f, out.dtype, src)),
+                    out.dtype, src)
+    if name == "convert_element_type":
+        return _cast(operands[0], out.dtype, src, force=True)
+    if name in SPECIAL_UNARY or name in COMPLEX_PARTS or name == "bitcast_convert_type":
+        return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
+    if name not in ELEMENTWISE_UFUNC:
+        raise NotImplementedError(f"no lowering for primitive '{name}'")
+    loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
+    if name in _CONSTANT_ON_INTEGERS and np.dtype(loop[0]).kind not in "fc":
+        return literal_expr(_CONSTANT_ON_INTEGERS[name], out.dtype)
+    return op_expr(name, [_cast(o, dt, src) for o, dt in zip(operands, loop)], loop,
+                   out.dtype, src)
+
+
+# The view primitives only rewrite the index at which their operand is read.
 
 def _broadcast_index(low, eqn, idx, nvars):
     (x,) = eqn.inputs
     dims = eqn.params["broadcast_dimensions"]
     sub = tuple(Affine.constant(0, nvars) if x.aval.shape[i] == 1 else idx[d]
                 for i, d in enumerate(dims))
-    return low.value_at(x, sub, nvars)
+    return (yield x, sub, nvars)
 
 
 def _transpose_index(low, eqn, idx, nvars):
@@ -383,7 +440,7 @@ def _transpose_index(low, eqn, idx, nvars):
     sub = [None] * x.aval.ndim
     for out_dim, in_dim in enumerate(eqn.params["permutation"]):
         sub[in_dim] = idx[out_dim]
-    return low.value_at(x, tuple(sub), nvars)
+    return (yield x, tuple(sub), nvars)
 
 
 def _slice_index(low, eqn, idx, nvars):
@@ -391,7 +448,7 @@ def _slice_index(low, eqn, idx, nvars):
     p = eqn.params
     sub = tuple(a.scale(st).shift(lo) for a, lo, st in
                 zip(idx, p["start_indices"], p["strides"]))
-    return low.value_at(x, sub, nvars)
+    return (yield x, sub, nvars)
 
 
 def _rev_index(low, eqn, idx, nvars):
@@ -399,7 +456,7 @@ def _rev_index(low, eqn, idx, nvars):
     dims = eqn.params["dimensions"]
     sub = tuple(a.scale(-1).shift(x.aval.shape[d] - 1) if d in dims else a
                 for d, a in enumerate(idx))
-    return low.value_at(x, sub, nvars)
+    return (yield x, sub, nvars)
 
 
 def _reshape_index(low, eqn, idx, nvars):
@@ -408,7 +465,7 @@ def _reshape_index(low, eqn, idx, nvars):
     if is_trivial_reshape(old, new):
         kept = iter([a for a, d in zip(idx, new) if d != 1])
         sub = tuple(next(kept) if d != 1 else Affine.constant(0, nvars) for d in old)
-        return low.value_at(x, sub, nvars)
+        return (yield x, sub, nvars)
     # The schedule guarantees x has a contiguous buffer: reuse the flat offset.
     buf = low.buffers[x]
     return Expr("load", (buf.name, linearize(idx, new, nvars)), buf.dtype)
@@ -424,17 +481,25 @@ def _clamped_starts(low, eqn, operand_shape, sizes):
             for s, d, n in zip(eqn.inputs[-len(operand_shape):], operand_shape, sizes)]
 
 
+def _clamped_starts_rule(eqn, operand_shape, sizes):
+    """`_clamped_starts` inside a rule: the start values are asked for, not computed."""
+    clamped = []
+    for s, d, n in zip(eqn.inputs[-len(operand_shape):], operand_shape, sizes):
+        clamped.append(clamp_expr((yield s, (), 0), 0, d - n))
+    return clamped
+
+
 def _dynamic_slice_index(low, eqn, idx, nvars):
     x = eqn.inputs[0]
-    starts = _clamped_starts(low, eqn, x.aval.shape, eqn.params["slice_sizes"])
+    starts = yield from _clamped_starts_rule(eqn, x.aval.shape, eqn.params["slice_sizes"])
     sub = tuple(a.plus(s) for a, s in zip(idx, starts))
-    return low.value_at(x, sub, nvars)
+    return (yield x, sub, nvars)
 
 
 def _dynamic_update_slice_index(low, eqn, idx, nvars):
     x, update = eqn.inputs[0], eqn.inputs[1]
     sizes = update.aval.shape
-    starts = _clamped_starts(low, eqn, x.aval.shape, sizes)
+    starts = yield from _clamped_starts_rule(eqn, x.aval.shape, sizes)
     inside, sub = None, []
     for a, s, n in zip(idx, starts, sizes):
         position = Expr("index", (a,), I64)
@@ -445,8 +510,8 @@ def _dynamic_update_slice_index(low, eqn, idx, nvars):
         inside = ok if inside is None else op_expr("and", [inside, ok], (np.bool_,) * 2, np.bool_)
         # Clamped, so that the (always evaluated) update load never leaves its buffer.
         sub.append(Affine.constant(0, nvars).plus(clamp_expr(offset, 0, max(n - 1, 0))))
-    new = low.value_at(update, tuple(sub), nvars)
-    old = low.value_at(x, idx, nvars)
+    new = yield update, tuple(sub), nvars
+    old = yield x, idx, nvars
     if inside is None:                       # 0-d: the update replaces the value
         return new
     return Expr("select", (inside, new, old), old.dtype, eqn.source)
@@ -458,13 +523,13 @@ def _gather_index(low, eqn, idx, nvars):
     x, indices = eqn.inputs
     axis, k = eqn.params["axis"], indices.aval.ndim
     n = x.aval.shape[axis]
-    raw = _cast(low.value_at(indices, tuple(idx[axis:axis + k]), nvars), I64, eqn.source)
+    raw = _cast((yield indices, tuple(idx[axis:axis + k]), nvars), I64, eqn.source)
     negative = op_expr("lt", [raw, literal_expr(0, I64)], (I64, I64), np.bool_)
     wrapped = Expr("select", (negative, op_expr("add", [raw, literal_expr(n, I64)], (I64, I64),
                                                        I64), raw), I64, eqn.source)
     position = Affine.constant(0, nvars).plus(clamp_expr(wrapped, 0, max(n - 1, 0)))
     sub = tuple(idx[:axis]) + (position,) + tuple(idx[axis + k:])
-    return low.value_at(x, sub, nvars)
+    return (yield x, sub, nvars)
 
 
 _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_index,
@@ -473,27 +538,30 @@ _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_in
                 "dynamic_update_slice": _dynamic_update_slice_index, "gather": _gather_index}
 
 
-def lower(ir: IR, name: str) -> Program:
-    builder = ProgramBuilder(name)
-    inputs, bound = [], {}
+def lower(ir: IR, name: str, max_fused_height: int | None = None) -> Program:
+    builder = ProgramBuilder(name, max_fused_height)
+    inputs, bound, position = [], {}, {}    # position: the index of each var's input buffer
     for i, v in enumerate(ir.constvars):
         bound[v] = Buffer(f"c{i}", v.aval.shape, v.aval.dtype, "const")
+        position[v] = len(inputs)
         inputs.append(bound[v])
     for i, v in enumerate(ir.invars):
         if v not in bound:
             bound[v] = Buffer(f"in{i}", v.aval.shape, v.aval.dtype, "input")
+            position[v] = len(inputs)
             inputs.append(bound[v])
-    outputs, sources, dests = [], [], {}
+    outputs, sources, dests, returned = [], [], {}, {}
     for atom in ir.outvars:
         if isinstance(atom, Literal):
             sources.append(("literal", literal_array(atom)))
         elif atom in bound:
-            sources.append(("input", inputs.index(bound[atom])))
+            sources.append(("input", position[atom]))
         elif atom in dests:                  # the same value returned twice
-            sources.append(("buffer", outputs.index(dests[atom])))
+            sources.append(("buffer", returned[atom]))
         else:
             dests[atom] = Buffer(f"out{len(outputs)}", atom.aval.shape, atom.aval.dtype,
                                  "output")
+            returned[atom] = len(outputs)
             outputs.append(dests[atom])
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()

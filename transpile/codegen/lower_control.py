@@ -81,7 +81,8 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
     from .lower import copy_kernel
     n = len(carry)
     invars, outvars = body_ir.invars[first:first + n], body_ir.outvars[:n]
-    in_place = carries_in_place(body_ir, materialised_vars(body_ir), invars, outvars)
+    in_place = carries_in_place(body_ir, materialised_vars(
+        body_ir, region.builder.max_fused_height), invars, outvars)
     results, swaps = [], []
     for k in range(n):
         if k in in_place:

@@ -179,3 +179,52 @@ def test_a_modified_input_is_a_finding():
     snapshot[i] = snapshot[i] + 1 if snapshot[i].dtype != np.bool_ else ~snapshot[i]
     assert [f.kind for f in oracle._inputs_intact(case, snapshot, "cpu", 7)] == \
         ["input-modified"]
+
+
+def _contexts(prog):
+    """Which of issue 20's contexts a program builds (ops_contexts.py, reductions' dtype=)."""
+    found = set()
+    values = generate.reference_values(prog)
+    for node in prog.nodes:
+        p = node.params
+        if node.op == "const_chain" and p["dtype"] in ("uint64", "int64") and \
+                p["then"] == "invert":
+            found.add("invert-of-64-bit-constant")
+        if node.op in ("sum", "prod") and p.get("dtype") == "bool":
+            found.add("bool-reduction-dtype")
+        if node.op == "scan_math" and p["reverse"] and \
+                np.asarray(values[node.operands[0].index]).dtype.kind in "iu":
+            found.add("reverse-scan-math-of-ints")
+        if node.op == "cond_math" and p["math"] == "power":
+            found.add("power-in-cond")
+    return found
+
+
+def test_generator_builds_issue_20_contexts():
+    """Issue 20's wrong answers needed contexts the generator did not build: ~ of a 64-bit
+    constant, a sum with dtype=bool, a transcendental of an integer inside a reversed scan,
+    power inside a cond. Each appears in the first 1,000 seeds (all by seed 529)."""
+    seen = set()
+    for seed in range(1000):
+        seen |= _contexts(generate.program(seed))
+        if len(seen) == 4:
+            break
+    assert seen == {"invert-of-64-bit-constant", "bool-reduction-dtype",
+                    "reverse-scan-math-of-ints", "power-in-cond"}
+
+
+def test_fuzzer_finds_a_planted_precision_loss_in_a_region(monkeypatch):
+    """A transcendental inside a scan computed in float32 where NumPy's loop is float64 (a
+    2e-10-relative difference, as issue 20 reported) is a value finding on scan_math."""
+    real = OPS["scan_math"].tp
+
+    def in_float32(p, xs):
+        if p["dtype"] != "float64":
+            return real(p, xs)
+        return real(dict(p, lit=np.float32(p["lit"])), xs.astype(np.float32)).astype(np.float64)
+    _planted(monkeypatch, "scan_math", in_float32)
+    seeds = [s for s in range(2000) if any(
+        n.op == "scan_math" and n.params["dtype"] == "float64" and
+        n.params["math"] not in ("sin", "cos", "tan") for n in generate.program(s).nodes)]
+    report = run.run_seeds(seeds[:4])
+    assert any(f.kind == "value" and f.op == "scan_math" for f in report.findings)

@@ -138,3 +138,43 @@ def test_log2_of_int16_is_float32_before_promotion():
     as_f64 = np.arctan2(c, np.log2(n.astype(np.float64)))
     assert np.mean(got == as_f32) > 0.99
     assert np.mean(got == as_f64) < 0.05
+
+
+FLOAT_RESULT_OPS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin",
+                    "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "cbrt",
+                    "reciprocal_float", "divide", "true_divide", "arctan2", "power", "hypot"]
+
+
+def float_results(m, x):
+    """Every op that turns integers into floats (NumPy's loop: float32 for 16-bit, float64
+    for wider), each combined with a float64 value afterwards as issue 20's arctan2 was."""
+    out = {}
+    for name in FLOAT_RESULT_OPS:
+        if name == "reciprocal_float":
+            v = m.reciprocal(x.astype(np.float32) + 1)
+        elif name in ("divide", "true_divide", "arctan2", "power", "hypot"):
+            v = getattr(m, name)(x, x + 1)
+        else:
+            v = getattr(m, name)(x)
+        out[name] = (v, m.arctan2(np.float64(0.75), v))
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64])
+def test_int_to_float_ops_in_regions_match_top_level(dtype):
+    """The same ops inside a reversed scan and a cond give the top level's dtypes and bits."""
+    x = np.arange(1, 40, dtype=dtype)
+    in_scan = lambda x: lax.scan(lambda k, v: (k, float_results(tnp, v)), 0, x,  # noqa: E731
+                                 reverse=True)[1]
+    in_cond = lambda x: lax.cond(x[0] > 0, lambda v: float_results(tnp, v),  # noqa: E731
+                                 lambda v: float_results(tnp, v + 1), x)
+    top = tp.jit(lambda x: float_results(tnp, x))(x)
+    with np.errstate(all="ignore"):
+        expected = float_results(np, x)
+    for region in (in_scan, in_cond):
+        got = tp.jit(region)(x)
+        for name in FLOAT_RESULT_OPS:
+            for k in range(2):
+                a, b = np.asarray(got[name][k]), np.asarray(top[name][k])
+                assert a.dtype == b.dtype == expected[name][k].dtype, name
+                assert np.array_equal(a, b, equal_nan=True), name

@@ -228,3 +228,18 @@ def test_fuzzer_finds_a_planted_precision_loss_in_a_region(monkeypatch):
         n.params["math"] not in ("sin", "cos", "tan") for n in generate.program(s).nodes)]
     report = run.run_seeds(seeds[:4])
     assert any(f.kind == "value" and f.op == "scan_math" for f in report.findings)
+
+
+def test_references_refuse_what_numpy_leaves_undefined():
+    """Found by the long run: a float summed with an integer dtype= casts NaN first (seed
+    304475, undefined: not compared), and fori_loop bounds of int32 and uint64 have no common
+    integer type (seed 308573, a TypeError transpile must raise too)."""
+    params = {"axis": None, "keepdims": False, "method": False, "dtype": "uint32"}
+    with pytest.raises(ValueError):
+        OPS["sum"].ref(params, np.array([np.nan, 1.0]))
+    assert OPS["sum"].ref(params, np.array([2.0, 3.5])) == 5
+    loop = {"body": "elementwise", "op": "add", "index_op": "add"}
+    with pytest.raises(TypeError):
+        OPS["fori_loop"].ref(loop, np.zeros(2), np.zeros(2), np.int32(0), np.uint64(2))
+    for seed in (304475, 308573):
+        assert not run.run_seeds([seed]).findings

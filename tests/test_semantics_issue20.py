@@ -178,3 +178,14 @@ def test_int_to_float_ops_in_regions_match_top_level(dtype):
                 a, b = np.asarray(got[name][k]), np.asarray(top[name][k])
                 assert a.dtype == b.dtype == expected[name][k].dtype, name
                 assert np.array_equal(a, b, equal_nan=True), name
+
+
+# -- found by the long run (seeds 300000-309999) ---------------------------------------------
+
+def test_fori_loop_bounds_without_a_common_integer_type_are_refused():
+    """int32 and uint64 bounds promote to float64: refused while tracing, naming both types
+    and the fix, as JAX refuses unequal bound types (seed 308573)."""
+    f = tp.jit(lambda lo, hi: lax.fori_loop(lo, hi, lambda i, c: c + 1, 0.0))
+    with pytest.raises(TypeError, match=r"int32 and uint64 promote to float64.*astype"):
+        f(np.int32(0), np.uint64(3))
+    assert f(np.int32(0), np.int32(3)) == 3.0

@@ -66,7 +66,6 @@ def draw_const_chain(rng, pool, is_array, second_operand):
         other = second_operand(pool, operands[0]) if operands and pool.chance(0.5) else \
             pool.maybe_pick(lambda m: _broadcasts(m.shape, shape))
         operands.append(other if other is not None else second_operand(pool, pool.pick()))
-        params["other"] = True
     return operands, params
 
 

@@ -237,7 +237,10 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     index_dtype = dtypes.result_type([aval_of(lower).dtype, aval_of(upper).dtype],
                                      weak_flags([lower, upper]))
     if not dtypes.is_int(index_dtype):
-        raise TypeError(f"lax.fori_loop bounds must be integers, got {index_dtype}")
+        kinds = f"{aval_of(lower).dtype} and {aval_of(upper).dtype}"
+        raise TypeError(f"lax.fori_loop bounds must be integers of one common integer type; "
+                        f"{kinds} promote to {index_dtype} (JAX requires equal types): cast "
+                        f"one, e.g. upper.astype(lower.dtype)")
     if index_dtype == dtypes.uint64:
         return _uint64_fori_loop(lower, upper, body_fun, init_val)
     from .core import ShapedArray

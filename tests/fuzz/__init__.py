@@ -6,8 +6,12 @@ transpile and in plain NumPy). `oracle.check_batch` compiles many programs into 
 function (unfused: every intermediate an output; fused: only the final ones), calls each
 twice, runs the interpreter too, and checks every value against NumPy applied to the
 *compiled* values of its own inputs, so one wrong op is reported once, not downstream.
-`findings.py` classifies and deduplicates what differs; `known.py` lists the classes that are
-still open, with reproducers; `shrink.py` makes a finding's program small.
+ops_contexts.py puts ops where issue 20's wrong answers hid: an op applied to a constant
+in the same node (its C operand is the literal, also unfused), one transcendental function
+inside a cond, scan (reversed too), fori_loop or while_loop body, and reductions take a
+`dtype=` (bool included). `findings.py` classifies and deduplicates what differs; `known.py`
+lists the classes that are still open, with reproducers; `shrink.py` makes a finding's
+program small.
 
 What is deliberately not compared, and why:
 - float -> int casts of NaN, inf or out-of-range values: NumPy leaves them undefined (its own

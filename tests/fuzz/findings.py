@@ -185,6 +185,15 @@ def _op_features(node, values, n_in) -> set:
             feats.add("all-axes" if axis is None else "several-axes")
         elif axis % max(ndim, 1) != ndim - 1:
             feats.add("non-last-axis")
+    if node.op in ("sum", "prod", "mean") and node.params.get("dtype") is not None:
+        feats.add(f"reduce-dtype-{node.params['dtype']}")
+    if node.op == "const_chain":
+        feats.add(f"constant-{node.params['dtype']}")
+        feats.add(f"then-{node.params['then']}")
+    if node.op.endswith("_math") and node.op != "cast_math":
+        feats.add(f"region-{node.params['math']}")
+        if node.params.get("reverse"):
+            feats.add("reverse")
     if node.op == "cast_math":
         feats.add("after-float-to-int-cast")
     if node.op == "round":

@@ -70,8 +70,23 @@ NEW_CLASSES: dict[str, Callable] = {
 }
 
 
+# Issue 20's classes (an independent fuzzer's findings), as this fuzzer sees them.
+ISSUE20_CLASSES: dict[str, Callable] = {
+    # An op whose C operand is a 64-bit literal computed in 32 bits (`~1u` on uint64).
+    "20-1-64-bit-constant": lambda f: f.kind == "value" and f.op == "const_chain" and (
+        _has(f, "constant-uint64") or _has(f, "constant-int64")),
+    # A boolean sum or product with an arithmetic C accumulator (dtype=bool).
+    "20-2-bool-accumulator": lambda f: f.kind == "value" and f.op in ("sum", "prod", "mean")
+    and (_has(f, "reduce-dtype-bool") or "bool" in f.dtypes),
+    # A transcendental op inside a region computed in another dtype or precision.
+    "20-3-4-region-math": lambda f: f.kind in ("value", "dtype") and f.op in (
+        "cond_math", "scan_math", "fori_math", "while_math"),
+}
+ISSUE_CLASSES.update(ISSUE20_CLASSES)
+
+
 def issue_class(finding) -> str | None:
-    for name, matches in ISSUE_CLASSES.items():
+    for name, matches in {**ISSUE20_CLASSES, **ISSUE_CLASSES}.items():   # the specific first
         if matches(finding):
             return name
     return None

@@ -17,6 +17,7 @@ import numpy as np
 import transpile.lax as lax
 import transpile.numpy as tnp
 
+from . import ops_contexts as ctx
 from .values import DTYPES, is_pyscalar, random_literal
 
 TRANSCENDENTAL = "ulp"     # libm / SIMD approximations: a few ulp
@@ -378,8 +379,43 @@ def _draw_reduce(name):
         if name in ("max", "min", "argmax", "argmin") and pool.meta(x).value.size == 0:
             return None
         return [x], {"axis": axis, "keepdims": pool.chance(0.4),
-                     "method": pool.chance(0.3)}
+                     "method": pool.chance(0.3), "dtype": _reduce_dtype(pool, name, x)}
     return draw
+
+
+# The `dtype=` a sum, product or mean is asked to compute in (issue 20: a boolean sum with
+# dtype=bool). Most reductions take none.
+_REDUCE_DTYPES = {"sum": [d.name for d in DTYPES], "prod": [d.name for d in DTYPES],
+                  "mean": ["float32", "float64"]}
+
+
+def _reduce_dtype(pool, name, x):
+    if name not in _REDUCE_DTYPES or pool.meta(x).dtype.kind == "c" or not pool.chance(0.3):
+        return None
+    if pool.chance(0.3):
+        return "bool" if name != "mean" else "float32"
+    return pool.choice(_REDUCE_DTYPES[name])
+
+
+def _refuse_undefined_cast(p, x):
+    """A float reduced with an integer dtype= casts every element first: NaN, inf or an
+    out-of-range value has no defined result (README, semantics; seed 304475: a uint32 sum
+    of NaN, 0 in NumPy and 2147483648 compiled), so such a case is not compared."""
+    dt = p.get("dtype")
+    a = np.asarray(x)
+    if dt is None or np.dtype(dt).kind not in "iu" or a.dtype.kind != "f":
+        return
+    info = np.iinfo(dt)
+    with np.errstate(invalid="ignore"):
+        if not np.all(np.isfinite(a) & (np.trunc(a) >= info.min) & (np.trunc(a) <= info.max)):
+            raise ValueError("a float->int cast without a defined value (not compared)")
+
+
+def _reduce_kwargs(p):
+    kwargs = {"axis": p["axis"], "keepdims": p["keepdims"]}
+    if p.get("dtype") is not None:
+        kwargs["dtype"] = p["dtype"]
+    return kwargs
 
 
 def _magnitudes(x):
@@ -393,11 +429,12 @@ def _reduce_op(name):
 
     def tp(p, x):
         if p["method"]:
-            return getattr(x, name)(axis=p["axis"], keepdims=p["keepdims"])
-        return getattr(tnp, name)(x, axis=p["axis"], keepdims=p["keepdims"])
+            return getattr(x, name)(**_reduce_kwargs(p))
+        return getattr(tnp, name)(x, **_reduce_kwargs(p))
 
     def ref(p, x):
-        return getattr(np, name)(x, axis=p["axis"], keepdims=p["keepdims"])
+        _refuse_undefined_cast(p, x)
+        return getattr(np, name)(x, **_reduce_kwargs(p))
 
     def scale(p, x):
         mag = _magnitudes(x)
@@ -764,10 +801,15 @@ def _tp_fori(p, c, a, lo, hi):
 
 
 def _index_value(lo, hi):
-    """The loop index as NumPy sees it: the bounds' common type (Python int if both are)."""
+    """The loop index as NumPy sees it: the bounds' common type (Python int if both are).
+    Bounds without a common integer type (int32 and uint64 make float64) are refused, as
+    JAX refuses them (seed 308573): a type-level error transpile must raise too."""
     if isinstance(lo, int) and isinstance(hi, int):
         return lambda i: i
     dt = np.result_type(lo, hi)
+    if dt.kind not in "iu":
+        raise TypeError(f"fori_loop bounds of types {np.result_type(lo)} and "
+                        f"{np.result_type(hi)} have no common integer type")
     return lambda i: dt.type(i)
 
 
@@ -911,6 +953,18 @@ def _table() -> dict[str, Op]:
         Op("while_loop", _tp_while, _ref_while, _draw_while, family="lax"),
         Op("cond", _tp_cond, _ref_cond, _draw_cond, family="lax"),
         Op("scan", lambda p, xs: _tp_scan(p, xs), _ref_scan, _draw_scan, family="lax"),
+        Op("const_chain", lambda p, *xs: ctx.const_chain(tnp, p, *xs),
+           lambda p, *xs: ctx.const_chain(np, p, *xs),
+           lambda rng, pool: ctx.draw_const_chain(rng, pool, _array, _second_operand),
+           family="create"),
+        Op("cond_math", ctx.tp_cond_math, ctx.ref_cond_math, ctx.draw_cond_math,
+           TRANSCENDENTAL, family="lax"),
+        Op("scan_math", ctx.tp_scan_math, ctx.ref_elementwise_math, ctx.draw_scan_math,
+           TRANSCENDENTAL, family="lax"),
+        Op("fori_math", ctx.tp_fori_math, ctx.ref_elementwise_math, ctx.draw_loop_math,
+           TRANSCENDENTAL, family="lax"),
+        Op("while_math", ctx.tp_while_math, ctx.ref_elementwise_math, ctx.draw_loop_math,
+           TRANSCENDENTAL, family="lax"),
     ]
     return {op.name: op for op in ops}
 
@@ -918,8 +972,8 @@ def _table() -> dict[str, Op]:
 OPS = _table()
 
 # How often each family is drawn (elementwise ops are many and cheap; loops are few).
-FAMILY_WEIGHTS = {"unary": 2.0, "binary": 3.5, "select": 1.2, "cast": 1.2, "create": 0.4,
-                  "reduce": 2.4, "shape": 1.6, "linalg": 0.6, "index": 1.0, "lax": 0.8}
+FAMILY_WEIGHTS = {"unary": 2.0, "binary": 3.5, "select": 1.2, "cast": 1.2, "create": 0.8,
+                  "reduce": 2.4, "shape": 1.6, "linalg": 0.6, "index": 1.0, "lax": 1.2}
 
 
 # The ops transpile compiles for complex operands (the rest raise NotImplementedError in C).

@@ -322,11 +322,14 @@ def render_literal(value, dt: np.dtype) -> str:
     v = int(value) % 2 ** bits                      # the value as the dtype holds it
     if dt in dtypes.SIGNED and v >= 2 ** (bits - 1):
         v -= 2 ** bits
+    # A 64-bit literal is written in a 64-bit C type whatever its value: C gives `1u` and
+    # `1` 32 bits, and an operator applied to the literal itself (`~1u` is 4294967294) would
+    # compute in them (issue 20).
     if dt in dtypes.UNSIGNED:
-        return f"UINT64_C({v})" if v > 2**31 - 1 else f"{v}u"
+        return f"UINT64_C({v})" if bits == 64 or v > 2**31 - 1 else f"{v}u"
     if v == -2**63:
         return "INT64_MIN"
-    if -2**31 < v < 2**31:
+    if bits < 64 and -2**31 < v < 2**31:
         return str(v) if v >= 0 else f"({v})"
     return f"INT64_C({v})" if v >= 0 else f"(INT64_C({v}))"
 

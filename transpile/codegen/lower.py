@@ -27,6 +27,10 @@ from .lower_helpers import HELPER_LOWERINGS
 from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
 
+# On booleans max and sum are "any", min and prod "all". Never an arithmetic combiner: a C
+# `bool` accumulator under `omp simd reduction(+)` is vectorised as wrapping byte lanes (12
+# trues summed to false, issue 20).
+BOOL_COMBINER = {"max": "or", "sum": "or", "min": "and", "prod": "and"}
 _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
              "reduce_min": "min", "reduce_and": "and", "reduce_or": "or",
              "argmax": "argmax", "argmin": "argmin"}
@@ -261,8 +265,8 @@ class RegionLowering:
             idx[dim] = Affine.var(loop_var, nvars)
         body = self.value_at(x, tuple(idx), nvars)
         combiner = _COMBINER[eqn.prim.name]
-        if x.aval.dtype == np.bool_:        # on booleans, max is "any" and min is "all"
-            combiner = {"max": "or", "min": "and"}.get(combiner, combiner)
+        if x.aval.dtype == np.bool_:
+            combiner = BOOL_COMBINER.get(combiner, combiner)
         return ReduceKernel(tuple(x.aval.shape[d] for d in kept),
                             tuple(x.aval.shape[d] for d in axes), buf, combiner, body, comment,
                             eqn.source)

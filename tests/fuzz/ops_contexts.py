@@ -160,16 +160,23 @@ def draw_cond_math(rng, pool):
     return [pred, x], p
 
 
-def _branches(mod, p):
+def _branches(mod, p, dt=None):
     math = math_fn(mod, p)
-    dt = p["dtype"]
+    dt = p["dtype"] if dt is None else dt
     other = (lambda v: v.astype(dt)) if p["other"] == "astype" else \
         (lambda v: mod.negative(v.astype(dt)))
     return (math, other) if p["math_first"] else (other, math)
 
 
+def _tp_math_dtype(p, x):
+    """The dtype transpile's math gives `x`: p["dtype"] (NumPy's) under NumPy's rules, JAX's
+    under JAX's (log10 of int32 is float32 there, with x64 too), so carries and branches
+    agree in either mode."""
+    return tnp.result_type(math_fn(tnp, p)(x))
+
+
 def tp_cond_math(p, pred, x):
-    return lax.cond(pred, *_branches(tnp, p), x)
+    return lax.cond(pred, *_branches(tnp, p, _tp_math_dtype(p, x)), x)
 
 
 def ref_cond_math(p, pred, x):
@@ -210,11 +217,11 @@ def draw_loop_math(rng, pool):
 
 def tp_fori_math(p, a):
     math = math_fn(tnp, p)
-    init = tnp.zeros(np.shape(a), p["dtype"])
+    init = tnp.zeros(np.shape(a), _tp_math_dtype(p, a))
     return lax.fori_loop(0, p["steps"], lambda i, c: math(a), init)
 
 
 def tp_while_math(p, a):
     math = math_fn(tnp, p)
-    init = (0, tnp.zeros(np.shape(a), p["dtype"]))
+    init = (0, tnp.zeros(np.shape(a), _tp_math_dtype(p, a)))
     return lax.while_loop(lambda s: s[0] < p["steps"], lambda s: (s[0] + 1, math(a)), init)[1]

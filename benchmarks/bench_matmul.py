@@ -63,6 +63,21 @@ def cases(rng):
                  False))
     rows.append(("matmul A.T @ B, 1000x1000 float64", lambda a, b: a.T @ b,
                  (mat(1000, 1000, dtype=np.float64), mat(1000, 1000, dtype=np.float64)), False))
+    # Transposed operands, read in place through strides: the products of a backward pass.
+    for dt in (np.float32, np.float64):
+        name = np.dtype(dt).name
+        rows.append((f"A @ B.T 512x512 {name}", lambda a, b: a @ b.T,
+                     (mat(512, 512, dtype=dt), mat(512, 512, dtype=dt)), False))
+        rows.append((f"A.T @ B.T 512x512 {name}", lambda a, b: a.T @ b.T,
+                     (mat(512, 512, dtype=dt), mat(512, 512, dtype=dt)), False))
+        rows.append((f"ct @ W.T, 128x512 @ (512x512)^T {name}", lambda c, w: c @ w.T,
+                     (mat(128, 512, dtype=dt), mat(512, 512, dtype=dt)), False))
+        rows.append((f"x.T @ ct, (128x784)^T @ 128x512 {name}",
+                     lambda x, c: x.T @ c, (mat(128, 784, dtype=dt), mat(128, 512, dtype=dt)),
+                     False))
+    rows.append(("batched q @ k.T, 64 x 128x64 @ (128x64)^T float32",
+                 lambda q, k: q @ k.transpose(0, 2, 1),
+                 (mat(64, 128, 64, dtype=np.float32), mat(64, 128, 64, dtype=np.float32)), False))
     rows.append(("dot 1-d, 10^6 float64", _dot,
                  (mat(1_000_000, dtype=np.float64), mat(1_000_000, dtype=np.float64)), False))
     return rows

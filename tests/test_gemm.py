@@ -4,6 +4,7 @@ blocking threshold, strided/transposed/reversed/broadcast operands read in place
 Each test jits ONE function returning many products, so a whole table of shapes costs one
 compile; every jitted function is called twice (the second call reuses the loaded code and
 must not depend on the first one's buffers)."""
+import functools
 import os
 import re
 import subprocess
@@ -73,14 +74,36 @@ def test_float_shapes_across_every_threshold(dtype):
             _assert_close(got, a, b)
 
 
+def _transposed_products(operands):
+    """A^T B, A B^T and A^T B^T, each transposed operand stored the other way round and read
+    through a transposed view (the layouts of a backward pass)."""
+    return [p for a_t, b, a, b_t in operands for p in (a_t.T @ b, a @ b_t.T, a_t.T @ b_t.T)]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_transposed_layouts_across_every_threshold(dtype):
+    """The packing routines have one path per layout (tiles transposed in registers where the
+    operand's k is contiguous across its rows or columns): every layout on the whole table."""
+    pairs = _operands(SHAPES, dtype, np.random.default_rng(8))
+    operands = [(a.T.copy(), b, a, b.T.copy()) for a, b in pairs]
+    f = tp.jit(_transposed_products)
+    assert all(name.startswith("in") for name in _gemm_operands(f.lower(operands).source))
+    for _ in range(2):
+        got = f(operands)
+        assert len(got) == 3 * len(pairs)
+        for i, (a, b) in enumerate(pairs):
+            for product in got[3 * i:3 * i + 3]:
+                _assert_close(product, a, b)
+
+
 @pytest.mark.parametrize("flags, threads", [("-mno-avx512f", "2"),
                                             ("-mno-avx512f -mno-avx2 -mno-fma", "2"),
                                             ("", "3")],
                          ids=["avx2-kernel", "portable-kernel", "three-threads"])
 def test_other_micro_kernels(flags, threads, tmp_path):
-    """The AVX2 and portable micro-kernels (chosen by predefined macros, which these flags,
-    added after -march=native, switch off), and uneven splits between three threads, on the
-    same table of shapes, in a fresh process."""
+    """The AVX2 and portable micro-kernels and packing tiles (chosen by predefined macros,
+    which these flags, added after -march=native, switch off), and uneven splits between
+    three threads, on the same table of shapes and layouts, in a fresh process."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     flags = f"{os.environ.get('TRANSPILE_CFLAGS', '')} {flags}".strip()   # e.g. UBSan's too
     env = dict(os.environ, TRANSPILE_CFLAGS=flags, TRANSPILE_CACHE_DIR=str(tmp_path),
@@ -88,7 +111,7 @@ def test_other_micro_kernels(flags, threads, tmp_path):
                PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "-p", "no:xdist", os.path.abspath(__file__), "-k",
-                          "test_float_shapes_across_every_threshold"],
+                          "across_every_threshold"],
                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
     # 0: tests were collected and all passed (5 would mean none ran).
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
@@ -145,6 +168,29 @@ def test_batched_with_broadcast_operands(dtype):
     assert "in3, 0, 40, 1, out0" in source         # x @ shared: shared's batch stride is 0
     for _ in range(2):
         for got, want in zip(f(x, y, z, shared), _batched(x, y, z, shared)):
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == np.float32 else 1e-11,
+                                       atol=1e-3 if dtype == np.float32 else 1e-11)
+
+
+def _batched_transposed(x, y, z, w):
+    swap = functools.partial(tnp.swapaxes, axis1=1, axis2=2)
+    return [swap(x) @ y, x @ swap(z), swap(z) @ swap(y), swap(x) @ w,
+            tnp.einsum("jbi,bjk->bik", tnp.transpose(x, (1, 0, 2)), y)]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_batched_transposed_operands(dtype):
+    """Batched products whose matrices are transposed views (the batch axis leading or not,
+    one operand shared): read in place, every element within reassociation error."""
+    rng = np.random.default_rng(9)
+    x, y, z, w = (rng.standard_normal(s).astype(dtype)
+                  for s in ((3, 70, 45), (3, 70, 60), (3, 60, 45), (70, 33)))
+    f = tp.jit(_batched_transposed)
+    operands = _gemm_operands(f.lower(x, y, z, w).source)
+    assert len(operands) == 10 and all(name.startswith("in") for name in operands)
+    for _ in range(2):
+        for got, want in zip(f(x, y, z, w), _batched_transposed(x, y, z, w)):
             assert got.shape == want.shape
             np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == np.float32 else 1e-11,
                                        atol=1e-3 if dtype == np.float32 else 1e-11)

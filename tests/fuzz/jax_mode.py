@@ -26,7 +26,11 @@ from .values import is_pyscalar
 _ELEMENTWISE = ("unary", "binary")
 # Products JAX computes after promoting both operands (a Python float becomes the array's
 # float32 first, so 0 * 1e300 is NaN as in JAX).
-_CAST_OPERANDS = ("scalar_product", "matmul")
+# Operands converted to the result dtype before NumPy computes: products, and the region-math
+# ops (JAX takes cos of int32 in float32, so the int is rounded to float32 first; computing
+# in float64 and rounding after differs completely for large ints).
+_CAST_OPERANDS = ("scalar_product", "matmul", "cond_math", "scan_math", "fori_math",
+                  "while_math")
 def _jax_floor_divide(params, x, y):
     """NumPy's floor_divide with JAX's integer division by zero: -1 (x == 0) or -2 signed,
     the maximum unsigned."""

@@ -207,7 +207,7 @@ def test_not_callable():
 # -- vectorize (jax.numpy.vectorize on vmap) ------------------------------------------------
 
 def test_vectorize_broadcasts_like_numpy():
-    from transpile.batching.vectorize import vectorize
+    vectorize = tnp.vectorize          # the public name, as jax.numpy.vectorize
     f = vectorize(lambda a, b: tnp.where(a > b, a - b, b * 2))
     a, b = np.arange(6.0).reshape(2, 1, 3), np.linspace(0, 5, 4).reshape(4, 1)
     expected = np.vectorize(lambda a, b: a - b if a > b else b * 2)(a, b)

@@ -117,3 +117,11 @@ def size(a, axis=None):
         return _prod(dims)
     from ._util import normalize_axis
     return dims[normalize_axis(axis, len(dims))]
+
+
+def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
+    """`jax.numpy.vectorize`: `pyfunc` broadcast over its arguments' leading axes (or the
+    loop dimensions of a gufunc `signature`), built on `transpile.vmap`."""
+    # Imported on call: the batching package is built on this one, not the reverse.
+    from ..batching.vectorize import vectorize as _vectorize
+    return _vectorize(pyfunc, excluded=excluded, signature=signature)

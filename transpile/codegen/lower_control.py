@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from .. import dtypes
 from ..ir import Literal
 from .c_ops import render_literal
 from .interchange import try_interchanged_for_loop
@@ -40,8 +41,18 @@ def _buffer_for(region, atom, stmts):
 
 def _scalar_text(region, atom, stmts) -> str:
     if isinstance(atom, Literal):
-        return render_literal(atom.value, atom.aval.dtype)
+        return _bound_literal(atom.value, atom.aval.dtype)
     return f"{_buffer_for(region, atom, stmts).name}[0]"
+
+
+def _bound_literal(value, dt) -> str:
+    """A loop bound, flag or switch index written as the user wrote it (`10`): nothing is
+    computed on it, and a plain decimal constant takes a C type wide enough for its value,
+    so the 64-bit spelling expressions need (`INT64_C(10)`) would only add noise."""
+    if dtypes.is_int(dt) and -2**63 < int(value) < 2**63:
+        v = int(value)
+        return str(v) if v >= 0 else f"({v})"
+    return render_literal(value, dt)
 
 
 def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=None) -> list:

@@ -1,31 +1,14 @@
-"""Running an IR's equations by binding them again on the current trace (or eagerly): how a
-transformation emits the parts of a program it leaves unchanged."""
+"""Replaying an IR under differentiation: `ir_eval`'s replay, with the differentiation
+markers (stop_gradient, custom_jvp/custom_vjp calls) replaced by their plain values wherever
+nothing is differentiating, and the questions the rules ask of the trace stack."""
 from __future__ import annotations
 
-import numpy as np
-
-from .. import dtypes
-from ..core import aval_of, bind, current_trace, trace_stack
-from ..ir import Literal
+from ..core import current_trace, trace_stack
+from ..ir_eval import bind_equation, literal_value, reader
+from ..ir_eval import eval_ir as _replay
 from ..primitives import AUTODIFF_MARKERS
-from ..tracing import equations_from
 
-
-def literal_value(lit: Literal):
-    """A literal as an operand with its exact aval: weak literals as Python numbers, others as
-    NumPy scalars of their dtype."""
-    a = lit.aval
-    if a.weak_type:
-        value = dtypes.python_scalar_type(a.dtype)(lit.value)
-        if aval_of(value) == a:
-            return value
-    return np.asarray(lit.value, dtype=a.dtype)[()]
-
-
-def reader(env: dict):
-    def read(atom):
-        return literal_value(atom) if isinstance(atom, Literal) else env[atom]
-    return read
+__all__ = ["bind_eqn", "differentiating", "eval_ir", "linearizing", "literal_value", "reader"]
 
 
 def differentiating() -> bool:
@@ -41,12 +24,11 @@ def linearizing() -> bool:
 
 
 def bind_eqn(eqn, args) -> list:
-    """Bind `eqn`'s primitive on `args` with its params; always a list of outputs."""
-    with equations_from(eqn.source):
-        if eqn.prim.name in AUTODIFF_MARKERS and not differentiating():
-            return inline_marker(eqn, args)
-        out = bind(eqn.prim, *args, **eqn.params)
-    return list(out) if isinstance(out, (list, tuple)) else [out]
+    """Bind `eqn` on `args` (see `ir_eval.bind_equation`); a differentiation marker outside
+    any differentiation is replaced by its plain value."""
+    if eqn.prim.name in AUTODIFF_MARKERS and not differentiating():
+        return inline_marker(eqn, args)
+    return bind_equation(eqn, args)
 
 
 def inline_marker(eqn, args) -> list:
@@ -61,10 +43,6 @@ def inline_marker(eqn, args) -> list:
 
 
 def eval_ir(ir, consts, args) -> list:
-    """The outputs of `ir` on `args`, its equations bound on the current trace."""
-    env = dict(zip(ir.constvars, consts))
-    env.update(zip(ir.invars, args))
-    read = reader(env)
-    for eqn in ir.eqns:
-        env.update(zip(eqn.outputs, bind_eqn(eqn, [read(a) for a in eqn.inputs])))
-    return [read(a) for a in ir.outvars]
+    """The outputs of `ir` on `args`, its equations bound on the current trace (markers
+    replaced where nothing differentiates)."""
+    return _replay(ir, consts, args, bind_eqn=bind_eqn)

@@ -38,8 +38,6 @@ _ALTERNATIVES = {
     "put": "x = x.at[indices].set(values) (traced arrays are immutable)",
     "place": "x = tnp.where(mask, values, x) (traced arrays are immutable)",
     "putmask": "x = tnp.where(mask, values, x) (traced arrays are immutable)",
-    "fill_diagonal": "x = x.at[i, i].set(v) with i = tnp.arange(n) (traced arrays are "
-                     "immutable)",
 }
 
 # ufunc keyword arguments transpile computes the same way at their default value only.

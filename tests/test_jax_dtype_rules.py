@@ -261,3 +261,19 @@ def test_explicit_64_bit_requests_warn_as_in_jax():
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
                 assert tnp.zeros(3, dtype="float64").dtype == np.float64
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("how", ["eager", "jit"])
+def test_python_int_beyond_the_default_int_raises_in_every_function(x64, how):
+    """JAX converts each Python int operand to its default int first, so 2**64 (x64) or
+    2**40 (x32) raises OverflowError in `where`, `clip` and the rest, not only in arithmetic
+    (fuzz seed 320126 returned a value). The message says what to do in each mode."""
+    big = 2**64 if x64 else 2**40
+    c = np.array([True, False])
+    fn = (lambda c: tnp.where(c, 1.5, big)) if how == "eager" else \
+        tp.jit(lambda c: tnp.where(c, 1.5, big))
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=x64):
+        with pytest.raises(OverflowError, match="np.uint64" if x64 else "enable x64"):
+            fn(c)
+        assert tnp.where(c, 1.5, 12345).tolist() == [1.5, 12345.0]

@@ -195,7 +195,7 @@ def test_a_tracer_leaked_from_a_loop_body_is_reported_with_where_it_was_created(
         tp.jit(lambda y: y + leaked[0])(np.ones(2))
 
 
-@pytest.mark.parametrize("i,j", [(0, 0), (2, 3), (-1, -2), (7, 1), (-9, 9)])
+@pytest.mark.parametrize("i,j", [(0, 0), (2, 3), (-1, -2), (7, 1), (-9, 9), (-4, -5)])
 def test_traced_indexing_clamps_like_jax(i, j):
     x = np.arange(12.0).reshape(3, 4)
     out = both(lambda a, i, j: (a[i], a[i, j], a[i, 1:3], lax.dynamic_slice(a, (i, j), (2, 2))),

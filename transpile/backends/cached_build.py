@@ -1,6 +1,7 @@
 """Getting a loaded module for generated source: from the disk cache, by building into it, or
-by a private build kept in memory when the cache cannot be used. Shared by the CPU and CUDA
-backends (`backend.compiler`, `backend.executable_class`, `backend._build`).
+by a private build kept in memory when the cache cannot be used. Used by `compiled_backend`
+for the CPU and CUDA backends (`backend.compiler`, `backend.executable_class`,
+`backend._build`).
 
 Every failure of the cache itself (unusable, read-only, full, a stalled builder, a damaged
 entry, a directory whose binaries cannot be loaded) degrades to a private build with one

@@ -106,7 +106,7 @@ def _build_and_publish(backend, prepared, cache: DiskCache, key: str):
     final_so = cache.paths(key)["so"]
     with cache.build_dir(key) as tmp:
         try:
-            built = backend._build(prepared.source, tmp)
+            built = backend._build(prepared, tmp)
         except CompileError:
             if not os.path.isdir(tmp):       # the cache was removed under the build
                 raise OSError(errno.ENOENT, "the build directory was removed", tmp) from None
@@ -147,7 +147,7 @@ def build_private(backend, prepared, why: str):
     logs.cache(f"building a private, memory-only copy ({why})")
     tmp = tempfile.mkdtemp(prefix="transpile-private-")
     try:
-        backend._build(prepared.source, tmp)
+        backend._build(prepared, tmp)
         return backend.executable_class(prepared, os.path.join(tmp, "module.so"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -36,6 +36,7 @@ class Prepared:
     program: Program
     source: str
     consts: list
+    headers: tuple = ()      # the runtime headers the source includes, in its order
 
 
 def source_header(origin: str, signature: str, ir: IR) -> str:
@@ -64,9 +65,10 @@ def prepare_source(ir, consts, origin: str, signature: str, renderer_class,
     `Lowered.export` writes out, under another entry name)."""
     ir = simplify(ir)
     program = lower(ir, entry, renderer_class.max_fused_height)
-    source = renderer_class().render_program(program, source_header(origin, signature, ir))
+    renderer = renderer_class()
+    source = renderer.render_program(program, source_header(origin, signature, ir))
     # Simplification never removes constvars, so consts still match ir.constvars.
-    return Prepared(ir, program, source, list(consts))
+    return Prepared(ir, program, source, list(consts), renderer.included)
 
 
 def distinct_outputs(sources) -> list:
@@ -189,19 +191,19 @@ class CompiledBackend:
     def _before_compile(self, prepared: Prepared) -> None:
         """Whatever must hold before a module can be built or loaded."""
 
-    def _link_libraries(self, source: str) -> tuple[str, ...]:
-        """The libraries (paths) the module built from `source` links against."""
+    def _link_libraries(self, prepared: Prepared) -> tuple[str, ...]:
+        """The libraries (paths) the module built from `prepared` links against."""
         return ()
 
-    def _build(self, source: str, tmp: str) -> dict:
-        """Compile `source` into tmp/module.so (beside tmp/module.c or .cu); how it was built goes
-        to the manifest, not the source, so the source is byte-identical for one key."""
+    def _build(self, prepared: Prepared, tmp: str) -> dict:
+        """Compile the source into tmp/module.so (beside tmp/module.c or .cu); how it was built
+        goes to the manifest, not the source, so the source is byte-identical for one key."""
         name = self.executable_class.source_name          # module.c, or module.cu
         c_path, so_path = os.path.join(tmp, name), os.path.join(tmp, "module.so")
         with open(c_path, "w", encoding="utf-8") as f:    # the manifest hashes its UTF-8
-            f.write(source)
+            f.write(prepared.source)
         started = time.perf_counter()
-        link = self._link_libraries(source)
+        link = self._link_libraries(prepared)
         extra = (link,) if link else ()      # compilers that link nothing take no such argument
         warnings_text = self.compiler.compile(c_path, so_path, *extra)
         seconds = time.perf_counter() - started

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import logs
-from ..codegen.c_render import CRenderer
+from ..codegen.c_render import RUNTIME_DECLARATIONS, CRenderer
 from ..eager_array import EagerArray
 from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler, compiler_problem
@@ -110,12 +110,12 @@ class CPUBackend(CompiledBackend):
     def _before_compile(self, prepared: Prepared) -> None:
         # A module calling the runtime library's kernels needs it loaded first (and built,
         # once per machine, by whichever process gets here first).
-        self._link_libraries(prepared.source)
+        self._link_libraries(prepared)
 
-    def _link_libraries(self, source: str) -> tuple[str, ...]:
-        """The runtime library to link `source` against: (its path,), or () when the source
+    def _link_libraries(self, prepared: Prepared) -> tuple[str, ...]:
+        """The runtime library to link the module against: (its path,), or () when the source
         calls none of its kernels. Loads it into this process first."""
-        if not runtime_library.needed_by(source):
+        if RUNTIME_DECLARATIONS not in prepared.headers:
             return ()
         return (runtime_library.ensure(self.compiler, log=logs.log).path,)
 

@@ -25,11 +25,10 @@ device functions too), so both backends share one semantics.
 from __future__ import annotations
 
 import math
-import re
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
+from .c_expr import (Lines, LoopSpace, _short_source, collect_affines, counter,
                      merge_groups, walk)
 from .c_ops import C_TYPE, unsigned_work_type
 from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
@@ -41,7 +40,6 @@ _BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, 
 # Run-time helpers written for the host only (OpenMP, plans allocated and cached with malloc),
 # with no device form yet: what uses them, and the way out.
 _HOST_ONLY_HELPERS = {"tp_fft.h": "jnp.fft", "tp_conv.h": "lax.conv_general_dilated"}
-_ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
 
 
 class CudaRenderer(CRenderer):
@@ -112,7 +110,7 @@ class CudaRenderer(CRenderer):
         with self._grid_stride(lines, "flat", total):
             self._decompose(lines, space, 0, len(space.names), "flat",
                             self._used_loops(space, affines))
-            render = ExprRenderer(lines, space, counter())
+            render = self._expressions(lines, space, counter())
             value = render(k.value)
             lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
         lines.depth -= 1
@@ -325,31 +323,33 @@ class CudaRenderer(CRenderer):
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
     def _render_call(self, lines: Lines, st) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]] + list(st.scalars)
-        for launch in self._launches[st.kernel]([self._host_scalar(a) for a in args]):
+        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+        args += [self._entry_scalar(s) for s in st.scalars]
+        for launch in self._launches[st.kernel](args):
             lines.add(launch)
             if launch.startswith("TP_LAUNCH"):
                 lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
 
     @staticmethod
-    def _host_scalar(text: str) -> str:
-        return _ONE_ELEMENT_READ.sub(r"tp_read(\1, &status)", text)
+    def _read_one_element(buf) -> str:
+        """A copy from the device (synchronising), its failure recorded in `status`."""
+        return f"tp_read({buf.name}, &status)"
 
     def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
         """Bounds held on the device are read once, before the loop: a read is a
         synchronising copy, which in the `for` condition would stall every iteration."""
         bounds = []
-        for name, text in (("first", loop.lower), ("end", loop.upper)):
-            host = self._host_scalar(text)
-            if host == text:
-                bounds.append(text)
+        for name, scalar in (("first", loop.lower), ("end", loop.upper)):
+            host = self._entry_scalar(scalar)
+            if scalar.buffer is None:          # a literal: nothing to read
+                bounds.append(host)
                 continue
             bound, t = f"{loop.var}_{name}", "int64_t"    # as the loop variable
             # Declared, then assigned: C++ forbids a `goto cleanup` past an initialization.
             lines.add(f"{t} {bound};")
             lines.add(f"{bound} = ({t}){host};")
             bounds.append(bound)
-        if bounds != [loop.lower, loop.upper]:
+        if loop.lower.buffer is not None or loop.upper.buffer is not None:
             lines.add("if (status != 0) goto cleanup;")
         return bounds[0], bounds[1]
 
@@ -437,7 +437,7 @@ class _Reduction:
 
     def _accumulate(self, lines: Lines, position: str) -> None:
         """acc <- combine(acc, body) at reduction position `position` (all loop vars set)."""
-        value = ExprRenderer(lines, self.space, counter())(self.k.body)
+        value = self.r._expressions(lines, self.space, counter())(self.k.body)
         where = f"  /* {_short_source(self.k.source)} */" if self.k.source is not None else ""
         if self.paired:
             lines.add(f"acc = combine(acc, {self.acc_t}{{{value}, {position}}});{where}")

@@ -42,7 +42,7 @@ def can_interchange(eqn) -> bool:
     return _is_elementwise_body(body, shape)
 
 
-def try_interchanged_for_loop(region, eqn, lower: str, upper: str):
+def try_interchanged_for_loop(region, eqn, lower, upper):
     """Statements for the interchanged loop, or None when interchange is not legal, or when
     the body is deeper than the dialect lets one kernel be (interchanged, the whole body
     is one kernel's expression: see schedule.materialised_vars)."""

@@ -65,7 +65,7 @@ class ProgramBuilder:
 
     def view(self, of: Buffer, shape, offset: str) -> Buffer:
         view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view",
-                      f"({of.pointer or of.name} + {offset})")
+                      f"({of.pointer or of.name} + {offset})", of.base or of.name)
         self.views.append(view)
         return view
 

@@ -16,12 +16,10 @@ import math
 
 import numpy as np
 
-from .. import dtypes
 from ..ir import Literal
-from .c_ops import render_literal
 from .interchange import try_interchanged_for_loop
 from .buffers import carries_in_place
-from .kernel_ir import For, Swap, Switch, While
+from .kernel_ir import EntryScalar, For, Swap, Switch, While
 from .loop_ranges import matmul_limits
 from .schedule import materialised_vars
 
@@ -39,20 +37,12 @@ def _buffer_for(region, atom, stmts):
     return buf
 
 
-def _scalar_text(region, atom, stmts) -> str:
+def _entry_scalar(region, atom, stmts) -> EntryScalar:
+    """A loop bound, flag or switch index: a literal as the user wrote it, or the one
+    element of the buffer holding the value."""
     if isinstance(atom, Literal):
-        return _bound_literal(atom.value, atom.aval.dtype)
-    return f"{_buffer_for(region, atom, stmts).name}[0]"
-
-
-def _bound_literal(value, dt) -> str:
-    """A loop bound, flag or switch index written as the user wrote it (`10`): nothing is
-    computed on it, and a plain decimal constant takes a C type wide enough for its value,
-    so the 64-bit spelling expressions need (`INT64_C(10)`) would only add noise."""
-    if dtypes.is_int(dt) and -2**63 < int(value) < 2**63:
-        v = int(value)
-        return str(v) if v >= 0 else f"({v})"
-    return render_literal(value, dt)
+        return EntryScalar.literal(atom.value, atom.aval.dtype)
+    return EntryScalar.read(_buffer_for(region, atom, stmts))
 
 
 def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=None) -> list:
@@ -114,7 +104,7 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
 
 def _cond(region, eqn) -> list:
     stmts = []
-    index = _scalar_text(region, eqn.inputs[0], stmts)
+    index = _entry_scalar(region, eqn.inputs[0], stmts)
     operands = [_buffer_for(region, a, stmts) for a in eqn.inputs[1:]]
     results = [region.buffers[v] for v in eqn.outputs]
     cases = [lower_region(region, branch, operands, results)
@@ -140,8 +130,8 @@ def _for_loop(region, eqn) -> list:
     n = eqn.params["n_carry"]
     body_ir = eqn.params["body"]
     stmts = []
-    lower = _scalar_text(region, eqn.inputs[0], stmts)
-    upper = _scalar_text(region, eqn.inputs[1], stmts)
+    lower = _entry_scalar(region, eqn.inputs[0], stmts)
+    upper = _entry_scalar(region, eqn.inputs[1], stmts)
     interchanged = try_interchanged_for_loop(region, eqn, lower, upper)
     if interchanged is not None:
         return stmts + interchanged
@@ -178,7 +168,8 @@ def _scan(region, eqn) -> list:
     x_views = [step_view(x) for x in xs]
     y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
     body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views)
-    stmts.append(For(var, "0", str(length), body, swaps=swaps,
+    first, end = (EntryScalar.literal(v, np.int64) for v in (0, length))
+    stmts.append(For(var, first, end, body, swaps=swaps,
                      parity=region.builder.fresh("odd")))
     return stmts
 

@@ -20,21 +20,9 @@ from ..ir import Literal
 from .interchange import try_interchanged_for_loop
 from .buffers import carries_in_place
 from .kernel_ir import EntryScalar, For, Swap, Switch, While
+from .lower_exprs import copy_kernel
 from .loop_ranges import matmul_limits
 from .schedule import materialised_vars
-
-
-def lower_control_flow(region, eqn) -> list:
-    return _LOWERINGS[eqn.prim.name](region, eqn)
-
-
-def _buffer_for(region, atom, stmts):
-    """A buffer holding `atom` (materialising literals and fused values when needed)."""
-    buf = region.buffers.get(atom)
-    if buf is None:
-        buf = region.builder.temp(atom.aval.shape, atom.aval.dtype)
-        stmts.append(region.copy_into(buf, atom, "operand"))
-    return buf
 
 
 def _entry_scalar(region, atom, stmts) -> EntryScalar:
@@ -42,14 +30,13 @@ def _entry_scalar(region, atom, stmts) -> EntryScalar:
     element of the buffer holding the value."""
     if isinstance(atom, Literal):
         return EntryScalar.literal(atom.value, atom.aval.dtype)
-    return EntryScalar.read(_buffer_for(region, atom, stmts))
+    return EntryScalar.read(region.buffer_for(atom, stmts))
 
 
 def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=None) -> list:
     """Statements computing `ir` on `args` (buffers), writing outvar k into results[k].
     `donated` invars' buffers may be overwritten (a carry updated in place);
     `matmul_limits` bounds the region's products (see loop_ranges.py)."""
-    from .lower import RegionLowering
     bound = dict(zip(ir.invars, args))
     dests, extra = {}, []
     for atom, buf in zip(ir.outvars, results):
@@ -59,7 +46,7 @@ def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=N
             extra.append((buf, atom))      # not computed here, or wanted twice: copy it
         else:
             dests[atom] = buf
-    low = RegionLowering(region.builder, ir, bound, dests, donated, matmul_limits)
+    low = region.nested(ir, bound, dests, donated, matmul_limits)
     stmts = low.lower()
     stmts.extend(low.copy_into(buf, atom, "region result") for buf, atom in extra)
     return stmts
@@ -79,7 +66,6 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
     `first` is the position of the first carry among the body's invars. A carry updated in
     place is the destination of its own update; any other changed carry gets a spare buffer
     that the body writes and the loop swaps with it."""
-    from .lower import copy_kernel
     n = len(carry)
     invars, outvars = body_ir.invars[first:first + n], body_ir.outvars[:n]
     in_place = carries_in_place(body_ir, materialised_vars(
@@ -105,7 +91,7 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
 def _cond(region, eqn) -> list:
     stmts = []
     index = _entry_scalar(region, eqn.inputs[0], stmts)
-    operands = [_buffer_for(region, a, stmts) for a in eqn.inputs[1:]]
+    operands = [region.buffer_for(a, stmts) for a in eqn.inputs[1:]]
     results = [region.buffers[v] for v in eqn.outputs]
     cases = [lower_region(region, branch, operands, results)
              for branch in eqn.params["branches"]]
@@ -118,7 +104,7 @@ def _while(region, eqn) -> list:
     cond_ir, body_ir = eqn.params["cond"], eqn.params["body"]
     stmts = []
     carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:]]
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n:]]
     flag = region.builder.temp((), np.bool_)
     cond = lower_region(region, cond_ir, carry + captured, [flag])
     body, swaps = _loop_body(region, body_ir, carry + captured, carry, 0)
@@ -136,7 +122,7 @@ def _for_loop(region, eqn) -> list:
     if interchanged is not None:
         return stmts + interchanged
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[2 + n:]]
     index = region.builder.temp((), body_ir.invars[0].aval.dtype)
     limits = matmul_limits(eqn, region.producers)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
@@ -158,8 +144,8 @@ def _scan(region, eqn) -> list:
     n, n_xs, length = p["n_carry"], p["n_xs"], p["length"]
     stmts = []
     carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
-    xs = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:n + n_xs]]
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n + n_xs:]]
+    xs = [region.buffer_for(a, stmts) for a in eqn.inputs[n:n + n_xs]]
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n + n_xs:]]
     var = region.builder.fresh("it")
     position = f"({length - 1} - {var})" if p["reverse"] else var
 
@@ -174,4 +160,5 @@ def _scan(region, eqn) -> list:
     return stmts
 
 
-_LOWERINGS = {"cond": _cond, "while": _while, "for_loop": _for_loop, "scan": _scan}
+# Statements for each control-flow primitive (lower.py's STATEMENT_LOWERINGS holds them).
+CONTROL_FLOW_LOWERINGS = {"cond": _cond, "while": _while, "for_loop": _for_loop, "scan": _scan}

@@ -98,21 +98,10 @@ class CRenderer:
     # -- kernels ----------------------------------------------------------------------------
     def render_kernel(self, kernel, index: int) -> str:
         self._current_kernel = index
-        if isinstance(kernel, LoopKernel):
-            return self._loop_kernel(kernel, index)
-        if isinstance(kernel, ReduceKernel):
-            return self._reduce_kernel(kernel, index)
-        if isinstance(kernel, MatmulKernel):
-            return self._matmul_kernel(kernel, index)
-        if isinstance(kernel, IteratedKernel):
-            return self._iterated_kernel(kernel, index)
-        if isinstance(kernel, SortKernel):
-            return self._sort_kernel(kernel, index)
-        if isinstance(kernel, DebugKernel):
-            return self._debug_kernel(kernel, index)
-        if isinstance(kernel, HelperKernel):
-            return self._helper_kernel(kernel, index)
-        raise NotImplementedError(type(kernel).__name__)
+        method = _KERNEL_METHODS.get(type(kernel))
+        if method is None:
+            raise NotImplementedError(type(kernel).__name__)
+        return getattr(self, method)(kernel, index)
 
     def kernel_signature(self, index, reads, out) -> str:
         params = [self.pointer_param(b, const=True) for b in reads]
@@ -716,6 +705,13 @@ class CRenderer:
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)
+
+
+# The method that spells each kind of kernel: a dialect overrides methods, never this table.
+_KERNEL_METHODS = {LoopKernel: "_loop_kernel", ReduceKernel: "_reduce_kernel",
+                   MatmulKernel: "_matmul_kernel", IteratedKernel: "_iterated_kernel",
+                   SortKernel: "_sort_kernel", DebugKernel: "_debug_kernel",
+                   HelperKernel: "_helper_kernel"}
 
 
 def _entry_literal(value, dt) -> str:

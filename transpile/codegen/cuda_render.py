@@ -90,8 +90,15 @@ class CudaRenderer(CRenderer):
         return {k for k, g in enumerate(space.groups)
                 if any(a.coeffs and a.coeffs[g[-1]] for a in affines)}
 
+    @staticmethod
+    def _launch(name: str, grid: str, block: str, args) -> list[str]:
+        """A kernel launch and the check of its status after it (a bad launch configuration
+        shows at once; a fault in the kernel, at the next synchronising call)."""
+        return [f"TP_LAUNCH({name}, {grid}, {block}, {', '.join(args)});",
+                "if ((status = tp_launched(status)) != 0) goto cleanup;"]
+
     def _launch_1d(self, name: str, blocks: str):
-        return lambda args: [f"TP_LAUNCH({name}, {blocks}, TP_THREADS, {', '.join(args)});"]
+        return lambda args: self._launch(name, blocks, "TP_THREADS", args)
 
     # -- elementwise kernels ------------------------------------------------------------------
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
@@ -174,8 +181,8 @@ class CudaRenderer(CRenderer):
         tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
         grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
                 f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
-        self._launches[index] = lambda args: [
-            f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
+        self._launches[index] = lambda args: self._launch(f"kernel_{index}", grid,
+                                                          "dim3(TP_TILE, TP_TILE)", args)
         r = self.restrict
         params = [f"const {t} *{b.name}" for b in reads]
         params += [f"const {C_TYPE[b.dtype]} *{b.name}" for b in limit_reads]
@@ -268,8 +275,7 @@ class CudaRenderer(CRenderer):
         thread. No atomics: the CPU's answer, every run."""
         joined = ", ".join(args)
         if items is None:
-            self._launches[index] = lambda a: [f"TP_LAUNCH(kernel_{index}, 1, 1, "
-                                               f"{', '.join(a)});"]
+            self._launches[index] = lambda a: self._launch(f"kernel_{index}", "1", "1", a)
             return [f"    {function}({joined});  /* one thread: in order */"]
         lines = Lines()
         lines.depth = 1
@@ -325,10 +331,8 @@ class CudaRenderer(CRenderer):
     def _render_call(self, lines: Lines, st) -> None:
         args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
-        for launch in self._launches[st.kernel](args):
-            lines.add(launch)
-            if launch.startswith("TP_LAUNCH"):
-                lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
+        for line in self._launches[st.kernel](args):
+            lines.add(line)
 
     @staticmethod
     def _read_one_element(buf) -> str:
@@ -497,8 +501,9 @@ class _Reduction:
         second = self._close(lines)
         blocks = f"tp_blocks({self.length}, TP_THREADS)"
         self.r._launches[self.index] = lambda args: [
-            f"TP_LAUNCH({name}, {blocks}, TP_THREADS, {', '.join(args[:-1] + [scratch])});",
-            f"TP_LAUNCH({name}_final, 1, TP_THREADS, {scratch}, (int64_t){blocks}, {args[-1]});"]
+            *self.r._launch(name, blocks, "TP_THREADS", args[:-1] + [scratch]),
+            *self.r._launch(f"{name}_final", "1", "TP_THREADS",
+                            [scratch, f"(int64_t){blocks}", args[-1]])]
         return first + "\n" + second
 
     def warp_per_row(self) -> str:

@@ -75,7 +75,7 @@ def try_interchanged_for_loop(region, eqn, lower, upper):
         dtype = eqn.outputs[k].aval.dtype
         carries.append((names[k], cast(init_expr, dtype, None), cast(update, dtype, None),
                         region.buffers[eqn.outputs[k]]))
-    where = f" at {short_source(eqn.source)}" if eqn.source else ""    # as every comment: no full path
+    where = f" at {short_source(eqn.source)}" if eqn.source else ""    # never the full path
     kernel = IteratedKernel(shape, carries, index_name, index_var.aval.dtype,
                             f"fori_loop{where}, interchanged: elements outside, iterations inside")
     call = region.builder.add_kernel(kernel)

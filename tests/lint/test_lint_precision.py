@@ -269,3 +269,29 @@ def test_jit_of_a_fresh_transformation_in_a_loop_is_reported_without_a_wrong_fix
     findings = lint(source)
     assert [(f.code, f.line) for f in findings] == [("TP401", 9)]
     assert findings[0].fix is None and "jax.grad(loss)" in findings[0].help
+
+
+def test_a_transformed_bound_method_binds_its_arguments_after_self():
+    # `jax.value_and_grad(self._loss)(params, batch)`: `self` is the (static) receiver, so
+    # `self._limit` is a Python float and only the branch on `theta` is a hazard.
+    source = """
+    import functools
+    import jax
+    import jax.numpy as jnp
+
+    class Learner:
+        def __init__(self, limit):
+            self._limit = limit
+
+        def _loss(self, theta, batch):
+            if self._limit > 0:
+                batch = jnp.clip(batch, -self._limit, self._limit)
+            if theta.sum() > 0:
+                return theta.sum()
+            return (theta * batch).sum()
+
+        @functools.partial(jax.jit, static_argnums=0)
+        def update(self, params, batch):
+            return jax.value_and_grad(self._loss)(params, batch)
+    """
+    assert codes(source) == [("TP101", 12)]

@@ -138,6 +138,11 @@ class CallMixin:
             return [(function, bound + prefix) for function, prefix in self._callables_in(expr.args[0], frame)]
         if isinstance(expr, ast.Call) and expr.args and self._transform_name(expr.func, frame) in FUNCTION_TRANSFORMS:
             return self._callables_in(expr.args[0], frame)  # jax.vmap(jax.grad(f))
+        if isinstance(expr, ast.Attribute):
+            resolved = self.resolver.callee(expr, frame.function)
+            if resolved is not None and resolved[1]:
+                # A bound method (`jax.grad(self._loss)`): the receiver fills `self`.
+                return [(resolved[0], [(expr.value, None, self.eval(expr.value, frame))])]
         return [(function, []) for function in self._functions_in(expr, self.eval(expr, frame), frame)]
 
     def _immediate_call(self, member: str, node: ast.Call, args: Args, frame: Frame) -> Value:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from .codes import Code
+
 DEFAULT_MAX_UNROLL = 100
 # The qualified names that mean "jit this function". JAX is known without configuration (the
 # hazards are the same, and users migrating lint their JAX code first); `jit-functions` adds
@@ -118,10 +120,16 @@ def _relative_posix(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def validate_selectors(selectors: tuple[str, ...], known_codes: set[str]) -> None:
+def validate_selectors(selectors: tuple[str, ...], known_codes: frozenset[Code] = frozenset(Code)) -> None:
     for selector in selectors:
         if selector != "ALL" and not any(code.startswith(selector) for code in known_codes):
             raise ConfigError(f"unknown rule selector {selector!r}")
+
+
+def selectors_of(config: LintConfig) -> tuple[str, ...]:
+    """Every code selector the settings name: select, ignore and per-file ignores."""
+    per_file = tuple(code for _, codes in config.per_file_ignores for code in codes)
+    return config.select + config.ignore + per_file
 
 
 def find_config(start: Path) -> Path | None:

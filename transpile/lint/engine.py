@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from functools import cached_property
 
+from .codes import UNSUPPRESSIBLE, Code
 from .config import LintConfig
 from .evidence import array_like_params
 from .flow import TraceFacts, analyze
@@ -29,8 +30,8 @@ from .resolve import Resolver
 from .rules import Rule, enabled_rules
 from .traced_code import TracedCode
 
-SYNTAX_ERROR = "E999"
-NOT_ANALYSED = "E902"  # as for a file that cannot be read
+SYNTAX_ERROR = Code.E999
+NOT_ANALYSED = Code.E902  # as for a file that cannot be read
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -189,7 +190,7 @@ def _filter(findings: list[Finding], source: str) -> list[Finding]:
     suppressions = parse_suppressions(source)
     unique: dict[tuple, Finding] = {}
     for finding in sorted(findings, key=Finding.sort_key):
-        if finding.code != SYNTAX_ERROR and suppressions.suppressed(finding.code, finding.line):
+        if finding.code not in UNSUPPRESSIBLE and suppressions.suppressed(finding.code, finding.line):
             continue
         unique.setdefault((finding.code, finding.line, finding.col), finding)
     return list(unique.values())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from .codes import HazardKind
 from .flow_expressions import truth_taint
 from .flow_state import Frame
 from .flow_tables import (
@@ -76,10 +77,10 @@ class CallMixin:
             if name in ("bool", "any", "all", "sorted") or (name in ("min", "max") and len(args) == 1):
                 # Truth of a Python container, or the keys of a dict: only its length counts.
                 taint = taint_of(Value(truth_taint(value)) for value in values) if name == "bool" else _elements(values)
-            self.hazard("convert", node, taint, frame, f"{name}()")
+            self.hazard(HazardKind.CONVERT, node, taint, frame, f"{name}()")
             return CONCRETE
         if name == "range":
-            self.hazard("range", node, taint, frame, "range()")
+            self.hazard(HazardKind.RANGE, node, taint, frame, "range()")
             return CONCRETE
         if name in CONCRETE_BUILTINS:
             return CONCRETE
@@ -166,7 +167,7 @@ class CallMixin:
         shape_arguments = SHAPE_ARGUMENTS.get(qualified or "")
         if shape_arguments is not None:
             shape, _ = _split_args(args, *shape_arguments)
-            self.hazard("shape", node, _args_taint(shape), frame, qualified.rsplit(".", 1)[-1])
+            self.hazard(HazardKind.SHAPE, node, _args_taint(shape), frame, qualified.rsplit(".", 1)[-1])
         member = self.names.member_of(node.func, self.config.array_namespaces, function)
         if member is not None:
             value = self._array_function(member, node, args, frame)
@@ -189,7 +190,7 @@ class CallMixin:
             if len(found) == 1:
                 return Value(function=found[0])  # g = jax.grad(f); g(w, x) runs f
         if qualified.startswith("logging.") and qualified.rsplit(".", 1)[-1] in LOGGING_METHODS:
-            self.hazard("log", node, _args_taint(args), frame, qualified)
+            self.hazard(HazardKind.LOG, node, _args_taint(args), frame, qualified)
             return CONCRETE
         root = qualified.split(".", 1)[0]
         if root in ("numpy", "math", "operator") and "." in qualified:
@@ -220,13 +221,13 @@ class CallMixin:
         if member in SHAPE_PARAMETERS and not (member == "repeat" and _has_keyword(args, "total_repeat_length")):
             positions, keywords = SHAPE_PARAMETERS[member]
             shape, rest = _split_args(args, positions, keywords)
-            self.hazard("shape", node, _args_taint(shape), frame, member)
+            self.hazard(HazardKind.SHAPE, node, _args_taint(shape), frame, member)
             return of(_args_taint(rest).as_array())
         taint = _args_taint(args).as_array()
         if member in DATA_DEPENDENT_SHAPE and not _has_keyword(args, "size"):
             positional = [value for _, keyword, value in args if keyword is None]
             if member != "where" or len(positional) == 1:
-                self.hazard("datashape", node, taint, frame, member)
+                self.hazard(HazardKind.DATASHAPE, node, taint, frame, member)
         if member in MASK_FUNCTIONS and taint:
             return Value(taint, mask=True)
         return of(taint)
@@ -241,7 +242,7 @@ class CallMixin:
             return of(taint)
         if qualified.startswith("numpy.") and member not in HOST_CONVERSIONS and self.traced_by_transpile(frame.root):
             return of(taint.as_array())  # NumPy protocols hand tracers to transpile.numpy
-        self.hazard("convert", node, taint, frame, qualified)
+        self.hazard(HazardKind.CONVERT, node, taint, frame, qualified)
         return CONCRETE
 
     def traced_by_transpile(self, root: int) -> bool:
@@ -341,7 +342,7 @@ class CallMixin:
         method = func.attr
         taint = _args_taint(args)
         if method in LOGGING_METHODS and self._is_logger(func.value):
-            self.hazard("log", node, taint, frame, f"{ast.unparse(func.value)}.{method}")
+            self.hazard(HazardKind.LOG, node, taint, frame, f"{ast.unparse(func.value)}.{method}")
             return CONCRETE
         if method in ("apply", "apply_fn") and args:
             applied = self._module_apply(func.value, args, frame, through_state=method == "apply_fn")
@@ -352,15 +353,15 @@ class CallMixin:
         if not receiver.taint:
             return of(taint)
         if method in CONVERSION_METHODS:
-            self.hazard("convert", node, receiver.taint, frame, f".{method}()")
+            self.hazard(HazardKind.CONVERT, node, receiver.taint, frame, f".{method}()")
             return CONCRETE
         if method in SHAPE_METHODS:
             positions, keywords = SHAPE_METHODS[method]
             shape, rest = _split_args(args, positions, keywords)
-            self.hazard("shape", node, _args_taint(shape), frame, f".{method}()")
+            self.hazard(HazardKind.SHAPE, node, _args_taint(shape), frame, f".{method}()")
             return of((receiver.taint | _args_taint(rest)).as_array())
         if method == "nonzero" and not receiver.container:
-            self.hazard("datashape", node, receiver.taint, frame, ".nonzero")
+            self.hazard(HazardKind.DATASHAPE, node, receiver.taint, frame, ".nonzero")
         if method in ("astype", "copy", "__invert__") and receiver.mask:
             return receiver
         return self._container_method(method, receiver, taint)

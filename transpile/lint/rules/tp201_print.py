@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code, HazardKind
 from ..model import Applicability, Fix
 from .base import Example, Rule
 
@@ -11,7 +12,8 @@ PRINTERS = frozenset({"builtins.print", "pprint.pprint", "pprint.pp"})
 
 
 class TracePrint(Rule):
-    code = "TP201"
+    code = Code.TP201
+    reports = frozenset({HazardKind.LOG})
     name = "trace-time-print"
     summary = "`print` inside jitted code runs only while tracing"
     fix = "unsafe"
@@ -138,7 +140,7 @@ class TracePrint(Rule):
         for call, function in ctx.traced_code.of(ast.Call):
             if ctx.names.qualified(call.func, function) in PRINTERS:
                 yield self._finding(ctx, call, function)
-        for hazard in ctx.facts.of_kinds({"log"}):
+        for hazard in ctx.facts.of_kinds(self.reports):
             yield self._log_finding(ctx, hazard)
 
     def _log_finding(self, ctx, hazard):

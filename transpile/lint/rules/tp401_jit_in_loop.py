@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from ..model import Applicability, Fix
 from ..jitsites import is_transform
 from ..resolve import function_name
@@ -11,7 +12,7 @@ from .base import Example, Rule
 
 
 class JitOfFreshFunction(Rule):
-    code = "TP401"
+    code = Code.TP401
     name = "jit-of-fresh-function"
     summary = "`jit` of a new lambda/partial/transformed function on every pass of a loop"
     fix = "sometimes"

@@ -78,3 +78,15 @@ def test_the_check_sees_lazy_and_relative_imports(tmp_path):
                      "def f():\n    from ..numpy import array\n    from .. import api\n"
                      "    from . import c_ops\n")
     assert _imported_transpile_modules(probe, tmp_path) == {"lax", "numpy", "api", "codegen"}
+
+
+def test_only_the_command_line_imports_the_linter():
+    """The linter reads transpile's public tables; the compiler never imports the linter
+    (only `transpile lint`'s dispatch in cli.py does, lazily)."""
+    lint = PACKAGE / "lint"
+    importers = sorted(
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if lint not in path.parents and "lint" in _imported_transpile_modules(path)
+    )
+    assert importers == ["cli.py"]

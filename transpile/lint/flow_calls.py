@@ -20,8 +20,6 @@ from .flow_tables import (
     CONCRETE_ARRAY_FUNCTIONS,
     CONCRETE_BUILTINS,
     CONCRETE_LAX_FUNCTIONS,
-    CONVERSION_BUILTINS,
-    CONVERSION_METHODS,
     DATA_DEPENDENT_SHAPE,
     FUNCTION_TRANSFORMS,
     HOST_CONVERSIONS,
@@ -38,6 +36,7 @@ from .flow_tables import (
     STAGING_NAMESPACES,
     TRANSFORM_PACKAGES,
 )
+from .from_transpile import CONVERSION_DUNDERS, concretizing_methods, conversion_builtins
 from .flow_values import CONCRETE, Origin, Taint, Value, container_of, join, of, taint_of, tuple_of
 from .index import Function
 from .resolve import positional_params
@@ -73,7 +72,8 @@ class CallMixin:
             return None
         taint = _args_taint(args)
         values = [value for _, _, value in args]
-        if name in CONVERSION_BUILTINS or name in COMPARING_BUILTINS:
+        # Untraced arguments convert fine, so transpile's table is read only for traced ones.
+        if name in COMPARING_BUILTINS or (taint and name in conversion_builtins()):
             if name in ("bool", "any", "all", "sorted") or (name in ("min", "max") and len(args) == 1):
                 # Truth of a Python container, or the keys of a dict: only its length counts.
                 taint = taint_of(Value(truth_taint(value)) for value in values) if name == "bool" else _elements(values)
@@ -238,7 +238,7 @@ class CallMixin:
         if qualified.startswith("numpy.") and (member in CONCRETE_ARRAY_FUNCTIONS or "." in member):
             return CONCRETE  # np.shape(x), np.dtype(...), np.random.* on concrete seeds
         taint = _args_taint(args)
-        if qualified.startswith("operator.") and member not in ("index", "truth", "not_"):
+        if qualified.startswith("operator.") and qualified not in CONVERSION_DUNDERS:
             return of(taint)
         if qualified.startswith("numpy.") and member not in HOST_CONVERSIONS and self.traced_by_transpile(frame.root):
             return of(taint.as_array())  # NumPy protocols hand tracers to transpile.numpy
@@ -352,7 +352,7 @@ class CallMixin:
             return self._mutate(func.value, receiver, method, taint, frame)
         if not receiver.taint:
             return of(taint)
-        if method in CONVERSION_METHODS:
+        if method in concretizing_methods():
             self.hazard(HazardKind.CONVERT, node, receiver.taint, frame, f".{method}()")
             return CONCRETE
         if method in SHAPE_METHODS:

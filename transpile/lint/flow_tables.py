@@ -20,17 +20,11 @@ CONCRETE_BUILTINS = frozenset(
     }
 )  # fmt: skip
 
-# Builtins that need a Python number or bool: they call __bool__/__int__/__float__/__index__.
-CONVERSION_BUILTINS = frozenset({"bool", "int", "float", "complex", "hex", "oct", "bin", "chr"})
-
 # Builtins that compare or truth-test their arguments in Python.
 COMPARING_BUILTINS = frozenset({"min", "max", "sorted", "any", "all"})
 
 # Builtins that iterate their argument and keep element values.
 PASS_THROUGH_BUILTINS = frozenset({"list", "tuple", "iter", "reversed"})
-
-# Methods that turn an array into Python scalars or lists.
-CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__float__", "__index__"})
 
 # Array-namespace functions that only look at shapes and dtypes.
 CONCRETE_ARRAY_FUNCTIONS = frozenset(

@@ -1,0 +1,57 @@
+"""The linter reads transpile's own tables (public names, the tracer methods that concretize)
+instead of keeping copies, and reads them only when it needs them: linting code with nothing
+traced imports neither NumPy nor the compiler."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import transpile as tp
+import transpile.numpy as tnp
+from transpile.lint import LintConfig, lint_source
+from transpile.lint.from_transpile import concretizing_methods, conversion_builtins, public_names
+
+
+def test_public_names_are_what_the_namespace_has():
+    names = public_names("transpile.numpy")
+    assert {"where", "maximum", "logical_and"} <= names
+    assert all(callable(getattr(tnp, name)) and not name.startswith("_") for name in names)
+    assert {"cond", "while_loop", "fori_loop", "scan", "switch"} <= public_names("transpile.lax")
+
+
+@pytest.mark.parametrize("method", sorted(concretizing_methods()))
+def test_every_concretizing_method_fails_on_a_tracer(method):
+    @tp.jit
+    def convert(x):
+        return getattr(x, method)()
+
+    with pytest.raises(tp.ConcretizationError):
+        convert(tnp.ones(()))
+
+
+def test_the_python_conversions_are_found_through_the_tracer():
+    assert {"__bool__", "__int__", "__float__", "__index__", "item", "tolist"} <= concretizing_methods()
+    assert {"bool", "int", "float", "complex", "hex", "chr"} <= conversion_builtins()
+
+
+def test_a_method_missing_from_the_tracer_is_not_a_conversion():
+    source = "import transpile as tp\n@tp.jit\ndef f(x):\n    return x.sum(), x.item()\n"
+    assert [(f.code, f.col) for f in lint_source(source, "m.py", LintConfig())] == [("TP102", 21)]
+
+
+def test_jax_code_is_linted_without_importing_numpy_or_the_compiler():
+    script = textwrap.dedent(
+        """
+        import sys
+        from transpile.lint import LintConfig, lint_source
+        source = "import jax\\n@jax.jit\\ndef f(x):\\n    return x.sum() + int(x)\\n"
+        assert [f.code for f in lint_source(source, "m.py", LintConfig())] == ["TP102"]
+        print("numpy" in sys.modules, "transpile.core" in sys.modules)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]

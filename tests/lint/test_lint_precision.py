@@ -295,3 +295,37 @@ def test_a_transformed_bound_method_binds_its_arguments_after_self():
             return jax.value_and_grad(self._loss)(params, batch)
     """
     assert codes(source) == [("TP101", 12)]
+
+
+NNX_MODULE = """
+    import jax
+    import jax.numpy as jnp
+    from flax import nnx
+
+    class Scaler(nnx.Module):
+        def __init__(self, rate, width, *, rngs):
+            self.rate = rate
+            self.halved = rate / 2 if width > 1 else rate
+            self.layer = nnx.Linear(width, width, rngs=rngs)
+            self.scale = nnx.Param(jnp.ones((width,)))
+
+        def __call__(self, x):
+            if self.rate > 0 and self.halved < 1:
+                x = x * self.rate
+            if self.scale[...].sum() > 0:
+                x = -x
+            return self.layer(x)
+
+    scaler = Scaler(0.5, 3, rngs=nnx.Rngs(0))
+    """
+
+
+@pytest.mark.parametrize(
+    "caller",
+    ["@nnx.jit\n    def run(scaler, x):\n        return scaler(x)\n",
+     "graphdef, state = nnx.split(scaler)\n\n    @jax.jit\n    def run(state, x):\n"
+     "        model = nnx.merge(graphdef, state)\n        return model(x)\n"],
+)  # fmt: skip
+def test_nnx_plain_attributes_are_static_and_variables_traced(caller):
+    # Plain attributes live in the graph definition (Python values); nnx.Param is state.
+    assert codes(NNX_MODULE + "\n\n    " + caller) == [("TP101", 15)]

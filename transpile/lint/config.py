@@ -19,7 +19,7 @@ DEFAULT_MAX_UNROLL = 100
 # The qualified names that mean "jit this function". JAX is known without configuration (the
 # hazards are the same, and users migrating lint their JAX code first); `jit-functions` adds
 # others, such as "equinox.filter_jit".
-DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit", "equinox.filter_jit")
+DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit", "equinox.filter_jit", "flax.nnx.jit")
 # Array and lax namespaces per package (a package not listed gets `<root>.numpy`/`<root>.lax`).
 # Libraries built on JAX use JAX's own: there is no `equinox.lax` to suggest.
 _JAX_BASED = ("equinox", "flax", "haiku", "chex", "jaxopt", "optax")

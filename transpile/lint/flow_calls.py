@@ -43,6 +43,8 @@ from .resolve import positional_params
 
 Args = list[tuple[ast.expr, str | None, Value]]  # (expression, keyword or "*"/"**", value)
 LINEN_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# `nnx.merge(graphdef, state)` rebuilds the module `graphdef, state = nnx.split(module)` took apart.
+NNX_SPLIT_MERGE = frozenset({"flax.nnx.merge", "flax.nnx.split"})
 
 
 class CallMixin:
@@ -449,9 +451,12 @@ class CallMixin:
         if param.annotation is not None:
             wanted = ast.unparse(param.annotation).strip("'\"")
             return next((cls for cls in candidates if cls.name == wanted), None)
+        instance = self._module_class(ast.Name(name), None)
+        if instance in candidates:
+            return instance  # `def step(counter, x)` beside a module-level `counter = Counter(...)`
         modules = [cls for cls in candidates if any("Module" in ast.unparse(base) for base in cls.bases)]
-        if len(modules) > 1:  # called directly, a module is an equinox one (linen goes through apply)
-            modules = [cls for cls in modules if any(self.names.qualified(base, None) == "equinox.Module" for base in cls.bases)]
+        if len(modules) > 1:  # called directly, a module is not a linen one (linen goes through apply)
+            modules = [cls for cls in modules if not any(self.names.qualified(base, None) in LINEN_BASES for base in cls.bases)]
         if len(modules) != 1:
             return None
         # Only a class this module builds (`model = Block(...)`) is taken to be what arrives.
@@ -461,17 +466,23 @@ class CallMixin:
         )
         return modules[0] if built else None
 
-    def _module_class(self, receiver: ast.expr, frame: Frame) -> ast.ClassDef | None:
-        """The class of `model` when it is bound (once) to `SomeClass(...)` of this module."""
+    def _module_class(self, receiver: ast.expr, frame: Frame | None) -> ast.ClassDef | None:
+        """The class of `model` when it is bound (once) to `SomeClass(...)` of this module, or
+        to `nnx.merge(graphdef, state)` with `graphdef, state = nnx.split(SomeClass(...))`."""
+        function = frame.function if frame is not None else None
         if isinstance(receiver, ast.Call):
             value = receiver
         elif isinstance(receiver, ast.Name):
-            owner = frame.function if self.names.is_local(receiver.id, frame.function) else None
+            owner = function if self.names.is_local(receiver.id, function) else None
             nodes = self.names.index.scope(owner).bound.get(receiver.id, [])
             value = getattr(nodes[0], "value", None) if len(nodes) == 1 else None
         else:
             return None
-        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        if not isinstance(value, ast.Call):
+            return None
+        if value.args and self.names.qualified(value.func, function) in NNX_SPLIT_MERGE:
+            return self._module_class(value.args[0], frame)
+        if not isinstance(value.func, ast.Name):
             return None
         for cls in self.names.index.classes:
             if cls.name == value.func.id:

@@ -139,7 +139,7 @@ FUNCTION_TRANSFORMS = frozenset(
      "filter_value_and_grad", "filter_vmap", "filter_checkpoint", "filter_pmap", "jit",
      "filter_jit", "shard_map", "pjit", "closure_convert"}
 )  # fmt: skip
-TRANSFORM_PACKAGES = frozenset({"jax", "equinox", "transpile"})
+TRANSFORM_PACKAGES = frozenset({"jax", "equinox", "transpile", "flax"})  # flax.nnx.grad, nnx.vmap, ...
 BATCHING_TRANSFORMS = frozenset({"vmap", "pmap", "filter_vmap", "filter_pmap"})
 
 # Functions that call their function argument at once (while tracing) with the data they are

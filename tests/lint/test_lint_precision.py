@@ -329,3 +329,30 @@ NNX_MODULE = """
 def test_nnx_plain_attributes_are_static_and_variables_traced(caller):
     # Plain attributes live in the graph definition (Python values); nnx.Param is state.
     assert codes(NNX_MODULE + "\n\n    " + caller) == [("TP101", 15)]
+
+
+SWEEP = """
+    import functools
+    import jax
+
+    def kernel(x, tile):
+        return x * tile
+
+    def build(**kwargs):
+        return jax.jit(functools.partial(kernel, **kwargs))
+
+    def tune(x, tiles):
+        for tile in tiles:
+            config = {{"tile": tile}}
+            build({argument})(x)
+    """
+
+
+def test_a_factory_swept_over_configurations_is_not_reported():
+    # Each pass hands the factory a new configuration: a new function, compiled once, is the point.
+    assert codes(SWEEP.format(argument="**config")) == []
+    assert codes(SWEEP.format(argument="tile=tile")) == []
+
+
+def test_a_factory_called_with_the_same_values_on_each_pass_is_still_reported():
+    assert codes(SWEEP.format(argument="tile=2")) == [("TP401", 8)]

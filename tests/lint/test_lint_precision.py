@@ -356,3 +356,25 @@ def test_a_factory_swept_over_configurations_is_not_reported():
 
 def test_a_factory_called_with_the_same_values_on_each_pass_is_still_reported():
     assert codes(SWEEP.format(argument="tile=2")) == [("TP401", 8)]
+
+
+def test_psum_of_a_python_number_is_the_axis_size():
+    # JAX folds `lax.psum(1, axis)` to a Python int (its idiom for the axis size).
+    source = """
+    import jax
+    from jax import lax
+
+    def rotate(x, axis_name):
+        count = lax.psum(1, axis_name)
+        perm = [(i, (i + 1) % count) for i in range(count)]
+        return lax.ppermute(x, axis_name=axis_name, perm=perm)
+
+    def total(x, axis_name):
+        if lax.psum(x, axis_name).sum() > 0:
+            return x
+        return -x
+
+    step = jax.jit(jax.vmap(rotate, axis_name="i"), static_argnums=1)
+    summed = jax.jit(jax.vmap(total, axis_name="i"), static_argnums=1)
+    """
+    assert codes(source) == [("TP101", 10)]

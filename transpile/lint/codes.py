@@ -33,6 +33,7 @@ class HazardKind(Enum):
     MASK = "mask"  # x[x > 0], x.at[mask]
     DATASHAPE = "datashape"  # nonzero/unique without size=
     LOG = "log"  # logging a traced value
+    PRINT = "print"  # printing a traced value
 
 
 class Code(str, Enum):

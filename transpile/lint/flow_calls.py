@@ -20,6 +20,7 @@ from .flow_tables import (
     CONCRETE_ARRAY_FUNCTIONS,
     CONCRETE_BUILTINS,
     CONCRETE_LAX_FUNCTIONS,
+    CONSTANT_FOLDING_LAX_FUNCTIONS,
     DATA_DEPENDENT_SHAPE,
     FUNCTION_TRANSFORMS,
     HOST_CONVERSIONS,
@@ -83,6 +84,12 @@ class CallMixin:
             return CONCRETE
         if name == "range":
             self.hazard(HazardKind.RANGE, node, taint, frame, "range()")
+            return CONCRETE
+        if name == "print":
+            # What print shows: f-strings are text, but the tracers formatted into them count.
+            shown = [self.eval(part.value, frame) for arg in node.args if isinstance(arg, ast.JoinedStr)
+                     for part in arg.values if isinstance(part, ast.FormattedValue)]  # fmt: skip
+            self.hazard(HazardKind.PRINT, node, taint | taint_of(shown), frame, "print")
             return CONCRETE
         if name in CONCRETE_BUILTINS:
             return CONCRETE
@@ -176,7 +183,7 @@ class CallMixin:
             return value if member in CONCRETE_ARRAY_FUNCTIONS else self._staged(qualified, node, frame, value)
         member = self.names.member_of(node.func, self.config.lax_namespaces, function)
         if member is not None:
-            if member in CONCRETE_LAX_FUNCTIONS:
+            if member in CONCRETE_LAX_FUNCTIONS or (member in CONSTANT_FOLDING_LAX_FUNCTIONS and not _args_taint(args)):
                 return CONCRETE
             self._trace_lax_bodies(member, args, frame)
             return self._staged(qualified, node, frame, of(_args_taint(args).as_array()))

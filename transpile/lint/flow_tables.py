@@ -35,6 +35,9 @@ CONCRETE_ARRAY_FUNCTIONS = frozenset(
 
 # lax functions that answer a Python value while tracing (the size of a named mesh axis).
 CONCRETE_LAX_FUNCTIONS = frozenset({"axis_size", "dtype", "broadcast_shapes"})
+# lax functions that fold Python constants to a Python value: `lax.psum(1, "i")` is the size
+# of axis "i" (JAX's idiom for it), not a tracer.
+CONSTANT_FOLDING_LAX_FUNCTIONS = frozenset({"psum"})
 
 # Functions outside the array namespace that answer a Python bool from types, shapes and
 # dtypes alone (qualified names): `if eqx.is_array(x):` is decided while tracing.

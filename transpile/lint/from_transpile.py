@@ -2,10 +2,10 @@
 namespaces have (a suggestion must never name a function that does not exist) and the tracer
 methods that need a concrete value (what a conversion of a traced value calls).
 
-transpile's namespaces import NumPy and the compiler, which linting does not otherwise need:
-each answer is computed on first use and kept. The tracer's methods are read from its source
-(the analysis needs them on almost every run); the namespaces are imported only to word a
-suggestion for transpile code, so linting JAX code never imports NumPy.
+transpile's modules import NumPy and the compiler, which linting does not otherwise need, so
+each answer is read from the module's source (found with `importlib.util.find_spec`, parsed,
+never run) on first use and kept: linting never imports NumPy. tests/lint/
+test_lint_from_transpile.py checks each answer against the imported modules.
 The dependency points one way only: lint reads transpile's public names; nothing in the
 compiler imports lint (tests/test_layering.py).
 """
@@ -13,7 +13,6 @@ compiler imports lint (tests/test_layering.py).
 from __future__ import annotations
 
 import ast
-import importlib
 import importlib.util
 from functools import cache
 from pathlib import Path
@@ -28,10 +27,41 @@ CONVERSION_DUNDERS = {
 
 @cache
 def public_names(namespace: str) -> frozenset[str]:
-    """The public functions of a transpile namespace ("transpile.numpy", "transpile.lax")."""
-    module = importlib.import_module(namespace)
-    names = getattr(module, "__all__", None) or [name for name in dir(module) if not name.startswith("_")]
-    return frozenset(name for name in names if callable(getattr(module, name, None)))
+    """The public names of a transpile namespace ("transpile.numpy", "transpile.lax"): what its
+    module binds at top level (imports, defs, assignments), read from its source. Importing it
+    would cost NumPy and the compiler, seconds on a busy machine and again in every worker."""
+    names: set[str] = set()
+    tree, package = _module_source_tree(namespace)
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and statement.names[0].name == "*":
+            source = importlib.util.resolve_name("." * statement.level + (statement.module or ""), package)
+            names.update(_star_exports(source))
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in statement.names)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(statement.name)
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            names.update(node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name))
+    return frozenset(name for name in names if not name.startswith("_") and name != "*")
+
+
+def _star_exports(module: str) -> frozenset[str]:
+    """What `from module import *` binds: its literal `__all__`, else its public names."""
+    tree, _ = _module_source_tree(module)
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in statement.targets):
+            if isinstance(statement.value, (ast.List, ast.Tuple)):
+                return frozenset(e.value for e in statement.value.elts if isinstance(e, ast.Constant))
+    return public_names(module)
+
+
+def _module_source_tree(module: str) -> tuple[ast.Module, str]:
+    """The syntax tree of a transpile module, found and read without running it, and the
+    package its relative imports start from."""
+    spec = importlib.util.find_spec(module)
+    package = module if spec.submodule_search_locations is not None else module.rpartition(".")[0]
+    return ast.parse(Path(spec.origin).read_text(encoding="utf-8")), package
 
 
 @cache
@@ -41,8 +71,7 @@ def concretizing_methods() -> frozenset[str]:
 
     Read from the source of `transpile.core` rather than by importing it: the analysis asks on
     nearly every run, and the import would bring NumPy in (ten times the parse's cost)."""
-    spec = importlib.util.find_spec("transpile.core")
-    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    tree, _ = _module_source_tree("transpile.core")
     tracer = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Tracer")
     return frozenset(
         method.name

@@ -18,7 +18,7 @@ from ..evidence import called_params
 from ..flow import Hazard
 from ..flow_values import Taint
 from ..from_transpile import public_names
-from ..jitsites import JitSite, lines_mentioning
+from ..jitsites import JitSite
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
 from .call_site_values import passes_unhashable
@@ -144,8 +144,7 @@ def changing_call(ctx: ModuleContext, site: JitSite, name: str) -> int | None:
         return None
     callable_params = [p for p in positional_params(site.target) if p not in site.bound]
     position = callable_params.index(name) if name in callable_params else None
-    lines = lines_mentioning(ctx.source, {site.binding}, ctx.line_starts)
-    for call in ctx.index.calls_on_lines(lines):
+    for call in ctx.calls_of(site.binding):
         node = call.node
         if call.loop is None or not isinstance(node.func, ast.Name) or node.func.id != site.binding:
             continue

@@ -8,7 +8,6 @@ off just TP201, while `select = ["TP201"]`, `ignore = ["TP2"]` keeps it.
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -132,6 +131,21 @@ def selectors_of(config: LintConfig) -> tuple[str, ...]:
     return config.select + config.ignore + per_file
 
 
+def _toml_reader(pyproject: Path):
+    """The standard library's TOML reader (Python 3.11+), or its backport `tomli` on 3.10."""
+    try:
+        import tomllib as reader
+    except ModuleNotFoundError:
+        try:
+            import tomli as reader
+        except ModuleNotFoundError:
+            raise ConfigError(
+                f"{pyproject}: reading [tool.transpile.lint] needs Python 3.11+ or the 'tomli' "
+                "package; install tomli, or pass --isolated and give the settings as options"
+            ) from None
+    return reader
+
+
 def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a [tool.transpile.lint] table."""
     folder = start if start.is_dir() else start.parent
@@ -144,8 +158,15 @@ def find_config(start: Path) -> Path | None:
 
 def _lint_table(pyproject: Path) -> dict | None:
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{pyproject}: {error}") from error
+    if "transpile" not in text:
+        return None  # no table of ours: nothing to parse (and no TOML reader needed)
+    toml = _toml_reader(pyproject)
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as error:
         raise ConfigError(f"{pyproject}: {error}") from error
     for key in CONFIG_TABLE:
         if not isinstance(data, dict) or key not in data:

@@ -378,3 +378,25 @@ def test_psum_of_a_python_number_is_the_axis_size():
     summed = jax.jit(jax.vmap(total, axis_name="i"), static_argnums=1)
     """
     assert codes(source) == [("TP101", 10)]
+
+
+def test_a_name_rebound_to_partial_and_transforms_keeps_what_partial_binds():
+    # chex's tests: foo = partial(foo, flag=True); foo = jax.pmap(foo); foo = jax.jit(foo)
+    source = """
+    import functools
+    import jax
+
+    def run(x, y):
+        def foo(x, y, flag):
+            return (x * 2) + y if flag else (x + y)
+        foo = functools.partial(foo, flag=True)
+        foo = jax.pmap(foo)
+        foo = jax.jit(foo)
+        return foo(x, y)
+
+    def bar(x, flag):
+        return x if flag else -x
+
+    bar = jax.jit(bar)
+    """
+    assert codes(source) == [("TP101", 13)]

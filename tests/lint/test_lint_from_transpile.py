@@ -61,3 +61,39 @@ def test_code_is_linted_without_importing_numpy_or_the_compiler():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False", "False"]
+
+
+# How to call each function the linter takes to answer a Python value (flow_tables.py's
+# CONCRETE_ARRAY_FUNCTIONS) on a traced float32 vector `x`.
+PYTHON_VALUED_CALLS = {
+    "broadcast_shapes": lambda x: tnp.broadcast_shapes(x.shape, (1,)),
+    "can_cast": lambda x: tnp.can_cast(x.dtype, tnp.float64),
+    "dtype": lambda x: tnp.dtype(x.dtype),
+    "finfo": lambda x: tnp.finfo(x.dtype).eps,
+    "iinfo": lambda x: tnp.iinfo(tnp.int32).max,
+    "iscomplexobj": lambda x: tnp.iscomplexobj(x),
+    "isdtype": lambda x: tnp.isdtype(x.dtype, "real floating"),
+    "issubdtype": lambda x: tnp.issubdtype(x.dtype, tnp.floating),
+    "ndim": lambda x: tnp.ndim(x),
+    "promote_types": lambda x: tnp.promote_types(x.dtype, tnp.int8),
+    "result_type": lambda x: tnp.result_type(x),
+    "shape": lambda x: tnp.shape(x),
+    "size": lambda x: tnp.size(x),
+}
+
+
+def test_the_functions_taken_as_python_valued_are_so_in_transpile():
+    from transpile.lint.flow_tables import CONCRETE_ARRAY_FUNCTIONS
+
+    assert set(PYTHON_VALUED_CALLS) == CONCRETE_ARRAY_FUNCTIONS & public_names("transpile.numpy")
+    answers = {}
+
+    @tp.jit
+    def probe(x):
+        for name, call in PYTHON_VALUED_CALLS.items():
+            answers[name] = call(x)
+        return x
+
+    probe(tnp.ones(3, dtype=tnp.float32))
+    traced = {name for name, value in answers.items() if isinstance(value, tp.Tracer)}
+    assert traced == set() and len(answers) == len(PYTHON_VALUED_CALLS)

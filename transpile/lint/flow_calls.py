@@ -463,7 +463,10 @@ class CallMixin:
             return instance  # `def step(counter, x)` beside a module-level `counter = Counter(...)`
         modules = [cls for cls in candidates if any("Module" in ast.unparse(base) for base in cls.bases)]
         if len(modules) > 1:  # called directly, a module is not a linen one (linen goes through apply)
-            modules = [cls for cls in modules if not any(self.names.qualified(base, None) in LINEN_BASES for base in cls.bases)]
+            modules = [
+                cls for cls in modules
+                if not any(self.names.qualified(base, None) in LINEN_BASES for base in cls.bases)
+            ]  # fmt: skip
         if len(modules) != 1:
             return None
         # Only a class this module builds (`model = Block(...)`) is taken to be what arrives.

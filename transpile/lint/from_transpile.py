@@ -50,9 +50,10 @@ def _star_exports(module: str) -> frozenset[str]:
     """What `from module import *` binds: its literal `__all__`, else its public names."""
     tree, _ = _module_source_tree(module)
     for statement in tree.body:
-        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in statement.targets):
-            if isinstance(statement.value, (ast.List, ast.Tuple)):
-                return frozenset(e.value for e in statement.value.elts if isinstance(e, ast.Constant))
+        if not isinstance(statement, ast.Assign) or not isinstance(statement.value, (ast.List, ast.Tuple)):
+            continue
+        if any(isinstance(target, ast.Name) and target.id == "__all__" for target in statement.targets):
+            return frozenset(e.value for e in statement.value.elts if isinstance(e, ast.Constant))
     return public_names(module)
 
 

@@ -198,7 +198,9 @@ def _call_site(call: CallSite, names: Names, resolver: Resolver, index: ModuleIn
     return site
 
 
-def _jitted_callable(expr, caller, names: Names, resolver: Resolver, before: int | None = None) -> tuple[Function | None, frozenset[str]]:
+def _jitted_callable(
+    expr, caller, names: Names, resolver: Resolver, before: int | None = None
+) -> tuple[Function | None, frozenset[str]]:
     if isinstance(expr, ast.Lambda):
         return expr, frozenset()
     if isinstance(expr, ast.Call) and names.is_partial(expr.func, caller) and expr.args:

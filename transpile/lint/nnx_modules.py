@@ -66,11 +66,12 @@ def _self_assignments(method: ast.FunctionDef):
 
 def _array_annotated_params(method: ast.FunctionDef) -> frozenset[str]:
     args = method.args
-    return frozenset(
-        param.arg
-        for param in (*args.posonlyargs, *args.args, *args.kwonlyargs)
-        if param.annotation is not None and any(word in ast.unparse(param.annotation) for word in _ARRAY_ANNOTATION_WORDS)
-    )
+    found = set()
+    for param in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+        annotation = ast.unparse(param.annotation) if param.annotation is not None else ""
+        if any(word in annotation for word in _ARRAY_ANNOTATION_WORDS):
+            found.add(param.arg)
+    return frozenset(found)
 
 
 def _python_value(value: ast.expr, array_params: frozenset[str]) -> bool:

@@ -244,7 +244,10 @@ def _built_per_pass_by_design(index, target: ast.expr, factory) -> bool:
     kwarg = factory.args.kwarg.arg if factory.args.kwarg is not None else None
     mentioned = {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
     captured = mentioned & (params | {kwarg})
-    calls = [c for c in index.calls_on_lines(_lines_of_loops(index)) if c.in_loop and _called_name(c.node.func) == factory.name]
+    calls = [
+        call for call in index.calls_on_lines(_lines_of_loops(index))
+        if call.in_loop and _called_name(call.node.func) == factory.name
+    ]  # fmt: skip
     if not captured or not calls:
         return False
     positional = [p.arg for p in (*factory.args.posonlyargs, *factory.args.args)]

@@ -22,7 +22,7 @@ from .names import Names
 
 NNX_BASES = frozenset({"flax.nnx.Module", "flax.nnx.Object", "flax.nnx.module.Module"})
 _BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
-_ARRAY_ANNOTATION_WORDS = ("Array", "ndarray", "Variable", "Param", "Module")
+_ARRAY_ANNOTATION_WORDS = ("Array", "ndarray", "Variable", "Param", "Module", "Rngs")  # state, not settings
 
 
 def nnx_classes(index: ModuleIndex, names: Names) -> list[ast.ClassDef]:

@@ -51,6 +51,7 @@ def hazard_calls(m):
         "smooth": lambda: m.smooth(m.state, jnp.ones((8,))),
         "pad_to": lambda: m.pad_to(x4, 2, 1.0),
         "window": lambda: m.window(x4, 3),
+        "embed": lambda: m.embed(m.encoder, x4),
     }
 
 

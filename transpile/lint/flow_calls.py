@@ -62,7 +62,9 @@ class CallMixin:
                 args.append((arg, None, self.eval(arg, frame)))
         for keyword in node.keywords:
             args.append((keyword.value, keyword.arg or "**", self.eval(keyword.value, frame)))
-        for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call, self._module_call):
+        handlers = (self._builtin_call, self._namespace_call, self._user_call, self._module_method_call,
+                    self._method_call, self._module_call)  # fmt: skip
+        for handler in handlers:
             result = handler(node, args, frame)
             if result is not None:
                 return result
@@ -434,6 +436,21 @@ class CallMixin:
         if target is None:
             return None
         bound = Bound([(func, None, frame.lookup(func.id)), *args])
+        return self.call_function(target, bind_params(target, bound), frame)
+
+    def _module_method_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
+        """`encoder.encode(x)` on a module instance (equinox, flax.nnx) or a parameter holding
+        one: run the class's method with `self` the instance, as for `encoder(x)`."""
+        func = node.func
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name) or func.attr == "apply":
+            return None
+        if not self._callable_classes():
+            return None
+        cls = self._module_class(func.value, frame) or self._parameter_class(func.value.id, frame)
+        target = self.names.index.methods.get(cls, {}).get(func.attr) if cls is not None else None
+        if target is None or target.decorator_list:  # static/class methods, properties: not this
+            return None
+        bound = Bound([(func.value, None, frame.lookup(func.value.id)), *args])
         return self.call_function(target, bind_params(target, bound), frame)
 
     def _callable_classes(self) -> list[ast.ClassDef]:

@@ -116,3 +116,26 @@ def pad_to(x, width, fill):
 @nnx.jit
 def window(x, size):
     return jnp.zeros(size) + x.sum()  # expect: TP103
+
+
+class Encoder(nnx.Module):
+    def __init__(self, width, *, rngs: nnx.Rngs):
+        self.linear = nnx.Linear(width, width, rngs=rngs)
+        self.width = width
+
+    def encode(self, x):
+        h = self.linear(x)
+        if self.width > 2 and h.sum() > 0:  # expect: TP101
+            h = -h
+        return h
+
+    def __call__(self, x):
+        return self.encode(x)
+
+
+encoder = Encoder(4, rngs=nnx.Rngs(2))
+
+
+@nnx.jit
+def embed(encoder: Encoder, x):
+    return encoder.encode(x)

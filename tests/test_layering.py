@@ -145,3 +145,15 @@ def test_the_circle_check_finds_lazy_and_relative_circles(tmp_path):
     assert import_cycle(package, "transpile.pkg") == ["a", "b", "c", "a"]
     (package / "c.py").write_text("import os\n")
     assert import_cycle(package, "transpile.pkg") is None
+
+
+def test_only_the_command_line_imports_the_linter():
+    """The linter reads transpile's public tables; the compiler never imports the linter
+    (only `transpile lint`'s dispatch in cli.py does, lazily)."""
+    lint = PACKAGE / "lint"
+    importers = sorted(
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if lint not in path.parents and "lint" in _imported_transpile_modules(path)
+    )
+    assert importers == ["cli.py"]

@@ -16,7 +16,7 @@ from .core import Tracer, aval_of, bind, current_trace
 from .eager_results import eager_tree, install as _install_eager_results
 from .errors import describe_function
 from .numpy import _elementwise as E
-from .numpy._util import as_bool, astype, is_weak, operand, weak_flags
+from .base.operands import as_bool, astype, is_weak, operand, weak_flags
 from .strength import is_marked
 from .pytree import tree_flatten, tree_unflatten
 from .tracing import trace_subfunction
@@ -391,7 +391,7 @@ def dynamic_index_in_dim(x, index, axis=0, keepdims=True):
     out = dynamic_slice(x, starts, sizes)
     if keepdims:
         return out
-    from .numpy._util import reshape
+    from .base.operands import reshape
     return reshape(out, tuple(d for i, d in enumerate(shape) if i != axis))
 
 

@@ -18,7 +18,7 @@ from .numpy import _cumulative as C
 from .numpy import _elementwise as E
 from .numpy import _mathfuncs as M
 from .numpy._shape import concatenate as _concatenate, transpose as _transpose
-from .numpy._util import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
 from .pytree import tree_map
 
 add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum

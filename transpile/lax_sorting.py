@@ -17,7 +17,7 @@ from .core import aval_of
 from .numpy import _elementwise as E
 from .numpy import _sorting as S
 from .numpy._indexing import take_along_axis
-from .numpy._util import astype, normalize_axis, operand, shape_of
+from .base.operands import astype, normalize_axis, operand, shape_of
 
 
 def sort(operand_, dimension=-1, is_stable=True, num_keys=1):

@@ -10,7 +10,7 @@ from ..core import Tracer, aval_of
 from ..eager_array import register_index_update_helper
 from . import _elementwise as E
 from ._shape import _expand_ellipsis, getitem, traced_start
-from ._util import astype, broadcast_to, check_ints_fit_loop, operand, reshape
+from ..base.operands import astype, broadcast_to, check_ints_fit_loop, operand, reshape
 
 
 class IndexUpdateHelper:

@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ._preferred import accumulate_in
-from ._util import astype, broadcast_to, reshape, shape_of, strong_operand, weak_flags
+from ..base.operands import astype, broadcast_to, reshape, shape_of, strong_operand, weak_flags
 
 _LETTERS = set(string.ascii_letters)
 # Ellipsis axes get private labels (never letters a user can write), right-aligned.

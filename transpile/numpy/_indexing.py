@@ -15,7 +15,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind
 from . import _elementwise as E
-from ._util import astype, broadcast_operands, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, broadcast_operands, normalize_axis, operand, reshape, shape_of
 
 
 def is_array_index(k) -> bool:
@@ -160,7 +160,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
         tuple(1 if d == ax else s for d, s in enumerate(shape)),
         tuple(1 if d == ax else s for d, s in enumerate(shape_of(indices)))))
     out_shape = out_shape[:ax] + (shape_of(indices)[ax],) + out_shape[ax + 1:]
-    from ._util import broadcast_to
+    from ..base.operands import broadcast_to
     indices = broadcast_to(indices, out_shape)
     strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
     flat = E.multiply(_normalized(indices, shape[ax]), strides[ax])

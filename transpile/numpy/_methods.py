@@ -9,7 +9,7 @@ from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _st
 from . import _constant_indexing, _protocols
 from ._at import IndexUpdateHelper
 from ._ufunc import ufunc
-from ._util import astype, reshape
+from ..base.operands import astype, reshape
 
 
 def _swap(fn):

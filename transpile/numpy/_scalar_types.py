@@ -18,7 +18,7 @@ class _ScalarMeta(type):
 
     def __call__(cls, x):
         from ._creation import asarray
-        from ._util import astype
+        from ..base.operands import astype
         return astype(asarray(x), cls.dtype)
 
     def __eq__(cls, other):

@@ -17,7 +17,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind
 from . import _elementwise as E
-from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
 _MODES = {"set": "set", "add": "add", "multiply": "mul", "min": "min", "max": "max"}
 

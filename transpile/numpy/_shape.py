@@ -6,8 +6,7 @@ import numpy as np
 
 from .. import primitives as P
 from ..core import Tracer, bind
-from ._util import (astype, normalize_axes, normalize_axis, operand, reshape,
-                    shape_of)
+from ..base.operands import (astype, normalize_axes, normalize_axis, operand, reshape, shape_of)
 
 
 def transpose(a, axes=None):

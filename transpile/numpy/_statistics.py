@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from . import _reductions as R
-from ._util import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
+from ..base.operands import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
 
 
 def _float_dtype(dt, dtype=None):

@@ -24,7 +24,7 @@ from ._matrices import tensordot
 from ._reductions import max as _max, min as _min, sum as _sum
 from ._manipulation import swapaxes
 from ._shape import transpose
-from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 QRResult = namedtuple("QRResult", ["Q", "R"])

@@ -26,6 +26,7 @@ from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, p
 from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, stack,
                      transpose)
 from ..base.operands import astype, broadcast_to, reshape
+from ..base.operands import normalize_axis as _normalize_axis
 from ._cumulative import (cummax, cummin, cumprod, cumsum, cumulative_prod,
                           cumulative_sum)
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
@@ -117,8 +118,7 @@ def size(a, axis=None):
     dims = shape(a)
     if axis is None:
         return _prod(dims)
-    from ..base.operands import normalize_axis
-    return dims[normalize_axis(axis, len(dims))]
+    return dims[_normalize_axis(axis, len(dims))]
 
 
 def vectorize(pyfunc, *, excluded=frozenset(), signature=None):

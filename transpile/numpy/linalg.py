@@ -261,7 +261,6 @@ def matrix_norm(x, *, keepdims=False, ord="fro"):
 
 def multi_dot(arrays):
     """a @ b @ c ..., left to right (NumPy may choose another order: equal up to rounding)."""
-    from ._linalg import matmul
     arrays = [operand(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("multi_dot: needs at least two arrays")

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
-from ..lax_ops import broadcasted_iota
+from ..base.iota import broadcasted_iota
 from ..numpy import _elementwise as E
 from ..numpy._shape import stack
 from ..base.operands import astype, operand, reshape, static_shape

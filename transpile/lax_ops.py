@@ -18,7 +18,7 @@ from .core import Tracer, aval_of, bind, trace_stack
 from .numpy import _cumulative as C
 from .numpy import _elementwise as E
 from .numpy import _mathfuncs as M
-from .numpy._linalg import dot as _np_dot, matmul
+from .numpy._matmul import dot as _np_dot, matmul
 from .numpy._preferred import accumulate_in
 from .numpy._reductions import argmax as _np_argmax, argmin as _np_argmin
 from .numpy._shape import concatenate as _concatenate, flip, transpose as _transpose

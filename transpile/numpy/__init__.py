@@ -21,7 +21,7 @@ from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, 
                            right_shift, rint, round, sign, sin, sinh, sqrt, square, subtract,
                            tan, tanh, true_divide, trunc, where)
 from ._complex import angle, conj, conjugate, imag, iscomplexobj, real
-from ._linalg import dot, matmul, vdot
+from ._matmul import dot, matmul, vdot
 from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
 from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, stack,
                      transpose)

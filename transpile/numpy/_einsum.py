@@ -144,7 +144,7 @@ def _transpose_to(x, labels, order):
 
 def _pair(x, xl, y, yl, keep, sizes, dt):
     """Contract two terms: (batch, free_x, k) @ (batch, k, free_y) by the matmul kernel."""
-    from ._linalg import matmul
+    from ._matmul import matmul
     contracted = [c for c in xl if c in yl and c not in keep]
     batch = [c for c in xl if c in yl and c in keep]
     free_x = [c for c in xl if c not in yl]

@@ -19,7 +19,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._linalg import matmul
+from ._matmul import matmul
 from ._manipulation import swapaxes
 from ._reductions import max as _max, sum as _sum
 from ..base.operands import astype, operand, reshape, shape_of

@@ -19,7 +19,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from . import _elementwise as E
-from ._linalg import matmul
+from ._matmul import matmul
 from ._matrices import tensordot
 from ._reductions import max as _max, min as _min, sum as _sum
 from ._manipulation import swapaxes

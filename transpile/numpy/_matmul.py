@@ -1,4 +1,4 @@
-"""dot and matmul, expressed through one canonical batched-matmul primitive."""
+"""matmul, dot and vdot, expressed through one canonical batched-matmul primitive."""
 from __future__ import annotations
 
 import math

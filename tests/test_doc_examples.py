@@ -1,4 +1,5 @@
-"""The Python examples in the README and the porting guide run as written.
+"""The Python examples in the README and the porting guide run as written, and the links
+between the README and docs/ resolve.
 
 Each document's ```python blocks (indented ones inside list items too) run in order in one
 namespace, statement by statement. A statement whose last line ends in `# raises NAME` must
@@ -18,6 +19,7 @@ import transpile as tp
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ["README.md", "docs/porting_from_jax.md"]
+_LINK = re.compile(r"\]\((?!https?:|#)(?P<path>[^)#\s]+)(?:#[^)]*)?\)")
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)```python[ \t]*\n(?P<body>.*?)^(?P=indent)```",
                     re.M | re.S)
 _RAISES = re.compile(r"#\s*raises\s+(\w+)\s*$")
@@ -71,3 +73,13 @@ def test_a_raises_line_that_runs_fails():
     with pytest.raises(pytest.fail.Exception, match="expected KeyError"):
         run_block("x = 1   # raises KeyError\n", {}, "probe")
     run_block("{}['a']   # raises LookupError\n", {}, "probe")
+
+
+@pytest.mark.parametrize("document", ["README.md", *sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))])
+def test_relative_links_resolve(document):
+    """The README is an index of docs/: every file it (or a doc) links to exists."""
+    path = ROOT / document
+    missing = [m.group("path") for m in _LINK.finditer(path.read_text())
+               if not (path.parent / m.group("path")).exists()]
+    assert not missing, f"{document} links to missing files: {missing}"

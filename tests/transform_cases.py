@@ -484,6 +484,99 @@ def more_cases(jx):
     return c
 
 
+def corner_cases(jx):
+    """Rules and batching corners: loops with batched bounds, top_k, conv, FFT, softmax,
+    special functions, float0 tangents, several levels of composition."""
+    jnp, lax, d = jx.numpy, jx.lax, _data()
+    x3, pos3, x34, v4 = d["x3"], d["pos3"], d["x34"], d["v4"]
+    sp, nn = jx.scipy.special, jx.nn
+    key = jx.random.PRNGKey(5)
+    img = np.linspace(-1.0, 1.0, 2 * 1 * 5 * 5).reshape(2, 1, 5, 5)
+    ker = np.linspace(0.5, -0.5, 2 * 1 * 3 * 3).reshape(2, 1, 3, 3)
+    c = {}
+    c["vmap_fori_batched_bound"] = lambda: jx.vmap(lambda n: lax.fori_loop(
+        0, n, lambda i, a: a * 1.5 + i, 1.0))(np.array([0, 2, 5]))
+    c["vmap_cond_unbatched_predicate"] = lambda: jx.vmap(lambda x: lax.cond(
+        True, jnp.sin, jnp.cos, x))(x3)
+    c["vmap_switch_unbatched_index"] = lambda: jx.vmap(lambda x: lax.switch(
+        2, [jnp.sin, jnp.cos, jnp.tanh], x))(x3)
+    c["vmap_scan_carry_becomes_batched"] = lambda: jx.vmap(lambda xs: lax.scan(
+        lambda c_, x_: (c_ + x_, c_), 0.0, xs)[0], in_axes=1)(x34)
+    c["vmap_dynamic_update_slice_batched_update"] = lambda: jx.vmap(
+        lambda u: lax.dynamic_update_slice(jnp.zeros(5), u, (1,)))(x34[:, :2])
+    c["vmap_take_batched_indices"] = lambda: jx.vmap(lambda i: jnp.take(v4, i))(
+        np.array([[0, 3], [2, 2], [1, 0]]))
+    c["vmap_var_keepdims"] = lambda: jx.vmap(lambda x: jnp.var(x, ddof=1, keepdims=True))(x34)
+    # JAX's searchsorted answers int32 even with x64 on (NumPy: int64): cast, to check vmap
+    c["vmap_searchsorted"] = lambda: jx.vmap(lambda a, v: jnp.searchsorted(a, v).astype(
+        jnp.int32))(
+        np.sort(x34, axis=1), x3)
+    c["vmap_top_k"] = lambda: jx.vmap(lambda x: lax.top_k(x, 2))(x34)
+    c["vmap_one_hot"] = lambda: jx.vmap(lambda i: nn.one_hot(i, 4))(np.array([0, 3, 1]))
+    c["vmap_conv"] = lambda: jx.vmap(lambda im: lax.conv_general_dilated(
+        im[None], ker, (1, 1), "SAME")[0])(img)
+    c["vmap_categorical"] = lambda: jx.vmap(lambda k: jx.random.categorical(
+        k, jnp.log(jnp.array([0.2, 0.3, 0.5]))))(jx.random.split(key, 4))
+    c["grad_top_k"] = lambda: jx.grad(lambda x: jnp.sum(lax.top_k(x, 2)[0] * jnp.array(
+        [2.0, 1.0])))(v4)
+    c["grad_conv"] = lambda: jx.grad(lambda k: jnp.sum(lax.conv_general_dilated(
+        img, k, (1, 1), "VALID") ** 2))(ker)
+    c["grad_fft_abs"] = lambda: jx.grad(lambda x: jnp.sum(jnp.abs(jnp.fft.fft(x)) ** 2))(v4)
+    c["grad_softmax"] = lambda: jx.grad(lambda x: jnp.sum(nn.softmax(x) * jnp.arange(3.0)))(x3)
+    c["grad_log_softmax_gelu_silu"] = lambda: jx.grad(lambda x: jnp.sum(
+        nn.log_softmax(x)[0] + nn.gelu(x) + nn.silu(x)))(x3)
+    c["grad_special_more"] = lambda: jx.grad(lambda x: jnp.sum(
+        sp.expit(x) + sp.ndtr(x) + sp.log_ndtr(x) + sp.i0e(x) + sp.i1e(x) + sp.erfc(x)))(x3)
+    c["grad_logit_ndtri"] = lambda: jx.grad(lambda p: jnp.sum(sp.logit(p) + sp.ndtri(p)))(
+        np.array([0.2, 0.5, 0.9]))
+    c["grad_clip_bounds"] = lambda: jx.grad(lambda x: jnp.sum(jnp.clip(x, -1.2, 2.5)))(x3)
+    c["grad_round_floor"] = lambda: jx.grad(lambda x: jnp.sum(jnp.round(x) + jnp.floor(x) * x))(
+        x3)
+    c["grad_prod_two_zeros"] = lambda: jx.grad(jnp.prod)(np.array([0.0, 2.0, 0.0]))
+    c["grad_max_where_initial"] = lambda: jx.grad(lambda x: jnp.max(
+        x, where=x < 2.0, initial=-5.0))(x3)
+    c["grad_logaddexp_neg_inf"] = lambda: jx.grad(lambda x: jnp.logaddexp(x, -np.inf))(0.5)
+    c["grad_norm_axis"] = lambda: jx.grad(lambda x: jnp.sum(jnp.linalg.norm(x, axis=1)))(x34)
+    c["grad_sort_multi_operand"] = lambda: jx.grad(lambda x: jnp.sum(lax.sort(
+        (x, x * 2.0), num_keys=1)[1] * jnp.arange(3.0)))(x3)
+    c["grad_matrix_power_lstsq"] = lambda: jx.grad(lambda a: jnp.sum(
+        jnp.linalg.matrix_power(a, 3)) + jnp.sum(jnp.linalg.pinv(a)))(d["sq"])
+    c["grad_cummin_cumprod_reverse"] = lambda: jx.grad(lambda x: jnp.sum(
+        lax.cummin(x, reverse=True) * jnp.arange(4.0)) + jnp.sum(lax.cumprod(x, reverse=True)))(
+        np.array([3.0, 1.0, 2.0, 0.5]))
+    c["grad_associative_scan"] = lambda: jx.grad(lambda x: jnp.sum(lax.associative_scan(
+        jnp.multiply, x)))(pos3)
+    c["grad_interp_diff"] = lambda: jx.grad(lambda y: jnp.sum(jnp.interp(
+        np.array([0.5, 1.5]), np.arange(3.0), y)) + jnp.sum(jnp.diff(y) ** 2))(x3)
+    c["grad_convolve"] = lambda: jx.grad(lambda x: jnp.sum(jnp.convolve(x, pos3) ** 2))(x3)
+    c["grad_dot_preferred_f32"] = lambda: jx.grad(lambda a: jnp.sum(lax.dot(
+        a, a, preferred_element_type=jnp.float32)))(x3.astype(np.float32))
+
+    def jvp_float0():
+        zero = np.zeros((), dtype=jx.float0)
+        return jx.jvp(lambda x, n: x * n, (x3, 3), (pos3, zero))
+    c["jvp_float0_tangent"] = jvp_float0
+
+    def vjp_int_output():
+        out, pullback = jx.vjp(lambda x: (jnp.sum(x), jnp.argmax(x)), x3)
+        return pullback((2.0, np.zeros((), dtype=jx.float0)))
+    c["vjp_int_output_float0"] = vjp_int_output
+    c["grad_float32_out_of_float64"] = lambda: jx.grad(
+        lambda x: jnp.sum(x.astype(np.float32) ** 2))(x3)
+    c["jit_linearize"] = lambda: jx.jit(lambda x, t: jx.linearize(jnp.sin, x)[1](t))(x3, pos3)
+    c["jit_vmap_grad_jit"] = lambda: jx.jit(jx.vmap(jx.grad(jx.jit(
+        lambda x: jnp.sin(x) * x))))(x3)
+    c["vmap_kwargs_positional_in_axes"] = lambda: jx.vmap(
+        lambda x, y=None: x * y, in_axes=(1,))(x34, y=x34.T.copy())
+    c["vmap_nested_grad_inside"] = lambda: jx.vmap(jx.vmap(jx.grad(
+        lambda a, b: jnp.sin(a * b)), (0, None)), (None, 0))(x3, pos3)
+    c["vmap_value_and_grad_has_aux"] = lambda: jx.vmap(jx.value_and_grad(
+        lambda x: (jnp.sum(x ** 2), jnp.max(x)), has_aux=True))(x34)
+    c["grad_of_vmap_in_axes_1"] = lambda: jx.grad(lambda w: jnp.sum(jx.vmap(
+        lambda col: jnp.dot(col, w), in_axes=1)(x34.T)))(v4)
+    return c
+
+
 def tree_shape(x):
     """The container structure of a result, leaves as '*' (the same walk on both sides)."""
     if isinstance(x, dict):
@@ -499,6 +592,6 @@ def tree_shape(x):
 def cases(jx) -> dict:
     out = {}
     for group in (vmap_cases, grad_cases, control_flow_cases, rule_cases, custom_cases,
-                  composition_cases, more_cases):
+                  composition_cases, more_cases, corner_cases):
         out.update(group(jx))
     return out

@@ -199,12 +199,18 @@ def vjp(fun, *primals, has_aux=False):
             raise ValueError(f"unexpected tree structure of argument to vjp function: got "
                              f"{ct_tree}, but expected to match {out_tree}")
         for c, a in zip(ct_leaves, out_avals):
+            if isinstance(c, np.ndarray) and c.dtype == float0:   # an integer output's
+                if c.shape != a.shape:                            # (JAX's zero cotangent)
+                    raise ValueError(f"unexpected shape {c.shape} of the float0 cotangent "
+                                     f"of an output of shape {a.shape}")
+                continue
             if aval_of(c).shape != a.shape:
                 raise ValueError(f"unexpected JAX type (e.g. shape/dtype) for argument to vjp "
                                  f"function: got {aval_of(c).str_short()}, but expected "
                                  f"{a.str_short()} because the corresponding output of the "
                                  "function had that type")
-        cts = [ensure_operand(c) if has_tangent_space(a) else None
+        cts = [ensure_operand(c) if has_tangent_space(a) and not (
+            isinstance(c, np.ndarray) and c.dtype == float0) else None
                for c, a in zip(ct_leaves, out_avals)]
         cts += [None] * len(aux_leaves)
         in_cts = lin.transpose(residuals, cts)

@@ -577,6 +577,58 @@ def corner_cases(jx):
     return c
 
 
+def error_cases(jx):
+    """Misuses JAX rejects, each with the builtin exception class JAX's error derives from."""
+    jnp, lax, d = jx.numpy, jx.lax, _data()
+    x3, x34 = d["x3"], d["x34"]
+    f, g, h, clip_grad, power = _custom_rules(jx)
+    c = {}
+    c["err_grad_argnums_out_of_range"] = lambda: jx.grad(lambda a, b: a * b, argnums=2)(1.0, 2.0)
+    c["err_grad_tuple_output"] = lambda: jx.grad(lambda x: (x, x))(1.0)
+    c["err_grad_bool_output"] = lambda: jx.grad(lambda x: x > 0)(1.0)
+    c["err_grad_has_aux_not_pair"] = lambda: jx.grad(lambda x: x * 2.0, has_aux=True)(1.0)
+    c["err_vjp_wrong_cotangent_shape"] = lambda: jx.vjp(jnp.sin, x3)[1](np.ones(2))
+    c["err_jvp_structure_mismatch"] = lambda: jx.jvp(lambda a, b: a * b, (1.0, 2.0), (1.0,))
+    c["err_jvp_dtype_mismatch"] = lambda: jx.jvp(jnp.sin, (x3,), (x3.astype(np.float32),))
+    c["err_jvp_shape_mismatch"] = lambda: jx.jvp(jnp.sin, (x3,), (x34,))
+    c["err_jvp_not_tuple"] = lambda: jx.jvp(jnp.sin, x3, x3)
+    c["err_vmap_scalar_argument"] = lambda: jx.vmap(lambda x: x * 2.0)(1.0)
+    c["err_vmap_in_axes_float"] = lambda: jx.vmap(lambda x: x, in_axes=1.5)(x34)
+    c["err_vmap_not_callable"] = lambda: jx.vmap(3)(x34)
+    c["err_vmap_out_axes_too_large"] = lambda: jx.vmap(lambda x: x, out_axes=3)(x34)
+    c["err_vmap_no_mapped_args_no_size"] = lambda: jx.vmap(lambda x: x * 2.0, in_axes=None)(x3)
+    c["err_jacfwd_int_input"] = lambda: jx.jacfwd(lambda x: x * 2)(np.arange(3))
+    c["err_jacrev_int_input"] = lambda: jx.jacrev(lambda x: x * 2)(np.arange(3))
+    c["err_custom_vjp_bwd_wrong_length"] = lambda: jx.grad(_bad_bwd(jx))(1.0)
+    # (traced: an eager transpile cond runs only the branch taken, unchecked; JAX checks)
+    c["err_cond_branch_types_differ"] = lambda: jx.jit(lambda x: lax.cond(
+        True, lambda v: v, lambda v: v[:2], x))(x3)
+    c["err_vmap_cond_branch_types_differ"] = lambda: jx.vmap(lambda p: lax.cond(
+        p, lambda: jnp.ones(2), lambda: jnp.ones(3)))(np.array([True, False]))
+    c["err_while_loop_carry_type_changes"] = lambda: lax.while_loop(
+        lambda v: v[0] < 3.0, lambda v: v[:2], x3)
+    c["err_grad_of_custom_vjp_fwd_not_pair"] = lambda: jx.grad(_bad_fwd(jx))(1.0)
+    c["err_grad_integer_argnums_allow_int_false"] = lambda: jx.grad(
+        lambda x, n: x * n, argnums=(0, 1))(1.0, 2)
+    return c
+
+
+def _bad_bwd(jx):
+    @jx.custom_vjp
+    def f(x):
+        return x * 2.0
+    f.defvjp(lambda x: (x * 2.0, x), lambda res, ct: (ct, ct))
+    return f
+
+
+def _bad_fwd(jx):
+    @jx.custom_vjp
+    def f(x):
+        return x * 2.0
+    f.defvjp(lambda x: x * 2.0, lambda res, ct: (ct,))
+    return f
+
+
 def tree_shape(x):
     """The container structure of a result, leaves as '*' (the same walk on both sides)."""
     if isinstance(x, dict):
@@ -592,6 +644,6 @@ def tree_shape(x):
 def cases(jx) -> dict:
     out = {}
     for group in (vmap_cases, grad_cases, control_flow_cases, rule_cases, custom_cases,
-                  composition_cases, more_cases, corner_cases):
+                  composition_cases, more_cases, corner_cases, error_cases):
         out.update(group(jx))
     return out

@@ -171,7 +171,10 @@ def call(fun, params, args, kwargs, traced, build, fallback):
         cache.info.uncached += 1
         return fallback()
     try:
-        entry = cache.entries.get(key)
+        with _lock:
+            entry = cache.entries.get(key)
+            if entry is not None:
+                cache.entries.move_to_end(key)      # least recently used goes first
     except TypeError:               # a parameter or tree node that does not hash
         cache.info.uncached += 1
         return fallback()
@@ -180,7 +183,6 @@ def call(fun, params, args, kwargs, traced, build, fallback):
         return fallback()
     if entry is not None:
         cache.info.hits += 1
-        cache.entries.move_to_end(key)
         return entry([leaves[k] for k in inputs])
     cache.info.misses += 1
     try:
@@ -196,9 +198,10 @@ def call(fun, params, args, kwargs, traced, build, fallback):
 
 
 def _insert(cache, key, entry):
-    cache.entries[key] = entry
-    while len(cache.entries) > ENTRY_LIMIT:
-        cache.entries.popitem(last=False)
+    with _lock:
+        cache.entries[key] = entry
+        while len(cache.entries) > ENTRY_LIMIT:
+            cache.entries.popitem(last=False)
 
 
 def _build(fun, leaves, treedef, inputs, build, keep):

@@ -495,7 +495,8 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         blocks = _jacobian_blocks(stacked, out_avals, in_avals, forward=True)
         jac = _jacobian_tree(traced, blocks, argnums)
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
-    jacfwd_fun.__transpile_transform__ = (fun, ("jacfwd", _argnums_key(argnums), has_aux, holomorphic))
+    jacfwd_fun.__transpile_transform__ = (fun, ("jacfwd", _argnums_key(argnums), has_aux,
+                                                holomorphic))
     return jacfwd_fun
 
 
@@ -542,8 +543,8 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         blocks = _jacobian_blocks(stacked, out_avals, in_avals, forward=False)
         jac = _jacobian_tree(traced, blocks, argnums)
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
-    jacrev_fun.__transpile_transform__ = (fun, ("jacrev", _argnums_key(argnums), has_aux, holomorphic,
-                                                allow_int))
+    jacrev_fun.__transpile_transform__ = (fun, ("jacrev", _argnums_key(argnums), has_aux,
+                                                holomorphic, allow_int))
     return jacrev_fun
 
 

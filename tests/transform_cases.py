@@ -398,6 +398,13 @@ def more_cases(jx):
         x34 > 0, (x34 * 10).astype(np.int8))
     c["vmap_random_split_inside"] = lambda: jx.vmap(lambda k: jx.random.normal(
         jx.random.split(k)[1], (2,), jnp.float32))(jx.random.split(key, 3))
+    typed = jx.random.split(jx.random.key(0), 3)         # new-style typed key arrays
+    c["vmap_typed_keys_normal"] = lambda: jx.vmap(
+        lambda k: jx.random.normal(k, (2,), jnp.float32))(typed)
+    c["vmap_typed_keys_fold_in"] = lambda: jx.vmap(lambda k: jx.random.uniform(
+        jx.random.fold_in(k, 1), (), jnp.float32))(typed)
+    c["grad_of_vmap_over_typed_keys"] = lambda: jx.grad(lambda v: jnp.sum(jx.vmap(
+        lambda k, w: w * jx.random.normal(k, (), jnp.float64))(typed, v)))(np.ones(3))
     c["vmap_random_fold_in"] = lambda: jx.vmap(lambda i: jx.random.uniform(
         jx.random.fold_in(key, i), (), jnp.float32))(np.arange(4))
     c["vmap_random_randint"] = lambda: jx.vmap(lambda k: jx.random.randint(

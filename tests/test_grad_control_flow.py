@@ -223,3 +223,20 @@ def test_batched_jacobians_through_loops():
                                  lambda c: (c[0] + 1, c[1] * tnp.sin(x)), (0, x))[1]
     expected = np.diag(numeric_grad(lambda y: tnp.sum(w(y)), x))
     np.testing.assert_allclose(tp.jacfwd(w)(x), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_eager_forward_mode_of_fori_keeps_a_float32_carry_float32():
+    # Python-int bounds make a weakly typed index; replaying the body eagerly with a strong
+    # int64 index promoted `c * x + i` to float64 (fuzz seed 200172), and cos of the
+    # float64 carry then differed from the float32 function's.
+    def f(x):
+        c = lax.fori_loop(1, 5, lambda i, c: (c * x + i).astype(c.dtype), x)
+        return c, tnp.cos(c)
+    x = np.array([272.89368], np.float32)
+    expected = f(x)
+    (c, cos_c), (tc, _) = tp.jvp(f, (x,), (np.ones(1, np.float32),))
+    assert c.dtype == cos_c.dtype == tc.dtype == np.float32
+    np.testing.assert_array_equal(c, expected[0])
+    np.testing.assert_array_equal(cos_c, expected[1])
+    exact = 5 * x.astype(np.float64) ** 4 + 3 * x.astype(np.float64) ** 2 + 4 * x + 3
+    np.testing.assert_allclose(tc, exact, rtol=1e-5)

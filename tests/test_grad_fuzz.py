@@ -64,13 +64,7 @@ def _rng_like(rng, x):
 
 # Seeds whose program exposes a known, open bug (named in the stop note of the session that
 # found it), left out so the rest of the block still checks; each must be fixed and removed.
-KNOWN_OPEN = {
-    # The fuzzer's new ops (issue 20) moved this seed onto a float32 fori_loop feeding cos:
-    # through the fuzz oracle, vjp's primal outputs come back float64 (1.51346803e12, cos
-    # 0.973) where the function gives float32 (1.5134681e12, cos -0.989), so the pairing
-    # cannot hold. A hand-written fori_loop of the same shape keeps float32: not yet reduced.
-    200172: "vjp primal dtype differs from the function's (issue 18)",
-}
+KNOWN_OPEN: dict[int, str] = {}
 
 
 def _eligible(seeds):

@@ -10,8 +10,9 @@ import functools
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, transform_cache
 from ..core import Tracer, aval_of, current_trace, ensure_operand
+from ..device_array import Array
 from ..eager_array import eager
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
@@ -37,6 +38,11 @@ def _argnums(argnums, what: str):
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
             raise TypeError(f"{what}: argnums must be an int or a tuple of ints, got {argnums!r}")
     return tuple(int(n) for n in nums)
+
+
+def _argnums_key(argnums):
+    """argnums as given, hashable: an int and a one-element tuple give different trees."""
+    return argnums if isinstance(argnums, (int, np.integer)) else tuple(argnums)
 
 
 def _check_argnums(nums, args, what, given=None):
@@ -193,12 +199,18 @@ def vjp(fun, *primals, has_aux=False):
             raise ValueError(f"unexpected tree structure of argument to vjp function: got "
                              f"{ct_tree}, but expected to match {out_tree}")
         for c, a in zip(ct_leaves, out_avals):
+            if isinstance(c, np.ndarray) and c.dtype == float0:   # an integer output's
+                if c.shape != a.shape:                            # (JAX's zero cotangent)
+                    raise ValueError(f"unexpected shape {c.shape} of the float0 cotangent "
+                                     f"of an output of shape {a.shape}")
+                continue
             if aval_of(c).shape != a.shape:
                 raise ValueError(f"unexpected JAX type (e.g. shape/dtype) for argument to vjp "
                                  f"function: got {aval_of(c).str_short()}, but expected "
                                  f"{a.str_short()} because the corresponding output of the "
                                  "function had that type")
-        cts = [ensure_operand(c) if has_tangent_space(a) else None
+        cts = [ensure_operand(c) if has_tangent_space(a) and not (
+            isinstance(c, np.ndarray) and c.dtype == float0) else None
                for c, a in zip(ct_leaves, out_avals)]
         cts += [None] * len(aux_leaves)
         in_cts = lin.transpose(residuals, cts)
@@ -217,9 +229,15 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
 
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
+        diff = _check_argnums(nums, args, "grad", argnums)
+        if current_trace() is None:
+            return _cached_eagerly(value_and_grad_fun, diff, args, kwargs,
+                                   lambda: value_and_grad_traced(diff, args, kwargs))
+        return value_and_grad_traced(diff, args, kwargs)
+
+    def value_and_grad_traced(diff, args, kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
-        traced = _Traced(bound, args, _check_argnums(nums, args, "grad", argnums), has_aux,
-                         "grad")
+        traced = _Traced(bound, args, diff, has_aux, "grad")
         _check_inexact(traced.leaves, "grad", allow_int)
         lin, outs, residuals = _linearized(traced)
         out_leaves, aux_leaves = traced.split_outputs(outs)
@@ -234,7 +252,30 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
             return (value, traced.aux(aux_leaves)), grads
         return value, grads
     value_and_grad_fun.__wrapped_transformation__ = "value_and_grad"
+    value_and_grad_fun.__transpile_transform__ = (
+        fun, ("value_and_grad", _argnums_key(argnums), has_aux, holomorphic, allow_int))
     return value_and_grad_fun
+
+
+def _is_array(x) -> bool:
+    return isinstance(x, (np.ndarray, np.generic, Array))
+
+
+def _cached_eagerly(transformed, diff, args, kwargs, run):
+    """An eager call of `transformed` (a differentiating transformation of a function)
+    through transform_cache: the differentiated arguments and every array are the traced
+    program's inputs; other values (Python numbers the function may use as sizes or
+    flags) are passed as they are and key the entry by value."""
+    def traced_positions(leaves):
+        positions, k = [], 0
+        for i, arg in enumerate(args):
+            for x in tree_flatten(arg)[0]:
+                if i in diff or _is_array(x):
+                    positions.append(k)
+                k += 1
+        return positions + [j for j in range(k, len(leaves)) if _is_array(leaves[j])]
+    return transform_cache.call(transformed, (), args, kwargs, traced_positions,
+                                lambda a, k: transformed(*a, **k), run)
 
 
 def _check_scalar_output(out_leaves, out_tree, holomorphic):
@@ -262,6 +303,7 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False, redu
     def grad_fun(*args, **kwargs):
         value, g = value_and_grad_f(*args, **kwargs)
         return (g, value[1]) if has_aux else g
+    grad_fun.__transpile_transform__ = (value_and_grad_f, ("grad",))
     return grad_fun
 
 
@@ -415,9 +457,15 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
 
     @functools.wraps(fun)
     def jacfwd_fun(*args, **kwargs):
+        diff = _check_argnums(nums, args, "jacfwd", argnums)
+        if current_trace() is None:
+            return _cached_eagerly(jacfwd_fun, diff, args, kwargs,
+                                   lambda: jacfwd_traced(diff, args, kwargs))
+        return jacfwd_traced(diff, args, kwargs)
+
+    def jacfwd_traced(diff, args, kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
-        traced = _Traced(bound, args, _check_argnums(nums, args, "jacfwd", argnums), has_aux,
-                         "jacfwd")
+        traced = _Traced(bound, args, diff, has_aux, "jacfwd")
         _check_real_inputs(traced.leaves, "jacfwd", holomorphic)
         in_avals = traced.avals
         count = sum(a.size for a in in_avals)
@@ -447,6 +495,8 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         blocks = _jacobian_blocks(stacked, out_avals, in_avals, forward=True)
         jac = _jacobian_tree(traced, blocks, argnums)
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
+    jacfwd_fun.__transpile_transform__ = (fun, ("jacfwd", _argnums_key(argnums), has_aux,
+                                                holomorphic))
     return jacfwd_fun
 
 
@@ -467,9 +517,15 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
 
     @functools.wraps(fun)
     def jacrev_fun(*args, **kwargs):
+        diff = _check_argnums(nums, args, "jacrev", argnums)
+        if current_trace() is None:
+            return _cached_eagerly(jacrev_fun, diff, args, kwargs,
+                                   lambda: jacrev_traced(diff, args, kwargs))
+        return jacrev_traced(diff, args, kwargs)
+
+    def jacrev_traced(diff, args, kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
-        traced = _Traced(bound, args, _check_argnums(nums, args, "jacrev", argnums), has_aux,
-                         "jacrev")
+        traced = _Traced(bound, args, diff, has_aux, "jacrev")
         _check_inexact(traced.leaves, "jacrev", allow_int)
         lin, outs, residuals = _linearized(traced)
         out_leaves, aux_leaves = traced.split_outputs(outs)
@@ -487,6 +543,8 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         blocks = _jacobian_blocks(stacked, out_avals, in_avals, forward=False)
         jac = _jacobian_tree(traced, blocks, argnums)
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
+    jacrev_fun.__transpile_transform__ = (fun, ("jacrev", _argnums_key(argnums), has_aux,
+                                                holomorphic, allow_int))
     return jacrev_fun
 
 

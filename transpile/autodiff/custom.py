@@ -12,6 +12,7 @@ from .. import primitives as P
 from ..core import aval_of, bind, ensure_operand
 from ..pytree import tree_flatten, tree_unflatten
 from ..tracing import trace_subfunction
+from . import checkpoint_policies  # noqa: F401  (tp.checkpoint_policies)
 from . import ops
 from .evaluate import differentiating
 

@@ -174,13 +174,15 @@ def _defbinary(name: str, left, right):
         tx, ty = tangents
         out = ops.binary(name, x, y)
         target = ops.aval(out)
+        integer_y = dtypes.is_int(ops.aval(y).dtype)
         # The derivatives are computed at the result's precision: an integer operand (whose
         # own tangent is zero) would otherwise compute x * x, log x... in its own dtype.
         x, y = (v if ops.aval(v).dtype == target.dtype else ops.convert(v, target.dtype)
                 for v in (x, y))
         parts = []
         if tx is not None:
-            parts.append(ops.fit(left(tx, x, y, out), target))
+            lhs = left(tx, x, y, out, integer_y) if name == "pow" else left(tx, x, y, out)
+            parts.append(ops.fit(lhs, target))
         if ty is not None:
             parts.append(ops.fit(right(ty, x, y, out), target))
         return out, parts[0] if len(parts) == 1 else ops.add(*parts)
@@ -195,15 +197,20 @@ def _replace_zero(x):
     return _where(ops.binary("eq", x, 0), ops.full(1, ops.aval(x)), x)
 
 
-def _pow_left(t, x, y, out):
+def _pow_left(t, x, y, out, integer_y):
+    # As JAX: y x ** (y - 1), its y == 0 case made 0 for an integer exponent (x ** 0, JAX's
+    # integer_pow) but not for a floating-point one (0 * x ** -1: NaN at x = 0).
     if not isinstance(y, (Tracer, np.ndarray)):   # a literal exponent (x ** 2): y x ** (y - 1)
         if y == 0:
-            return ops.mul(t, 0 * y)
+            return ops.mul(t, 0 * y) if integer_y else ops.mul(t, ops.mul(
+                y, ops.binary("pow", x, y - 1)))
         lower = y - 1                      # the same Python or NumPy type as y
         power = x if lower == 1 else ops.binary("pow", x, lower)
         return ops.mul(t, power if y == 1 else ops.mul(y, power)) if lower != 0 \
             else ops.mul(t, y)
     jac = ops.mul(y, ops.binary("pow", x, ops.sub(y, 1)))
+    if not integer_y:
+        return ops.mul(t, jac)
     return ops.mul(t, _where(ops.binary("eq", y, 0), ops.full(0, ops.aval(jac)), jac))
 
 

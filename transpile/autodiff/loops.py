@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from .. import primitives as P
 from ..core import ShapedArray, aval_of, bind, current_trace
 from . import ops
@@ -244,9 +245,9 @@ def for_loop_jvp(primals, tangents, *, body, n_carry):
         from .jvp import jvp_eval
         carry, consts = rest[:n_carry], rest[n_carry:]
         t_carry, t_consts = t_rest[:n_carry], t_rest[n_carry:]
-        index_dtype = body.invars[0].aval.dtype
+        index_aval = body.invars[0].aval
         for i in range(int(lower), int(upper)):
-            outs, touts = jvp_eval(body, [], [np.asarray(i, index_dtype)] + carry + consts,
+            outs, touts = jvp_eval(body, [], [_eager_index(i, index_aval)] + carry + consts,
                                    [None] + t_carry + t_consts)
             carry, t_carry = outs, touts
         return carry, t_carry
@@ -255,6 +256,17 @@ def for_loop_jvp(primals, tangents, *, body, n_carry):
     if _linearizing():
         raise ReverseModeError(WHILE_REVERSE_MESSAGE)
     return _for_as_while(lower, upper, rest, t_rest, body, n_carry)
+
+
+def _eager_index(i: int, aval):
+    """The loop index as the body was traced with it. A weakly typed index (the bounds were
+    Python ints) goes in as a Python int: a strong NumPy int64 would promote a float32
+    carry to float64 when the body is replayed eagerly (fuzz seed 200172)."""
+    if aval.weak_type:
+        value = dtypes.python_scalar_type(aval.dtype)(i)
+        if aval_of(value) == aval:
+            return value
+    return np.asarray(i, aval.dtype)
 
 
 def _tracer_type():

@@ -182,8 +182,10 @@ def while_loop(cond_fun, body_fun, init_val):
     """Repeat `val = body_fun(val)` while `cond_fun(val)`; returns the final value."""
     if not _tracing():
         val = eager_tree(init_val)
+        carry_type = _eager_carry_type(val)
         while bool(np.asarray(cond_fun(val))):
             val = body_fun(val)
+            _check_eager_carry(carry_type, val, body_fun)
         return val
 
     def trace_body(treedef, avals, deps):
@@ -201,6 +203,22 @@ def while_loop(cond_fun, body_fun, init_val):
     outs = bind(P.while_loop, *leaves, *captured, cond=cond_ir, body=body_ir,
                 n_carry=len(leaves))
     return tree_unflatten(treedef, outs)
+
+
+def _eager_carry_type(val):
+    leaves, treedef = tree_flatten(val)
+    return treedef, [np.shape(x) for x in leaves]
+
+
+def _check_eager_carry(carry_type, val, body_fun):
+    """As the traced loop checks its body once: the carry keeps its structure and shapes
+    (otherwise JAX's TypeError, rather than a loop whose condition never changes)."""
+    if _eager_carry_type(val) != carry_type:
+        treedef, shapes = carry_type
+        raise TypeError(f"lax.while_loop body_fun {describe_function(body_fun)} output and "
+                        f"input must have identical types: the carry was {treedef} of shapes "
+                        f"{shapes}, the body returned {_eager_carry_type(val)[0]} of shapes "
+                        f"{_eager_carry_type(val)[1]}")
 
 
 def check_unroll(unroll, what: str):

@@ -11,6 +11,7 @@ import functools
 
 import numpy as np
 
+from .. import transform_cache
 from ..core import ShapedArray, aval_of, current_trace, ensure_operand, trace_context
 from ..eager_array import eager
 from ..errors import describe_function
@@ -64,8 +65,12 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         inputs = [k for k, (x, a) in enumerate(zip(leaves, axes))
                   if a is not None or isinstance(x, (np.ndarray, np.generic))]
         if current_trace() is None:
-            return call.eagerly(leaves, axes, inputs)
+            return transform_cache.call(vmapped, (), args, kwargs, lambda _: inputs,
+                                        lambda a, k: vmapped(*a, **k),
+                                        lambda: call.eagerly(leaves, axes, inputs))
         return call.traced(leaves, axes, inputs)
+    vmapped.__transpile_transform__ = (fun, ("vmap", repr(in_axes), repr(out_axes),
+                                             axis_size))
     return vmapped
 
 

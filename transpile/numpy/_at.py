@@ -45,6 +45,8 @@ class IndexUpdateRef:
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, E.multiply, "multiply", mode)
 
+    mul = multiply                  # JAX's older name, still accepted by jax 0.10
+
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, E.minimum, "min", mode)
 

@@ -268,18 +268,49 @@ def _clip_both(x, lo, hi):
     check_ints_fit_loop([x, lo, hi], loop)   # a bound beyond the far end: NumPy raises
     x, lo, hi = (v if aval_of(v).dtype == d and not aval_of(v).weak_type else astype(v, d)
                  for v, d in zip((x, lo, hi), loop))
+    scalar_bounds = _numpy_loop_has_scalar_bounds(*given)
+    if dtypes.is_float(loop[0]):
+        return _clip_float(x, lo, hi, scalar_bounds)
+    return _clip_values(x, lo, hi, scalar_bounds)
+
+
+def _clip_values(x, lo, hi, scalar_bounds):
     # NumPy keeps x on a tie with scalar bounds and takes the bound with array bounds (its
     # two loops); only the sign of a zero can tell.
-    if _numpy_loop_has_scalar_bounds(*given):
+    if scalar_bounds:
         out = where(less(x, lo), lo, x)
         out = where(greater(out, hi), hi, out)
     else:
         out = where(greater(x, lo), x, lo)
         out = where(less(out, hi), out, hi)
-    if dtypes.is_float(loop[0]):
+    if dtypes.is_float(aval_of(out).dtype):
         for v in (lo, hi, x):
             out = where(isnan(v), v, out)
     return out
+
+
+def _clip_float(x, lo, hi, scalar_bounds):
+    """Floating-point clip: NumPy's values, and JAX's derivative (jnp.clip is
+    minimum(maximum(x, lo), hi) there, so a tie with a bound splits the derivative in
+    half between x and the bound). Outside differentiation this is `_clip_values`."""
+    from ..autodiff.custom import custom_jvp     # autodiff names numpy only lazily
+    clipped = custom_jvp(_clip_values, nondiff_argnums=(3,))
+    clipped.defjvp(_clip_jvp)
+    return clipped(x, lo, hi, scalar_bounds)
+
+
+def _clip_jvp(scalar_bounds, primals, tangents):
+    x, lo, hi = primals
+    tx, t_lo, t_hi = tangents
+
+    def share(a, out, b):           # 1 where `a` is the result, halved where `b` ties it
+        return divide(where(equal(a, out), 1.0, 0.0), where(equal(b, out), 2.0, 1.0))
+    raised = maximum(x, lo)
+    lowered = minimum(raised, hi)
+    t_raised = add(multiply(tx, share(x, raised, lo)), multiply(t_lo, share(lo, raised, x)))
+    t_out = add(multiply(t_raised, share(raised, lowered, hi)),
+                multiply(t_hi, share(hi, lowered, raised)))
+    return _clip_values(x, lo, hi, scalar_bounds), t_out
 
 
 def _numpy_loop_has_scalar_bounds(x, lo, hi) -> bool:

@@ -46,6 +46,23 @@ def _log_ndtr_asymptotic(x, series_order):
 
 
 def ndtri(p):
+    """The x with P(Z <= x) = p (`_ndtri_values`). Its derivative is the analytic one,
+    1 / density(x), as JAX's: differentiating the Newton steps would be slow, and their
+    tail branch (not taken, but NaN near p = 0.5) would leak NaN into it."""
+    from ..autodiff.custom import custom_jvp      # autodiff names scipy only lazily
+    quantile = custom_jvp(_ndtri_values)
+    quantile.defjvp(_ndtri_jvp)
+    return quantile(p)
+
+
+def _ndtri_jvp(primals, tangents):
+    p, = primals
+    t, = tangents
+    x = _ndtri_values(p)
+    return x, t * tnp.exp(0.5 * tnp.square(x) + _HALF_LOG_2PI).astype(aval_of(x).dtype)
+
+
+def _ndtri_values(p):
     """The x with P(Z <= x) = p. A first guess (erf_inv, or the tail's asymptotic form where
     2p - 1 rounds to -1) refined by Newton steps on log ndtr, which converge monotonically
     (log ndtr is concave) and keep full relative precision deep in the tails. float32

@@ -230,6 +230,22 @@ OP_RULES = {
 }
 
 
+# Operations whose C is a scalar libm call (no loop vectorises it): an element costs tens of
+# simple operations' time, so a loop of them pays for a second thread at far fewer elements
+# (c_render's parallel thresholds count elements). float32 tanh and exp are not here: their
+# helpers vectorise.
+SCALAR_CALL_OPS = frozenset({
+    "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
+    "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "atan2", "hypot",
+    "pow", "erf", "erfc", "erf_inv", "lgamma", "digamma", "logaddexp", "logaddexp2"})
+
+
+def is_scalar_call(name: str, loop_dtype) -> bool:
+    """Does operation `name` on operands of `loop_dtype` render as a scalar libm call?"""
+    if name not in SCALAR_CALL_OPS or not dtypes.is_inexact(loop_dtype):
+        return False
+    return not (name == "tanh" and _is_f32(loop_dtype))
+
 
 # -- complex operands: every operation is a helper of runtime/include/tp_complex.h ----------
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
+
 from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
@@ -70,6 +72,9 @@ class CRenderer:
     # False where the module must hold them: CUDA (device code) and exports (self-contained).
     uses_runtime_library = True
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
+    # Temporaries live in one block kept between calls, up to this many bytes (see
+    # _workspace_declarations). A dialect that allocates otherwise (CUDA) turns it off.
+    kept_workspace_max_bytes = 64 << 20
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
@@ -96,6 +101,8 @@ class CRenderer:
             parts.append("")
         if program.effects:
             parts.append(self.debug_hook(program.name))
+        if self._keeps_workspace(program.temps):
+            parts.append(self._workspace_declarations())
         parts.extend(kernels)
         parts.append(self.render_entry(program))
         return "\n".join(parts) + "\n"
@@ -580,6 +587,7 @@ class CRenderer:
                 lines.add(f"(void){b.name}_ptr;  /* not read: an output returns it as is */")
         for b in program.outputs:
             lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
+        self._entry_reads = used
         status = self._allocate_temps(lines, program.temps)
         lines.lines.extend(body.lines)
         if status != "0":
@@ -594,8 +602,40 @@ class CRenderer:
         return lines.text()
 
     # -- entry hooks: temporaries, and one-element buffers the entry reads or writes -------
+    @staticmethod
+    def _workspace_layout(temps) -> tuple[dict[str, int], int]:
+        """Byte offsets of the non-empty temporaries in one block (each on a cache line of
+        its own), and the block's size."""
+        offsets, total = {}, 0
+        for b in temps:
+            if b.size:
+                offsets[b.name] = total
+                total += (b.size * np.dtype(b.dtype).itemsize + 63) // 64 * 64
+        return offsets, total
+
+    def _keeps_workspace(self, temps) -> bool:
+        total = self._workspace_layout(temps)[1]
+        return 0 < total <= self.kept_workspace_max_bytes
+
+    @staticmethod
+    def _workspace_declarations() -> str:
+        return (
+            "/* Temporaries: one block, kept between calls. Freed, megabytes of them go back to\n"
+            " * the system, and the next call's first writes fault every page in again (an RNN's\n"
+            " * scan residuals: 566 page faults a call, more time than its elementwise kernels).\n"
+            " * A call that finds the block taken (another thread is inside this function)\n"
+            " * allocates its own. */\n"
+            "#include <stdatomic.h>\n"
+            "static char *tp_workspace;\n"
+            "static atomic_flag tp_workspace_taken = ATOMIC_FLAG_INIT;\n"
+            "static __attribute__((destructor, unused)) void tp_workspace_release(void) {\n"
+            "    free(tp_workspace);\n"
+            "}\n")
+
     def _allocate_temps(self, lines: Lines, temps) -> str:
         """Declare and allocate the temporaries; return the C expression of the status."""
+        if self._keeps_workspace(temps):
+            return self._allocate_in_workspace(lines, temps)
         for b in temps:
             t = C_TYPE[b.dtype]
             # An empty temporary is never written (its kernels' loops run zero times), and gcc
@@ -614,9 +654,37 @@ class CRenderer:
             lines.add("goto cleanup;")
         return "status"
 
-    @staticmethod
-    def _free_temps(temps) -> list[str]:
-        return [f"free({b.name});" for b in temps]
+    def _allocate_in_workspace(self, lines: Lines, temps) -> str:
+        """Temporaries as pointers into the kept block (empty ones: one zeroed element each,
+        as _allocate_temps gives them, allocated first so that cleanup may free them)."""
+        offsets, total = self._workspace_layout(temps)
+        empty = [b for b in temps if not b.size]
+        for b in empty:
+            t = C_TYPE[b.dtype]
+            lines.add(f"{t} *{b.name} = ({t} *)calloc(1, sizeof({t}));  /* empty */")
+        lines.add("int status = 0;")
+        lines.add("const bool shared_space = !atomic_flag_test_and_set_explicit("
+                  "&tp_workspace_taken, memory_order_acquire);")
+        lines.add("char *space = shared_space ? tp_workspace : NULL;")
+        with lines.block("if (!space)"):
+            lines.add(f"space = (char *)aligned_alloc(64, {total});")
+            lines.add("if (shared_space) tp_workspace = space;")
+        with lines.block(f"if ({' || '.join(['!space'] + [f'!{b.name}' for b in empty])})"):
+            lines.add("status = 1;")
+            lines.add("goto cleanup;")
+        for b in temps:
+            if b.size and b.name in self._entry_reads:     # (a pointer no call takes: none)
+                t = C_TYPE[b.dtype]
+                lines.add(f"{t} *{b.name} = ({t} *)(space + {offsets[b.name]});")
+        return "status"
+
+    def _free_temps(self, temps) -> list[str]:
+        if not self._keeps_workspace(temps):
+            return [f"free({b.name});" for b in temps]
+        return [f"free({b.name});" for b in temps if not b.size] + [
+            "if (shared_space) atomic_flag_clear_explicit(&tp_workspace_taken, "
+            "memory_order_release);",
+            "else free(space);"]
 
     @staticmethod
     def _host_scalar(text: str) -> str:

@@ -1,6 +1,6 @@
-"""Measure runtime/include/tp_tanh.h's float32 tanh against correctly rounded results and glibc.
+"""Measure runtime/include/tp_tanh.h's tanh against correctly rounded results and glibc.
 
-Usage:  python tools/check_tanh_accuracy.py [--count 10000000]
+Usage:  python tools/check_tanh_accuracy.py [--count 10000000] [--dtype float32|float64]
 
 The values: a third random float32 bit patterns (every magnitude, subnormals, infinities and
 NaN included), a third uniform in [-10, 10] (where tanh is not +-1), a third log-uniform in
@@ -15,6 +15,11 @@ rounding midpoint; every value where tp_tanh_f32 and the reference disagree is r
 with mpmath at 60 digits (when importable), so the counts below are against correctly rounded
 results. Prints: the worst error in ulp, how many results are not correctly rounded, and how
 many differ from glibc and from NumPy's float32 tanh (and by how many ulp). Exits non-zero if any error exceeds one ulp.
+
+float64 (tp_tanh_f64): the same kinds of values (uniform in [-20, 20]); the error is measured
+in long double, |result - tanh(x)| in units of the double's ulp, which must stay below 1 (the
+result is then one of the two doubles around tanh(x)); also counted: results that differ from
+the long double reference rounded to double, and from glibc's tanh.
 """
 from __future__ import annotations
 
@@ -40,6 +45,13 @@ void run_tp(const float *x, float *y, long n) {
 }
 void run_glibc(const float *x, float *y, long n) {
     for (long i = 0; i < n; i++) y[i] = tanhf(x[i]);
+}
+void run_tp64(const double *x, double *y, long n) {
+    #pragma omp simd
+    for (long i = 0; i < n; i++) y[i] = tp_tanh_f64(x[i]);
+}
+void run_glibc64(const double *x, double *y, long n) {
+    for (long i = 0; i < n; i++) y[i] = tanh(x[i]);
 }
 """
 
@@ -96,10 +108,51 @@ def correctly_rounded(x: np.ndarray, reference: np.ndarray, suspects: np.ndarray
     return fixed
 
 
+def sample64(count: int, rng) -> np.ndarray:
+    third = count // 3
+    bits = rng.integers(0, 2 ** 63, third, dtype=np.int64).view(np.float64)
+    bits = np.where(rng.integers(0, 2, third) == 1, -bits, bits)
+    uniform = rng.uniform(-20, 20, third)
+    small = np.exp(rng.uniform(np.log(1e-300), np.log(2.0), count - 2 * third)) * \
+        rng.choice([-1, 1], count - 2 * third)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 0.25, np.nextafter(0.25, 0), 19.06,
+                        22.0, 5e-324, -5e-324, 1e-8, np.finfo(np.float64).max])
+    return np.concatenate([bits, uniform, small, special])
+
+
+def main64(count: int):
+    x = sample64(count, np.random.default_rng(0))
+    with tempfile.TemporaryDirectory() as workdir:
+        lib = build(workdir)
+        ours, glibc = call(lib.run_tp64, x), call(lib.run_glibc64, x)
+    with np.errstate(invalid="ignore"):
+        exact = np.tanh(x.astype(np.longdouble))
+    nearest = exact.astype(np.float64)
+    finite = ~np.isnan(x)
+    spacing = np.spacing(np.abs(nearest[finite])).astype(np.longdouble)
+    error = np.abs(ours[finite].astype(np.longdouble) - exact[finite]) / spacing
+    glibc_error = np.abs(glibc[finite].astype(np.longdouble) - exact[finite]) / spacing
+    worst = int(np.argmax(error))
+    sign_ok = np.all(np.signbit(ours[x == 0]) == np.signbit(x[x == 0]))
+    nan_ok = np.all(np.isnan(ours[~finite]))
+    print(f"{x.size} float64 values")
+    print(f"tp_tanh_f64: max error {float(error[worst]):.4f} ulp (at x = {x[finite][worst]!r}), "
+          f"differs from the rounded reference: {(ours[finite] != nearest[finite]).sum()}")
+    print(f"glibc tanh:  max error {float(glibc_error.max()):.4f} ulp, differs from the rounded "
+          f"reference: {(glibc[finite] != nearest[finite]).sum()}")
+    print(f"tp_tanh_f64 != glibc: {(ours[finite] != glibc[finite]).sum()} values")
+    print(f"signed zeros kept: {sign_ok}, NaN propagated: {nan_ok}")
+    sys.exit(0 if error.max() < 1 and sign_ok and nan_ok else 1)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10_000_000)
-    count = parser.parse_args().count
+    parser.add_argument("--dtype", choices=("float32", "float64"), default="float32")
+    options = parser.parse_args()
+    count = options.count
+    if options.dtype == "float64":
+        return main64(count)
     x = sample(count, np.random.default_rng(0))
     with tempfile.TemporaryDirectory() as workdir:
         lib = build(workdir)

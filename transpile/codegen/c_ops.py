@@ -110,9 +110,12 @@ def _exp(args, loop, out):
 
 
 def _tanh(args, loop, out):
-    # float32: tp_tanh.h's vectorisable version (correctly rounded on 1e7 sampled values,
-    # tools/check_tanh_accuracy.py); float64 keeps libm's, which nothing here beats within 1 ulp.
-    return f"tp_tanh_f32({args[0]})" if _is_f32(loop[0]) else f"tanh({args[0]})"
+    # tp_tanh.h's vectorisable versions (tools/check_tanh_accuracy.py, 1e7 values each:
+    # float32 correctly rounded on all, float64 within 0.6 ulp; glibc's: 2 ulp), not libm's
+    # scalar calls, which were a quarter of an MLP's gradient.
+    if loop[0] in (dtypes.float32, dtypes.float64):
+        return f"tp_tanh_{TAG[loop[0]]}({args[0]})"
+    return _libm("tanh")(args, loop, out)
 
 
 def _integral_identity(name: str):
@@ -232,19 +235,17 @@ OP_RULES = {
 
 # Operations whose C is a scalar libm call (no loop vectorises it): an element costs tens of
 # simple operations' time, so a loop of them pays for a second thread at far fewer elements
-# (c_render's parallel thresholds count elements). float32 tanh and exp are not here: their
-# helpers vectorise.
+# (c_render's parallel thresholds count elements). tanh and exp are not here: their helpers
+# vectorise.
 SCALAR_CALL_OPS = frozenset({
     "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
-    "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "atan2", "hypot",
+    "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "atan2", "hypot",
     "pow", "erf", "erfc", "erf_inv", "lgamma", "digamma", "logaddexp", "logaddexp2"})
 
 
 def is_scalar_call(name: str, loop_dtype) -> bool:
     """Does operation `name` on operands of `loop_dtype` render as a scalar libm call?"""
-    if name not in SCALAR_CALL_OPS or not dtypes.is_inexact(loop_dtype):
-        return False
-    return not (name == "tanh" and _is_f32(loop_dtype))
+    return name in SCALAR_CALL_OPS and dtypes.is_inexact(loop_dtype)
 
 
 # -- complex operands: every operation is a helper of runtime/include/tp_complex.h ----------

@@ -15,6 +15,7 @@ from ..codegen.lower import lower
 from ..config import config
 from ..eager_array import EagerArray
 from ..errors import describe_function
+from ..output_pool import output_factory
 from ..ir import IR
 from ..passes.simplify import simplify
 from ..runtime import runtime_library
@@ -73,6 +74,9 @@ class Executable:
         self.source_path = os.path.join(os.path.dirname(so_path), self.source_name)
         self._consts = [np.ascontiguousarray(c) for c in prepared.consts]
         self._out_specs = [(b.shape, b.dtype) for b in program.outputs]
+        # (maker, shape, dtype) per output: EagerArray, or the pool's for a large one
+        self._out_makers = [(output_factory(shape, dtype), shape, dtype)
+                            for shape, dtype in self._out_specs]
         self._sources = _distinct_outputs(program.output_sources)
 
         # The common case (every output is a fresh buffer, in order) skips the per-output
@@ -86,7 +90,7 @@ class Executable:
                                             program.effects)
 
     def __call__(self, arrays):
-        outs = [EagerArray(shape, dtype) for shape, dtype in self._out_specs]
+        outs = [make(shape, dtype) for make, shape, dtype in self._out_makers]
         status = self._fn(*self._const_pointers, *map(from_buffer, arrays),
                           *map(from_buffer, outs))
         if self._printer is not None:
@@ -111,17 +115,17 @@ class Executable:
         flight keeps its library loaded even if the memory cache lets the entry go meanwhile."""
         if not self._plain:
             return None
-        fn, consts, specs, module = self._fn, tuple(self._const_pointers), self._out_specs, \
+        fn, consts, specs, module = self._fn, tuple(self._const_pointers), self._out_makers, \
             self._module
         if single and len(specs) == 1 and not consts and convert is None:
-            (shape, dtype), = specs                   # the common case, spelled out
+            (new_output, shape, dtype), = specs      # the common case, spelled out
 
             def run_arrays(arrays, _module=module):
                 try:
                     inputs = list(map(from_buffer, arrays))
                 except ValueError:
                     return None
-                out = EagerArray(shape, dtype)
+                out = new_output(shape, dtype)
                 if fn(*inputs, from_buffer(out)):
                     raise _allocation_failed()
                 return out
@@ -133,7 +137,7 @@ class Executable:
                 inputs = [*consts, *map(from_buffer, arrays)]
             except (ValueError, OverflowError):
                 return None
-            outs = [EagerArray(shape, dtype) for shape, dtype in specs]
+            outs = [make(shape, dtype) for make, shape, dtype in specs]
             if fn(*inputs, *map(from_buffer, outs)):
                 raise _allocation_failed()
             return outs[0] if single else outs

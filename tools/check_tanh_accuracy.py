@@ -14,7 +14,8 @@ correctly rounded result unless the long double value lies within ~2^-40 relativ
 rounding midpoint; every value where tp_tanh_f32 and the reference disagree is recomputed
 with mpmath at 60 digits (when importable), so the counts below are against correctly rounded
 results. Prints: the worst error in ulp, how many results are not correctly rounded, and how
-many differ from glibc and from NumPy's float32 tanh (and by how many ulp). Exits non-zero if any error exceeds one ulp.
+many differ from glibc and from NumPy's float32 tanh (and by how many ulp). Exits non-zero if
+any error exceeds one ulp.
 
 float64 (tp_tanh_f64): the same kinds of values (uniform in [-20, 20]); the error is measured
 in long double, |result - tanh(x)| in units of the double's ulp, which must stay below 1 (the

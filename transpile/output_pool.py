@@ -16,6 +16,7 @@ memory, and a microsecond shows on their calls.
 """
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
@@ -40,6 +41,16 @@ def _references_to_a_free_block() -> int:
 
 
 _FREE_REFS = _references_to_a_free_block()
+
+
+def _new_lock_in_child() -> None:
+    """A fork while another thread held the lock would leave the child's copy locked."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def output_factory(shape: tuple, dtype):

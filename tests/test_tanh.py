@@ -2,8 +2,8 @@
 libm's scalar tanhf / tanh. float32 (computed in double, rounded once) must be within one
 ulp of the correctly rounded tanh everywhere, small and subnormal arguments, the switch
 points of its range reduction, the saturation to +-1, signed zeros, infinities and NaN
-included; and within one ulp of NumPy's float32 tanh. (tools/check_tanh_accuracy.py runs the same comparison on 1e7
-values and against glibc.)
+included; and within one ulp of NumPy's float32 tanh. (tools/check_tanh_accuracy.py runs
+the same comparison on 1e7 values, and against glibc.)
 
 The reference is tanh in x86's 80-bit long double rounded to float32: its error is far below
 a float's half ulp, so it is the correctly rounded result except at ties too close to see."""

@@ -353,3 +353,21 @@ def test_column_reductions_walk_rows_and_match_numpy(shape, axis, rows_outside):
                 lambda a: (a > 0).any(axis=axis), lambda a: a.astype(np.float32).min(axis=axis)):
         assert_same(run_checked(fun, x), fun(x), rtol=1e-12)
     assert ("rows outside" in source_of(lambda a: a.sum(axis=axis), x)) == rows_outside
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8])
+def test_column_sums_with_a_wider_accumulator_walk_rows(dtype):
+    """A float32 sum accumulates in double, an int8 one in a wider unsigned type: a block of
+    accumulators of that type walks the rows (a bias gradient's sum over the batch), and
+    the result is still the wide sum rounded (wrapped) once."""
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal((300, 70)) * 1e3).astype(dtype)
+    if dtype == np.float32:
+        x[::2] *= 1e4                  # large terms that cancel: float32 partial sums would not
+        x[1::2] = -x[::2] + rng.standard_normal((150, 70)).astype(dtype)
+    expected = x.astype(np.float64).sum(axis=0).astype(dtype) if dtype == np.float32 \
+        else x.sum(axis=0)
+    assert "rows outside" in source_of(lambda a: a.sum(axis=0), x)
+    # (not run_checked: the interpreter sums float32 in float32, NumPy's way, far less exactly)
+    assert_same(tp.jit(lambda a: a.sum(axis=0))(x), expected,
+                max_ulp=1 if dtype == np.float32 else 0)

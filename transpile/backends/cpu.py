@@ -7,6 +7,7 @@ import numpy as np
 from .. import logs
 from ..codegen.c_render import RUNTIME_DECLARATIONS, CRenderer
 from ..eager_array import EagerArray
+from ..output_pool import output_factory
 from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler, compiler_problem
 from ..runtime.loader import from_buffer
@@ -23,6 +24,9 @@ class Executable(CompiledExecutable):
 
     def __init__(self, prepared: Prepared, so_path: str, load_from: str | None = None):
         super().__init__(prepared, so_path, load_from)
+        # (maker, shape, dtype) per output: EagerArray, or the pool's for a large one
+        self._out_makers = [(output_factory(shape, dtype), shape, dtype)
+                            for shape, dtype in self._out_specs]
         self._const_pointers = [from_buffer(c) for c in self._consts]
 
     def _const(self, value):
@@ -32,7 +36,7 @@ class Executable(CompiledExecutable):
         return arrays
 
     def _empty(self, shape, dtype):
-        return EagerArray(shape, dtype)
+        return output_factory(shape, dtype)(shape, dtype)
 
     def _enter(self, arrays, outs):
         return self._fn(*self._const_pointers, *map(from_buffer, arrays),
@@ -59,17 +63,17 @@ class Executable(CompiledExecutable):
         flight keeps its library loaded even if the memory cache lets the entry go meanwhile."""
         if not self._plain:
             return None
-        fn, consts, specs, module = self._fn, tuple(self._const_pointers), self._out_specs, \
+        fn, consts, specs, module = self._fn, tuple(self._const_pointers), self._out_makers, \
             self._module
         if single and len(specs) == 1 and not consts and convert is None:
-            (shape, dtype), = specs                   # the common case, spelled out
+            (new_output, shape, dtype), = specs      # the common case, spelled out
 
             def run_arrays(arrays, _module=module):
                 try:
                     inputs = list(map(from_buffer, arrays))
                 except ValueError:
                     return None
-                out = EagerArray(shape, dtype)
+                out = new_output(shape, dtype)
                 if fn(*inputs, from_buffer(out)):
                     raise _allocation_failed()
                 return out
@@ -81,7 +85,7 @@ class Executable(CompiledExecutable):
                 inputs = [*consts, *map(from_buffer, arrays)]
             except (ValueError, OverflowError):
                 return None
-            outs = [EagerArray(shape, dtype) for shape, dtype in specs]
+            outs = [make(shape, dtype) for make, shape, dtype in specs]
             if fn(*inputs, *map(from_buffer, outs)):
                 raise _allocation_failed()
             return outs[0] if single else outs

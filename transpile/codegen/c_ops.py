@@ -109,6 +109,15 @@ def _exp(args, loop, out):
     return f"tp_expf({args[0]})" if _is_f32(loop[0]) else f"tp_exp({args[0]})"
 
 
+def _tanh(args, loop, out):
+    # tp_tanh.h's vectorisable versions (tools/check_tanh_accuracy.py, 1e7 values each:
+    # float32 correctly rounded on all, float64 within 0.6 ulp; glibc's: 2 ulp), not libm's
+    # scalar calls, which were a quarter of an MLP's gradient.
+    if loop[0] in (dtypes.float32, dtypes.float64):
+        return f"tp_tanh_{TAG[loop[0]]}({args[0]})"
+    return _libm("tanh")(args, loop, out)
+
+
 def _integral_identity(name: str):
     libm = _libm(name)
 
@@ -214,7 +223,7 @@ OP_RULES = {
     "log10": _libm("log10"), "log1p": _libm("log1p"), "sqrt": _libm("sqrt"),
     "sin": _libm("sin"), "cos": _libm("cos"), "tan": _libm("tan"), "asin": _libm("asin"),
     "acos": _libm("acos"), "atan": _libm("atan"), "sinh": _libm("sinh"),
-    "cosh": _libm("cosh"), "tanh": _libm("tanh"), "floor": _integral_identity("floor"),
+    "cosh": _libm("cosh"), "tanh": _tanh, "floor": _integral_identity("floor"),
     "ceil": _integral_identity("ceil"), "round": _integral_identity("rint"),
     "trunc": _integral_identity("trunc"), "not": _not,
     "is_nan": _float_predicate("isnan"), "is_inf": _float_predicate("isinf"),
@@ -229,6 +238,20 @@ OP_RULES = {
     "bitcast_convert_type": _bitcast,
 }
 
+
+# Operations whose C is a scalar libm call (no loop vectorises it): an element costs tens of
+# simple operations' time, so a loop of them pays for a second thread at far fewer elements
+# (c_render's parallel thresholds count elements). tanh and exp are not here: their helpers
+# vectorise.
+SCALAR_CALL_OPS = frozenset({
+    "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
+    "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "atan2", "hypot",
+    "pow", "erf", "erfc", "erf_inv", "lgamma", "digamma", "logaddexp", "logaddexp2"})
+
+
+def is_scalar_call(name: str, loop_dtype) -> bool:
+    """Does operation `name` on operands of `loop_dtype` render as a scalar libm call?"""
+    return name in SCALAR_CALL_OPS and dtypes.is_inexact(loop_dtype)
 
 
 # -- complex operands: every operation is a helper of runtime/include/tp_complex.h ----------
@@ -290,6 +313,7 @@ def op_rule(name: str, loop):
 # primitive (never from the C text).
 COMPLEX_HEADER = "tp_complex.h"
 SPECIAL_HEADER = "tp_special.h"
+TANH_HEADER = "tp_tanh.h"
 _SPECIAL_FUNCTIONS = frozenset({"erf_inv", "lgamma", "digamma"})     # see _special
 
 
@@ -302,6 +326,8 @@ def op_headers(name: str, loop, out) -> tuple[str, ...]:
     """Headers declaring the helpers `op_rule(name, loop)` calls for an `out` result."""
     if any(dtypes.is_complex(dt) for dt in loop) or dtypes.is_complex(out):
         return (COMPLEX_HEADER,)
+    if name == "tanh" and loop[0] in (dtypes.float32, dtypes.float64):     # see _tanh
+        return (TANH_HEADER,)
     if name in _SPECIAL_FUNCTIONS or \
             (name == "bitcast_convert_type" and _bitcast_by_memcpy(loop[0], out)):
         return (SPECIAL_HEADER,)

@@ -57,6 +57,7 @@ class CudaRenderer(CRenderer):
     # (calling device code in another library would need relocatable device code and a device
     # link step per module, dearer than what it saves). The host side has no heavy helper.
     uses_runtime_library = False
+    kept_workspace_max_bytes = 0          # temporaries are cudaMalloc'd (_allocate_temps)
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 

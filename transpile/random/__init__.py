@@ -14,6 +14,8 @@ from ._samplers import (bernoulli, bits, choice, gumbel, normal, permutation, ra
                         truncated_normal, uniform)
 from ._threefry import fold_in, seed_key as PRNGKey, split
 from ._categorical import categorical
+from ._closed_form import (double_sided_maxwell, maxwell, orthogonal, pareto, rayleigh, triangular,
+                           wald, weibull_min)
 from ._counts import binomial, geometric, multinomial, poisson
 from ._gamma import gamma, loggamma
 from ._gamma_derived import ball, beta, chisquare, dirichlet, f, generalized_normal, t

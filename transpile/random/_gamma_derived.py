@@ -7,11 +7,10 @@ import numpy as np
 
 from ..core import aval_of
 from ..numpy import _elementwise as E
-from ..numpy._creation import asarray
 from ..numpy._reductions import max as max_, sum as sum_
 from ..numpy._util import static_shape
 from ._gamma import sample_gamma
-from ._params import float_dtype, param, params_at, result_shape
+from ._params import float_dtype, param, params_at, reciprocal, result_shape
 from ._samplers import normal
 from ._threefry import check_key, split
 from ._transforms import exponential, rademacher
@@ -94,15 +93,10 @@ def generalized_normal(key, p, shape=(), dtype=None):
 
 def _generalized_normal(key, p, shape, dt, what):
     keys = split(key)
-    inverse_p = _reciprocal(p)
+    inverse_p = reciprocal(p)
     g = sample_gamma(keys[0], inverse_p, shape, dt, what, log_space=False)
     sign = rademacher(keys[1], shape, dt)
     return E.multiply(sign, E.power(g, inverse_p))
-
-
-def _reciprocal(p):
-    """1 / p as JAX computes it: in Python for a Python number, else as an array."""
-    return 1 / p if isinstance(p, (int, float)) else E.divide(1, asarray(p))
 
 
 def ball(key, d, p=2, shape=(), dtype=None):
@@ -117,5 +111,5 @@ def ball(key, d, p=2, shape=(), dtype=None):
     k1, k2 = split(key)
     g = _generalized_normal(k1, p, (*shape, int(d)), dt, "ball")
     e = exponential(k2, shape, dt)
-    radius = E.power(E.add(sum_(E.power(E.abs(g), p), axis=-1), e), _reciprocal(p))
+    radius = E.power(E.add(sum_(E.power(E.abs(g), p), axis=-1), e), reciprocal(p))
     return E.divide(g, radius[..., None])

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
+from ..numpy import _elementwise as E
 from ..numpy._creation import asarray
 from ..numpy._util import astype, broadcast_to, static_shape
 from ._samplers import F32, I32, _default
@@ -30,6 +31,12 @@ def int_dtype(dtype, what: str):
 def param(x, dt):
     """A distribution parameter (number, list or array) converted to dtype `dt`."""
     return astype(asarray(x), dt)
+
+
+def reciprocal(x):
+    """1 / x as JAX computes it: in Python (double, then weak) for a Python number, else as an
+    array operation in x's dtype."""
+    return 1 / x if isinstance(x, (int, float)) else E.divide(1, asarray(x))
 
 
 def result_shape(what: str, shape, **params):

@@ -250,3 +250,18 @@ def test_grad_of_other_inputs_passes_through_gamma():
     """Only the parameter's derivative is missing: a draw used as a constant is fine."""
     g = tp.grad(lambda x: x * R.gamma(KEY, 3.0))(np.float32(2.0))
     np.testing.assert_allclose(g, R.gamma(KEY, 3.0), rtol=1e-6)
+
+
+def test_traced_parameters_under_jit_draw_as_eagerly():
+    def draws(key, a, lam, p):
+        return (R.gamma(key, a, (8,)), R.poisson(key, lam), R.generalized_normal(key, p, (4,)),
+                R.ball(key, 2, p, (3,)))
+    args = (KEY, np.float32(0.3), np.array([3.0, 50.0], np.float32), np.float32(1.5))
+    for got, want in zip(tp.jit(draws)(*args), draws(*args)):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_empty_shapes():
+    assert R.gamma(KEY, 1.0, (0,)).shape == (0,)
+    assert R.poisson(KEY, 1.0, (0, 2)).shape == (0, 2)
+    assert tp.jit(lambda k: R.binomial(k, 3.0, 0.5, (0,)))(KEY).shape == (0,)

@@ -58,7 +58,7 @@ def _poisson_knuth(key, lam, shape, dt):
 def _poisson_rejection(key, lam, shape, dt):
     """Hoermann's transformed rejection ("The transformed rejection method for generating
     Poisson random variables", 1993), JAX's constants and operation order."""
-    c = lambda x: F32.type(x)   # noqa: E731  (float32 constants, as JAX's weak floats)
+    c = F32.type                # float32 constants, as JAX's weak Python floats become
     log_lam = E.log(lam)
     b = E.add(c(0.931), E.multiply(c(2.53), E.sqrt(lam)))
     a = E.add(c(-0.059), E.multiply(c(0.02483), b))

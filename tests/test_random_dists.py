@@ -89,8 +89,9 @@ def test_every_case_matches_jax(name):
     assert matched >= 0.99 * total, (name, matched, total)
 
 
-JITTED = ["gamma", "beta", "dirichlet", "poisson", "binomial", "multinomial", "geometric",
-          "wald", "orthogonal", "t"]
+# The loops (the closed forms are elementwise code jit compiles everywhere else; orthogonal's
+# QR is tested under jit by the linalg tests).
+JITTED = ["gamma", "beta", "dirichlet", "poisson", "binomial", "multinomial"]
 
 
 @pytest.mark.parametrize("name", JITTED)
@@ -254,8 +255,7 @@ def test_grad_of_other_inputs_passes_through_gamma():
 
 def test_traced_parameters_under_jit_draw_as_eagerly():
     def draws(key, a, lam, p):
-        return (R.gamma(key, a, (8,)), R.poisson(key, lam), R.generalized_normal(key, p, (4,)),
-                R.ball(key, 2, p, (3,)))
+        return R.gamma(key, a, (8,)), R.poisson(key, lam), R.generalized_normal(key, p, (4,))
     args = (KEY, np.float32(0.3), np.array([3.0, 50.0], np.float32), np.float32(1.5))
     for got, want in zip(tp.jit(draws)(*args), draws(*args)):
         np.testing.assert_allclose(got, want, rtol=1e-6)

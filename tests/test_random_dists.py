@@ -1,7 +1,7 @@
 """transpile.random's distribution samplers (gamma, beta, poisson, binomial, ...) against draws
 recorded from jax.random 0.10.2 (tests/data/jax_random_dists.json, written by
-tools/record_jax_random_dists.py), eagerly, under jit and under vmap; their moments; shapes,
-dtypes and errors.
+tools/record_jax_random_dists.py), eagerly, under jit and under vmap; the gradients through
+gamma's parameter; their moments; shapes, dtypes and errors.
 
 The samplers run JAX's algorithms on JAX's Threefry bits, so nearly every draw equals JAX's.
 The exceptions are transcendental functions (log, lgamma, pow) rounding differently from
@@ -28,7 +28,8 @@ with open(os.path.join(os.path.dirname(__file__), "data", "jax_random_dists.json
 CASES = collections.defaultdict(list)
 for _case in DATA["cases"]:
     CASES[_case["fn"]].append(_case)
-NAMES = sorted(CASES)
+NAMES = sorted(name for name in CASES if not name.startswith("grad:"))
+GRADS = [case for case in DATA["cases"] if case["fn"].startswith("grad:")]
 KEY = R.PRNGKey(42)
 
 
@@ -233,18 +234,28 @@ def test_bad_arguments_name_what_is_wrong():
         R.poisson(np.zeros(3, np.uint32), 1.0)
 
 
-@pytest.mark.parametrize("name, sampler", [
-    ("gamma", lambda a: R.gamma(KEY, a)),
-    ("beta", lambda a: R.beta(KEY, a, 2.0)),
-    ("dirichlet", lambda a: R.dirichlet(KEY, a * np.ones(3, np.float32))[0]),
-    ("chisquare", lambda a: R.chisquare(KEY, a)),
-    ("t", lambda a: R.t(KEY, a)),
-])
-def test_grad_through_a_gamma_parameter_is_refused_by_name(name, sampler):
-    """JAX's implicit reparameterisation gradient is not implemented: say so, naming the
-    sampler, rather than differentiate the rejection loop (a wrong derivative)."""
-    with pytest.raises(NotImplementedError, match=rf"random\.{name}: derivatives"):
-        tp.grad(sampler)(np.float32(2.0))
+def _gradient(case, jit=False):
+    kwargs = _kwargs(case)
+    fn, wrt = getattr(R, case["fn"][len("grad:"):]), kwargs.pop("wrt")
+    key = R.PRNGKey(case["seed"])
+    grad = tp.grad(lambda v: fn(key, **{**kwargs, wrt: v}).sum())
+    with _config(case):
+        return (tp.jit(grad) if jit else grad)(kwargs[wrt])
+
+
+@pytest.mark.parametrize("case", GRADS, ids=lambda c: f"{c['fn']}-{c['seed']}")
+def test_gradients_match_jax(case):
+    """JAX's implicit reparameterisation gradients through gamma's parameter (gamma, loggamma
+    and the samplers built on them), not derivatives of the rejection loop."""
+    want = _expected(case["expected"])
+    got = np.asarray(_gradient(case))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-6)
+
+
+def test_gradient_under_jit_matches_eager():
+    case = GRADS[0]
+    np.testing.assert_allclose(_gradient(case, jit=True), _gradient(case), rtol=1e-5)
 
 
 def test_grad_of_other_inputs_passes_through_gamma():

@@ -80,6 +80,16 @@ CASES = [
     ("orthogonal", 28, {"n": 3, "shape": [2]}, False),
     ("orthogonal", 29, {"n": 2, "m": 4}, False),
     ("orthogonal", 30, {"n": 5, "m": 3}, False),
+    # "grad:NAME": the derivative of the draws' sum with respect to the argument named "wrt"
+    # (JAX's implicit reparameterisation gradients of the gamma family)
+    ("grad:gamma", 0, {"a": ALPHAS, "wrt": "a"}, False),
+    ("grad:loggamma", 1, {"a": ALPHAS, "wrt": "a"}, False),
+    ("grad:beta", 2, {"a": ALPHAS, "b": 2.0, "wrt": "a"}, False),
+    ("grad:beta", 3, {"a": 0.7, "b": arr([0.2, 1.0, 9.0], "float32"), "wrt": "b"}, False),
+    ("grad:dirichlet", 4, {"alpha": arr([0.3, 1.0, 4.0], "float32"), "wrt": "alpha"}, False),
+    ("grad:chisquare", 5, {"df": arr([1.0, 3.0, 12.0], "float32"), "wrt": "df"}, False),
+    ("grad:t", 6, {"df": arr([2.0, 5.0, 40.0], "float32"), "wrt": "df"}, False),
+    ("grad:gamma", 7, {"a": arr([0.5, 3.0], "float64"), "wrt": "a"}, True),
 ]
 
 
@@ -97,9 +107,17 @@ def run(x64: bool, size) -> list:
         if case_x64 != x64:
             continue
         args = {k: decode_arg(v) for k, v in sized(kwargs, size).items()}
-        result = getattr(random, name)(random.PRNGKey(seed), **args)
+        result = _call(random, name, random.PRNGKey(seed), args)
         out.append({"index": index, "result": encode(jax.device_get(result))})
     return out
+
+
+def _call(random, name, key, args):
+    if not name.startswith("grad:"):
+        return getattr(random, name)(key, **args)
+    import jax
+    fn, wrt = getattr(random, name[len("grad:"):]), args.pop("wrt")
+    return jax.grad(lambda v: fn(key, **{**args, wrt: v}).sum())(args[wrt])
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Distributions JAX builds from gamma draws, with its key splits and formulas, so a key gives
-JAX's numbers: beta, dirichlet, chisquare, t, f, generalized_normal and ball. Each inherits
-gamma's missing parameter derivative (NotImplementedError naming the sampler)."""
+JAX's numbers: beta, dirichlet, chisquare, t, f, generalized_normal and ball. Their
+derivatives with respect to the parameters go through gamma's implicit reparameterisation."""
 from __future__ import annotations
 
 import numpy as np

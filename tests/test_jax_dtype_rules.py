@@ -277,3 +277,20 @@ def test_python_int_beyond_the_default_int_raises_in_every_function(x64, how):
         with pytest.raises(OverflowError, match="np.uint64" if x64 else "enable x64"):
             fn(c)
         assert tnp.where(c, 1.5, 12345).tolist() == [1.5, 12345.0]
+
+
+def test_int64_constants_reach_the_c_as_their_int32_aval_under_jax_rules():
+    """Without x64 an int64 NumPy constant is an int32 value in the IR; the C must get
+    int32 bytes. The transpose of a strided slice (a max pool's gradient) captures int64
+    positions, and under jit they were read as int32: the gradient landed elsewhere."""
+    x = np.arange(1.0, 21.0, dtype=np.float32).reshape(4, 5)
+    loss = lambda x: tnp.sum(x[::2, 1::2] ** 2)          # noqa: E731
+    expected = np.zeros_like(x)
+    expected[::2, 1::2] = 2 * x[::2, 1::2]
+    pool = lambda x: tnp.sum(lax.reduce_window(x, -tnp.inf, lax.max, (2, 2), (2, 2),  # noqa
+                                               "VALID") ** 2)
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=False):
+        np.testing.assert_array_equal(tp.jit(tp.grad(loss))(x), expected)
+        np.testing.assert_array_equal(tp.grad(loss)(x), expected)
+        np.testing.assert_array_equal(tp.jit(tp.grad(pool))(x), tp.grad(pool)(x))
+        assert np.count_nonzero(tp.jit(tp.grad(pool))(x)) == 4

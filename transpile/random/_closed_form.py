@@ -9,7 +9,7 @@ from ..numpy import _elementwise as E
 from ..numpy import linalg as _linalg
 from ..numpy._manipulation import swapaxes
 from ..numpy._shape import expand_dims
-from ..numpy._util import static_shape
+from ..base.operands import static_shape
 from ._params import float_dtype, param, params_at, reciprocal, result_shape
 from ._samplers import normal, uniform
 from ._threefry import check_key, split

@@ -19,7 +19,7 @@ from ..numpy._cumulative import cumsum
 from ..numpy._indexing import take
 from ..numpy._reductions import any as any_
 from ..numpy._shape import flip, moveaxis
-from ..numpy._util import astype, broadcast_to
+from ..base.operands import astype, broadcast_to
 from ._params import int_dtype, float_dtype, param, result_shape
 from ._samplers import F32, uniform
 from ._threefry import check_key, split

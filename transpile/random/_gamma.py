@@ -27,7 +27,7 @@ from ..lax import while_loop
 from ..numpy import _elementwise as E
 from ..numpy._creation import full
 from ..numpy._reductions import any as any_
-from ..numpy._util import astype, reshape
+from ..base.operands import astype, reshape
 from ..scipy.special import gammainc, gammaincc
 from ._params import float_dtype, params_at, result_shape
 from ._per_key import normal_each, split_each, uniform_each

@@ -8,7 +8,7 @@ import numpy as np
 from ..core import aval_of
 from ..numpy import _elementwise as E
 from ..numpy._reductions import max as max_, sum as sum_
-from ..numpy._util import static_shape
+from ..base.operands import static_shape
 from ._gamma import sample_gamma
 from ._params import float_dtype, param, params_at, reciprocal, result_shape
 from ._samplers import normal

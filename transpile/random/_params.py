@@ -9,7 +9,7 @@ from .. import dtypes
 from ..core import aval_of
 from ..numpy import _elementwise as E
 from ..numpy._creation import asarray
-from ..numpy._util import astype, broadcast_to, static_shape
+from ..base.operands import astype, broadcast_to, static_shape
 from ._samplers import F32, I32, _default
 
 

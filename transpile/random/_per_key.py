@@ -8,7 +8,7 @@ import numpy as np
 
 from ..numpy import _elementwise as E
 from ..numpy._shape import stack
-from ..numpy._util import astype
+from ..base.operands import astype
 from ._samplers import normal_from_bits, uniform_from_bits
 from ._threefry import U32, U64, counters, threefry2x32
 

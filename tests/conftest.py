@@ -20,6 +20,8 @@ except ImportError:   # hypothesis is a test dependency; only test_differential 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a real CUDA device (run with pytest -m gpu); "
                                        "skipped where none is usable")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds (deselect with "
+                                       "-m 'not slow')")
 
 
 # TRANSPILE_TEST_BACKEND=cuda (tox env cuda-emulated) runs the op, differential and lax suites

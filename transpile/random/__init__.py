@@ -14,6 +14,11 @@ from ._samplers import (bernoulli, bits, choice, gumbel, normal, permutation, ra
                         truncated_normal, uniform)
 from ._threefry import fold_in, seed_key as PRNGKey, split
 from ._categorical import categorical
+from ._closed_form import (double_sided_maxwell, maxwell, orthogonal, pareto, rayleigh,
+                           triangular, wald, weibull_min)
+from ._counts import binomial, geometric, multinomial, poisson
+from ._gamma import gamma, loggamma
+from ._gamma_derived import ball, beta, chisquare, dirichlet, f, generalized_normal, t
 from ._transforms import (cauchy, exponential, laplace, logistic, lognormal, multivariate_normal,
                           rademacher)
 
@@ -32,10 +37,13 @@ def wrap_key_data(key_bits_array, *, impl=None):
     return key_bits_array
 
 
-__all__ = ["PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice", "exponential",
-           "fold_in", "gumbel", "key", "key_data", "laplace", "logistic", "lognormal",
-           "multivariate_normal", "normal", "permutation", "rademacher", "randint", "split",
-           "truncated_normal", "uniform", "wrap_key_data"]
+__all__ = ["ball", "bernoulli", "beta", "binomial", "bits", "categorical", "cauchy", "chisquare",
+           "choice", "dirichlet", "double_sided_maxwell", "exponential", "f", "fold_in", "gamma",
+           "generalized_normal", "geometric", "gumbel", "key", "key_data", "laplace", "loggamma",
+           "logistic", "lognormal", "maxwell", "multinomial", "multivariate_normal", "normal",
+           "orthogonal", "pareto", "permutation", "poisson", "PRNGKey", "rademacher", "randint",
+           "rayleigh", "split", "t", "triangular", "truncated_normal", "uniform", "wald",
+           "weibull_min", "wrap_key_data"]
 
 
 def _install_eager_results():
@@ -43,7 +51,9 @@ def _install_eager_results():
     from ..eager_results import install
     install(globals(), ("transpile.random", "transpile.random._samplers",
                         "transpile.random._categorical", "transpile.random._transforms",
-                        "transpile.random._threefry"))
+                        "transpile.random._threefry", "transpile.random._gamma",
+                        "transpile.random._gamma_derived", "transpile.random._counts",
+                        "transpile.random._closed_form"))
 
 
 _install_eager_results()

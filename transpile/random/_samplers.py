@@ -75,9 +75,14 @@ def uniform(key, shape=(), dtype=None, minval=0.0, maxval=1.0):
     dt = _float_dtype(dtype, "uniform")
     lo, hi = _as_dtype(minval, dt), _as_dtype(maxval, dt)
     shape = _shape(shape, aval_of(lo).shape, aval_of(hi).shape, what="uniform")
+    return uniform_from_bits(random_bits(key, dt.itemsize * 8, shape), dt, lo, hi)
+
+
+def uniform_from_bits(random_bits_, dt, lo, hi):
+    """`uniform`'s floats from its random bits (as wide as `dt`)."""
     nbits, nmant = dt.itemsize * 8, np.finfo(dt).nmant
     udt = _UINT[nbits]
-    mantissa = E.right_shift(random_bits(key, nbits, shape), udt.type(nbits - nmant))
+    mantissa = E.right_shift(random_bits_, udt.type(nbits - nmant))
     one = np.array(1.0, dt).view(udt)[()]
     floats = E.subtract(bitcast_convert_type(E.bitwise_or(mantissa, one), dt), dt.type(1.0))
     scaled = E.add(E.multiply(floats, E.subtract(hi, lo)), lo)
@@ -89,8 +94,14 @@ def normal(key, shape=(), dtype=None):
     (below); in float64 lax.erf_inv, within an ulp or two of XLA's."""
     key = check_key(key, "normal")
     dt = _float_dtype(dtype, "normal")
+    shape = _shape(shape, what="normal")
+    return normal_from_bits(random_bits(key, dt.itemsize * 8, shape), dt)
+
+
+def normal_from_bits(random_bits_, dt):
+    """`normal`'s values from its random bits (as wide as `dt`)."""
     lo = np.nextafter(dt.type(-1.0), dt.type(0.0))
-    u = uniform(key, shape, dt, lo, dt.type(1.0))
+    u = uniform_from_bits(random_bits_, dt, lo, dt.type(1.0))
     inverse = _erf_inv_like_xla_f32(u) if dt == F32 else erf_inv(u)
     return E.multiply(dt.type(math.sqrt(2)), inverse)
 

@@ -16,6 +16,7 @@ from ..config import config
 from ..eager_array import EagerArray
 from ..errors import describe_function
 from ..ir import IR
+from ..passes.half_float import compute_halves_in_float32
 from ..passes.simplify import simplify
 from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler, compiler_problem
@@ -173,7 +174,7 @@ def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,
               renderer_class=CRenderer) -> Prepared:
     """Simplify, lower and render: the C source of one specialisation (also what
     `Lowered.export` writes out, under another entry name)."""
-    ir = simplify(ir)
+    ir = compute_halves_in_float32(simplify(ir))
     program = lower(ir, entry, renderer_class.max_fused_height)
     source = renderer_class().render_program(program, source_header(origin, signature, ir))
     # Simplification never removes constvars, so consts still match ir.constvars.

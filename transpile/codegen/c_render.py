@@ -83,6 +83,8 @@ class CRenderer:
                           if any(prefix in text for text in kernels)}
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
+        if any(dtypes.is_half(b.dtype) for b in self._buffers.values()):
+            self.includes.add("tp_half.h")         # ... or 16-bit float ones
         if self.uses_runtime_library and self.includes & RUNTIME_LIBRARY_HEADERS:
             self.includes = (self.includes - RUNTIME_LIBRARY_HEADERS) | {RUNTIME_DECLARATIONS}
         parts = [header, f'#include "{self.runtime_header}"']

@@ -39,8 +39,6 @@ def array(object, dtype=None, copy=True):
         return _stack_nested(object, dtype)
     dt = None if dtype is None else dtypes.requested(dtype, "array")
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
-    if host.dtype == np.float16:
-        host = host.astype(np.float32)
     return _canonical_host(_check_host_array(host, "array()"))
 
 

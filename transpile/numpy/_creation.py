@@ -10,7 +10,7 @@ from ._util import astype, broadcast_to, operand, py_scalar_like, static_shape
 
 
 def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
-    if a.dtype.kind in "OSUV":
+    if a.dtype.kind in "OSUV" and not dtypes.is_bfloat16(a.dtype):
         raise TypeError(f"{what} has dtype {a.dtype} (object or string data); transpile arrays "
                         "hold booleans, integers or floats")
     if a.dtype not in dtypes.SUPPORTED:

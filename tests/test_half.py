@@ -354,3 +354,14 @@ def test_promotion_matches_jax(mode, jax_data):
                 assert got == want, key
             checked += 1
     assert checked >= 29          # 31 per mode with ml_dtypes, 29 without
+
+
+def test_export_passes_float16_as_bit_patterns(tmp_path):
+    from test_export import run_exported
+    x = np.linspace(-3, 3, 40).astype(np.float16)
+    fn = tp.jit(lambda a: tnp.tanh(a) * 2 + a)
+    library = fn.lower(x).export(tmp_path / "lib", name="squash")
+    header = (tmp_path / "lib" / "squash.h").read_text()
+    assert "typedef uint16_t tp_f16;" in header and "int squash(const tp_f16 *a" in header
+    (out,) = run_exported(library, tmp_path, x)
+    assert out.dtype == np.float16 and out.tobytes() == fn(x).tobytes()

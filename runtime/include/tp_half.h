@@ -13,8 +13,11 @@
 #ifndef TP_HALF_H
 #define TP_HALF_H
 
-typedef uint16_t tp_f16;
-typedef uint16_t tp_bf16;
+#ifndef TP_HALF_TYPES          /* also in exported headers (transpile/export.py) */
+#define TP_HALF_TYPES
+typedef uint16_t tp_f16;   /* float16: its IEEE binary16 bit pattern */
+typedef uint16_t tp_bf16;  /* bfloat16: the top 16 bits of a float32 */
+#endif
 
 TP_INLINE uint32_t tp_half_f32_bits(float f) { uint32_t x; memcpy(&x, &f, 4); return x; }
 TP_INLINE float tp_half_bits_f32(uint32_t x) { float f; memcpy(&f, &x, 4); return f; }

@@ -74,6 +74,13 @@ class _Rewriter:
             return _through_float32(eqn)
         if name in MOVES_VALUES or not _touches_half(eqn):
             return [eqn]
+        if _numpy_float16_tie(eqn):
+            return self._first_wins(eqn, widened)
+        return self._in_float32(eqn, widened)
+
+    def _in_float32(self, eqn: Eqn, widened) -> list[Eqn]:
+        """The generic rewrite: float32 operands in, 16-bit results rounded from float32."""
+        name = eqn.prim.name
         out: list[Eqn] = []
         inputs = [self._widen(atom, via, widened, out, eqn.source)
                   for atom, via in zip(eqn.inputs, _operand_dtypes(eqn))]
@@ -91,6 +98,28 @@ class _Rewriter:
                 narrowing.append(_convert(wide, var, eqn.source))
         out.append(Eqn(eqn.prim, inputs, params, outputs, eqn.source))
         return out + narrowing
+
+    def _first_wins(self, eqn: Eqn, widened) -> list[Eqn]:
+        """NumPy's float16 maximum/minimum: `a >= b || isnan(a) ? a : b` (<= for minimum),
+        so on a tie (0.0 and -0.0) the first operand wins, where its float32 loops (and the C
+        helpers) return the second. A max/min reduction keeps the earliest of equal values:
+        the same reduction over the axes reversed, whose C loop keeps the latest."""
+        out: list[Eqn] = []
+        if eqn.prim.name in ("reduce_max", "reduce_min"):
+            (x,), axes = eqn.inputs, eqn.params["axes"]
+            flipped = Var(x.aval)
+            out.append(Eqn(primitive("rev"), [x], {"dimensions": tuple(axes)}, [flipped],
+                           eqn.source))
+            return out + self._in_float32(Eqn(eqn.prim, [flipped], eqn.params, eqn.outputs,
+                                              eqn.source), widened)
+        a, b = (self._widen(x, dtypes.float16, widened, out, eqn.source) for x in eqn.inputs)
+        bind = _Binder(out, eqn.source)
+        tie = bind("ge" if eqn.prim.name == "max" else "le", a, b)
+        first = bind("or", tie, bind("is_nan", a))
+        chosen = bind("select", first, a, b)
+        (result,) = eqn.outputs
+        out.append(_convert(chosen, result, eqn.source))
+        return out
 
     def _regions(self, value):
         if isinstance(value, IR):
@@ -118,6 +147,28 @@ class _Rewriter:
             out.append(_convert(narrow, wide, source))
             widened[key] = wide
         return widened[key]
+
+
+class _Binder:
+    """Appends one equation per call and returns its output variable."""
+
+    def __init__(self, out: list, source):
+        self.out, self.source = out, source
+
+    def __call__(self, name: str, *inputs, **params) -> Var:
+        aval = abstract_rules[name](*(a.aval for a in inputs), **params)
+        var = Var(aval)
+        self.out.append(Eqn(primitive(name), list(inputs), params, [var], self.source))
+        return var
+
+
+def _numpy_float16_tie(eqn: Eqn) -> bool:
+    """A float16 maximum/minimum under NumPy's rules (see _Rewriter._first_wins)."""
+    if config.jax_rules() or eqn.prim.name not in ("max", "min", "reduce_max", "reduce_min"):
+        return False
+    if eqn.prim.name.startswith("reduce"):
+        return eqn.inputs[0].aval.dtype == dtypes.float16
+    return list(_operand_dtypes(eqn)) == [dtypes.float16] * 2
 
 
 def _rounds_twice_in_jax(eqn: Eqn) -> bool:

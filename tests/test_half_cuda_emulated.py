@@ -55,3 +55,14 @@ def test_cuda_matches_the_c_backend_bit_for_bit(name):
             assert np.array_equal(nan, np.isnan(g.astype(np.float32)))
             c, g = c[~nan], g[~nan]
         assert c.tobytes() == g.tobytes()
+
+
+def test_half_module_compiles_with_nvcc_warning_free(tmp_path):
+    """The same program's .cu for sm_90 with every warning an error (compile only)."""
+    from transpile.runtime.nvcc import find_nvcc
+    if find_nvcc() is None:
+        pytest.skip("nvcc (the CUDA toolkit) is not installed")
+    from test_cuda_nvcc import nvcc_compile
+    x = np.linspace(-4, 4, 256).astype(np.float16).reshape(4, 64)
+    source, _ = nvcc_compile(program, (x, x[::-1]), tmp_path)
+    assert '#include "tp_half.h"' in source

@@ -185,6 +185,35 @@ def test_conversions_are_correctly_rounded_for_every_float32_pattern_sampled():
     np.testing.assert_array_equal(got[2], want[2])
 
 
+SOFTWARE_CHECK = """
+import numpy as np, transpile as tp, transpile.numpy as tnp
+rng = np.random.default_rng(6)
+f32 = rng.integers(0, 2**32, 2**20, dtype=np.uint64).astype(np.uint32).view(np.float32)
+all16 = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+fn = tp.jit(lambda a, b: (a.astype(tnp.float16), b.astype(tnp.float32)))
+narrow, wide = fn(f32, all16)
+with np.errstate(all="ignore"):
+    want = f32.astype(np.float16)
+nan = np.isnan(want)
+assert np.array_equal(nan, np.isnan(narrow))
+assert narrow[~nan].tobytes() == want[~nan].tobytes()
+np.testing.assert_array_equal(wide, all16.astype(np.float32))
+print("ok")
+"""
+
+
+def test_integer_conversions_without_f16c_are_correctly_rounded(tmp_path):
+    """tp_half.h converts with x86's F16C instructions where -march=native enables them;
+    built without them (-mno-f16c, as on other CPUs) its integer code must agree too."""
+    import subprocess
+    env = dict(os.environ, TRANSPILE_CFLAGS="-mno-f16c", TRANSPILE_CACHE_DIR=str(tmp_path))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-c", SOFTWARE_CHECK], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
 @NEEDS_ML_DTYPES
 def test_bfloat16_narrowing_matches_ml_dtypes_for_sampled_float32_patterns():
     bf16 = dtype_of("bfloat16")

@@ -220,7 +220,9 @@ def test_bfloat16_narrowing_matches_ml_dtypes_for_sampled_float32_patterns():
     f32 = np.random.default_rng(3).integers(0, 2**32, 2**20, dtype=np.uint64).astype(
         np.uint32).view(np.float32)
     got = tp.jit(lambda a: a.astype(bf16))(f32)
-    assert steps_apart(got, f32.astype(bf16)).max() == 0
+    with np.errstate(invalid="ignore"):          # ml_dtypes flags NaN inputs
+        want = f32.astype(bf16)
+    assert steps_apart(got, want).max() == 0
 
 
 def test_float16_through_control_flow_matmul_and_sort():
@@ -287,7 +289,8 @@ def normal_or_zero(*arrays):
         a = np.asarray(a)
         if a.dtype.kind not in "fV" and not dtypes_is_half(a.dtype):
             continue                                 # booleans, integers: nothing to flush
-        wide = np.abs(a.astype(np.float32))
+        with np.errstate(over="ignore"):         # float64 sources past float32's range
+            wide = np.abs(a.astype(np.float32))
         keep = keep & ~((wide > 0) & (wide < np.finfo(np.float32).tiny))
     return keep
 

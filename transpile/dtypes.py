@@ -300,6 +300,11 @@ def _jax_ufunc_loop_cached(ufunc_name, dtypes, weaks, x64):
         compute = int32          # JAX's int32 even with x64 on
     elif ufunc_name == "rint" and compute.kind in "iub":
         compute = dtypes_jax.default_dtype("f")    # rint converts integers to float_
+    if is_bfloat16(compute):      # NumPy's float16 loops: ml_dtypes registers only some
+        ins, out = _numpy_ufunc_loop(ufunc_name, (float16,) * len(dtypes), (False,) * len(dtypes))
+        ins, out = tuple(compute if d == float16 else d for d in ins), \
+            compute if out == float16 else out
+        return ins, out
     ins, out = _numpy_ufunc_loop(ufunc_name, (compute,) * len(dtypes), (False,) * len(dtypes))
     return ins, dtypes_jax.canonical(out)
 

@@ -397,3 +397,24 @@ def test_export_passes_float16_as_bit_patterns(tmp_path):
     assert "typedef uint16_t tp_f16;" in header and "int squash(const tp_f16 *a" in header
     (out,) = run_exported(library, tmp_path, x)
     assert out.dtype == np.float16 and out.tobytes() == fn(x).tobytes()
+
+
+def test_fft_grad_and_vmap_keep_float16():
+    x = np.linspace(-2, 2, 8).astype(np.float16)
+    assert tp.jit(tnp.fft.fft)(x).dtype == np.complex64 == np.fft.fft(x).dtype
+    g = tp.jit(tp.grad(lambda v: (tnp.sin(v) * v).sum()))(x)
+    exact = np.sin(x.astype(np.float64)) + x.astype(np.float64) * np.cos(x.astype(np.float64))
+    # sin(v) + v cos(v) cancels near +-2: a few float16 roundings of terms near 1 apart
+    assert g.dtype == np.float16 and np.allclose(g.astype(np.float64), exact, atol=4e-3)
+    assert tp.vmap(lambda v: v * 2)(x).dtype == np.float16
+
+
+@NEEDS_ML_DTYPES
+def test_bfloat16_clip_and_nan_to_num_under_jax_rules():
+    bf16 = dtype_of("bfloat16")
+    x = np.array([np.nan, np.inf, -3.0, 0.5], bf16)
+    with jax_rules():
+        clipped, cleaned = tp.jit(lambda a: (tnp.clip(a, -1, 1), tnp.nan_to_num(a)))(x)
+    assert clipped.dtype == bf16 and cleaned.dtype == bf16
+    assert cleaned.astype(np.float32)[1] == float(ml_dtypes.finfo(bf16).max)
+    assert list(clipped.astype(np.float32)[2:]) == [-1.0, 0.5]

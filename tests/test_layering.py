@@ -78,3 +78,82 @@ def test_the_check_sees_lazy_and_relative_imports(tmp_path):
                      "def f():\n    from ..numpy import array\n    from .. import api\n"
                      "    from . import c_ops\n")
     assert _imported_transpile_modules(probe, tmp_path) == {"lax", "numpy", "api", "codegen"}
+
+
+def _imported_siblings(path: Path, package: str) -> set[str]:
+    """Modules of `package` (a dotted name under transpile) that `path`, one of its files,
+    imports: at module level or inside functions, relatively or absolutely."""
+    own = tuple(package.split("."))
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            candidates = [tuple(a.name.split(".")) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = own[:len(own) - (node.level - 1)] if node.level else ()
+            module = base + tuple(node.module.split(".")) if node.module else base
+            candidates = [module] + [module + (a.name,) for a in node.names]
+        else:
+            continue
+        for name in candidates:
+            if name[:len(own)] == own and len(name) > len(own):
+                found.add(name[len(own)])
+    return found - {path.stem}
+
+
+def import_cycle(directory: Path, package: str) -> list[str] | None:
+    """One import circle among the modules of `directory` (as a path a -> b -> ... -> a),
+    or None."""
+    graph = {p.stem: _imported_siblings(p, package) for p in sorted(directory.glob("*.py"))}
+    state: dict[str, str] = {}          # "open" while on the path, "done" after
+
+    def visit(module, path):
+        state[module] = "open"
+        for nxt in sorted(graph.get(module, ())):
+            if nxt not in graph:
+                continue
+            if state.get(nxt) == "open":
+                return path[path.index(nxt):] + [nxt] if nxt in path else path + [nxt]
+            if nxt not in state:
+                found = visit(nxt, path + [nxt])
+                if found:
+                    return found
+        state[module] = "done"
+        return None
+    for module in graph:
+        if module not in state:
+            found = visit(module, [module])
+            if found:
+                return found
+    return None
+
+
+@pytest.mark.parametrize("package", ["codegen", "backends"])
+def test_no_import_circle(package):
+    """Lowering, rendering and the backends are layered modules, not a knot: a circle (even
+    through a lazy import inside a function) means a shared piece belongs in a module below."""
+    cycle = import_cycle(PACKAGE / package, f"transpile.{package}")
+    assert cycle is None, f"import circle in transpile/{package}: {' -> '.join(cycle)}"
+
+
+def test_the_circle_check_finds_lazy_and_relative_circles(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text("from .b import f\n")
+    (package / "b.py").write_text("def f():\n    from . import c\n")
+    (package / "c.py").write_text("import transpile.pkg.a\n")
+    (package / "d.py").write_text("from .a import f\n")
+    assert import_cycle(package, "transpile.pkg") == ["a", "b", "c", "a"]
+    (package / "c.py").write_text("import os\n")
+    assert import_cycle(package, "transpile.pkg") is None
+
+
+def test_only_the_command_line_imports_the_linter():
+    """The linter reads transpile's public tables; the compiler never imports the linter
+    (only `transpile lint`'s dispatch in cli.py does, lazily)."""
+    lint = PACKAGE / "lint"
+    importers = sorted(
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if lint not in path.parents and "lint" in _imported_transpile_modules(path)
+    )
+    assert importers == ["cli.py"]

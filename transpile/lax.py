@@ -338,23 +338,47 @@ def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
 
 # -- dynamic indexing -------------------------------------------------------------------------
 
-def _index_operands(start_indices):
+def _index_operands(start_indices, shape, allow_negative_indices=True):
+    """Start indices as integer operands. A negative start counts once from the end of its
+    axis where `allow_negative_indices` says so (JAX's default since 0.4.31: start -3 of 10
+    is 7, not 0); the primitive then clamps the window into the array."""
     starts = [operand(s) for s in start_indices]
-    return [s if dtypes.is_int(aval_of(s).dtype) else astype(s, dtypes.int64) for s in starts]
+    starts = [s if dtypes.is_int(aval_of(s).dtype) else astype(s, dtypes.int64) for s in starts]
+    flags = list(allow_negative_indices) if isinstance(allow_negative_indices, (list, tuple)) \
+        else [allow_negative_indices] * len(starts)
+    if len(flags) != len(starts):
+        raise ValueError(f"allow_negative_indices has {len(flags)} entries for {len(starts)} "
+                         "start indices: give one bool, or one per axis")
+    return [_from_end(s, n) if wrap and len(starts) == len(shape) else s
+            for s, n, wrap in zip(starts, shape, flags)]
 
 
-def dynamic_slice(x, start_indices, slice_sizes):
-    """x[start:start+size] per axis; starts are clamped so the window fits, as in JAX."""
+def _from_end(start, size):
+    if np.dtype(aval_of(start).dtype).kind == "u":
+        return start
+    if not isinstance(start, Tracer):
+        if int(start) >= 0:
+            return start
+        return start + size if type(start) is int else \
+            np.asarray(int(start) + size, dtype=aval_of(start).dtype)
+    return E.where(E.less(start, 0), E.add(start, size), start)
+
+
+def dynamic_slice(x, start_indices, slice_sizes, *, allow_negative_indices=True):
+    """x[start:start+size] per axis, as in JAX: a negative start counts from the end, then
+    the window is clamped to fit."""
     x = operand(x)
-    return bind(P.dynamic_slice, x, *_index_operands(start_indices),
-                slice_sizes=tuple(int(n) for n in slice_sizes))
+    starts = _index_operands(start_indices, aval_of(x).shape, allow_negative_indices)
+    return bind(P.dynamic_slice, x, *starts, slice_sizes=tuple(int(n) for n in slice_sizes))
 
 
-def dynamic_update_slice(x, update, start_indices):
-    """x with update written at start (clamped so it fits), as in JAX."""
+def dynamic_update_slice(x, update, start_indices, *, allow_negative_indices=True):
+    """x with update written at start, as in JAX: a negative start counts from the end, then
+    the window is clamped to fit."""
     x = operand(x)
     update = astype(operand(update), aval_of(x).dtype)
-    return bind(P.dynamic_update_slice, x, update, *_index_operands(start_indices))
+    starts = _index_operands(start_indices, aval_of(x).shape, allow_negative_indices)
+    return bind(P.dynamic_update_slice, x, update, *starts)
 
 
 def dynamic_index_in_dim(x, index, axis=0, keepdims=True):

@@ -80,7 +80,7 @@ class IndexUpdateRef:
             # An index out of bounds (every index on an empty axis): dropped. Eagerly a copy,
             # so that the result is never the input (writing to one would change the other).
             return x if isinstance(x, Tracer) else x.copy()
-        window = lax.dynamic_slice(x, starts, sizes)
+        window = lax.dynamic_slice(x, starts, sizes, allow_negative_indices=False)  # wrapped
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
         # Combine first, then broadcast: a Python-int value beyond int64 (2**64 - 1 with a
         # uint64 array) takes the window's dtype in the combining op, as NumPy's does, and
@@ -94,7 +94,8 @@ class IndexUpdateRef:
             # Out of bounds, the (clamped) window is written back unchanged: the update stays
             # one dynamic_update_slice, which buffer assignment can turn into a store in place.
             new = E.where(_in_bounds(traced), new, reshape(window, shown))
-        return lax.dynamic_update_slice(x, reshape(new, tuple(sizes)), starts)
+        return lax.dynamic_update_slice(x, reshape(new, tuple(sizes)), starts,
+                                        allow_negative_indices=False)
 
 
 def _in_bounds(traced):

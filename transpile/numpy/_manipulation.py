@@ -277,7 +277,8 @@ def _roll_axis(a, shift, ax):
         from ._elementwise import remainder, subtract
         starts = [0] * _ndim(a)
         starts[ax] = remainder(subtract(n, shift), n)
-        return dynamic_slice(concatenate([a, a], axis=ax), starts, shape_of(a))
+        return dynamic_slice(concatenate([a, a], axis=ax), starts, shape_of(a),
+                             allow_negative_indices=False)     # starts are in [0, n)
     s = int(shift) % n
     if s == 0:
         return a

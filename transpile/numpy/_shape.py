@@ -149,7 +149,9 @@ def _dynamic_getitem(x, key):
     """Traced integer indices: a clamped `dynamic_slice` (as in JAX), then the static rest."""
     from .. import lax
     starts, sizes, rest = dynamic_starts(x, key)
-    return getitem(lax.dynamic_slice(x, starts, sizes), tuple(rest))
+    # starts are wrapped already (traced_start): wrapping again would move -n - 1 to n - 1
+    window = lax.dynamic_slice(x, starts, sizes, allow_negative_indices=False)
+    return getitem(window, tuple(rest))
 
 
 def dynamic_starts(x, key):

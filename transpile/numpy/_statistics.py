@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from . import _reductions as R
-from ._util import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
+from ..base.operands import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
 
 
 def _float_dtype(dt, dtype=None):
@@ -197,7 +197,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype=None):
     if fweights is not None or aweights is not None:
         raise NotImplementedError("cov: fweights/aweights are not supported yet")
-    from ._linalg import matmul
+    from ._matmul import matmul
     from ._manipulation import atleast_2d
     from ._shape import concatenate, transpose
     x = atleast_2d(operand(m))

@@ -16,7 +16,7 @@ import operator
 from .. import dtypes
 from ..core import aval_of
 from ..lax_ops import round as _round_half_away
-from ..numpy._util import astype, operand
+from ..base.operands import astype, operand
 from .. import numpy as _tnp
 
 __all__ = ["map_coordinates"]

@@ -1,4 +1,5 @@
-"""Shared plumbing for the NumPy-style wrappers: operand checks, axes, broadcasting."""
+"""The bind wrappers every front-end function ends in: operand checks, axes, broadcasting,
+Python-int range rules, `astype`, `reshape`, `broadcast_to` and `elementwise`."""
 from __future__ import annotations
 
 import warnings

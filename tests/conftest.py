@@ -87,7 +87,7 @@ def edge_values(dtype, n_random=12, seed=0):
 def ulp_distance(a, b):
     """Distance in units in the last place between float arrays of one dtype (NaN==NaN: 0)."""
     a, b = np.asarray(a), np.asarray(b)
-    itype = np.int32 if a.dtype == np.float32 else np.int64
+    itype = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
     ai, bi = a.view(itype).astype(np.int64), b.view(itype).astype(np.int64)
     # Map the sign-magnitude bit patterns onto a monotonic integer line.
     ai = np.where(ai < 0, np.iinfo(itype).min - ai, ai)

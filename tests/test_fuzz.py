@@ -46,6 +46,18 @@ def test_fuzz_complex_sample_matches_numpy():
     assert report.programs == 12 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
+def test_fuzz_float16_sample_matches_numpy():
+    """float16 programs (seeds from generate.HALF_SEEDS): float16 inputs, every op, computed
+    in float32 and rounded per operation as NumPy's float16 loops do."""
+    start = generate.HALF_SEEDS
+    programs = [generate.program(s) for s in range(start, start + 12)]
+    assert sum(isinstance(x, np.ndarray) and x.dtype == np.float16
+               for p in programs for x in p.inputs) >= 12
+    report = run.run_seeds(range(start, start + 12))
+    bad = [f for f in _unexpected(report.findings) if not known.numpy_float16_partials(f)]
+    assert report.programs == 12 and not bad, "\n".join(f.summary() for f in bad[:20])
+
+
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
 def test_fuzz_sample_under_jax_rules(x64):
     """The differential fuzzer under JAX's dtype rules: NumPy computes each value at the

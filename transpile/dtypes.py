@@ -15,20 +15,35 @@ import numpy as np
 
 from . import dtypes_jax
 from .config import config
+from .dtypes_half import bfloat16_or_none, is_bfloat16, is_half, require_bfloat16  # noqa: F401
 
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
-float32, float64 = np.dtype(np.float32), np.dtype(np.float64)
+float16, float32, float64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
-SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
-             complex64, complex128)
+
+def kind(dtype) -> str:
+    """NumPy's kind letter, with 'f' for bfloat16 (whose NumPy kind is 'V')."""
+    dt = np.dtype(dtype)
+    return "f" if is_bfloat16(dt) else dt.kind
+
+
+class _DtypeSet(tuple):
+    """The supported dtypes; `in` also admits bfloat16 once ml_dtypes is loaded."""
+
+    def __contains__(self, dtype) -> bool:
+        return tuple.__contains__(self, dtype) or is_bfloat16(dtype)
+
+
+SUPPORTED = _DtypeSet((bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                       float16, float32, float64, complex64, complex128))
 _SUPPORTED_SET = frozenset(SUPPORTED)   # np.dtype objects (a string or type hashes apart)
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 INTEGER = SIGNED + UNSIGNED
-FLOATING = (float32, float64)
+FLOATING = _DtypeSet((float16, float32, float64))
 COMPLEX = (complex64, complex128)
 # The real dtype of each complex one's parts (and of its .real, .imag, abs, angle).
 COMPLEX_PART = {complex64: float32, complex128: float64}
@@ -57,7 +72,7 @@ def float_for_integers(dtype) -> np.dtype:
     their own): float64 under NumPy's rules; JAX's to_inexact_dtype under JAX's (float32 for
     up to 32-bit integers even with x64 on, float64 for 64-bit ones)."""
     dt = np.dtype(dtype)
-    if dt.kind in "fc":
+    if is_inexact(dt):
         return dt
     if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.to_inexact(dt, False)[0]
@@ -68,9 +83,33 @@ def default_int() -> np.dtype:
     """The integer dtype of indices and counts (arange, argmax): int64, or JAX's int_."""
     return default_for_python_type(int)
 
-SHORT_NAME = {bool_: "bool", int8: "i8", int16: "i16", int32: "i32", int64: "i64",
-              uint8: "u8", uint16: "u16", uint32: "u32", uint64: "u64",
-              float32: "f32", float64: "f64", complex64: "c64", complex128: "c128"}
+
+
+class DtypeTable(dict):
+    """A table keyed by dtype whose bfloat16 entry (given apart, as the key exists only once
+    ml_dtypes is loaded) answers for ml_dtypes' bfloat16."""
+
+    def __init__(self, entries, bfloat16=None):
+        super().__init__(entries)
+        self.bfloat16 = bfloat16
+
+    def __missing__(self, dtype):
+        if self.bfloat16 is not None and is_bfloat16(dtype):
+            return self.bfloat16
+        raise KeyError(dtype)
+
+    def __contains__(self, dtype) -> bool:
+        return dict.__contains__(self, dtype) or (self.bfloat16 is not None
+                                                  and is_bfloat16(dtype))
+
+    def get(self, dtype, default=None):
+        return self[dtype] if dtype in self else default
+
+
+SHORT_NAME = DtypeTable({bool_: "bool", int8: "i8", int16: "i16", int32: "i32", int64: "i64",
+                         uint8: "u8", uint16: "u16", uint32: "u32", uint64: "u64",
+                         float16: "f16", float32: "f32", float64: "f64", complex64: "c64",
+                         complex128: "c128"}, bfloat16="bf16")
 
 
 class DTypeError(TypeError):
@@ -94,7 +133,7 @@ def canonicalize(dtype, *, what: str = "dtype") -> np.dtype:
     if dt not in SUPPORTED:
         raise DTypeError(
             f"{what} {dt} is not supported by transpile; supported dtypes are "
-            + ", ".join(str(d) for d in SUPPORTED))
+            + ", ".join(str(d) for d in SUPPORTED) + ", bfloat16 (ml_dtypes)")
     if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return dtypes_jax.canonical(dt)       # int64 -> int32 etc. unless x64 is on
     return dt
@@ -125,7 +164,7 @@ def python_scalar_type(dtype: np.dtype) -> type:
     """The Python type whose NEP 50 'weak' behaviour a weakly typed value of `dtype` has."""
     if dtype == bool_:
         return bool
-    return {"f": float, "c": complex}.get(dtype.kind, int)
+    return {"f": float, "c": complex}.get(kind(dtype), int)
 
 
 def _operand_key(dtype: np.dtype, weak: bool):
@@ -178,7 +217,8 @@ def result_type(dtypes, weaks) -> np.dtype:
 
 
 def is_float(dtype) -> bool:
-    return np.dtype(dtype).kind == "f"
+    dt = np.dtype(dtype)
+    return dt.kind == "f" or is_bfloat16(dt)
 
 
 def is_complex(dtype) -> bool:
@@ -187,7 +227,8 @@ def is_complex(dtype) -> bool:
 
 def is_inexact(dtype) -> bool:
     """Floating or complex: the dtypes NaN and inf live in."""
-    return np.dtype(dtype).kind in "fc"
+    dt = np.dtype(dtype)
+    return dt.kind in "fc" or is_bfloat16(dt)
 
 
 def is_int(dtype) -> bool:
@@ -259,6 +300,11 @@ def _jax_ufunc_loop_cached(ufunc_name, dtypes, weaks, x64):
         compute = int32          # JAX's int32 even with x64 on
     elif ufunc_name == "rint" and compute.kind in "iub":
         compute = dtypes_jax.default_dtype("f")    # rint converts integers to float_
+    if is_bfloat16(compute):      # NumPy's float16 loops: ml_dtypes registers only some
+        ins, out = _numpy_ufunc_loop(ufunc_name, (float16,) * len(dtypes), (False,) * len(dtypes))
+        ins, out = tuple(compute if d == float16 else d for d in ins), \
+            compute if out == float16 else out
+        return ins, out
     ins, out = _numpy_ufunc_loop(ufunc_name, (compute,) * len(dtypes), (False,) * len(dtypes))
     return ins, dtypes_jax.canonical(out)
 

@@ -17,24 +17,29 @@ import functools
 import numpy as np
 
 from .config import config
+from .dtypes_half import bfloat16_or_none, is_bfloat16
 
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
-float32, float64 = np.dtype(np.float32), np.dtype(np.float64)
+float16, float32, float64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 # The weak nodes: what a Python scalar (or a weakly typed value) of each kind is.
 WEAK_INT, WEAK_FLOAT, WEAK_COMPLEX = "int*", "float*", "complex*"
 _WEAK_NODES = (WEAK_INT, WEAK_FLOAT, WEAK_COMPLEX)
+# bfloat16's node: its dtype exists only once ml_dtypes is loaded (dtypes_half.py).
+BFLOAT16 = "bfloat16"
 
-# Each node's immediate successors in JAX's lattice (float16/bfloat16 omitted: not supported).
+# Each node's immediate successors in JAX's lattice (its float8 types omitted: not supported).
+# The two 16-bit floats join at float32, so float16 + bfloat16 is float32, as in JAX.
 _LATTICE = {
     bool_: [WEAK_INT],
     WEAK_INT: [uint8, int8],
     uint8: [int16, uint16], uint16: [int32, uint32], uint32: [int64, uint64], uint64: [WEAK_FLOAT],
     int8: [int16], int16: [int32], int32: [int64], int64: [WEAK_FLOAT],
-    WEAK_FLOAT: [float32, WEAK_COMPLEX],
+    WEAK_FLOAT: [float16, BFLOAT16, WEAK_COMPLEX],
+    float16: [float32], BFLOAT16: [float32],
     float32: [float64, complex64], float64: [complex128],
     WEAK_COMPLEX: [complex64], complex64: [complex128], complex128: [],
 }
@@ -73,6 +78,8 @@ def default_for_python_type(t: type) -> np.dtype:
 
 def _node(dtype, weak: bool):
     dt = canonical(dtype)
+    if is_bfloat16(dt):
+        return WEAK_FLOAT if weak else BFLOAT16
     if not weak or dt == bool_:
         return dt
     return {"i": WEAK_INT, "u": WEAK_INT, "f": WEAK_FLOAT, "c": WEAK_COMPLEX}[dt.kind]
@@ -86,6 +93,8 @@ def _least_upper_bound(nodes):
 def _from_node(node) -> tuple[np.dtype, bool]:
     if node in _WEAK_NODES:
         return default_dtype({WEAK_INT: "i", WEAK_FLOAT: "f", WEAK_COMPLEX: "c"}[node]), True
+    if node == BFLOAT16:
+        return bfloat16_or_none(), False
     return canonical(node), False
 
 
@@ -102,7 +111,7 @@ def promote(dtypes, weaks) -> tuple[np.dtype, bool]:
 def to_inexact(dtype, weak: bool) -> tuple[np.dtype, bool]:
     """The floating dtype JAX computes an integer or bool value's transcendental in."""
     dt = np.dtype(dtype)
-    if dt.kind in "fc":
+    if dt.kind in "fc" or is_bfloat16(dt):
         return dt, weak
     if weak:
         return default_dtype("f"), True

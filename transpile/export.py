@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from . import __version__
+from . import __version__, dtypes
 from .backends.cpu import prepare_c
 from .codegen.c_comment import comment_text
 from .codegen.c_ops import C_TYPE, render_literal
@@ -203,9 +203,19 @@ def render_header(name, origin, lowered, ir, inputs, outputs) -> str:
             "#include <stdbool.h>", "#include <stdint.h>", "",
             "#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
     body += [f"#define {name.upper()}_{code} {value}" for code, value, _ in ERROR_CODES]
+    if any(dtypes.is_half(a.dtype) for a in (*inputs, *outputs)):
+        body += ["", *HALF_TYPEDEFS]
     body += ["", f"{_prototype(name, inputs, outputs)};", "",
              "#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */"]
     return "\n".join(doc + body) + "\n"
+
+
+# 16-bit floats cross the interface as their bit patterns (convert with NumPy's
+# .view(np.uint16), or any IEEE binary16 / bfloat16 routine); tp_half.h repeats these lines.
+HALF_TYPEDEFS = ["#ifndef TP_HALF_TYPES", "#define TP_HALF_TYPES",
+                 "typedef uint16_t tp_f16;   /* float16: its IEEE binary16 bit pattern */",
+                 "typedef uint16_t tp_bf16;  /* bfloat16: the top 16 bits of a float32 */",
+                 "#endif"]
 
 
 # -- NAME.c -----------------------------------------------------------------------------------

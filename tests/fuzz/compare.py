@@ -14,7 +14,7 @@ MAX_ULP = 8
 
 def _ordered_bits(a: np.ndarray) -> np.ndarray:
     """Float bits mapped onto a monotonic integer line (+0 and -0 meet)."""
-    itype = np.int32 if a.dtype == np.float32 else np.int64
+    itype = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
     i = a.view(itype).astype(np.int64)
     return np.where(i < 0, np.int64(np.iinfo(itype).min) - i, i)
 

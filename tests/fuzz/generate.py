@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .ops import COMPLEX_OPS, OPS, Meta, NoOperand, Pool, Ref, draw_op, operand_value
-from .values import (COMPLEX_DTYPES, DTYPES, LAYOUTS, is_pyscalar, random_array, random_literal,
+from .values import (COMPLEX_DTYPES, DTYPES, HALF_DTYPE, LAYOUTS, is_pyscalar, random_array, random_literal,
                      random_shape)
 
 MAX_TRIES = 40
@@ -72,11 +72,13 @@ def unquiet(handles):
     ctx.__exit__(None, None, None)
 
 
-def draw_inputs(rng, big: bool, complex_inputs: bool = False):
+def draw_inputs(rng, big: bool, complex_inputs: bool = False, half_inputs: bool = False):
     inputs, layouts = [], []
     for i in range(int(rng.integers(1, 4))):
         if complex_inputs and (i == 0 or rng.random() < 0.5):
             dtype = COMPLEX_DTYPES[int(rng.integers(0, 2))]
+        elif half_inputs and (i == 0 or rng.random() < 0.5):
+            dtype = HALF_DTYPE
         else:
             dtype = DTYPES[int(rng.integers(0, len(DTYPES)))]
         shape = random_shape(rng, big and i == 0)
@@ -136,13 +138,16 @@ def evaluate(op, node_operands, params, values):
 # Seeds from here on draw complex programs: complex arrays among the inputs, and only the ops
 # transpile compiles for complex operands (ops.COMPLEX_OPS). A seed alone still reproduces.
 COMPLEX_SEEDS = 1_000_000_000
+# Seeds from here on draw float16 programs: float16 arrays among the inputs, every op.
+HALF_SEEDS = 2_000_000_000
 
 
 def program(seed: int, n_ops: int | None = None) -> Program:
-    complex_inputs = seed >= COMPLEX_SEEDS
+    half_inputs = seed >= HALF_SEEDS
+    complex_inputs = COMPLEX_SEEDS <= seed < HALF_SEEDS
     rng = np.random.default_rng(seed)
     big = rng.random() < 0.2
-    inputs, layouts = draw_inputs(rng, big, complex_inputs)
+    inputs, layouts = draw_inputs(rng, big, complex_inputs, half_inputs)
     metas = [Meta(x, is_pyscalar(x), lay) for x, lay in zip(inputs, layouts)]
     values = list(inputs)
     nodes = []
@@ -209,7 +214,7 @@ def _representable(value) -> bool:
     if isinstance(value, int):
         return -2**63 <= value < 2**63
     arr = np.asarray(value)
-    return arr.dtype in DTYPES or arr.dtype in COMPLEX_DTYPES
+    return arr.dtype in DTYPES or arr.dtype in COMPLEX_DTYPES or arr.dtype == HALF_DTYPE
 
 
 def reference_values(prog: Program) -> list:

@@ -140,3 +140,12 @@ def jax_mode_wraps(f) -> bool:
 
 
 LAX_OPS = {"cond", "while_loop", "fori_loop", "scan"}
+
+
+def numpy_float16_partials(f) -> bool:
+    """NumPy reduces float16 along a non-last axis one row at a time, rounding each partial
+    sum or product to float16 (so it overflows to inf mid-way, or drifts); along the last axis
+    it accumulates in float32 and rounds once, as transpile and JAX do on every axis. Where
+    the two orders part, NumPy's is not the reference: not a wrong answer."""
+    return f.kind == "value" and f.op in REDUCTIONS and "float16" in f.dtypes and \
+        _has(f, "non-last-axis")

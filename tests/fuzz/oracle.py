@@ -219,7 +219,7 @@ def _cast_mask(node, operands, expected):
     if src.dtype.kind != "f" or dst.kind not in "iu":
         return None
     info = np.iinfo(dst)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):    # float16: the bounds may be inf
         return np.isfinite(src) & (np.trunc(src) >= info.min) & (np.trunc(src) < int_limit(info))
 
 

@@ -7,6 +7,8 @@ DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64,
                                 np.uint16, np.uint32, np.uint64, np.float32, np.float64)]
 # Complex programs (seeds from generate.COMPLEX_SEEDS) draw these besides DTYPES.
 COMPLEX_DTYPES = [np.dtype(np.complex64), np.dtype(np.complex128)]
+# float16 programs (seeds from generate.HALF_SEEDS) draw it besides DTYPES.
+HALF_DTYPE = np.dtype(np.float16)
 
 # Below 1 << 15 elements the C renderer emits serial loops (c_render.parallel_min_elements);
 # iterated kernels go parallel from 1 << 9. Shapes sit on both sides of both thresholds.
@@ -64,7 +66,8 @@ def random_values(rng, dtype: np.dtype, n: int, edgy: float) -> np.ndarray:
         # Mostly signed zeros: max/min must return NumPy's zero, sign included.
         pool = [0.0, -0.0] if rng.random() < 0.5 else [0.0, -0.0, -0.0, -1.0]
         return rng.choice(np.array(pool, dtype=dtype), size=n)
-    edges = np.array(edge_values(dtype), dtype=dtype)
+    with np.errstate(over="ignore"):          # float16: the float32 edges overflow to inf
+        edges = np.array(edge_values(dtype), dtype=dtype)
     pick = rng.random(n) < edgy
     out[pick] = edges[rng.integers(0, len(edges), size=int(pick.sum()))]
     return out

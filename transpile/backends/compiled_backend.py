@@ -22,6 +22,7 @@ from ..codegen.lower import lower
 from ..config import config
 from ..errors import describe_function
 from ..ir import IR
+from ..passes.half_float import compute_halves_in_float32
 from ..passes.simplify import simplify
 from ..runtime.loader import load_entry
 from .cached_build import compile_cached
@@ -63,7 +64,7 @@ def prepare_source(ir, consts, origin: str, signature: str, renderer_class,
                    entry: str = ENTRY) -> Prepared:
     """Simplify, lower and render: the source of one specialisation (also what
     `Lowered.export` writes out, under another entry name)."""
-    ir = simplify(ir)
+    ir = compute_halves_in_float32(simplify(ir))     # 16-bit floats computed in float32
     program = lower(ir, entry, renderer_class.max_fused_height)
     renderer = renderer_class()
     source = renderer.render_program(program, source_header(origin, signature, ir))

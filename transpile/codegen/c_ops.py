@@ -10,15 +10,19 @@ import numpy as np
 
 from .. import dtypes
 
-C_TYPE = {dtypes.bool_: "bool", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
-          dtypes.int32: "int32_t", dtypes.int64: "int64_t", dtypes.uint8: "uint8_t",
-          dtypes.uint16: "uint16_t", dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
-          dtypes.float32: "float", dtypes.float64: "double", dtypes.complex64: "tp_c64",
-          dtypes.complex128: "tp_c128"}
-TAG = {dtypes.bool_: "b", dtypes.int8: "i8", dtypes.int16: "i16", dtypes.int32: "i32",
-       dtypes.int64: "i64", dtypes.uint8: "u8", dtypes.uint16: "u16", dtypes.uint32: "u32",
-       dtypes.uint64: "u64", dtypes.float32: "f32", dtypes.float64: "f64",
-       dtypes.complex64: "c64", dtypes.complex128: "c128"}
+# float16/bfloat16 values are their bit patterns (runtime/include/tp_half.h): the code only
+# stores, moves and converts them (passes/half_float.py computes in float32).
+C_TYPE = dtypes.DtypeTable({
+    dtypes.bool_: "bool", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+    dtypes.int32: "int32_t", dtypes.int64: "int64_t", dtypes.uint8: "uint8_t",
+    dtypes.uint16: "uint16_t", dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
+    dtypes.float16: "tp_f16", dtypes.float32: "float", dtypes.float64: "double",
+    dtypes.complex64: "tp_c64", dtypes.complex128: "tp_c128"}, bfloat16="tp_bf16")
+TAG = dtypes.DtypeTable({
+    dtypes.bool_: "b", dtypes.int8: "i8", dtypes.int16: "i16", dtypes.int32: "i32",
+    dtypes.int64: "i64", dtypes.uint8: "u8", dtypes.uint16: "u16", dtypes.uint32: "u32",
+    dtypes.uint64: "u64", dtypes.float16: "f16", dtypes.float32: "f32", dtypes.float64: "f64",
+    dtypes.complex64: "c64", dtypes.complex128: "c128"}, bfloat16="bf16")
 
 
 def unsigned_work_type(dt: np.dtype) -> str:
@@ -189,7 +193,9 @@ def _signbit(args, loop, out):
 
 def _bitcast_by_memcpy(src, out) -> bool:
     """Does a bitcast need tp_special.h's memcpy helper (no aliasing UB)? Only with a float
-    side: same-width integers convert modularly."""
+    side: same-width integers convert modularly, and so do 16-bit floats, held as bits."""
+    if dtypes.is_half(src) or dtypes.is_half(out):
+        return False
     return dtypes.is_float(src) or dtypes.is_float(out)
 
 
@@ -314,11 +320,15 @@ def op_rule(name: str, loop):
 COMPLEX_HEADER = "tp_complex.h"
 SPECIAL_HEADER = "tp_special.h"
 TANH_HEADER = "tp_tanh.h"
+HALF_HEADER = "tp_half.h"
 _SPECIAL_FUNCTIONS = frozenset({"erf_inv", "lgamma", "digamma"})     # see _special
 
 
 def type_headers(dt) -> tuple[str, ...]:
-    """Headers declaring the C type of `dt` (the complex structs)."""
+    """Headers declaring the C type of `dt` (the complex structs, the 16-bit floats and their
+    conversions)."""
+    if dtypes.is_half(dt):
+        return (HALF_HEADER,)
     return (COMPLEX_HEADER,) if dtypes.is_complex(dt) else ()
 
 
@@ -336,6 +346,8 @@ def op_headers(name: str, loop, out) -> tuple[str, ...]:
 
 def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
     """C text converting `value` from `src` to `dst` with NumPy's (defined) results."""
+    if dtypes.is_half(src) or dtypes.is_half(dst):
+        return _render_half_cast(value, np.dtype(src), np.dtype(dst))
     if dtypes.is_complex(src) or dtypes.is_complex(dst):
         return _render_complex_cast(value, src, dst)
     if dst == dtypes.bool_:
@@ -343,6 +355,22 @@ def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
     if dtypes.is_float(src) and dtypes.is_int(dst):
         return f"tp_cast_f64_{TAG[dst]}((double){value})"
     return f"({C_TYPE[dst]}){value}"
+
+
+def _render_half_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
+    """Casts into and out of the 16-bit floats go through float32, which holds every 16-bit
+    value exactly and every integer they can represent; float64 -> float16 rounds once, from
+    the double (tp_f64_to_f16), as NumPy does. JAX rounds through float32 there:
+    passes/half_float.py spells that cast as two under JAX's rules."""
+    if src == dst:
+        return value
+    if dtypes.is_half(src):
+        wide = f"tp_{TAG[src]}_to_f32({value})"
+        return wide if dst == dtypes.float32 else render_cast(wide, dtypes.float32, dst)
+    if src == dtypes.float64 and dst == dtypes.float16:
+        return f"tp_f64_to_f16({value})"
+    wide = value if src == dtypes.float32 else render_cast(value, src, dtypes.float32)
+    return f"tp_f32_to_{TAG[dst]}({wide})"
 
 
 def _render_complex_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
@@ -360,6 +388,10 @@ def _render_complex_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
 
 
 def render_literal(value, dt: np.dtype) -> str:
+    if dtypes.is_half(dt):          # its bit pattern, as NumPy (or ml_dtypes) rounds it
+        with np.errstate(all="ignore"):
+            bits = np.asarray(value).astype(dt).view(np.uint16).item()
+        return f"(({C_TYPE[dt]})0x{bits:04x}u)"
     if dtypes.is_complex(dt):
         part, z = dtypes.COMPLEX_PART[dt], complex(value)
         return f"tp_make_{TAG[dt]}({_float_literal(z.real, part)}, {_float_literal(z.imag, part)})"

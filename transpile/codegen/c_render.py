@@ -89,6 +89,8 @@ class CRenderer:
                 kernels[i] = self.render_kernel(program.kernels[i], i)
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
+        if any(dtypes.is_half(b.dtype) for b in self._buffers.values()):
+            self.includes.add("tp_half.h")         # ... or 16-bit float ones
         if self.uses_runtime_library and self.includes & RUNTIME_LIBRARY_HEADERS:
             self.includes = (self.includes - RUNTIME_LIBRARY_HEADERS) | {RUNTIME_DECLARATIONS}
         # What the source includes, kept as structure: the runtime library link and the

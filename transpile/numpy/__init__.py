@@ -8,6 +8,7 @@ import numpy as _np
 from ..rules import impl as _eager  # noqa: F401  (registers eager evaluation with core)
 from ._scalar_types import (bool_, complex64, complex128, float32, float64, int8, int16,
                             int32, int64, uint8, uint16, uint32, uint64)
+from ._scalar_types import float16, float16 as half
 from . import _eager_jax, _methods  # noqa: F401  (eager arrays under JAX rules; methods)
 from ._creation import (arange, array, asarray, empty, empty_like, eye, full, full_like,
                         identity, ones, ones_like, zeros, zeros_like)
@@ -127,3 +128,12 @@ def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
     # Imported on call: the batching package is built on this one, not the reverse.
     from ..batching.vectorize import vectorize as _vectorize
     return _vectorize(pyfunc, excluded=excluded, signature=signature)
+
+
+def __getattr__(name):
+    # tnp.bfloat16 imports ml_dtypes (a fifth of a second) only when a program asks for it.
+    if name == "bfloat16":
+        from ._scalar_types import bfloat16_type
+        globals()["bfloat16"] = bfloat16_type()
+        return globals()["bfloat16"]
+    raise AttributeError(f"module 'transpile.numpy' has no attribute {name!r}")

@@ -10,7 +10,7 @@ from ..base.operands import astype, broadcast_to, operand, py_scalar_like, stati
 
 
 def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
-    if a.dtype.kind in "OSUV":
+    if a.dtype.kind in "OSUV" and not dtypes.is_bfloat16(a.dtype):
         raise TypeError(f"{what} has dtype {a.dtype} (object or string data); transpile arrays "
                         "hold booleans, integers or floats")
     if a.dtype not in dtypes.SUPPORTED:
@@ -39,8 +39,6 @@ def array(object, dtype=None, copy=True):
         return _stack_nested(object, dtype)
     dt = None if dtype is None else dtypes.requested(dtype, "array")
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
-    if host.dtype == np.float16:
-        host = host.astype(np.float32)
     return _canonical_host(_check_host_array(host, "array()"))
 
 

@@ -39,12 +39,22 @@ def _numpy_type(x):
     return x.dtype.type if isinstance(x, _ScalarMeta) else x
 
 
+def _is_bfloat16(x) -> bool:
+    try:
+        return dtypes.is_bfloat16(np.dtype(_numpy_type(x)))
+    except TypeError:
+        return False
+
+
 def finfo(dtype_or_array):
     """Machine limits of a floating (or complex: its parts') dtype, NumPy's `finfo`."""
     dt = _dtype_of(dtype_or_array, "finfo")
     if not dtypes.is_inexact(dt):
         raise ValueError(f"finfo: {dt} is not a floating-point dtype; use tnp.iinfo for "
                          "integer dtypes")
+    if dtypes.is_bfloat16(dt):             # NumPy has no finfo for it; ml_dtypes (loaded) does
+        import ml_dtypes
+        return ml_dtypes.finfo(dt)
     return np.finfo(dt)
 
 
@@ -60,6 +70,9 @@ def iinfo(int_type):
 def issubdtype(arg1, arg2) -> bool:
     """Whether `arg1` is `arg2` or below it in NumPy's type hierarchy
     (`issubdtype(tnp.float32, tnp.floating)`)."""
+    if _is_bfloat16(arg1):     # NumPy files it under void; JAX, as here, under floating
+        return _numpy_type(arg2) in (np.floating, np.inexact, np.number, np.generic) or \
+            _is_bfloat16(arg2)
     return bool(np.issubdtype(_numpy_type(arg1), _numpy_type(arg2)))
 
 

@@ -120,9 +120,11 @@ def round(x, decimals: int = 0):
     x = operand(x)
     dt = aval_of(x).dtype
     decimals = int(decimals)
+    if dt == dtypes.bool_ and decimals == 0 and not dtypes.config.jax_rules():
+        return rint(x)        # NumPy's float16 rint of booleans
     if dt == dtypes.bool_:
-        raise TypeError("round of booleans: NumPy computes it in float16 or refuses it; "
-                        "cast to an integer or float dtype first")
+        raise TypeError("round of booleans with decimals: NumPy refuses it; cast to an "
+                        "integer or float dtype first")
     if dtypes.is_int(dt):
         if decimals >= 0:
             return x

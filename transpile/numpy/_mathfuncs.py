@@ -6,6 +6,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
+from ._dtype_api import finfo
 from ._elementwise import _binary, _unary
 from ..base.operands import astype, operand, weak_flags
 
@@ -57,7 +58,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     dt = aval_of(x).dtype
     if not dtypes.is_float(dt):
         return x
-    info = np.finfo(dt)
+    info = finfo(dt)                   # NumPy's, or ml_dtypes' for bfloat16
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
     x = E.where(E.isnan(x), astype(nan, dt), x)

@@ -95,7 +95,8 @@ def scaled(a, b):
     sx = aval_of(x).shape
     if not dtypes.is_float(aval_of(out).dtype) or _one_element(sx):
         return out
-    if len(sx) > 2:                  # NumPy's own loop: 0.0 + a*s (a zero's sign only)
+    # NumPy's own loop (also for 16-bit floats, which BLAS lacks): 0.0 + a*s (a zero's sign)
+    if len(sx) > 2 or dtypes.is_half(aval_of(out).dtype):
         return add(out, 0.0)
     return where(equal(alpha, 0), np.zeros((), aval_of(out).dtype), add(out, 0.0))
 

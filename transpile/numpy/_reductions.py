@@ -78,6 +78,8 @@ def mean(a, axis=None, dtype=None, keepdims=False, *, where=None):
         dt = dtypes.canonicalize(dtype)
     else:
         dt = dtypes.float_for_integers(aval.dtype)
+    if dtype is None and dtypes.is_half(dt):      # NumPy and JAX: in float32, rounded once
+        return astype(mean(astype(a, dtypes.float32), axis, None, keepdims, where=where), dt)
     from ._elementwise import divide
     total = sum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
     if where is not None and where is not True:

@@ -56,7 +56,14 @@ int8, int16, int32, int64 = (_scalar_type(f"int{b}", np.dtype(f"int{b}"))
                              for b in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (_scalar_type(f"uint{b}", np.dtype(f"uint{b}"))
                                  for b in (8, 16, 32, 64))
+float16 = _scalar_type("float16", dtypes.float16)
 float32 = _scalar_type("float32", dtypes.float32)
 float64 = _scalar_type("float64", dtypes.float64)
 complex64 = _scalar_type("complex64", dtypes.complex64)
 complex128 = _scalar_type("complex128", dtypes.complex128)
+
+
+def bfloat16_type() -> type:
+    """`tnp.bfloat16` (ml_dtypes' bfloat16, as JAX's): made on first use, since it needs
+    ml_dtypes imported (an ImportError naming `pip install ml_dtypes` when it is missing)."""
+    return _scalar_type("bfloat16", dtypes.require_bfloat16())

@@ -41,11 +41,13 @@ def _scale(norm, inverse: bool) -> str:
 
 
 def _complex_operand(a):
-    """NumPy's dtype for a complex transform: float32 -> complex64, other reals -> complex128."""
+    """NumPy's dtype for a complex transform: float32 and the 16-bit floats -> complex64 (as
+    NumPy and JAX), other reals -> complex128."""
     dt = aval_of(a).dtype
     if dtypes.is_complex(dt):
         return a
-    return astype(a, dtypes.complex64 if dt == dtypes.float32 else dtypes.complex128)
+    single = dt == dtypes.float32 or dtypes.is_half(dt)
+    return astype(a, dtypes.complex64 if single else dtypes.complex128)
 
 
 def _real_operand(a):

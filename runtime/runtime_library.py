@@ -49,7 +49,8 @@ from .loader import LoadError, load_library
 DECLARATIONS = "tp_runtime.h"
 # The kernel headers compiled into the library, heaviest first (the parallel build starts it
 # first). Each defines its exported kernels with TP_KERNEL_API (tp_kernel_api.h).
-KERNEL_HEADERS = ("tp_gemm.h", "tp_sort.h", "tp_spectral.h", "tp_linalg.h", "tp_scatter.h")
+KERNEL_HEADERS = ("tp_gemm.h", "tp_sort.h", "tp_spectral.h", "tp_linalg.h", "tp_fft.h",
+                  "tp_conv.h", "tp_scatter.h")
 KIND = "runtime"           # the manifest's "built" -> "kind" of the library's cache entry
 
 

@@ -198,45 +198,46 @@ def fmt(seconds) -> str:
     return f"{seconds * 1e3:8.1f} ms" if seconds < 1 else f"{seconds:8.2f} s "
 
 
-def report(rows, before: dict | None, stages: bool, steady: bool) -> list[str]:
-    header = f"{'kernel':14s} {'transpile':>11s} {'jax':>11s} {'tp/jax':>7s}"
+def header(before: bool, stages: bool, steady: bool) -> str:
+    text = f"{'kernel':14s} {'transpile':>11s} {'jax':>11s} {'tp/jax':>7s}"
     if before:
-        header += f" {'before':>11s}"
+        text += f" {'before':>11s}"
     if steady:
-        header += f" {'tp steady':>11s} {'jax steady':>11s}"
+        text += f" {'tp steady':>11s} {'jax steady':>11s}"
     if stages:
-        header += "  " + " ".join(f"{s:>8s}" for s in ("trace",) + STAGES + ("run",))
-    print(header)
-    ratios, missed = [], []
-    for row in rows:
-        ours, theirs = row["transpile"], row.get("jax")
-        ratio = ours / theirs if theirs else None
-        line = f"{row['name']:14s} {fmt(ours):>11s} {fmt(theirs):>11s} " + (
-            f"{ratio:7.2f}" if ratio else "      -")
-        if before:
-            line += f" {fmt(before.get(row['name'])):>11s}"
-        if steady:
-            line += f" {fmt(row.get('transpile_steady')):>11s} {fmt(row.get('jax_steady')):>11s}"
-        if stages:
-            parts = row["stages"]
-            run = row.get("transpile_steady")
-            known = sum(parts.values()) + (run or 0.0)
-            cells = [ours - known] + [parts[s] for s in STAGES] + [run]
-            line += "  " + " ".join("       -" if c is None else f"{c * 1e3:8.1f}"
-                                    for c in cells)
-        if "jax_error" in row:
-            line += f"  (JAX failed: {row['jax_error']})"
-        elif row.get("agree") is False:
-            line += "  ANSWERS DIFFER"
-        print(line)
-        if ratio:
-            ratios.append(ratio)
-            if ratio > KERNEL_TARGET:
-                missed.append(f"{row['name']} {ratio:.2f}x")
+        text += "  " + " ".join(f"{s:>8s}" for s in ("trace",) + STAGES + ("run",))
+    return text
+
+
+def row_line(row, before: dict | None, stages: bool, steady: bool) -> str:
+    ours, theirs = row["transpile"], row.get("jax")
+    line = f"{row['name']:14s} {fmt(ours):>11s} {fmt(theirs):>11s} " + (
+        f"{ours / theirs:7.2f}" if theirs else "      -")
+    if before:
+        line += f" {fmt(before.get(row['name'])):>11s}"
+    if steady:
+        line += f" {fmt(row.get('transpile_steady')):>11s} {fmt(row.get('jax_steady')):>11s}"
+    if stages:
+        parts = row["stages"]
+        run = row.get("transpile_steady")
+        known = sum(parts.values()) + (run or 0.0)
+        cells = [ours - known] + [parts[s] for s in STAGES] + [run]
+        line += "  " + " ".join("       -" if c is None else f"{c * 1e3:8.1f}" for c in cells)
+    if "jax_error" in row:
+        line += f"  (JAX failed: {row['jax_error']})"
+    elif row.get("agree") is False:
+        line += "  ANSWERS DIFFER"
+    return line
+
+
+def summary(rows) -> list[str]:
+    """Print the geometric mean; what missed the targets."""
+    ratios = {row["name"]: row["transpile"] / row["jax"] for row in rows if row.get("jax")}
+    missed = [f"{name} {r:.2f}x" for name, r in ratios.items() if r > KERNEL_TARGET]
     if ratios:
-        geomean = math.exp(statistics.fmean(math.log(r) for r in ratios))
+        geomean = math.exp(statistics.fmean(math.log(r) for r in ratios.values()))
         print(f"\ngeometric mean tp/jax over {len(ratios)} kernels: {geomean:.2f} "
-              f"(target <= {GEOMEAN_TARGET}); median {statistics.median(ratios):.2f}")
+              f"(target <= {GEOMEAN_TARGET}); median {statistics.median(ratios.values()):.2f}")
         if geomean > GEOMEAN_TARGET:
             missed.append(f"geometric mean {geomean:.2f}x")
     return missed
@@ -247,6 +248,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="first calls per kernel (median)")
     p.add_argument("--preset", default="S", help="NPBench's S (default), or tiny (a check)")
     p.add_argument("--only", nargs="*", help="kernels whose name contains one of these")
+    p.add_argument("--skip", nargs="*", help="kernels left out (by exact name)")
     p.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     p.add_argument("--stages", action="store_true", help="split transpile's first call")
     p.add_argument("--steady", action="store_true", help="add later calls' median times")
@@ -274,17 +276,22 @@ def main(argv=None) -> int:
     kernels = npbench_kernels.KERNELS
     if args.only:
         kernels = [k for k in kernels if any(word in k.name for word in args.only)]
-    rows = []
-    for kernel in kernels:
-        try:
-            rows.append(measure(kernel, args.preset, args.repeat, args.stages, args.steady))
-        except Exception as err:       # a kernel transpile cannot run: said, not hidden
-            print(f"{kernel.name}: transpile FAILED: {type(err).__name__}: {err}")
+    if args.skip:
+        kernels = [k for k in kernels if k.name not in args.skip]
     before = None
     if args.before:
         with open(args.before) as f:
             before = {r["name"]: r["transpile"] for r in json.load(f)["rows"]}
-    missed = report(rows, before, args.stages, args.steady)
+    print(header(bool(before), args.stages, args.steady), flush=True)
+    rows = []
+    for kernel in kernels:                      # each row printed as soon as it is measured
+        try:
+            rows.append(measure(kernel, args.preset, args.repeat, args.stages, args.steady))
+        except Exception as err:       # a kernel transpile cannot run: said, not hidden
+            print(f"{kernel.name}: transpile FAILED: {type(err).__name__}: {err}")
+            continue
+        print(row_line(rows[-1], before, args.stages, args.steady), flush=True)
+    missed = summary(rows)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
     if args.save:

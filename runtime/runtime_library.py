@@ -1,9 +1,10 @@
 """The runtime library: the runtime's whole-buffer kernels, built once and shared by modules.
 
-GEMM (with its packing and micro-kernels), sorts, factorizations, spectral decompositions
-and scatters are thousands of lines of C once their macros expand per dtype; compiled at -O3
-into every module that used one, they cost a module with a matrix product over a second of
-build time (issue 22). Here they are compiled once per compiler identity (compiler build,
+GEMM (with its packing and micro-kernels), sorts, factorizations, spectral decompositions,
+FFTs, convolutions and scatters are thousands of lines of C once their macros expand per
+dtype; compiled at -O3 into every module that used one, they cost a module with a matrix
+product over a second of build time (issue 22), one with an FFT or a convolution about half a
+second of compiler CPU time. Here they are compiled once per compiler identity (compiler build,
 flags, CPU features, the headers' contents: `CCompiler.identity`) into a shared library kept
 in the disk cache like any module: content-addressed, owner-only, manifest-checked, built
 under the key's lock into a private directory and published by rename. A second process
@@ -49,7 +50,8 @@ from .loader import LoadError, load_library
 DECLARATIONS = "tp_runtime.h"
 # The kernel headers compiled into the library, heaviest first (the parallel build starts it
 # first). Each defines its exported kernels with TP_KERNEL_API (tp_kernel_api.h).
-KERNEL_HEADERS = ("tp_gemm.h", "tp_sort.h", "tp_spectral.h", "tp_linalg.h", "tp_scatter.h")
+KERNEL_HEADERS = ("tp_gemm.h", "tp_sort.h", "tp_spectral.h", "tp_linalg.h", "tp_fft.h",
+                  "tp_conv.h", "tp_scatter.h")
 KIND = "runtime"           # the manifest's "built" -> "kind" of the library's cache entry
 
 

@@ -169,6 +169,29 @@ def test_large_product_export_holds_the_gemm_kernels(tmp_path):
     np.testing.assert_allclose(out, a @ b, rtol=1e-12)
 
 
+def test_fft_and_conv_exports_hold_their_kernels(tmp_path):
+    """FFT and convolution kernels live in the runtime library for jitted modules; an export
+    compiles tp_fft.h and tp_conv.h into itself instead (copied beside it)."""
+    from transpile import lax
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((1, 6, 6, 2)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 2, 4)).astype(np.float32)
+
+    def conv_then_spectrum(x, w):
+        y = lax.conv_general_dilated(x, w, (1, 1), "SAME",
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return y, tnp.abs(tnp.fft.rfft(y, axis=2))
+
+    library = tp.jit(conv_then_spectrum).lower(x, w).export(tmp_path / "lib", name="spec")
+    assert {"tp_fft.h", "tp_conv.h"} <= set(library.files)
+    assert "tp_runtime.h" not in library.files
+    assert_self_contained(library)
+    conv, spectrum = run_exported(library, tmp_path, x, w)
+    expected = tp.jit(conv_then_spectrum)(x, w)
+    np.testing.assert_allclose(conv, expected[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(spectrum, expected[1], rtol=1e-5, atol=1e-5)
+
+
 def test_fori_loop_export_from_the_command_line(tmp_path, capsys):
     script = tmp_path / "iterate.py"
     script.write_text(textwrap.dedent("""

@@ -35,6 +35,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "tp_kernel_api.h"
 
 /* The register tile: TP_CONV_ROWS output pixels x two vectors of output features. Six rows
  * of two 64-byte vectors (AVX-512: 12 of its 32 registers) measured 25 GFLOP/s on one Zen 4

@@ -120,7 +120,7 @@ static inline void TP_CONV_TAG(tp_conv_pixels)(const CT *irow, const CT *wkk, CT
     TP_CONV_TAG(tp_conv_run)(first, SW * C, wkk, orow + lo * O, hi - lo, I, O, groups);
 }
 
-static inline void TP_CONV_TAG(tp_conv)(
+TP_KERNEL_API void TP_CONV_TAG(tp_conv)(
         const CT *lhs, const CT *rhs, CT *out,
         int64_t N, int64_t D, int64_t H, int64_t W, int64_t C,
         int64_t KD, int64_t KH, int64_t KW, int64_t I, int64_t O,

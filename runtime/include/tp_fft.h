@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "tp_complex.h"
+#include "tp_kernel_api.h"
 
 #define TP_FFT_CACHE 32
 #define TP_FFT_MAX_FACTORS 64

@@ -500,18 +500,19 @@ static inline void TP_FFT_TAG(tp_fft_axis)(int kind, const void *in, void *out, 
     if (owned) TP_FFT_TAG(tp_fft_free_plan)(pl);
 }
 
-/* The three kinds, as the generated code calls them. */
-static inline void TP_FFT_TAG(tp_fft_c2c)(const FC *in, FC *out, int64_t outer, int64_t n,
+/* The three kinds, as the generated code calls them: compiled once into the runtime library
+ * (TP_KERNEL_API, tp_kernel_api.h), or into a module of their own where it must hold them. */
+TP_KERNEL_API void TP_FFT_TAG(tp_fft_c2c)(const FC *in, FC *out, int64_t outer, int64_t n,
                                           int64_t inner, int64_t inverse, int64_t scale) {
     TP_FFT_TAG(tp_fft_axis)(TP_FFT_C2C, in, out, outer, n, inner, inverse, scale);
 }
 
-static inline void TP_FFT_TAG(tp_fft_r2c)(const FT *in, FC *out, int64_t outer, int64_t n,
+TP_KERNEL_API void TP_FFT_TAG(tp_fft_r2c)(const FT *in, FC *out, int64_t outer, int64_t n,
                                           int64_t inner, int64_t scale) {
     TP_FFT_TAG(tp_fft_axis)(TP_FFT_R2C, in, out, outer, n, inner, 0, scale);
 }
 
-static inline void TP_FFT_TAG(tp_fft_c2r)(const FC *in, FT *out, int64_t outer, int64_t n,
+TP_KERNEL_API void TP_FFT_TAG(tp_fft_c2r)(const FC *in, FT *out, int64_t outer, int64_t n,
                                           int64_t inner, int64_t scale) {
     TP_FFT_TAG(tp_fft_axis)(TP_FFT_C2R, in, out, outer, n, inner, 0, scale);
 }

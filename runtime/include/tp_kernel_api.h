@@ -1,5 +1,5 @@
 /* tp_kernel_api.h: how the runtime's whole-buffer kernels (tp_gemm_*, tp_sort_*, the
- * factorizations, tp_scatter_*) are declared where they are defined.
+ * factorizations, tp_fft_*, tp_conv_*, tp_scatter_*) are declared where they are defined.
  *
  * Left alone, TP_KERNEL_API is `static`: whoever includes a kernel header gets a private
  * copy of the kernels it calls. That is what CUDA modules (whose helpers are device code and

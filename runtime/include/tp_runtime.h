@@ -76,4 +76,25 @@ TP_FOR_INTEGERS(TP_DECLARE_SCATTERS)
 TP_FOR_FLOATS(TP_DECLARE_SCATTERS)
 TP_FOR_COMPLEX(TP_DECLARE_COMPLEX_SCATTERS)
 
+/* tp_fft.h: the middle axis of (outer, n, inner) arrays; scale 0 none, 1 1/n, 2 1/sqrt(n). */
+#define TP_DECLARE_FFT(ctag, T, C)                                                            \
+    void tp_fft_c2c_##ctag(const C *in, C *out, int64_t outer, int64_t n, int64_t inner,      \
+                           int64_t inverse, int64_t scale);                                   \
+    void tp_fft_r2c_##ctag(const T *in, C *out, int64_t outer, int64_t n, int64_t inner,      \
+                           int64_t scale);                                                    \
+    void tp_fft_c2r_##ctag(const C *in, T *out, int64_t outer, int64_t n, int64_t inner,      \
+                           int64_t scale);
+TP_DECLARE_FFT(c64, float, tp_c64)
+TP_DECLARE_FFT(c128, double, tp_c128)
+
+/* tp_conv.h: channels-last direct convolution over three spatial axes. */
+#define TP_DECLARE_CONV(tag, T)                                                               \
+    void tp_conv_##tag(const T *lhs, const T *rhs, T *out, int64_t N, int64_t D, int64_t H,   \
+                       int64_t W, int64_t C, int64_t KD, int64_t KH, int64_t KW, int64_t I,   \
+                       int64_t O, int64_t OD, int64_t OH, int64_t OW, int64_t SD, int64_t SH, \
+                       int64_t SW, int64_t PD, int64_t PH, int64_t PW, int64_t LD,            \
+                       int64_t LH, int64_t LW, int64_t RD, int64_t RH, int64_t RW,            \
+                       int64_t groups);
+TP_FOR_FLOATS(TP_DECLARE_CONV)
+
 #endif /* TRANSPILE_RUNTIME_LIBRARY_H */

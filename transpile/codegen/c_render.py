@@ -26,7 +26,7 @@ DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 # runtime/runtime_library.py): a module calling them includes their declarations,
 # RUNTIME_DECLARATIONS, and is linked against the library, instead of compiling them itself.
 RUNTIME_LIBRARY_HEADERS = frozenset({"tp_gemm.h", "tp_sort.h", "tp_linalg.h", "tp_spectral.h",
-                                     "tp_scatter.h"})
+                                     "tp_scatter.h", "tp_fft.h", "tp_conv.h"})
 RUNTIME_DECLARATIONS = "tp_runtime.h"
 # Products with fewer multiply-adds than this (batch included) stay inlined in the module
 # (tp_gemm_small.h): specialised on their constant shapes they run faster in a hot loop than

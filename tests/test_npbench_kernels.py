@@ -1,0 +1,44 @@
+"""The NPBench kernels of benchmarks/bench_npbench_firstcall.py (benchmarks/npbench_kernels.py)
+compile under transpile and compute what their NumPy references compute, on tiny inputs, and
+leave those inputs alone: a first-call benchmark of a program that fails or computes
+something else would time nothing useful."""
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import transpile as tp
+import transpile.numpy as tnp
+from transpile import lax
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "benchmarks"))
+import npbench_kernels  # noqa: E402  (benchmarks/ is not a package)
+
+LIB = npbench_kernels.library(tnp, lax, tp.jit)
+
+
+def _leaves(result):
+    return list(result) if isinstance(result, (tuple, list)) else [result]
+
+
+@pytest.mark.parametrize("kernel", npbench_kernels.KERNELS, ids=lambda k: k.name)
+def test_kernel_matches_its_numpy_reference(kernel):
+    args = kernel.init(kernel.sizes["tiny"])
+    before = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    got = _leaves(tp.jit(kernel.make(LIB), static_argnums=kernel.static_argnums)(*args))
+    expected = _leaves(kernel.reference(*args))
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(np.asarray(g, dtype=np.float64),
+                                   np.asarray(e, dtype=np.float64),
+                                   rtol=kernel.rtol, atol=kernel.rtol)
+    for a, b in zip(args, before):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_every_kernel_has_the_benchmark_preset_and_a_tiny_one():
+    names = [k.name for k in npbench_kernels.KERNELS]
+    assert len(names) == len(set(names))
+    for kernel in npbench_kernels.KERNELS:
+        assert {"S", "tiny"} <= set(kernel.sizes), kernel.name

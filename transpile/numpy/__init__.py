@@ -53,6 +53,8 @@ from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nanmedian,
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
                           var)
+from ._float_parts import divmod, fabs, float_power, fmod, frexp, ldexp, modf, spacing
+from ._integer_math import bitwise_count, gcd, lcm
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

@@ -55,6 +55,8 @@ from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nana
                           var)
 from ._float_parts import divmod, fabs, float_power, fmod, frexp, ldexp, modf, spacing
 from ._integer_math import bitwise_count, gcd, lcm
+from ._insert_delete import (compress, delete, extract, insert, place, put, resize,
+                             trim_zeros)
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

@@ -57,6 +57,13 @@ from ._float_parts import divmod, fabs, float_power, fmod, frexp, ldexp, modf, s
 from ._integer_math import bitwise_count, gcd, lcm
 from ._insert_delete import (compress, delete, extract, insert, place, put, resize,
                              trim_zeros)
+from ._rearranging import block, rollaxis, rot90, sort_complex, unstack
+from ._calculus import cross, ediff1d, matvec, trapezoid, unwrap, vander, vecmat
+from ._functional import apply_along_axis, apply_over_axes, choose, fromfunction, piecewise
+from ._predicates import (i0, iscomplex, isneginf, isposinf, isreal, isrealobj, isscalar,
+                          iterable)
+from ._index_tricks import c_, index_exp, ix_, mask_indices, r_, ravel_multi_index, s_
+from ._cumulative import nancumprod, nancumsum
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

@@ -64,6 +64,9 @@ from ._predicates import (i0, iscomplex, isneginf, isposinf, isreal, isrealobj, 
                           iterable)
 from ._index_tricks import c_, index_exp, ix_, mask_indices, r_, ravel_multi_index, s_
 from ._cumulative import nancumprod, nancumsum
+from ._windows import bartlett, blackman, hamming, hanning, kaiser
+from ._polynomial import (poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,
+                          polyval)
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

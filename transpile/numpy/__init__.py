@@ -69,6 +69,9 @@ from ._polynomial import (poly, polyadd, polyder, polydiv, polyfit, polyint, pol
                           polyval)
 from ._sets import (intersect1d, setdiff1d, setxor1d, union1d, unique_all, unique_counts,
                     unique_inverse, unique_values)
+from ._ordering import argpartition, lexsort, partition
+from ._packbits import packbits, unpackbits
+from ._histogramdd import histogram2d, histogramdd
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

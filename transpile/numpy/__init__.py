@@ -72,6 +72,7 @@ from ._sets import (intersect1d, setdiff1d, setxor1d, union1d, unique_all, uniqu
 from ._ordering import argpartition, lexsort, partition
 from ._packbits import packbits, unpackbits
 from ._histogramdd import histogram2d, histogramdd
+from ._host_io import frombuffer, fromstring, load
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2
@@ -144,3 +145,11 @@ def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
     # Imported on call: the batching package is built on this one, not the reverse.
     from ..batching.vectorize import vectorize as _vectorize
     return _vectorize(pyfunc, excluded=excluded, signature=signature)
+
+# Host-side input, output and printing (concrete values, NumPy's formats).
+from ._host_io import array_repr, array_str, fromfile, fromiter, save, savez
+from numpy import get_printoptions, printoptions, set_printoptions  # noqa: E402,F401
+from numpy.exceptions import ComplexWarning  # noqa: E402,F401
+from ._ufunc import ufunc  # noqa: E402,F401
+euler_gamma = 0.5772156649015329
+character, flexible, object_ = _np.character, _np.flexible, _np.object_

@@ -352,8 +352,10 @@ def dynamic_update_index_in_dim(operand_, update, index, axis):
     return dynamic_update_slice_in_dim(x, update, index, axis)
 
 
-def map(f, xs):
-    """f applied to each slice of xs along the leading axis (a scan with no carry)."""
+def map(f, xs, *, batch_size=None):
+    """f applied to each slice of xs along the leading axis (a scan with no carry).
+    `batch_size` (JAX's vmap over chunks) changes only the schedule, so it is accepted and
+    the slices run one at a time."""
     from .lax import scan
     _, ys = scan(lambda carry, x: (carry, f(x)), (), xs)
     return ys

@@ -310,7 +310,30 @@ def _lax(jnp, lax):
     }
 
 
-GROUPS = (_fixes, _float_parts, _integers, _at, _insert_delete, _rearranging,
+def _reduction_arguments(jnp, lax):
+    x = np.array([[1., np.nan, 3., 4.], [np.nan, np.nan, 2., -1.], [5., 6., np.nan, 0.5]])
+    w = np.array([[True, True, False, True], [True, False, True, True], [False] * 4])
+    cases = {f"{n}_where": _c(lambda v, n=n: getattr(jnp, n)(v, axis=1, where=w), x)
+             for n in ("nansum", "nanprod", "nanmean", "nanvar", "nanstd")}
+    cases.update({f"{n}_where": _c(lambda v, n=n: getattr(jnp, n)(v, axis=1, where=w,
+                                                                   initial=0.), x)
+                  for n in ("nanmax", "nanmin")})
+    filled = np.nan_to_num(x)
+    cases.update({
+        "var_mean": _c(lambda v: jnp.var(v, axis=1, mean=jnp.mean(v, axis=1, keepdims=True)),
+                       filled),
+        "std_mean_where": _c(lambda v: jnp.std(v, axis=0, where=w, mean=np.ones((1, 4))),
+                             filled),
+        "nanvar_mean": _c(lambda v: jnp.nanvar(v, axis=1, mean=np.zeros((3, 1))), x),
+        "sum_prod_promote_integers_false": _c(
+            lambda v: (jnp.sum(v, promote_integers=False),
+                       jnp.prod(v, axis=0, promote_integers=False)),
+            np.array([[100, 100], [3, 2]], np.int8)),
+    })
+    return cases
+
+
+GROUPS = (_reduction_arguments, _fixes, _float_parts, _integers, _at, _insert_delete, _rearranging,
           _predicates_and_indexing, _windows_polynomials, _sets_and_order, _complex_functions,
           _lax)
 

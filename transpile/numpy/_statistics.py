@@ -34,7 +34,9 @@ def _divide_by_dof(total, count, ddof):
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+        correction=None, mean=None):
+    """The mean squared distance from the mean (a precomputed `mean`, with the reduced axes
+    kept, may be passed, as NumPy 2 and JAX allow)."""
     _no_out(out, "var")
     if correction is not None:
         ddof = correction
@@ -42,9 +44,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     aval = aval_of(a)
     dt = _float_dtype(aval.dtype, dtype)
     x = astype(a, dt)
+    if mean is not None:
+        mean = astype(operand(mean), dt)
     if where is not None:
-        return _masked_var(x, axis, ddof, keepdims, where)
-    centred = E.subtract(x, R.mean(x, axis=axis, keepdims=True))
+        return _masked_var(x, axis, ddof, keepdims, where, mean)
+    if mean is None:
+        mean = R.mean(x, axis=axis, keepdims=True)
+    centred = E.subtract(x, mean)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     return _divide_by_dof(total, _count(aval.shape, axis), ddof)
 
@@ -59,10 +65,11 @@ def _squared_magnitude(x):
     return E.add(E.multiply(re, re), E.multiply(im, im))
 
 
-def _masked_var(x, axis, ddof, keepdims, where):
+def _masked_var(x, axis, ddof, keepdims, where, mean=None):
     mask = broadcast_to(operand(where), aval_of(x).shape)
     count = R.sum(mask, axis=axis, keepdims=True)
-    mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True), count)
+    if mean is None:
+        mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True), count)
     centred = E.where(mask, E.subtract(x, mean), 0)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     count = count if keepdims else R.sum(mask, axis=axis)
@@ -70,8 +77,9 @@ def _masked_var(x, axis, ddof, keepdims, where):
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
-    return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+        correction=None, mean=None):
+    return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction,
+                      mean=mean))
 
 
 def _no_out(out, name):
@@ -129,49 +137,61 @@ def _is_float(a) -> bool:
     return dtypes.is_float(aval_of(a).dtype)
 
 
-def nansum(a, axis=None, dtype=None, keepdims=False, initial=None):
+def _nan_mask(a, where):
+    """Where a value counts: not NaN, and inside `where` when given."""
+    keep = E.logical_not(E.isnan(a))
+    return keep if where is None else E.logical_and(keep, as_bool(where))
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nansum")
     a = R.reduction_operand(a, "nansum")
     clean = E.where(E.isnan(a), 0, a) if _is_float(a) else a
-    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
+                 where=where)
 
 
-def nanprod(a, axis=None, dtype=None, keepdims=False, initial=None):
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nanprod")
     a = R.reduction_operand(a, "nanprod")
     clean = E.where(E.isnan(a), 1, a) if _is_float(a) else a
-    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
+                  where=where)
 
 
-def _nan_count(a, axis, keepdims):
-    return R.sum(E.logical_not(E.isnan(a)), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
-
-
-def nanmean(a, axis=None, dtype=None, keepdims=False):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
+    _no_out(out, "nanmean")
     a = operand(a)
     if not _is_float(a):
-        return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+        return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     dt = _float_dtype(aval_of(a).dtype, dtype)
-    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims)
-    return E.divide(total, astype(_nan_count(a, axis, keepdims), dt))   # all-NaN: 0/0 = NaN
+    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
+    count = R.sum(_nan_mask(a, where), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
+    return E.divide(total, astype(count, dt))       # all-NaN: 0/0 = NaN
 
 
-def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None):
+def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None, where=None):
     if not _is_float(a):
-        return reduce(a, axis=axis, keepdims=keepdims, initial=initial)
+        return reduce(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
     nan = E.isnan(a)
-    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims, initial=initial)
+    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims, initial=initial,
+                  where=where)
     if initial is not None:     # NumPy's fmax/fmin fold from `initial`: all-NaN gives it
         return best
-    return E.where(R.all(nan, axis=axis, keepdims=keepdims), np.nan, best)
+    any_valid = R.any(_nan_mask(a, where), axis=axis, keepdims=keepdims)
+    return E.where(any_valid, best, np.nan)
 
 
-def nanmax(a, axis=None, keepdims=False, initial=None):
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nanmax")
     return _nan_extreme(R.max, -np.inf, R.reduction_operand(a, "nanmax"), axis, keepdims,
-                        initial)
+                        initial, where)
 
 
-def nanmin(a, axis=None, keepdims=False, initial=None):
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nanmin")
     return _nan_extreme(R.min, np.inf, R.reduction_operand(a, "nanmin"), axis, keepdims,
-                        initial)
+                        initial, where)
 
 
 def _nan_arg(reduce, fill, a, axis, keepdims):
@@ -181,24 +201,29 @@ def _nan_arg(reduce, fill, a, axis, keepdims):
     return reduce(E.where(E.isnan(a), fill, a), axis=axis, keepdims=keepdims)
 
 
-def nanargmax(a, axis=None, keepdims=False):
+def nanargmax(a, axis=None, out=None, keepdims=False):
+    _no_out(out, "nanargmax")
     return _nan_arg(R.argmax, -np.inf, a, axis, keepdims)
 
 
-def nanargmin(a, axis=None, keepdims=False):
+def nanargmin(a, axis=None, out=None, keepdims=False):
+    _no_out(out, "nanargmin")
     return _nan_arg(R.argmin, np.inf, a, axis, keepdims)
 
 
-def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    _no_out(out, "nanvar")
     a = operand(a)
     if not _is_float(a):
-        return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
+                   mean=mean)
     return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
-               where=E.logical_not(E.isnan(a)))
+               where=_nan_mask(a, where), mean=mean)
 
 
-def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
-    return E.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    return E.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                         where=where, mean=mean))
 
 
 # --- covariance ---------------------------------------------------------------------------------

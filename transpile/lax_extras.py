@@ -17,7 +17,8 @@ import numpy as np
 from . import dtypes
 from .core import aval_of
 from .numpy import _elementwise as E
-from .numpy._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from .numpy._util import astype, normalize_axis, reshape, shape_of
+from .numpy._util import operand as as_operand
 
 
 # --- elementwise ------------------------------------------------------------------------------
@@ -28,7 +29,7 @@ def reciprocal(x):
 
 def complex(x, y):   # noqa: A001 (JAX's name)
     """x + i y for real x and y of one float dtype (complex64 from float32)."""
-    x, y = operand(x), operand(y)
+    x, y = as_operand(x), as_operand(y)
     dt = aval_of(x).dtype
     if aval_of(y).dtype != dt or not dtypes.is_float(dt):
         raise TypeError(f"lax.complex needs two floating operands of one dtype, got {dt} and "
@@ -46,7 +47,7 @@ def _signed(dt):
 
 
 def _check_int(x, name):
-    x = operand(x)
+    x = as_operand(x)
     if not dtypes.is_int(aval_of(x).dtype):
         raise TypeError(f"lax.{name} needs an integer operand, got {aval_of(x).dtype}")
     return x
@@ -55,7 +56,7 @@ def _check_int(x, name):
 def shift_right_logical(x, y):
     """Shift right filling with zeros (signed values are shifted as their unsigned bits);
     shifts of the bit width or more give 0."""
-    x, y = _check_int(x, "shift_right_logical"), operand(y)
+    x, y = _check_int(x, "shift_right_logical"), as_operand(y)
     dt = aval_of(x).dtype
     bits = 8 * dt.itemsize
     u = astype(x, _unsigned(dt))
@@ -68,7 +69,7 @@ def shift_right_logical(x, y):
 def shift_right_arithmetic(x, y):
     """Shift right filling with the sign bit (unsigned values are shifted as their signed
     bits); shifts of the bit width or more fill every bit with the sign."""
-    x, y = _check_int(x, "shift_right_arithmetic"), operand(y)
+    x, y = _check_int(x, "shift_right_arithmetic"), as_operand(y)
     dt = aval_of(x).dtype
     bits = 8 * dt.itemsize
     s = astype(x, _signed(dt))
@@ -102,7 +103,7 @@ def clz(x):
 
 def mulhi(x, y):
     """The high half of the double-width product of two integers of one dtype."""
-    x, y = _check_int(x, "mulhi"), operand(y)
+    x, y = _check_int(x, "mulhi"), as_operand(y)
     dt = aval_of(x).dtype
     bits = 8 * dt.itemsize
     if bits < 64:
@@ -138,22 +139,22 @@ def expand_dims(array, dimensions):
     return expand_dims_(array, tuple(dimensions))
 
 
-def rev(operand_, dimensions):
+def rev(operand, dimensions):
     from .numpy._shape import flip
-    x = operand(operand_)
+    x = as_operand(operand)
     for d in dimensions:
         x = flip(x, d)
     return x
 
 
-def tile(operand_, reps):
+def tile(operand, reps):
     from .numpy._manipulation import tile as tile_
-    return tile_(operand_, tuple(reps))
+    return tile_(operand, tuple(reps))
 
 
-def split(operand_, sizes, axis=0):
+def split(operand, sizes, axis=0):
     """Consecutive pieces of the given sizes along `axis` (they must add up to its length)."""
-    x = operand(operand_)
+    x = as_operand(operand)
     ax = normalize_axis(axis, len(shape_of(x)))
     if sum(sizes) != shape_of(x)[ax]:
         raise ValueError(f"lax.split: sizes {tuple(sizes)} must sum to the axis length "
@@ -172,9 +173,9 @@ def unstack(x, axis=0):
     return list(unstack_(x, axis=axis))
 
 
-def collapse(operand_, start_dimension, stop_dimension=None):
+def collapse(operand, start_dimension, stop_dimension=None):
     """The dimensions [start, stop) merged into one."""
-    x = operand(operand_)
+    x = as_operand(operand)
     shape = shape_of(x)
     stop = len(shape) if stop_dimension is None else stop_dimension
     start = normalize_axis(start_dimension, len(shape))
@@ -188,13 +189,13 @@ def broadcast_shapes(*shapes):
 
 def broadcast_to_rank(x, rank):
     """x with leading length-1 axes added up to `rank` dimensions."""
-    x = operand(x)
+    x = as_operand(x)
     ndim = len(shape_of(x))
     return x if ndim >= rank else reshape(x, (1,) * (rank - ndim) + shape_of(x))
 
 
-def index_in_dim(operand_, index, axis=0, keepdims=True):
-    x = operand(operand_)
+def index_in_dim(operand, index, axis=0, keepdims=True):
+    x = as_operand(operand)
     ax = normalize_axis(axis, len(shape_of(x)))
     i = operator.index(index)
     n = shape_of(x)[ax]
@@ -208,12 +209,12 @@ def index_in_dim(operand_, index, axis=0, keepdims=True):
 def index_take(src, idxs, axes):
     """src[idxs[0], idxs[1], ...] along `axes` (the index arrays broadcast together lead)."""
     from .numpy._shape import moveaxis
-    x = operand(src)
+    x = as_operand(src)
     axes = [normalize_axis(a, len(shape_of(x))) for a in axes]
     for k, a in enumerate(axes):
         x = moveaxis(x, a, k)
         axes = [b + 1 if b < a and b >= k else b for b in axes]
-    return x[tuple(operand(i) for i in idxs)]
+    return x[tuple(as_operand(i) for i in idxs)]
 
 
 def full(shape, fill_value, dtype=None, *, sharding=None):
@@ -224,7 +225,7 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
 
 def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
     from .numpy._creation import full as full_
-    x = operand(x)
+    x = as_operand(x)
     dt = aval_of(x).dtype if dtype is None else dtype
     return full_(shape_of(x) if shape is None else tuple(shape), fill_value, dtype=dt)
 
@@ -239,12 +240,12 @@ def dtype(x, *, canonicalize=False):
     """The dtype `x` holds (an array or scalar) or names."""
     if isinstance(x, (np.dtype, type, str)):
         return dtypes.canonicalize(x)
-    return aval_of(operand(x)).dtype
+    return aval_of(as_operand(x)).dtype
 
 
-def optimization_barrier(operand_):
+def optimization_barrier(operand):
     """The operand unchanged (the compiler here does not move work across calls anyway)."""
-    return operand_
+    return operand
 
 
 def batch_matmul(lhs, rhs, precision=None):
@@ -262,18 +263,18 @@ def reduce(operands, init_values, computation, dimensions):
     inits, _ = tree_flatten(init_values)
     if len(flat) != len(inits):
         raise ValueError("lax.reduce: operands and init_values must have the same structure")
-    flat = [operand(x) for x in flat]
+    flat = [as_operand(x) for x in flat]
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
     for d in reversed(dims):
         flat = _halve(flat, d, computation, tree)
-    start = [astype(operand(i), aval_of(x).dtype) for i, x in zip(inits, flat)]
+    start = [astype(as_operand(i), aval_of(x).dtype) for i, x in zip(inits, flat)]
     return tree_unflatten(tree, computation_leaves(computation, tree, start, flat))
 
 
 def computation_leaves(computation, tree, a, b):
     from .pytree import tree_flatten, tree_unflatten
     leaves, _ = tree_flatten(computation(tree_unflatten(tree, a), tree_unflatten(tree, b)))
-    return [operand(x) for x in leaves]
+    return [as_operand(x) for x in leaves]
 
 
 def _halve(flat, axis, computation, tree):
@@ -298,18 +299,18 @@ def _halve(flat, axis, computation, tree):
     return [squeeze_(x, axis) for x in flat]
 
 
-def reduce_xor(operand_, axes):
-    x = operand(operand_)
+def reduce_xor(operand, axes):
+    x = as_operand(operand)
     if aval_of(x).dtype == dtypes.bool_:
         return reduce(x, False, E.logical_xor, axes)
     return reduce(x, astype(0, aval_of(x).dtype), E.bitwise_xor, axes)
 
 
-def cumlogsumexp(operand_, axis=0, reverse=False):
+def cumlogsumexp(operand, axis=0, reverse=False):
     """log(cumsum(exp(x))) along `axis`, computed stably (logaddexp as the combination)."""
     from .lax_ops import associative_scan
     from .numpy._mathfuncs import logaddexp
-    return associative_scan(logaddexp, operand(operand_), reverse=reverse, axis=axis)
+    return associative_scan(logaddexp, as_operand(operand), reverse=reverse, axis=axis)
 
 
 def sort_key_val(keys, values, dimension=-1, is_stable=True):
@@ -319,22 +320,22 @@ def sort_key_val(keys, values, dimension=-1, is_stable=True):
     return k, v
 
 
-def approx_max_k(operand_, k, reduction_dimension=-1, recall_target=0.95,
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True):
     """The k largest values and their positions (exactly: recall 1)."""
-    return _approx_k(operand_, k, reduction_dimension, largest=True)
+    return _approx_k(operand, k, reduction_dimension, largest=True)
 
 
-def approx_min_k(operand_, k, reduction_dimension=-1, recall_target=0.95,
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True):
     """The k smallest values and their positions (exactly: recall 1)."""
-    return _approx_k(operand_, k, reduction_dimension, largest=False)
+    return _approx_k(operand, k, reduction_dimension, largest=False)
 
 
-def _approx_k(operand_, k, axis, largest):
+def _approx_k(operand, k, axis, largest):
     from .lax_sorting import top_k
     from .numpy._shape import moveaxis
-    x = operand(operand_)
+    x = as_operand(operand)
     ax = normalize_axis(axis, len(shape_of(x)))
     moved = moveaxis(x, ax, -1)
     if largest:

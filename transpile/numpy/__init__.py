@@ -73,6 +73,11 @@ from ._ordering import argpartition, lexsort, partition
 from ._packbits import packbits, unpackbits
 from ._histogramdd import histogram2d, histogramdd
 from ._host_io import frombuffer, fromstring, load
+from ._jax_signatures import (arange, around, array, asarray, astype, broadcast_to,  # noqa: F811
+                              concatenate, cumprod, cumsum, dstack, empty, empty_like, eye,
+                              flip, full, full_like, hstack, linspace, ones, ones_like, outer,
+                              ptp, ravel, reshape, round, stack, take, take_along_axis, trace,
+                              vstack, zeros, zeros_like)
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2

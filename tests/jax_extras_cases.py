@@ -333,7 +333,36 @@ def _reduction_arguments(jnp, lax):
     return cases
 
 
-GROUPS = (_reduction_arguments, _fixes, _float_parts, _integers, _at, _insert_delete, _rearranging,
+def _conv_transpose_and_linalg(jnp, lax):
+    rng = np.random.default_rng(1)
+    x4, k4, kt = (rng.normal(size=(2, 5, 6, 3)), rng.normal(size=(3, 2, 3, 4)),
+                  rng.normal(size=(3, 2, 4, 3)))
+    a, b = rng.normal(size=(2, 3, 6)), rng.normal(size=(2, 3))
+    return {
+        "conv_transpose_same": _c(lambda u, v: lax.conv_transpose(u, v, (2, 3), "SAME"),
+                                  x4, k4),
+        "conv_transpose_valid_kernel": _c(lambda u, v: lax.conv_transpose(
+            u, v, (2, 1), "VALID", transpose_kernel=True), x4, kt),
+        "conv_transpose_pads": _c(lambda u, v: lax.conv_transpose(
+            u, v, (1, 2), ((1, 2), (0, 1))), x4, k4),
+        "conv_transpose_nchw": _c(lambda u, v: lax.conv_transpose(
+            u, v, (2, 2), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHW")),
+            x4.transpose(0, 3, 1, 2), k4.transpose(3, 2, 0, 1)),
+        "conv_transpose_shape_tuple": _c(lambda: np.array(lax.conv_transpose_shape_tuple(
+            (2, 9, 10, 3), (3, 2, 3, 4), (2, 1), "SAME", ("NHWC", "HWIO", "NHWC"))),
+            jit=False),
+        "conv_general_shape_tuple": _c(lambda: np.array(lax.conv_general_shape_tuple(
+            (2, 9, 10, 3), (3, 2, 3, 4), (2, 1), "VALID", ("NHWC", "HWIO", "NHWC"))),
+            jit=False),
+        "tensorinv": _c(lambda v: jnp.linalg.tensorinv(v, 2), a),
+        "tensorsolve": _c(lambda u, v: jnp.linalg.tensorsolve(u, v), a, b),
+        "tensorsolve_axes": _c(lambda u, v: jnp.linalg.tensorsolve(u, v, axes=(0,)),
+                               a.reshape(6, 2, 3), b),
+        "linalg_cross": _c(lambda u, v: jnp.linalg.cross(u, v, axis=0), a[:, :, 0].T, b.T),
+    }
+
+
+GROUPS = (_conv_transpose_and_linalg, _reduction_arguments, _fixes, _float_parts, _integers, _at, _insert_delete, _rearranging,
           _predicates_and_indexing, _windows_polynomials, _sets_and_order, _complex_functions,
           _lax)
 

@@ -362,7 +362,23 @@ def _conv_transpose_and_linalg(jnp, lax):
     }
 
 
-GROUPS = (_conv_transpose_and_linalg, _reduction_arguments, _fixes, _float_parts, _integers, _at, _insert_delete, _rearranging,
+def _methods_and_dtypes(jnp, lax):
+    x = M - 4.5
+    return {
+        "method_ptp": _c(lambda v: jnp.asarray(v).ptp(axis=1), x),
+        "method_view": _c(lambda v: jnp.asarray(v).view(jnp.int64), x),
+        "method_compress": _c(lambda v: jnp.asarray(v).compress(np.array([True, False, True]),
+                                                                axis=0), x),
+        "method_choose": _c(lambda i, v: jnp.asarray(i).choose([v[0], v[1]], mode="clip"),
+                            np.array([0, 1, 0, 1]), x),
+        "moveaxis_several": _c(lambda v: jnp.moveaxis(v[None], (0, 1), (2, 0)), x),
+        "searchsorted_int32": _c(lambda v: jnp.searchsorted(v[0], v[1]), x),
+        "digitize_int32": _c(lambda v: jnp.digitize(v, np.array([-1., 0, 2])), x),
+        "histogram_float_counts": _c(lambda v: jnp.histogram(v, bins=3), x),
+    }
+
+
+GROUPS = (_methods_and_dtypes, _conv_transpose_and_linalg, _reduction_arguments, _fixes, _float_parts, _integers, _at, _insert_delete, _rearranging,
           _predicates_and_indexing, _windows_polynomials, _sets_and_order, _complex_functions,
           _lax)
 

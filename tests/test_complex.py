@@ -400,3 +400,21 @@ def test_cuda_kernels_compile_and_run_under_emulation(monkeypatch):
     got = api.jit(program, backend="cuda")(x)
     for i, (g, want) in enumerate(zip(got, _numpy(program, x))):
         assert_complex(np.asarray(g), want, rtol=2e-5, what=f"output {i}")
+
+
+def test_cuda_trigonometric_family_under_emulation(monkeypatch):
+    """The C++ (CUDA) formulas of tp_complex.h for sin...atanh, log1p, expm1, exp2, log2 and
+    log10, built as host C++ by the emulator, against NumPy."""
+    from transpile.runtime.nvcc import EmulatedCudaCompiler
+    if EmulatedCudaCompiler.from_environment() is None:
+        pytest.skip("CUDA emulation needs a C++ compiler (g++)")
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    from transpile import api
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(64) * 3 + 1j * rng.standard_normal(64) * 3
+    names = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+             "arcsinh", "arccosh", "arctanh", "log1p", "expm1", "log2", "log10", "exp2"]
+    got = api.jit(lambda v: [getattr(tnp, n)(v) for n in names], backend="cuda")(x)
+    for name, value in zip(names, got):
+        np.testing.assert_allclose(np.asarray(value), getattr(np, name)(x), rtol=1e-12,
+                                   atol=1e-14, err_msg=name)

@@ -127,6 +127,27 @@ def mulhi(x, y):
     return astype(high, dt)
 
 
+# --- accuracy= (JAX's hint for approximate transcendental implementations on accelerators;
+# here every function has one implementation, so the hint is accepted and changes nothing) ---
+
+def _with_accuracy(fn, name):
+    def unary(x, accuracy=None):
+        return fn(x)
+    unary.__name__ = unary.__qualname__ = name
+    unary.__doc__ = f"lax.{name}; `accuracy` is accepted (one implementation here)."
+    return unary
+
+
+def _accuracy_wrappers():
+    from . import lax_ops as L
+    names = ("cbrt", "cos", "exp", "exp2", "expm1", "log", "log1p", "logistic", "rsqrt",
+             "sin", "sqrt", "tan", "tanh")
+    return {n: _with_accuracy(getattr(L, n), n) for n in names}
+
+
+globals().update(_accuracy_wrappers())
+
+
 # --- shapes -----------------------------------------------------------------------------------
 
 def squeeze(array, dimensions):
@@ -389,6 +410,8 @@ def custom_linear_solve(matvec, b, solve, transpose_solve=None, symmetric=False,
 
 
 __all__ = [
+    "cbrt", "cos", "exp", "exp2", "expm1", "log", "log1p", "logistic", "rsqrt", "sin", "sqrt",
+    "tan", "tanh",
     "approx_max_k", "approx_min_k", "batch_matmul", "bessel_i0e", "bessel_i1e", "betainc",
     "broadcast_shapes", "broadcast_to_rank", "clz", "collapse", "complex", "cumlogsumexp",
     "custom_linear_solve", "custom_root", "dtype", "empty", "expand_dims", "full",

@@ -115,8 +115,11 @@ def _report(args):
         first = fs[0]
         issue = known.issue_class(first)
         open_entry = known.open_entry(first)
+        status = ("known open: " + open_entry.name if open_entry else
+                  "JAX wraps it (known.jax_mode_wraps)" if args.jax and known.jax_mode_wraps(first)
+                  else "NEW")
         print(f"{len(fs):5d}  {key}\n       first seed {first.seed} (v{first.node}); issue class "
-              f"{issue or '-'}; {'known open: ' + open_entry.name if open_entry else 'NEW'}\n"
+              f"{issue or '-'}; {status}\n"
               f"       {first.detail[:200]}")
         if args.shrink:
             small = shrink.shrink(generate.program(first.seed), first)

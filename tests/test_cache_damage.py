@@ -16,7 +16,7 @@ import pytest
 
 import transpile as tp
 from cache_tools import entries, leftovers
-from transpile.backends import cpu
+from transpile.backends import compiled_backend
 from transpile.runtime import disk_cache
 from transpile.runtime.loader import LoadError
 
@@ -170,7 +170,7 @@ def test_disk_full_while_writing_the_source(cache_dir, monkeypatch):
         if _inside(cache_dir, path) and args and "w" in args[0]:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         return real_open(path, *args, **kwargs)
-    monkeypatch.setattr(cpu, "open", full_disk_open, raising=False)
+    monkeypatch.setattr(compiled_backend, "open", full_disk_open, raising=False)
     result, hits, misses, warned = compute()
     assert result == EXPECTED
     assert len(warned) == 1 and "is full" in warned[0], warned
@@ -189,13 +189,13 @@ def test_disk_full_while_writing_the_manifest(cache_dir, monkeypatch):
 
 def test_binaries_that_cannot_be_loaded_from_the_cache_are_kept_in_memory(cache_dir,
                                                                           monkeypatch):
-    real_load = cpu.load_entry
+    real_load = compiled_backend.load_entry
 
     def noexec(path, *args):
         if _inside(cache_dir, path):
             raise LoadError(f"could not load compiled module {path}: failed to map segment")
         return real_load(path, *args)
-    monkeypatch.setattr(cpu, "load_entry", noexec)
+    monkeypatch.setattr(compiled_backend, "load_entry", noexec)
     said = []
     for _ in range(2):
         result, hits, misses, warned = compute()

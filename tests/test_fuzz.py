@@ -57,6 +57,21 @@ def test_fuzz_sample_under_jax_rules(x64):
     assert report.programs == 24 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
+# Seeds of x64 JAX-mode findings, each fixed in the fuzzer's reference or in transpile:
+# 320081 cast_math of float(2**63) to int64 (masked as out of range now), 320147 const_chain
+# floor_divide by zero (JAX's -2), 320010 const_chain positive of bools (JAX accepts it),
+# 320126 where(c, 1.5, 2**64) (JAX raises OverflowError; transpile did not).
+JAX_X64_REGRESSION_SEEDS = (320081, 320147, 320010, 320126)
+
+
+def test_fuzz_jax_x64_regression_seeds():
+    from fuzz import jax_mode
+    with jax_mode.jax_rules(True):
+        report = run.run_seeds(JAX_X64_REGRESSION_SEEDS)
+    bad = [f for f in _unexpected(report.findings) if not known.jax_mode_wraps(f)]
+    assert report.programs == 4 and not bad, "\n".join(f.summary() for f in bad[:20])
+
+
 def test_open_classes_still_reproduce():
     """An open class whose reproducer passes is fixed: remove it from known.OPEN."""
     namespace = {"np": np, "tnp": tnp, "static_races": oracle.static_races,

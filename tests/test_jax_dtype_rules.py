@@ -261,3 +261,36 @@ def test_explicit_64_bit_requests_warn_as_in_jax():
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
                 assert tnp.zeros(3, dtype="float64").dtype == np.float64
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("how", ["eager", "jit"])
+def test_python_int_beyond_the_default_int_raises_in_every_function(x64, how):
+    """JAX converts each Python int operand to its default int first, so 2**64 (x64) or
+    2**40 (x32) raises OverflowError in `where`, `clip` and the rest, not only in arithmetic
+    (fuzz seed 320126 returned a value). The message says what to do in each mode."""
+    big = 2**64 if x64 else 2**40
+    c = np.array([True, False])
+    fn = (lambda c: tnp.where(c, 1.5, big)) if how == "eager" else \
+        tp.jit(lambda c: tnp.where(c, 1.5, big))
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=x64):
+        with pytest.raises(OverflowError, match="np.uint64" if x64 else "enable x64"):
+            fn(c)
+        assert tnp.where(c, 1.5, 12345).tolist() == [1.5, 12345.0]
+
+
+def test_int64_constants_reach_the_c_as_their_int32_aval_under_jax_rules():
+    """Without x64 an int64 NumPy constant is an int32 value in the IR; the C must get
+    int32 bytes. The transpose of a strided slice (a max pool's gradient) captures int64
+    positions, and under jit they were read as int32: the gradient landed elsewhere."""
+    x = np.arange(1.0, 21.0, dtype=np.float32).reshape(4, 5)
+    loss = lambda x: tnp.sum(x[::2, 1::2] ** 2)          # noqa: E731
+    expected = np.zeros_like(x)
+    expected[::2, 1::2] = 2 * x[::2, 1::2]
+    pool = lambda x: tnp.sum(lax.reduce_window(x, -tnp.inf, lax.max, (2, 2), (2, 2),  # noqa
+                                               "VALID") ** 2)
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=False):
+        np.testing.assert_array_equal(tp.jit(tp.grad(loss))(x), expected)
+        np.testing.assert_array_equal(tp.grad(loss)(x), expected)
+        np.testing.assert_array_equal(tp.jit(tp.grad(pool))(x), tp.grad(pool)(x))
+        assert np.count_nonzero(tp.jit(tp.grad(pool))(x)) == 4

@@ -195,7 +195,7 @@ def test_a_tracer_leaked_from_a_loop_body_is_reported_with_where_it_was_created(
         tp.jit(lambda y: y + leaked[0])(np.ones(2))
 
 
-@pytest.mark.parametrize("i,j", [(0, 0), (2, 3), (-1, -2), (7, 1), (-9, 9)])
+@pytest.mark.parametrize("i,j", [(0, 0), (2, 3), (-1, -2), (7, 1), (-9, 9), (-4, -5)])
 def test_traced_indexing_clamps_like_jax(i, j):
     x = np.arange(12.0).reshape(3, 4)
     out = both(lambda a, i, j: (a[i], a[i, j], a[i, 1:3], lax.dynamic_slice(a, (i, j), (2, 2))),
@@ -207,8 +207,25 @@ def test_traced_indexing_clamps_like_jax(i, j):
     assert_same(out[0], x[clamp(i, 3)])
     assert_same(out[1], np.float64(x[clamp(i, 3), clamp(j, 4)]))
     assert_same(out[2], x[clamp(i, 3), 1:3])
-    si, sj = min(max(i, 0), 1), min(max(j, 0), 2)
+    si, sj = clamp(i, 3, 2), clamp(j, 4, 2)      # JAX >= 0.4.31: from the end, then clamped
     assert_same(out[3], x[si:si + 2, sj:sj + 2])
+
+
+def test_dynamic_slices_count_negative_starts_from_the_end_as_jax():
+    """JAX 0.10.2's answers (allow_negative_indices=True is its default): a negative start
+    counts once from the end, then the window is clamped; the flag turns that off."""
+    x = tnp.arange(10)
+    for fn in (lambda i: lax.dynamic_slice(x, (i,), (2,)), tp.jit(
+            lambda i: lax.dynamic_slice(x, (i,), (2,)))):
+        assert [fn(i).tolist() for i in (-1, -3, -30, 4)] == [[8, 9], [7, 8], [0, 1], [4, 5]]
+    update = tp.jit(lambda i: lax.dynamic_update_slice(x, tnp.array([100, 101]), (i,)))
+    assert update(-3).tolist() == [0, 1, 2, 3, 4, 5, 6, 100, 101, 9]
+    assert int(lax.dynamic_index_in_dim(x, -2, keepdims=False)) == 8
+    assert lax.dynamic_slice(x, (-3,), (2,), allow_negative_indices=False).tolist() == [0, 1]
+    assert tp.vmap(lambda i: lax.dynamic_slice(x, (i,), (2,)))(
+        tnp.array([-1, -3, 2])).tolist() == [[8, 9], [7, 8], [2, 3]]
+    with pytest.raises(ValueError, match="allow_negative_indices"):
+        lax.dynamic_slice(x, (1,), (2,), allow_negative_indices=(True, False))
 
 
 @pytest.mark.parametrize("i", [0, 2, -1, 5, -6])

@@ -13,7 +13,7 @@ import builtins
 
 from . import primitives as P
 from .core import Tracer, bind, current_trace
-from .numpy._util import operand
+from .base.operands import operand
 from .pytree import tree_flatten
 from .rules.effects import emit
 

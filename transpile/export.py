@@ -86,7 +86,7 @@ def export(lowered, directory: str, name: str | None = None) -> ExportedLibrary:
     taken = {name, f"{name}_impl"} | {f"{name}_{b.name}" for b in prepared.program.inputs}
     inputs = _input_arguments(lowered, taken)
     outputs = _output_arguments(lowered, taken)
-    headers = sorted(_included_headers(prepared.source))
+    headers = sorted(_included_headers(prepared.headers))
     files = {
         f"{name}.h": render_header(name, origin, lowered, prepared.ir, inputs, outputs),
         f"{name}.c": render_source(name, prepared, inputs, outputs),
@@ -276,10 +276,11 @@ def _fill(out: Argument, value) -> str:
 
 # -- headers and Makefile ---------------------------------------------------------------------
 
-def _included_headers(source: str) -> set[str]:
-    """The runtime headers `source` includes, and the ones those include, by file name."""
+def _included_headers(headers) -> set[str]:
+    """The runtime `headers` the generated source includes, and the ones those include (read
+    from the runtime's own header files), by file name."""
     found: set[str] = set()
-    pending = re.findall(r'#include "([^"]+)"', source)
+    pending = list(headers)
     while pending:
         header = pending.pop()
         path = os.path.join(INCLUDE_DIR, header)

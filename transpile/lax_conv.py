@@ -17,7 +17,7 @@ from . import dtypes
 from . import primitives as P
 from .core import aval_of, bind
 from .numpy._shape import concatenate, transpose
-from .numpy._util import astype, operand, reshape
+from .base.operands import astype, operand, reshape
 
 __all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
            "conv_with_general_padding", "padtype_to_pads"]

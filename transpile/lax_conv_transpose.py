@@ -9,7 +9,7 @@ import numpy as np
 
 from .lax_conv import conv_dimension_numbers, conv_general_dilated, padtype_to_pads
 from .numpy._shape import flip
-from .numpy._util import operand, shape_of
+from .base.operands import operand, shape_of
 
 __all__ = ["conv_general_permutations", "conv_general_shape_tuple", "conv_shape_tuple",
            "conv_transpose", "conv_transpose_shape_tuple"]

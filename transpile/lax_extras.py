@@ -17,8 +17,8 @@ import numpy as np
 from . import dtypes
 from .core import aval_of
 from .numpy import _elementwise as E
-from .numpy._util import astype, normalize_axis, reshape, shape_of
-from .numpy._util import operand as as_operand
+from .base.operands import astype, normalize_axis, reshape, shape_of
+from .base.operands import operand as as_operand
 
 
 # --- elementwise ------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def optimization_barrier(operand):
 
 
 def batch_matmul(lhs, rhs, precision=None):
-    from .numpy._linalg import matmul
+    from .numpy._matmul import matmul
     return matmul(lhs, rhs)
 
 

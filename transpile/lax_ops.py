@@ -13,13 +13,17 @@ import numpy as np
 
 from . import dtypes
 from . import primitives as P
+from .base.control_flow import scan
 from .core import Tracer, aval_of, bind, trace_stack
 from .numpy import _cumulative as C
 from .numpy import _elementwise as E
 from .numpy import _mathfuncs as M
-from .numpy._shape import concatenate as _concatenate, transpose as _transpose
-from .numpy._util import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
-from .pytree import tree_map
+from .numpy._matmul import dot as _np_dot, matmul
+from .numpy._preferred import accumulate_in
+from .numpy._reductions import argmax as _np_argmax, argmin as _np_argmin
+from .numpy._shape import concatenate as _concatenate, flip, transpose as _transpose
+from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+from .pytree import tree_flatten, tree_map, tree_unflatten
 
 add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum
 neg, abs, sign, exp, exp2, log, log1p, expm1 = (E.negative, E.absolute, E.sign, E.exp, E.exp2,
@@ -184,22 +188,6 @@ def slice_in_dim(operand_, start_index, limit_index, stride=1, axis=0):
     return slice(x, starts, limits, strides)
 
 
-def iota(dtype, size):
-    return broadcasted_iota(dtype, (int(size),), 0)
-
-
-def broadcasted_iota(dtype, shape, dimension):
-    from .core import current_trace
-    shape = tuple(int(d) for d in shape)
-    dt = dtypes.canonicalize(dtype)
-    if current_trace() is None:
-        index = np.arange(shape[dimension], dtype=dt)
-        placed = [1] * len(shape)
-        placed[dimension] = shape[dimension]
-        return np.broadcast_to(index.reshape(placed), shape).copy()
-    return bind(P.iota, dtype=dt, shape=shape, dimension=int(dimension))
-
-
 def pad(operand_, padding_value, padding_config):
     """Low/high padding (negative crops) and interior padding, per dimension."""
     x = operand(operand_)
@@ -233,14 +221,11 @@ def _pad_axis(x, value, axis, lo, hi, interior):
 
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None):
-    from .numpy._linalg import dot as np_dot
-    return np_dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
+    return _np_dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
     """Contract lhs and rhs: result axes are batch, then lhs free, then rhs free (as XLA)."""
-    from .numpy._linalg import matmul
-    from .numpy._preferred import accumulate_in
     (lc, rc), (lb, rb) = dimension_numbers
     (x, y), finish = accumulate_in((operand(lhs), operand(rhs)), precision,
                                    preferred_element_type, "dot_general")
@@ -289,20 +274,17 @@ def reduce_or(operand_, axes):
 
 
 def argmax(operand_, axis, index_dtype):
-    from .numpy._reductions import argmax as np_argmax
-    return astype(np_argmax(operand_, axis=axis), index_dtype)
+    return astype(_np_argmax(operand_, axis=axis), index_dtype)
 
 
 def argmin(operand_, axis, index_dtype):
-    from .numpy._reductions import argmin as np_argmin
-    return astype(np_argmin(operand_, axis=axis), index_dtype)
+    return astype(_np_argmin(operand_, axis=axis), index_dtype)
 
 
 def _cumulative(fn, operand_, axis, reverse):
     x = operand(operand_)
     dt = aval_of(x).dtype
     if reverse:
-        from .numpy._shape import flip
         return flip(fn(flip(x, axis), axis=axis, dtype=dt), axis)
     return fn(x, axis=axis, dtype=dt)
 
@@ -324,39 +306,12 @@ def cummin(operand_, axis=0, reverse=False):
 
 
 
-# -- dynamic indexing along one axis, and loops over the leading axis ---------------------------
-
-def dynamic_slice_in_dim(operand_, start_index, slice_size, axis=0):
-    from .lax import dynamic_slice
-    x = operand(operand_)
-    shape = aval_of(x).shape
-    starts, sizes = [0] * len(shape), list(shape)
-    starts[axis], sizes[axis] = start_index, int(slice_size)
-    return dynamic_slice(x, starts, sizes)
-
-
-def dynamic_update_slice_in_dim(operand_, update, start_index, axis):
-    from .lax import dynamic_update_slice
-    x = operand(operand_)
-    starts = [0] * len(aval_of(x).shape)
-    starts[axis] = start_index
-    return dynamic_update_slice(x, update, starts)
-
-
-def dynamic_update_index_in_dim(operand_, update, index, axis):
-    x, update = operand(operand_), operand(update)
-    if len(aval_of(update).shape) == len(aval_of(x).shape) - 1:
-        shape = list(aval_of(update).shape)
-        shape.insert(axis, 1)
-        update = _np_reshape(update, tuple(shape))
-    return dynamic_update_slice_in_dim(x, update, index, axis)
-
+# -- loops over the leading axis --------------------------------------------------------------
 
 def map(f, xs, *, batch_size=None):
     """f applied to each slice of xs along the leading axis (a scan with no carry).
     `batch_size` (JAX's vmap over chunks) changes only the schedule, so it is accepted and
     the slices run one at a time."""
-    from .lax import scan
     _, ys = scan(lambda carry, x: (carry, f(x)), (), xs)
     return ys
 
@@ -366,8 +321,6 @@ def associative_scan(fn, elems, reverse=False, axis=0):
 
     Step k combines each element with the one 2**k places before it; the first 2**k
     elements are already final, so no identity element is needed (Hillis-Steele)."""
-    from .numpy._shape import flip
-    from .pytree import tree_flatten, tree_unflatten
     leaves, tree = tree_flatten(elems)
     leaves = [operand(x) for x in leaves]
     if not leaves:
@@ -392,16 +345,12 @@ def associative_scan(fn, elems, reverse=False, axis=0):
 __all__ = [
     'abs', 'acos', 'acosh', 'add', 'argmax', 'argmin', 'asin', 'asinh', 'associative_scan',
     'atan', 'atan2', 'atanh', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor',
-    'broadcast', 'broadcast_in_dim', 'broadcasted_iota', 'cbrt', 'ceil', 'clamp',
-    'concatenate', 'conj', 'convert_element_type', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod',
-    'cumsum', 'div', 'dot', 'dot_general', 'dynamic_slice_in_dim',
-    'dynamic_update_index_in_dim', 'dynamic_update_slice_in_dim', 'eq', 'exp', 'exp2', 'expm1',
-    'floor', 'ge', 'gt', 'imag', 'integer_pow', 'iota', 'is_finite', 'le', 'log', 'log1p',
-    'logistic',
-    'lt', 'map', 'max', 'min', 'mul', 'ne', 'neg', 'nextafter', 'pad', 'pow', 'reduce_and',
-    'real', 'reduce_max', 'reduce_min', 'reduce_or', 'reduce_prod', 'reduce_sum', 'rem',
-    'reshape',
-    'round', 'rsqrt', 'select_n', 'shift_left', 'shift_right_logical', 'sign', 'sin', 'sinh',
-    'slice', 'slice_in_dim', 'sqrt', 'square', 'stop_gradient', 'sub', 'tan', 'tanh',
-    'transpose',
+    'broadcast', 'broadcast_in_dim', 'cbrt', 'ceil', 'clamp', 'concatenate', 'conj',
+    'convert_element_type', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'div',
+    'dot', 'dot_general', 'eq', 'exp', 'exp2', 'expm1', 'floor', 'ge', 'gt', 'imag',
+    'integer_pow', 'is_finite', 'le', 'log', 'log1p', 'logistic', 'lt', 'map', 'max', 'min',
+    'mul', 'ne', 'neg', 'nextafter', 'pad', 'pow', 'reduce_and', 'real', 'reduce_max',
+    'reduce_min', 'reduce_or', 'reduce_prod', 'reduce_sum', 'rem', 'reshape', 'round', 'rsqrt',
+    'select_n', 'shift_left', 'shift_right_logical', 'sign', 'sin', 'sinh', 'slice',
+    'slice_in_dim', 'sqrt', 'square', 'stop_gradient', 'sub', 'tan', 'tanh', 'transpose',
 ]

@@ -18,7 +18,7 @@ from .lax_conv import padtype_to_pads
 from . import numpy as tnp
 from .numpy import _elementwise as E
 from .numpy._manipulation import pad
-from .numpy._util import astype, operand
+from .base.operands import astype, operand
 
 __all__ = ["reduce_window"]
 

@@ -14,10 +14,11 @@ import numpy as np
 
 from . import dtypes
 from .core import aval_of
+from .lax_special import bitcast_convert_type
 from .numpy import _elementwise as E
 from .numpy import _sorting as S
 from .numpy._indexing import take_along_axis
-from .numpy._util import astype, normalize_axis, operand, shape_of
+from .base.operands import astype, normalize_axis, operand, shape_of
 
 
 def sort(operand_, dimension=-1, is_stable=True, num_keys=1):
@@ -77,7 +78,6 @@ def _total_order_key(x):
     dt = aval_of(x).dtype
     if not dtypes.is_float(dt):
         return x
-    from .lax_special import bitcast_convert_type
     bits = bitcast_convert_type(x, np.dtype(f"int{dt.itemsize * 8}"))
     magnitude = np.iinfo(aval_of(bits).dtype).max
     return E.where(E.less(bits, 0), E.bitwise_xor(bits, magnitude), bits)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import dtypes
 from . import primitives as P
 from .core import bind
-from .numpy._util import operand
+from .base.operands import operand
 
 
 def _special(name: str):

@@ -32,6 +32,7 @@ class Trace:
         self.constvars: list[Var] = []
         self.consts: list[np.ndarray] = []
         self._const_ids: dict[int, Var] = {}
+        self._const_sources: list[np.ndarray] = []   # keeps each id unique while tracing
         self.closed = False
 
     def new_argument(self, aval, name: str, deps=None) -> Tracer:
@@ -91,7 +92,13 @@ class Trace:
             var = Var(aval)
             self._const_ids[id(array)] = var
             self.constvars.append(var)
-            self.consts.append(array)   # keeps the array alive, so its id stays unique
+            self._const_sources.append(array)
+            # The value as its aval says: under JAX's rules without x64 an int64 array is an
+            # int32 constant, and backends take the value's bytes as the aval's dtype
+            # (autodiff's slice transpose captured int64 positions: scattered to wrong places)
+            if array.dtype != aval.dtype:
+                array = array.astype(aval.dtype)
+            self.consts.append(array)
         return var
 
     def record(self, prim, args, params):

@@ -19,7 +19,7 @@ import numpy as np
 import transpile as tp
 from transpile import dtypes
 
-from . import generate
+from . import generate, ops_contexts
 from .ops import OPS
 from .values import is_pyscalar
 
@@ -46,6 +46,20 @@ def _jax_floor_divide(params, x, y):
 # What JAX computes where NumPy refuses (positive of booleans) or answers otherwise.
 _JAX_ACCEPTS = {"positive": lambda params, x: np.positive(x) if np.asarray(x).dtype != np.bool_
                 else x, "floor_divide": _jax_floor_divide}
+
+
+class _NumPyAsJax:
+    """NumPy's namespace with _JAX_ACCEPTS's answers, for the ops that call those functions
+    inside one node (const_chain's `then`)."""
+
+    def __getattr__(self, name):
+        if name in _JAX_ACCEPTS:
+            return lambda *xs: _JAX_ACCEPTS[name](None, *xs)
+        return getattr(np, name)
+
+
+_JAX_ACCEPTS["const_chain"] = lambda params, *xs: ops_contexts.const_chain(
+    _NumPyAsJax(), params, *xs)
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 

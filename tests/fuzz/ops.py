@@ -297,10 +297,11 @@ def _cast_math(mod, p, x, astype):
     return mod.divide(1.0, mod.add(y, 0.0))
 
 
-def _cast_math_mask(x, dtype):
-    info = np.iinfo(dtype)
-    with np.errstate(invalid="ignore"):
-        return np.isfinite(x) & (np.trunc(x) >= info.min) & (np.trunc(x) <= info.max)
+def int_limit(info) -> float:
+    """One past an integer dtype's maximum: a power of two that every float dtype holds
+    exactly. (`trunc(x) <= info.max` compares with float(2**63 - 1), which rounds up to
+    2**63, and lets x = 2**63, beyond int64, pass as in range: seed 320081.)"""
+    return 2.0 ** (info.bits - (info.kind == "i"))
 
 
 # -- creation -------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import transpile as tp
 from . import compare
 from .findings import Finding, error_class, error_detail, features, operand_dtypes
 from .generate import Program, quiet, reference_values, runtime_flags, unquiet
-from .ops import ACCUMULATE, EXACT, OPS, TRANSCENDENTAL, Lit, Ref
+from .ops import ACCUMULATE, EXACT, OPS, TRANSCENDENTAL, Lit, Ref, int_limit
 from .values import is_pyscalar
 
 
@@ -220,7 +220,7 @@ def _cast_mask(node, operands, expected):
         return None
     info = np.iinfo(dst)
     with np.errstate(invalid="ignore"):
-        return np.isfinite(src) & (np.trunc(src) >= info.min) & (np.trunc(src) <= info.max)
+        return np.isfinite(src) & (np.trunc(src) >= info.min) & (np.trunc(src) < int_limit(info))
 
 
 def _rounds_upstream(case, k) -> bool:

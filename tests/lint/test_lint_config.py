@@ -132,3 +132,24 @@ def test_paths_in_findings_are_as_given(tmp_path):
     (tmp_path / "m.py").write_text("import transpile as tp\n\n@tp.jit\ndef f(x):\n    print(x)\n    return x\n")
     result = process_file(str(tmp_path / "m.py"), Job(LintConfig()))
     assert [Path(f.path) for f in result.findings] == [tmp_path / "m.py"]
+
+
+def test_a_pyproject_without_our_table_needs_no_toml_reader(tmp_path, monkeypatch):
+    # Python 3.10 has no tomllib: only a pyproject that configures the linter needs a reader.
+    import builtins
+
+    from transpile.lint.config import ConfigError, find_config
+
+    real_import = builtins.__import__
+
+    def without_toml(name, *args, **kwargs):
+        if name in ("tomllib", "tomli"):
+            raise ModuleNotFoundError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_toml)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert find_config(tmp_path) is None
+    (tmp_path / "pyproject.toml").write_text('[tool.transpile.lint]\nignore = ["TP201"]\n')
+    with pytest.raises(ConfigError, match="tomli"):
+        find_config(tmp_path)

@@ -269,3 +269,134 @@ def test_jit_of_a_fresh_transformation_in_a_loop_is_reported_without_a_wrong_fix
     findings = lint(source)
     assert [(f.code, f.line) for f in findings] == [("TP401", 9)]
     assert findings[0].fix is None and "jax.grad(loss)" in findings[0].help
+
+
+def test_a_transformed_bound_method_binds_its_arguments_after_self():
+    # `jax.value_and_grad(self._loss)(params, batch)`: `self` is the (static) receiver, so
+    # `self._limit` is a Python float and only the branch on `theta` is a hazard.
+    source = """
+    import functools
+    import jax
+    import jax.numpy as jnp
+
+    class Learner:
+        def __init__(self, limit):
+            self._limit = limit
+
+        def _loss(self, theta, batch):
+            if self._limit > 0:
+                batch = jnp.clip(batch, -self._limit, self._limit)
+            if theta.sum() > 0:
+                return theta.sum()
+            return (theta * batch).sum()
+
+        @functools.partial(jax.jit, static_argnums=0)
+        def update(self, params, batch):
+            return jax.value_and_grad(self._loss)(params, batch)
+    """
+    assert codes(source) == [("TP101", 12)]
+
+
+NNX_MODULE = """
+    import jax
+    import jax.numpy as jnp
+    from flax import nnx
+
+    class Scaler(nnx.Module):
+        def __init__(self, rate, width, *, rngs):
+            self.rate = rate
+            self.halved = rate / 2 if width > 1 else rate
+            self.layer = nnx.Linear(width, width, rngs=rngs)
+            self.scale = nnx.Param(jnp.ones((width,)))
+
+        def __call__(self, x):
+            if self.rate > 0 and self.halved < 1:
+                x = x * self.rate
+            if self.scale[...].sum() > 0:
+                x = -x
+            return self.layer(x)
+
+    scaler = Scaler(0.5, 3, rngs=nnx.Rngs(0))
+    """
+
+
+@pytest.mark.parametrize(
+    "caller",
+    ["@nnx.jit\n    def run(scaler, x):\n        return scaler(x)\n",
+     "graphdef, state = nnx.split(scaler)\n\n    @jax.jit\n    def run(state, x):\n"
+     "        model = nnx.merge(graphdef, state)\n        return model(x)\n"],
+)  # fmt: skip
+def test_nnx_plain_attributes_are_static_and_variables_traced(caller):
+    # Plain attributes live in the graph definition (Python values); nnx.Param is state.
+    assert codes(NNX_MODULE + "\n\n    " + caller) == [("TP101", 15)]
+
+
+SWEEP = """
+    import functools
+    import jax
+
+    def kernel(x, tile):
+        return x * tile
+
+    def build(**kwargs):
+        return jax.jit(functools.partial(kernel, **kwargs))
+
+    def tune(x, tiles):
+        for tile in tiles:
+            config = {{"tile": tile}}
+            build({argument})(x)
+    """
+
+
+def test_a_factory_swept_over_configurations_is_not_reported():
+    # Each pass hands the factory a new configuration: a new function, compiled once, is the point.
+    assert codes(SWEEP.format(argument="**config")) == []
+    assert codes(SWEEP.format(argument="tile=tile")) == []
+
+
+def test_a_factory_called_with_the_same_values_on_each_pass_is_still_reported():
+    assert codes(SWEEP.format(argument="tile=2")) == [("TP401", 8)]
+
+
+def test_psum_of_a_python_number_is_the_axis_size():
+    # JAX folds `lax.psum(1, axis)` to a Python int (its idiom for the axis size).
+    source = """
+    import jax
+    from jax import lax
+
+    def rotate(x, axis_name):
+        count = lax.psum(1, axis_name)
+        perm = [(i, (i + 1) % count) for i in range(count)]
+        return lax.ppermute(x, axis_name=axis_name, perm=perm)
+
+    def total(x, axis_name):
+        if lax.psum(x, axis_name).sum() > 0:
+            return x
+        return -x
+
+    step = jax.jit(jax.vmap(rotate, axis_name="i"), static_argnums=1)
+    summed = jax.jit(jax.vmap(total, axis_name="i"), static_argnums=1)
+    """
+    assert codes(source) == [("TP101", 10)]
+
+
+def test_a_name_rebound_to_partial_and_transforms_keeps_what_partial_binds():
+    # chex's tests: foo = partial(foo, flag=True); foo = jax.pmap(foo); foo = jax.jit(foo)
+    source = """
+    import functools
+    import jax
+
+    def run(x, y):
+        def foo(x, y, flag):
+            return (x * 2) + y if flag else (x + y)
+        foo = functools.partial(foo, flag=True)
+        foo = jax.pmap(foo)
+        foo = jax.jit(foo)
+        return foo(x, y)
+
+    def bar(x, flag):
+        return x if flag else -x
+
+    bar = jax.jit(bar)
+    """
+    assert codes(source) == [("TP101", 13)]

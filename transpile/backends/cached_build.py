@@ -1,6 +1,7 @@
 """Getting a loaded module for generated source: from the disk cache, by building into it, or
-by a private build kept in memory when the cache cannot be used. Shared by the CPU and CUDA
-backends (`backend.compiler`, `backend.executable_class`, `backend._build`).
+by a private build kept in memory when the cache cannot be used. Used by `compiled_backend`
+for the CPU and CUDA backends (`backend.compiler`, `backend.executable_class`,
+`backend._build`).
 
 Every failure of the cache itself (unusable, read-only, full, a stalled builder, a damaged
 entry, a directory whose binaries cannot be loaded) degrades to a private build with one
@@ -105,7 +106,7 @@ def _build_and_publish(backend, prepared, cache: DiskCache, key: str):
     final_so = cache.paths(key)["so"]
     with cache.build_dir(key) as tmp:
         try:
-            built = backend._build(prepared.source, tmp)
+            built = backend._build(prepared, tmp)
         except CompileError:
             if not os.path.isdir(tmp):       # the cache was removed under the build
                 raise OSError(errno.ENOENT, "the build directory was removed", tmp) from None
@@ -146,7 +147,7 @@ def build_private(backend, prepared, why: str):
     logs.cache(f"building a private, memory-only copy ({why})")
     tmp = tempfile.mkdtemp(prefix="transpile-private-")
     try:
-        backend._build(prepared.source, tmp)
+        backend._build(prepared, tmp)
         return backend.executable_class(prepared, os.path.join(tmp, "module.so"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

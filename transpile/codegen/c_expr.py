@@ -12,7 +12,7 @@ import math
 import os
 
 from .c_comment import comment_text
-from .c_ops import C_TYPE, op_rule, render_cast, render_literal
+from .c_ops import C_TYPE, op_headers, op_rule, render_cast, render_literal, type_headers
 from .kernel_ir import Affine, Expr
 
 INDENT = "    "
@@ -119,10 +119,12 @@ class LoopSpace:
 # -- expressions -----------------------------------------------------------------------------
 
 class ExprRenderer:
-    """Emits one `const T vN = ...;` per expression node, reusing equal nodes."""
+    """Emits one `const T vN = ...;` per expression node, reusing equal nodes. Adds to
+    `headers` every runtime header a type or operation it spells is declared in."""
 
-    def __init__(self, lines: Lines, space: LoopSpace, counter):
+    def __init__(self, lines: Lines, space: LoopSpace, counter, headers: set):
         self.lines, self.space, self.counter = lines, space, counter
+        self.headers = headers
         self.names: dict[Expr, str] = {}
 
     def __call__(self, e: Expr) -> str:
@@ -146,6 +148,7 @@ class ExprRenderer:
     def _named(self, e: Expr) -> str | None:
         """The text of a node that needs no line of its own (or has one already)."""
         if e.kind == "lit":
+            self.headers.update(type_headers(e.dtype))
             return render_literal(e.args[0], e.dtype)
         if e.kind == "var":
             return e.args[0]
@@ -157,6 +160,7 @@ class ExprRenderer:
             return
         text = self._text(e)
         name = f"v{next(self.counter)}"
+        self.headers.update(type_headers(e.dtype))
         where = f"  /* {_short_source(e.source)} */" if e.source is not None else ""
         self.lines.add(f"const {C_TYPE[e.dtype]} {name} = {text};{where}")
         self.names[e] = name
@@ -169,11 +173,13 @@ class ExprRenderer:
             return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
         if e.kind == "cast":
             (x,) = e.args
+            self.headers.update(type_headers(x.dtype))
             return render_cast(self(x), x.dtype, e.dtype)
         if e.kind == "select":
             p, t, f = (self(x) for x in e.args)
             return f"{p} ? {t} : {f}"
         name, operands, loop = e.args
+        self.headers.update(op_headers(name, loop, e.dtype))
         return op_rule(name, loop)([self(x) for x in operands], loop, e.dtype)
 
 

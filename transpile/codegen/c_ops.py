@@ -178,9 +178,15 @@ def _signbit(args, loop, out):
     return f"(signbit({args[0]}) != 0)"
 
 
+def _bitcast_by_memcpy(src, out) -> bool:
+    """Does a bitcast need tp_special.h's memcpy helper (no aliasing UB)? Only with a float
+    side: same-width integers convert modularly."""
+    return dtypes.is_float(src) or dtypes.is_float(out)
+
+
 def _bitcast(args, loop, out):
     src = loop[0]
-    if dtypes.is_float(src) or dtypes.is_float(out):      # memcpy: no aliasing UB
+    if _bitcast_by_memcpy(src, out):
         return f"tp_bitcast_{TAG[src]}_{TAG[out]}({args[0]})"
     return f"({C_TYPE[out]}){args[0]}"    # same-width integers: modular conversion
 
@@ -282,10 +288,27 @@ def op_rule(name: str, loop):
     return rule
 
 
-# Helpers that live outside transpile.h: the renderer includes a header when its text calls one.
-HELPER_HEADERS = {"tp_erf_inv_": "tp_special.h", "tp_lgamma_": "tp_special.h",
-                  "tp_digamma_": "tp_special.h", "tp_bitcast_": "tp_special.h",
-                  "tp_c64": "tp_complex.h", "tp_c128": "tp_complex.h"}
+# Helpers that live outside transpile.h. The renderer includes a header when it spells a type
+# or an operation from it: `type_headers` and `op_headers` say which, from the dtype and the
+# primitive (never from the C text).
+COMPLEX_HEADER = "tp_complex.h"
+SPECIAL_HEADER = "tp_special.h"
+_SPECIAL_FUNCTIONS = frozenset({"erf_inv", "lgamma", "digamma"})     # see _special
+
+
+def type_headers(dt) -> tuple[str, ...]:
+    """Headers declaring the C type of `dt` (the complex structs)."""
+    return (COMPLEX_HEADER,) if dtypes.is_complex(dt) else ()
+
+
+def op_headers(name: str, loop, out) -> tuple[str, ...]:
+    """Headers declaring the helpers `op_rule(name, loop)` calls for an `out` result."""
+    if any(dtypes.is_complex(dt) for dt in loop) or dtypes.is_complex(out):
+        return (COMPLEX_HEADER,)
+    if name in _SPECIAL_FUNCTIONS or \
+            (name == "bitcast_convert_type" and _bitcast_by_memcpy(loop[0], out)):
+        return (SPECIAL_HEADER,)
+    return ()
 
 
 def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:

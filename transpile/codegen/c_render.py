@@ -7,16 +7,15 @@ a CUDA renderer can override only those.
 from __future__ import annotations
 
 import math
-import re
 
 from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
                      collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, HELPER_HEADERS, TAG, render_literal
+from .c_ops import C_TYPE, TAG, render_literal
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
-from .kernel_ir import (Affine, Call, DebugKernel, For, HelperKernel, IteratedKernel,
+from .kernel_ir import (Affine, Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
                         LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
                         While, swapped_buffers)
 
@@ -79,14 +78,14 @@ class CRenderer:
             self._in_region = self._shared_region_runs(program.body)
             for i in sorted(self._in_region):    # again, with orphaned worksharing loops
                 kernels[i] = self.render_kernel(program.kernels[i], i)
-        self.includes |= {header for prefix, header in HELPER_HEADERS.items()
-                          if any(prefix in text for text in kernels)}
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
         if self.uses_runtime_library and self.includes & RUNTIME_LIBRARY_HEADERS:
             self.includes = (self.includes - RUNTIME_LIBRARY_HEADERS) | {RUNTIME_DECLARATIONS}
-        parts = [header, f'#include "{self.runtime_header}"']
-        parts += [f'#include "{name}"' for name in sorted(self.includes)] + [""]
+        # What the source includes, kept as structure: the runtime library link and the
+        # headers an export copies are decided from it, never by reading the text.
+        self.included = (self.runtime_header, *sorted(self.includes))
+        parts = [header, *(f'#include "{name}"' for name in self.included), ""]
         parts.extend(sorted(self.declared_reductions))
         if self.declared_reductions:
             parts.append("")
@@ -99,21 +98,10 @@ class CRenderer:
     # -- kernels ----------------------------------------------------------------------------
     def render_kernel(self, kernel, index: int) -> str:
         self._current_kernel = index
-        if isinstance(kernel, LoopKernel):
-            return self._loop_kernel(kernel, index)
-        if isinstance(kernel, ReduceKernel):
-            return self._reduce_kernel(kernel, index)
-        if isinstance(kernel, MatmulKernel):
-            return self._matmul_kernel(kernel, index)
-        if isinstance(kernel, IteratedKernel):
-            return self._iterated_kernel(kernel, index)
-        if isinstance(kernel, SortKernel):
-            return self._sort_kernel(kernel, index)
-        if isinstance(kernel, DebugKernel):
-            return self._debug_kernel(kernel, index)
-        if isinstance(kernel, HelperKernel):
-            return self._helper_kernel(kernel, index)
-        raise NotImplementedError(type(kernel).__name__)
+        method = _KERNEL_METHODS.get(type(kernel))
+        if method is None:
+            raise NotImplementedError(type(kernel).__name__)
+        return getattr(self, method)(kernel, index)
 
     def kernel_signature(self, index, reads, out) -> str:
         params = [self.pointer_param(b, const=True) for b in reads]
@@ -149,7 +137,7 @@ class CRenderer:
         parallel = math.prod(k.shape) >= (self.copy_parallel_min_elements if copy
                                           else self.parallel_min_elements)
         self._open_loops(lines, space, 0, len(space.names), parallel)
-        render = ExprRenderer(lines, space, _counter())
+        render = self._expressions(lines, space, _counter())
         value = render(k.value)
         lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
         self._close_loops(lines, len(space.names))
@@ -188,11 +176,10 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    @staticmethod
-    def _iterated_element(lines, space, k: IteratedKernel, stores, counter):
+    def _iterated_element(self, lines, space, k: IteratedKernel, stores, counter):
         """One element of an interchanged loop (every dialect): load the carries into
         scalars, run the iterations on them, store them once."""
-        outer = ExprRenderer(lines, space, counter)
+        outer = self._expressions(lines, space, counter)
         for name, init, _, buf in k.carries:
             lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
         with lines.block("for (int64_t step = lower; step < upper; step++)"):
@@ -200,12 +187,16 @@ class CRenderer:
                    for _, _, update, _ in k.carries for e in walk(update)):
                 lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
                           f"({C_TYPE[k.index_dtype]})step;")
-            inner = ExprRenderer(lines, space, counter)
+            inner = self._expressions(lines, space, counter)
             updated = [inner(update) for _, _, update, _ in k.carries]
             for (name, *_), value in zip(k.carries, updated):
                 lines.add(f"{name} = {value};")
         for (name, _, _, buf), store in zip(k.carries, stores):
             lines.add(f"{buf.name}[{space.render(store)}] = {name};")
+
+    def _expressions(self, lines, space, counter) -> ExprRenderer:
+        """Renders scalar expressions into `lines`; the headers they call into are included."""
+        return ExprRenderer(lines, space, counter, self.includes)
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, self._buffers, out)
@@ -301,7 +292,7 @@ class CRenderer:
                     self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
                 self._open_loops(lines, space, n_out_loops, len(space.names),
                                  big and out_size == 1, reduction=f" reduction({clause}:acc)")
-            v = ExprRenderer(lines, space, _counter())(k.body)
+            v = self._expressions(lines, space, _counter())(k.body)
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
             lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
@@ -372,7 +363,7 @@ class CRenderer:
             with lines.block(f"for (int64_t {r} = 0; {r} < {n_red}; {r}++)"):
                 lines.add("#pragma omp simd")
                 with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
-                    v = ExprRenderer(lines, space, _counter())(k.body)
+                    v = self._expressions(lines, space, _counter())(k.body)
                     where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
                     lines.add(reduction_update(k.combiner, dt, target, v) + where)
         lines.depth -= 1
@@ -386,7 +377,7 @@ class CRenderer:
         with lines.block("if (acc == 0)"):
             self._open_loops(lines, space, n_out_loops, len(space.names), False,
                              innermost_pragma="")
-            v = ExprRenderer(lines, space, _counter())(k.body)
+            v = self._expressions(lines, space, _counter())(k.body)
             lines.add(f"if ({v} == 0) acc = {v};")
             self._close_loops(lines, len(space.names) - n_out_loops)
 
@@ -396,7 +387,7 @@ class CRenderer:
         lines.add(f"{C_TYPE[dt]} best = {render_literal(0, dt)};")
         lines.add("int64_t best_index = -1;")
         self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
-        v = ExprRenderer(lines, space, _counter())(k.body)
+        v = self._expressions(lines, space, _counter())(k.body)
         position = space.names[-1]
         # The first NaN wins, as in NumPy; otherwise the first extreme value.
         lines.add(f"if (best_index < 0 || {self._replaces_best(k.combiner, dt, v)}) "
@@ -543,15 +534,14 @@ class CRenderer:
                   f"{self.entry_returns} */")
         lines.add(f"{self.entry_qualifier}int {program.name}({', '.join(params) or 'void'}) {{")
         lines.depth += 1
-        used = {name for args in self._kernel_args.values() for name in args}
-        used |= {name for view in program.views
-                 for name in re.findall(r"[A-Za-z_]\w*", view.pointer)}
-        # Loop bounds, switch indices and kernel scalar arguments read inputs too: find them
-        # in the statements' own text, whatever statement put them there.
+        # Loop bounds, switch indices and kernel scalar arguments read inputs too: the
+        # statements record each buffer they read (`_entry_scalar`) as they are spelled.
+        self._entry_reads: set[str] = set()
         body = Lines()
         body.depth = lines.depth
         self._render_statements(body, program.body)
-        used |= set(re.findall(r"[A-Za-z_]\w*", body.text()))
+        used = {name for args in self._kernel_args.values() for name in args}
+        used |= {view.base for view in program.views} | self._entry_reads
         for b in program.inputs:
             if b.name in used:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
@@ -598,17 +588,26 @@ class CRenderer:
     def _free_temps(temps) -> list[str]:
         return [f"free({b.name});" for b in temps]
 
+    def _entry_scalar(self, scalar: EntryScalar) -> str:
+        """A loop bound, flag, switch index or kernel scalar argument as the entry reads it;
+        a buffer it reads is recorded, so the entry declares that buffer's pointer."""
+        if scalar.buffer is None:
+            return _entry_literal(scalar.value, scalar.dtype)
+        self._entry_reads.add(scalar.buffer.name)
+        return self._read_one_element(scalar.buffer)
+
     @staticmethod
-    def _host_scalar(text: str) -> str:
-        """A loop bound, flag or switch index as the entry reads it (`t3[0]` in C)."""
-        return text
+    def _read_one_element(buf) -> str:
+        """The entry's read of a one-element buffer (`t3[0]` in C)."""
+        return f"{buf.name}[0]"
 
     @staticmethod
     def _store_loop_index(lines: Lines, index, var: str) -> None:
         lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
 
     def _render_call(self, lines: Lines, st: Call) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]] + list(st.scalars)
+        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+        args += [self._entry_scalar(s) for s in st.scalars]
         lines.add(f"kernel_{st.kernel}({', '.join(args)});")
 
     def _render_statements(self, lines: Lines, stmts) -> None:
@@ -645,13 +644,13 @@ class CRenderer:
                 self._parity_flag(lines, st)
                 with lines.block("for (;;)"):
                     self._render_statements(lines, st.cond)
-                    lines.add(f"if (!{self._host_scalar(st.flag.name + '[0]')}) break;")
+                    lines.add(f"if (!{self._entry_scalar(EntryScalar.read(st.flag))}) break;")
                     self._render_statements(lines, st.body)
                     self._swap_pointers(lines, st)
                 self._restore_swapped(lines, st)
             elif isinstance(st, Switch):
                 last = len(st.cases) - 1
-                index = f"(int64_t){self._host_scalar(st.index)}"
+                index = f"(int64_t){self._entry_scalar(st.index)}"
                 with lines.block(f"switch ({index} < 0 ? 0 : {index} > {last} ? {last} : "
                                  f"{index})"):
                     for k, case in enumerate(st.cases):
@@ -666,7 +665,7 @@ class CRenderer:
 
     def _loop_bounds(self, lines, loop) -> tuple[str, str]:
         """A fori_loop's bounds as the entry's `for` reads them."""
-        return self._host_scalar(loop.lower), self._host_scalar(loop.upper)
+        return self._entry_scalar(loop.lower), self._entry_scalar(loop.upper)
 
     @staticmethod
     def _parity_flag(lines, loop) -> None:
@@ -706,6 +705,23 @@ class CRenderer:
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)
+
+
+# The method that spells each kind of kernel: a dialect overrides methods, never this table.
+_KERNEL_METHODS = {LoopKernel: "_loop_kernel", ReduceKernel: "_reduce_kernel",
+                   MatmulKernel: "_matmul_kernel", IteratedKernel: "_iterated_kernel",
+                   SortKernel: "_sort_kernel", DebugKernel: "_debug_kernel",
+                   HelperKernel: "_helper_kernel"}
+
+
+def _entry_literal(value, dt) -> str:
+    """A literal loop bound, flag or switch index as the user wrote it (`10`): nothing is
+    computed on it, and a plain decimal constant takes a C type wide enough for its value,
+    so the 64-bit spelling expressions need (`INT64_C(10)`) would only add noise."""
+    if dtypes.is_int(dt) and -2**63 < int(value) < 2**63:
+        v = int(value)
+        return str(v) if v >= 0 else f"({v})"
+    return render_literal(value, dt)
 
 
 def _row_major(shape, nvars) -> Affine:

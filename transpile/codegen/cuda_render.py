@@ -25,11 +25,10 @@ device functions too), so both backends share one semantics.
 from __future__ import annotations
 
 import math
-import re
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import (ExprRenderer, Lines, LoopSpace, _short_source, collect_affines, counter,
+from .c_expr import (Lines, LoopSpace, _short_source, collect_affines, counter,
                      merge_groups, walk)
 from .c_ops import C_TYPE, unsigned_work_type
 from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
@@ -41,7 +40,6 @@ _BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, 
 # Run-time helpers written for the host only (OpenMP, plans allocated and cached with malloc),
 # with no device form yet: what uses them, and the way out.
 _HOST_ONLY_HELPERS = {"tp_fft.h": "jnp.fft", "tp_conv.h": "lax.conv_general_dilated"}
-_ONE_ELEMENT_READ = re.compile(r"\b([A-Za-z_]\w*)\[0\]")
 
 
 class CudaRenderer(CRenderer):
@@ -92,8 +90,15 @@ class CudaRenderer(CRenderer):
         return {k for k, g in enumerate(space.groups)
                 if any(a.coeffs and a.coeffs[g[-1]] for a in affines)}
 
+    @staticmethod
+    def _launch(name: str, grid: str, block: str, args) -> list[str]:
+        """A kernel launch and the check of its status after it (a bad launch configuration
+        shows at once; a fault in the kernel, at the next synchronising call)."""
+        return [f"TP_LAUNCH({name}, {grid}, {block}, {', '.join(args)});",
+                "if ((status = tp_launched(status)) != 0) goto cleanup;"]
+
     def _launch_1d(self, name: str, blocks: str):
-        return lambda args: [f"TP_LAUNCH({name}, {blocks}, TP_THREADS, {', '.join(args)});"]
+        return lambda args: self._launch(name, blocks, "TP_THREADS", args)
 
     # -- elementwise kernels ------------------------------------------------------------------
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
@@ -112,7 +117,7 @@ class CudaRenderer(CRenderer):
         with self._grid_stride(lines, "flat", total):
             self._decompose(lines, space, 0, len(space.names), "flat",
                             self._used_loops(space, affines))
-            render = ExprRenderer(lines, space, counter())
+            render = self._expressions(lines, space, counter())
             value = render(k.value)
             lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
         lines.depth -= 1
@@ -176,8 +181,8 @@ class CudaRenderer(CRenderer):
         tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
         grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
                 f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
-        self._launches[index] = lambda args: [
-            f"TP_LAUNCH(kernel_{index}, {grid}, dim3(TP_TILE, TP_TILE), {', '.join(args)});"]
+        self._launches[index] = lambda args: self._launch(f"kernel_{index}", grid,
+                                                          "dim3(TP_TILE, TP_TILE)", args)
         r = self.restrict
         params = [f"const {t} *{b.name}" for b in reads]
         params += [f"const {C_TYPE[b.dtype]} *{b.name}" for b in limit_reads]
@@ -270,8 +275,7 @@ class CudaRenderer(CRenderer):
         thread. No atomics: the CPU's answer, every run."""
         joined = ", ".join(args)
         if items is None:
-            self._launches[index] = lambda a: [f"TP_LAUNCH(kernel_{index}, 1, 1, "
-                                               f"{', '.join(a)});"]
+            self._launches[index] = lambda a: self._launch(f"kernel_{index}", "1", "1", a)
             return [f"    {function}({joined});  /* one thread: in order */"]
         lines = Lines()
         lines.depth = 1
@@ -325,31 +329,31 @@ class CudaRenderer(CRenderer):
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
     def _render_call(self, lines: Lines, st) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]] + list(st.scalars)
-        for launch in self._launches[st.kernel]([self._host_scalar(a) for a in args]):
-            lines.add(launch)
-            if launch.startswith("TP_LAUNCH"):
-                lines.add("if ((status = tp_launched(status)) != 0) goto cleanup;")
+        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+        args += [self._entry_scalar(s) for s in st.scalars]
+        for line in self._launches[st.kernel](args):
+            lines.add(line)
 
     @staticmethod
-    def _host_scalar(text: str) -> str:
-        return _ONE_ELEMENT_READ.sub(r"tp_read(\1, &status)", text)
+    def _read_one_element(buf) -> str:
+        """A copy from the device (synchronising), its failure recorded in `status`."""
+        return f"tp_read({buf.name}, &status)"
 
     def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
         """Bounds held on the device are read once, before the loop: a read is a
         synchronising copy, which in the `for` condition would stall every iteration."""
         bounds = []
-        for name, text in (("first", loop.lower), ("end", loop.upper)):
-            host = self._host_scalar(text)
-            if host == text:
-                bounds.append(text)
+        for name, scalar in (("first", loop.lower), ("end", loop.upper)):
+            host = self._entry_scalar(scalar)
+            if scalar.buffer is None:          # a literal: nothing to read
+                bounds.append(host)
                 continue
             bound, t = f"{loop.var}_{name}", "int64_t"    # as the loop variable
             # Declared, then assigned: C++ forbids a `goto cleanup` past an initialization.
             lines.add(f"{t} {bound};")
             lines.add(f"{bound} = ({t}){host};")
             bounds.append(bound)
-        if bounds != [loop.lower, loop.upper]:
+        if loop.lower.buffer is not None or loop.upper.buffer is not None:
             lines.add("if (status != 0) goto cleanup;")
         return bounds[0], bounds[1]
 
@@ -437,7 +441,7 @@ class _Reduction:
 
     def _accumulate(self, lines: Lines, position: str) -> None:
         """acc <- combine(acc, body) at reduction position `position` (all loop vars set)."""
-        value = ExprRenderer(lines, self.space, counter())(self.k.body)
+        value = self.r._expressions(lines, self.space, counter())(self.k.body)
         where = f"  /* {_short_source(self.k.source)} */" if self.k.source is not None else ""
         if self.paired:
             lines.add(f"acc = combine(acc, {self.acc_t}{{{value}, {position}}});{where}")
@@ -497,8 +501,9 @@ class _Reduction:
         second = self._close(lines)
         blocks = f"tp_blocks({self.length}, TP_THREADS)"
         self.r._launches[self.index] = lambda args: [
-            f"TP_LAUNCH({name}, {blocks}, TP_THREADS, {', '.join(args[:-1] + [scratch])});",
-            f"TP_LAUNCH({name}_final, 1, TP_THREADS, {scratch}, (int64_t){blocks}, {args[-1]});"]
+            *self.r._launch(name, blocks, "TP_THREADS", args[:-1] + [scratch]),
+            *self.r._launch(f"{name}_final", "1", "TP_THREADS",
+                            [scratch, f"(int64_t){blocks}", args[-1]])]
         return first + "\n" + second
 
     def warp_per_row(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..ir import Literal
 from ..primitives import COMPLEX_PARTS, ELEMENTWISE_UFUNC, SPECIAL_UNARY
 from .kernel_ir import Affine, Call, Expr, IteratedKernel
+from .lower_exprs import cast, short_source
 from .schedule import deepest_fused_height
 
 _ELEMENTWISE = set(ELEMENTWISE_UFUNC) | set(SPECIAL_UNARY) | set(COMPLEX_PARTS) | {
@@ -42,7 +43,7 @@ def can_interchange(eqn) -> bool:
     return _is_elementwise_body(body, shape)
 
 
-def try_interchanged_for_loop(region, eqn, lower: str, upper: str):
+def try_interchanged_for_loop(region, eqn, lower, upper):
     """Statements for the interchanged loop, or None when interchange is not legal, or when
     the body is deeper than the dialect lets one kernel be (interchanged, the whole body
     is one kernel's expression: see schedule.materialised_vars)."""
@@ -50,16 +51,14 @@ def try_interchanged_for_loop(region, eqn, lower: str, upper: str):
     if not can_interchange(eqn) or (cap is not None and
                                     deepest_fused_height(eqn.params["body"]) >= cap):
         return None
-    from .lower import RegionLowering
-    from .lower_control import _buffer_for
     n = eqn.params["n_carry"]
     body = eqn.params["body"]
     shape = eqn.outputs[0].aval.shape
     nvars = len(shape)
     idx = tuple(Affine.var(d, nvars) for d in range(nvars))
     stmts = []
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
-    inner = RegionLowering(region.builder, body, dict(zip(body.invars[1 + n:], captured)))
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[2 + n:]]
+    inner = region.nested(body, dict(zip(body.invars[1 + n:], captured)))
     index_var = body.invars[0]
     index_name = region.builder.fresh("iter")
     inner.leaf_exprs[index_var] = Expr("var", (index_name,), index_var.aval.dtype)
@@ -74,11 +73,9 @@ def try_interchanged_for_loop(region, eqn, lower: str, upper: str):
         update = inner.value_at(out, idx if not isinstance(out, Literal) and out.aval.shape
                                 else (), nvars)
         dtype = eqn.outputs[k].aval.dtype
-        from .lower import _cast
-        carries.append((names[k], _cast(init_expr, dtype, None), _cast(update, dtype, None),
+        carries.append((names[k], cast(init_expr, dtype, None), cast(update, dtype, None),
                         region.buffers[eqn.outputs[k]]))
-    from .lower import _short
-    where = f" at {_short(eqn.source)}" if eqn.source else ""    # as every comment: no full path
+    where = f" at {short_source(eqn.source)}" if eqn.source else ""    # never the full path
     kernel = IteratedKernel(shape, carries, index_name, index_var.aval.dtype,
                             f"fori_loop{where}, interchanged: elements outside, iterations inside")
     call = region.builder.add_kernel(kernel)

@@ -62,6 +62,7 @@ class Buffer:
     dtype: np.dtype
     role: str           # "input", "const", "output", "temp", or "view"
     pointer: str = ""   # for views: the C expression of the first element's address
+    base: str = ""      # for views: the name of the (non-view) buffer the view points into
 
     @property
     def size(self) -> int:
@@ -250,10 +251,29 @@ class HelperKernel:
 
 # -- statements: the control flow of the entry function, calling kernels -------------------
 
+@dataclasses.dataclass(frozen=True)
+class EntryScalar:
+    """A scalar the entry function reads: a loop bound, a `while` flag, a switch index or a
+    kernel's scalar argument. Either the one element of `buffer` (which the entry reads
+    from memory: from the device, on a GPU) or the literal `value` of `dtype`. Structure,
+    not text: each renderer spells it, and knows which buffers its entry reads."""
+    buffer: Buffer | None = None
+    value: Any = None
+    dtype: np.dtype | None = None
+
+    @staticmethod
+    def literal(value, dtype) -> "EntryScalar":
+        return EntryScalar(None, value, np.dtype(dtype))
+
+    @staticmethod
+    def read(buffer: Buffer) -> "EntryScalar":
+        return EntryScalar(buffer)
+
+
 @dataclasses.dataclass
 class Call:
     kernel: int
-    scalars: tuple = ()     # extra scalar arguments (C expressions), e.g. loop bounds
+    scalars: tuple = ()     # extra scalar arguments (EntryScalars), e.g. loop bounds
 
 
 @dataclasses.dataclass
@@ -272,8 +292,8 @@ class Swap:
 class For:
     """for (var = lower; var < upper; var++) { [index[0] = position;] body; swaps }"""
     var: str
-    lower: str
-    upper: str
+    lower: EntryScalar
+    upper: EntryScalar
     body: list
     index: Buffer | None = None
     reverse_length: int | None = None    # scan(reverse=True): position = length - 1 - var
@@ -311,7 +331,7 @@ def swapped_buffers(stmts) -> set[str]:
 @dataclasses.dataclass
 class Switch:
     """Run cases[clamp(index, 0, len(cases) - 1)]."""
-    index: str
+    index: EntryScalar
     cases: list
 
 

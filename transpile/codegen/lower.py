@@ -10,19 +10,20 @@ lower_control.py.
 from __future__ import annotations
 
 import math
-import os
-import warnings
 
 import numpy as np
 
 from ..ir import IR, Literal, Var
-from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, CONTROL_FLOW, ELEMENTWISE_UFUNC,
+from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC,
                           REDUCTIONS, SPECIAL_UNARY)
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
                         MatmulLimits, Program, ReduceKernel, SortKernel, StridedOperand,
                         linearize)
+from .lower_control import CONTROL_FLOW_LOWERINGS
+from .lower_exprs import (I64, cast, clamp_expr, literal_expr, op_expr,
+                          short_source)
 from .lower_helpers import HELPER_LOWERINGS
 from .lower_updates import in_place_update_kernels, static_update_kernels
 from .schedule import is_trivial_reshape, materialised_vars
@@ -37,9 +38,6 @@ _COMBINER = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
 
 # Integers are never NaN or infinite: these predicates are constants on them.
 _CONSTANT_ON_INTEGERS = {"is_nan": False, "is_inf": False, "is_finite": True}
-
-I64 = np.dtype(np.int64)
-
 
 class ProgramBuilder:
     """State shared by every region of one program: kernels and uniquely named buffers."""
@@ -65,7 +63,7 @@ class ProgramBuilder:
 
     def view(self, of: Buffer, shape, offset: str) -> Buffer:
         view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view",
-                      f"({of.pointer or of.name} + {offset})")
+                      f"({of.pointer or of.name} + {offset})", of.base or of.name)
         self.views.append(view)
         return view
 
@@ -115,17 +113,29 @@ class RegionLowering:
                     self.buffers[v] = self.builder.temp(v.aval.shape, v.aval.dtype)
         stmts = []
         for eqn in self.ir.eqns:
-            if eqn.prim.name in CONTROL_FLOW:
-                from .lower_control import lower_control_flow
-                stmts.extend(lower_control_flow(self, eqn))
-            elif eqn.prim.name == "debug_print":
-                stmts.extend(self._debug_print(eqn))
+            statements = STATEMENT_LOWERINGS.get(eqn.prim.name)
+            if statements is not None:
+                stmts.extend(statements(self, eqn))
             elif eqn.outputs[0] in roots:
                 stmts.extend(self.emit_kernel(eqn.outputs[0]))
         for var, buf in self.dests.items():
             if var not in written:
                 stmts.append(self.copy_into(buf, var, "result"))
         return stmts
+
+    def nested(self, ir: IR, bound: dict, dests: dict | None = None, donated=frozenset(),
+               matmul_limits=None) -> "RegionLowering":
+        """The lowering of a region inside this one (a loop body, a branch): same program."""
+        return RegionLowering(self.builder, ir, bound, dests, donated, matmul_limits)
+
+    def buffer_for(self, atom, stmts: list) -> Buffer:
+        """A buffer holding `atom`, materialising a literal or a fused value into a
+        temporary (its copy appended to `stmts`) when it has none."""
+        buf = self.buffers.get(atom)
+        if buf is None:
+            buf = self.builder.temp(atom.aval.shape, atom.aval.dtype)
+            stmts.append(self.copy_into(buf, atom, "operand"))
+        return buf
 
     def copy_into(self, buf: Buffer, atom, why: str):
         return self.builder.add_kernel(self._copy_kernel(buf, atom, why))
@@ -134,7 +144,7 @@ class RegionLowering:
         shape = buf.shape
         n = len(shape)
         idx = tuple(Affine.var(d, n) for d in range(n))
-        value = _cast(self.value_at(atom, idx if atom.aval.shape else (), n), buf.dtype, None)
+        value = cast(self.value_at(atom, idx if atom.aval.shape else (), n), buf.dtype, None)
         return LoopKernel(shape, buf, linearize(idx, shape, n), value, f"{buf.shape} {why}")
 
     # -- scalar expressions -------------------------------------------------------------------
@@ -210,32 +220,11 @@ class RegionLowering:
     def emit_kernel(self, var: Var) -> list:
         eqn, buf = self.producers[var], self.buffers[var]
         name = eqn.prim.name
-        where = f" at {_short(eqn.source)}" if eqn.source else ""
+        where = f" at {short_source(eqn.source)}" if eqn.source else ""
         comment = f"{var.aval.str_short()} = {name}{where}"
-        if var in self.in_place:
-            kernels = in_place_update_kernels(self, eqn, buf, comment)
-        elif name == "dynamic_update_slice" and all(isinstance(s, Literal)
-                                                    for s in eqn.inputs[2:]):
-            kernels = static_update_kernels(self, eqn, buf, self._copy_note(var, comment))
-        elif name in REDUCTIONS or name in ARG_REDUCTIONS:
-            kernels = [self._reduce_kernel(eqn, buf, comment)]
-        elif name == "dot_general":
-            kernels = self._matmul_kernels(eqn, buf, comment)
-        elif name == "concatenate":
-            kernels = self._concat_kernels(eqn, buf, comment)
-        elif name in ("sort", "argsort"):
-            kernels = [self._sort_kernel(eqn, buf, comment)]
-        elif name in HELPER_LOWERINGS:
-            kernels = HELPER_LOWERINGS[name](self, eqn, buf, comment)
-        else:
-            if name == "dynamic_update_slice":
-                comment = self._copy_note(var, comment)
-            shape = var.aval.shape
-            n = len(shape)
-            idx = tuple(Affine.var(d, n) for d in range(n))
-            kernels = [LoopKernel(shape, buf, linearize(idx, shape, n),
-                                  self.compute(var, idx, n), comment)]
-        return [self.builder.add_kernel(k) for k in kernels]
+        rule = in_place_update_kernels if var in self.in_place else \
+            KERNEL_LOWERINGS.get(name, _loop_kernels)
+        return [self.builder.add_kernel(k) for k in rule(self, eqn, buf, comment)]
 
     def _copy_note(self, var, comment) -> str:
         """An update written to a new buffer copies the rest of the array: say why."""
@@ -243,14 +232,13 @@ class RegionLowering:
         return f"{comment}, into a new buffer: {why}"
 
     def _debug_print(self, eqn) -> list:
-        from .lower_control import _buffer_for
         stmts = []
         # Empty values have nothing to read: they are passed as null pointers.
-        values = [_buffer_for(self, a, stmts) if a.aval.size else None for a in eqn.inputs]
+        values = [self.buffer_for(a, stmts) if a.aval.size else None for a in eqn.inputs]
         effect = len(self.builder.effects)
         self.builder.effects.append((eqn.params["fmt"], eqn.params["treedef"],
                                      [(a.aval.shape, a.aval.dtype) for a in eqn.inputs]))
-        where = f" at {_short(eqn.source)}" if eqn.source else ""
+        where = f" at {short_source(eqn.source)}" if eqn.source else ""
         stmts.append(self.builder.add_kernel(DebugKernel(values, effect, f"debug.print{where}")))
         return stmts
 
@@ -340,65 +328,60 @@ class RegionLowering:
             n = len(shape)
             idx = tuple(Affine.var(d, n) for d in range(n))
             store_idx = tuple(a.shift(offset) if d == dim else a for d, a in enumerate(idx))
-            value = _cast(self.value_at(operand, idx, n), buf.dtype, eqn.source)
+            value = cast(self.value_at(operand, idx, n), buf.dtype, eqn.source)
             kernels.append(LoopKernel(shape, buf, linearize(store_idx, out_shape, n), value,
                                       f"{comment} (part at offset {offset})"))
             offset += shape[dim]
         return kernels
 
 
-def copy_kernel(dst: Buffer, src: Buffer, why: str) -> LoopKernel:
-    n = len(dst.shape)
+# -- the kernels of a materialised value: one rule per primitive ------------------------------
+# A rule takes (region, equation, output buffer, comment) and returns the value's kernels.
+
+def _loop_kernels(low, eqn, buf, comment):
+    """The default: one loop nest storing the value, its producers fused into it."""
+    var = eqn.outputs[0]
+    shape = var.aval.shape
+    n = len(shape)
     idx = tuple(Affine.var(d, n) for d in range(n))
-    flat = linearize(idx, dst.shape, n)
-    return LoopKernel(dst.shape, dst, flat, Expr("load", (src.name, flat), src.dtype),
-                      f"{dst.name} = {src.name}: {why}")
+    return [LoopKernel(shape, buf, linearize(idx, shape, n), low.compute(var, idx, n), comment)]
 
 
-def op_expr(name, operands, loop, out_dtype, source=None) -> Expr:
-    return Expr("op", (name, tuple(operands), tuple(np.dtype(d) for d in loop)),
-                np.dtype(out_dtype), source)
+def _new_buffer_update_kernels(low, eqn, buf, comment):
+    """A dynamic_update_slice into a buffer of its own (in place is in_place_update_kernels):
+    boxes around the window at static starts, else an elementwise select."""
+    comment = low._copy_note(eqn.outputs[0], comment)
+    if all(isinstance(s, Literal) for s in eqn.inputs[2:]):
+        return static_update_kernels(low, eqn, buf, comment)
+    return _loop_kernels(low, eqn, buf, comment)
 
 
-def _cast(e: Expr, dtype, source, force=False) -> Expr:
-    if e.dtype == dtype:
-        return e
-    if e.kind == "lit":
-        return literal_expr(e.args[0], dtype)   # weak literals take their partner's dtype
-    return Expr("cast", (e,), np.dtype(dtype), source)
+def _reduce_kernels(low, eqn, buf, comment):
+    return [low._reduce_kernel(eqn, buf, comment)]
 
 
-def _short(source) -> str:
-    return f"{os.path.basename(source.filename)}:{source.lineno}"
+def _sort_kernels(low, eqn, buf, comment):
+    return [low._sort_kernel(eqn, buf, comment)]
 
 
-def literal_expr(value, dtype) -> Expr:
-    """A literal converted to `dtype` as NumPy converts it (-1 -> uint64 wraps, 1e39 ->
-    float32 is inf): the value node holds the converted number, never the Python one.
-    The exact bits are part of the node's identity: 0.0 and -0.0 compare equal in Python
-    but must not be shared as one value."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)   # keeps the real part
-        converted = np.asarray(value).astype(dtype)
-    return Expr("lit", (converted.item(), converted.tobytes()), np.dtype(dtype))
+KERNEL_LOWERINGS = {
+    **{name: _reduce_kernels for name in sorted(REDUCTIONS | ARG_REDUCTIONS)},
+    "dot_general": RegionLowering._matmul_kernels,
+    "concatenate": RegionLowering._concat_kernels,
+    "sort": _sort_kernels, "argsort": _sort_kernels,
+    "dynamic_update_slice": _new_buffer_update_kernels,
+    **HELPER_LOWERINGS,
+}
+
+# Equations that become statements of their own (control flow around the kernels of their
+# regions, a debug print's call) rather than the kernels of a materialised value.
+STATEMENT_LOWERINGS = {**CONTROL_FLOW_LOWERINGS, "debug_print": RegionLowering._debug_print}
 
 
 def literal_array(atom: Literal) -> np.ndarray:
     """A 0-d array of the literal's own dtype (a Python number alone would lose it)."""
     with np.errstate(over="ignore"):
         return np.array(atom.value).astype(atom.aval.dtype)
-
-
-def clamp_expr(e: Expr, lo: int, hi: int) -> Expr:
-    """min(max(e, lo), hi) in int64, for clamping traced indices as JAX does. An unsigned
-    index is first clamped to `hi` in its own type: cast to int64 first, 2**64 - 1 would
-    become -1 and clamp to `lo`."""
-    if e.dtype.kind == "u" and hi >= 0:
-        u = np.dtype(np.uint64)
-        e = op_expr("min", [_cast(e, u, None), literal_expr(hi, u)], (u, u), u)
-    e = _cast(e, I64, None)
-    lower = op_expr("max", [e, literal_expr(lo, I64)], (I64, I64), I64)
-    return op_expr("min", [lower, literal_expr(hi, I64)], (I64, I64), I64)
 
 
 # -- the rules that build expressions: one generator per primitive ---------------------------
@@ -414,10 +397,10 @@ def _elementwise(low, eqn, idx, nvars):
     src = eqn.source
     if name == "select":
         pred, t, f = operands
-        return Expr("select", (pred, _cast(t, out.dtype, src), _cast(f, out.dtype, src)),
+        return Expr("select", (pred, cast(t, out.dtype, src), cast(f, out.dtype, src)),
                     out.dtype, src)
     if name == "convert_element_type":
-        return _cast(operands[0], out.dtype, src, force=True)
+        return cast(operands[0], out.dtype, src, force=True)
     if name in SPECIAL_UNARY or name in COMPLEX_PARTS or name == "bitcast_convert_type":
         return op_expr(name, operands, [a.aval.dtype for a in eqn.inputs], out.dtype, src)
     if name not in ELEMENTWISE_UFUNC:
@@ -425,7 +408,7 @@ def _elementwise(low, eqn, idx, nvars):
     loop, _ = elementwise_dtypes(name, [a.aval for a in eqn.inputs])
     if name in _CONSTANT_ON_INTEGERS and np.dtype(loop[0]).kind not in "fc":
         return literal_expr(_CONSTANT_ON_INTEGERS[name], out.dtype)
-    return op_expr(name, [_cast(o, dt, src) for o, dt in zip(operands, loop)], loop,
+    return op_expr(name, [cast(o, dt, src) for o, dt in zip(operands, loop)], loop,
                    out.dtype, src)
 
 
@@ -480,13 +463,8 @@ def _iota_index(low, eqn, idx, nvars):
                 eqn.source)
 
 
-def _clamped_starts(low, eqn, operand_shape, sizes):
-    return [clamp_expr(low.scalar(s), 0, d - n)
-            for s, d, n in zip(eqn.inputs[-len(operand_shape):], operand_shape, sizes)]
-
-
 def _clamped_starts_rule(eqn, operand_shape, sizes):
-    """`_clamped_starts` inside a rule: the start values are asked for, not computed."""
+    """`clamped_starts` inside a rule: the start values are asked for, not computed."""
     clamped = []
     for s, d, n in zip(eqn.inputs[-len(operand_shape):], operand_shape, sizes):
         clamped.append(clamp_expr((yield s, (), 0), 0, d - n))
@@ -527,7 +505,7 @@ def _gather_index(low, eqn, idx, nvars):
     x, indices = eqn.inputs
     axis, k = eqn.params["axis"], indices.aval.ndim
     n = x.aval.shape[axis]
-    raw = _cast((yield indices, tuple(idx[axis:axis + k]), nvars), I64, eqn.source)
+    raw = cast((yield indices, tuple(idx[axis:axis + k]), nvars), I64, eqn.source)
     negative = op_expr("lt", [raw, literal_expr(0, I64)], (I64, I64), np.bool_)
     wrapped = Expr("select", (negative, op_expr("add", [raw, literal_expr(n, I64)], (I64, I64),
                                                        I64), raw), I64, eqn.source)

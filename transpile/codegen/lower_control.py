@@ -16,50 +16,27 @@ import math
 
 import numpy as np
 
-from .. import dtypes
 from ..ir import Literal
-from .c_ops import render_literal
 from .interchange import try_interchanged_for_loop
 from .buffers import carries_in_place
-from .kernel_ir import For, Swap, Switch, While
+from .kernel_ir import EntryScalar, For, Swap, Switch, While
+from .lower_exprs import copy_kernel
 from .loop_ranges import matmul_limits
 from .schedule import materialised_vars
 
 
-def lower_control_flow(region, eqn) -> list:
-    return _LOWERINGS[eqn.prim.name](region, eqn)
-
-
-def _buffer_for(region, atom, stmts):
-    """A buffer holding `atom` (materialising literals and fused values when needed)."""
-    buf = region.buffers.get(atom)
-    if buf is None:
-        buf = region.builder.temp(atom.aval.shape, atom.aval.dtype)
-        stmts.append(region.copy_into(buf, atom, "operand"))
-    return buf
-
-
-def _scalar_text(region, atom, stmts) -> str:
+def _entry_scalar(region, atom, stmts) -> EntryScalar:
+    """A loop bound, flag or switch index: a literal as the user wrote it, or the one
+    element of the buffer holding the value."""
     if isinstance(atom, Literal):
-        return _bound_literal(atom.value, atom.aval.dtype)
-    return f"{_buffer_for(region, atom, stmts).name}[0]"
-
-
-def _bound_literal(value, dt) -> str:
-    """A loop bound, flag or switch index written as the user wrote it (`10`): nothing is
-    computed on it, and a plain decimal constant takes a C type wide enough for its value,
-    so the 64-bit spelling expressions need (`INT64_C(10)`) would only add noise."""
-    if dtypes.is_int(dt) and -2**63 < int(value) < 2**63:
-        v = int(value)
-        return str(v) if v >= 0 else f"({v})"
-    return render_literal(value, dt)
+        return EntryScalar.literal(atom.value, atom.aval.dtype)
+    return EntryScalar.read(region.buffer_for(atom, stmts))
 
 
 def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=None) -> list:
     """Statements computing `ir` on `args` (buffers), writing outvar k into results[k].
     `donated` invars' buffers may be overwritten (a carry updated in place);
     `matmul_limits` bounds the region's products (see loop_ranges.py)."""
-    from .lower import RegionLowering
     bound = dict(zip(ir.invars, args))
     dests, extra = {}, []
     for atom, buf in zip(ir.outvars, results):
@@ -69,7 +46,7 @@ def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=N
             extra.append((buf, atom))      # not computed here, or wanted twice: copy it
         else:
             dests[atom] = buf
-    low = RegionLowering(region.builder, ir, bound, dests, donated, matmul_limits)
+    low = region.nested(ir, bound, dests, donated, matmul_limits)
     stmts = low.lower()
     stmts.extend(low.copy_into(buf, atom, "region result") for buf, atom in extra)
     return stmts
@@ -89,7 +66,6 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
     `first` is the position of the first carry among the body's invars. A carry updated in
     place is the destination of its own update; any other changed carry gets a spare buffer
     that the body writes and the loop swaps with it."""
-    from .lower import copy_kernel
     n = len(carry)
     invars, outvars = body_ir.invars[first:first + n], body_ir.outvars[:n]
     in_place = carries_in_place(body_ir, materialised_vars(
@@ -114,8 +90,8 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
 
 def _cond(region, eqn) -> list:
     stmts = []
-    index = _scalar_text(region, eqn.inputs[0], stmts)
-    operands = [_buffer_for(region, a, stmts) for a in eqn.inputs[1:]]
+    index = _entry_scalar(region, eqn.inputs[0], stmts)
+    operands = [region.buffer_for(a, stmts) for a in eqn.inputs[1:]]
     results = [region.buffers[v] for v in eqn.outputs]
     cases = [lower_region(region, branch, operands, results)
              for branch in eqn.params["branches"]]
@@ -128,7 +104,7 @@ def _while(region, eqn) -> list:
     cond_ir, body_ir = eqn.params["cond"], eqn.params["body"]
     stmts = []
     carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:]]
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n:]]
     flag = region.builder.temp((), np.bool_)
     cond = lower_region(region, cond_ir, carry + captured, [flag])
     body, swaps = _loop_body(region, body_ir, carry + captured, carry, 0)
@@ -140,13 +116,13 @@ def _for_loop(region, eqn) -> list:
     n = eqn.params["n_carry"]
     body_ir = eqn.params["body"]
     stmts = []
-    lower = _scalar_text(region, eqn.inputs[0], stmts)
-    upper = _scalar_text(region, eqn.inputs[1], stmts)
+    lower = _entry_scalar(region, eqn.inputs[0], stmts)
+    upper = _entry_scalar(region, eqn.inputs[1], stmts)
     interchanged = try_interchanged_for_loop(region, eqn, lower, upper)
     if interchanged is not None:
         return stmts + interchanged
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[2 + n:]]
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[2 + n:]]
     index = region.builder.temp((), body_ir.invars[0].aval.dtype)
     limits = matmul_limits(eqn, region.producers)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
@@ -168,8 +144,8 @@ def _scan(region, eqn) -> list:
     n, n_xs, length = p["n_carry"], p["n_xs"], p["length"]
     stmts = []
     carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
-    xs = [_buffer_for(region, a, stmts) for a in eqn.inputs[n:n + n_xs]]
-    captured = [_buffer_for(region, a, stmts) for a in eqn.inputs[n + n_xs:]]
+    xs = [region.buffer_for(a, stmts) for a in eqn.inputs[n:n + n_xs]]
+    captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n + n_xs:]]
     var = region.builder.fresh("it")
     position = f"({length - 1} - {var})" if p["reverse"] else var
 
@@ -178,9 +154,11 @@ def _scan(region, eqn) -> list:
     x_views = [step_view(x) for x in xs]
     y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
     body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views)
-    stmts.append(For(var, "0", str(length), body, swaps=swaps,
+    first, end = (EntryScalar.literal(v, np.int64) for v in (0, length))
+    stmts.append(For(var, first, end, body, swaps=swaps,
                      parity=region.builder.fresh("odd")))
     return stmts
 
 
-_LOWERINGS = {"cond": _cond, "while": _while, "for_loop": _for_loop, "scan": _scan}
+# Statements for each control-flow primitive (lower.py's STATEMENT_LOWERINGS holds them).
+CONTROL_FLOW_LOWERINGS = {"cond": _cond, "while": _while, "for_loop": _for_loop, "scan": _scan}

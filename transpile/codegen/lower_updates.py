@@ -13,6 +13,7 @@ import math
 
 from .c_expr import walk
 from .kernel_ir import Affine, Expr, LoopKernel, linearize
+from .lower_exprs import cast, clamped_starts
 
 
 def in_place_update_kernels(low, eqn, buf, comment):
@@ -20,14 +21,13 @@ def in_place_update_kernels(low, eqn, buf, comment):
 
     When the update reads the buffer anywhere but at the element it replaces, it is
     computed into a temporary first (the window is small: see buffers.plan_in_place)."""
-    from .lower import _cast, _clamped_starts    # lower.py imports this module
     update = eqn.inputs[1]
     sizes = update.aval.shape
     n = len(sizes)
     idx = tuple(Affine.var(d, n) for d in range(n))
-    starts = _clamped_starts(low, eqn, buf.shape, sizes)
+    starts = clamped_starts(low, eqn, buf.shape, sizes)
     store = linearize(tuple(a.plus(s) for a, s in zip(idx, starts)), buf.shape, n)
-    value = _cast(low.value_at(update, idx, n), buf.dtype, eqn.source)
+    value = cast(low.value_at(update, idx, n), buf.dtype, eqn.source)
     kernels = []
     if math.prod(sizes) > 1 and not reads_only_at(value, buf.name, store, sizes):
         tmp = low.builder.temp(sizes, buf.dtype)
@@ -57,12 +57,11 @@ def static_update_kernels(low, eqn, buf, comment):
 
 def _box_kernel(low, buf, atom, lo, extent, starts, comment):
     """buf[lo + i] = atom[(starts or 0) + i] for i over `extent`."""
-    from .lower import _cast
     n = len(extent)
     idx = tuple(Affine.var(d, n) for d in range(n))
     src = idx if starts is None else tuple(a.shift(s) for a, s in zip(idx, starts))
     store = linearize(tuple(a.shift(s) for a, s in zip(idx, lo)), buf.shape, n)
-    value = _cast(low.value_at(atom, src if atom.aval.shape else (), n), buf.dtype, None)
+    value = cast(low.value_at(atom, src if atom.aval.shape else (), n), buf.dtype, None)
     return LoopKernel(tuple(extent), buf, store, value, comment)
 
 

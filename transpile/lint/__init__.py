@@ -8,7 +8,9 @@ Library use:
         print(finding.code, finding.line, finding.text)
 
 The command line is `transpile.lint.cli.main(argv)`; the rules live in `transpile.lint.rules`,
-one module per rule. Nothing here imports the rest of `transpile` (no numpy needed).
+one module per rule. Linting needs no NumPy: what the linter reads from `transpile` (its
+public names, the tracer methods that concretize) is read on first use (`from_transpile.py`),
+and the compiler never imports the linter.
 """
 
 from .config import LintConfig, find_config, load_config

@@ -11,7 +11,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .config import ConfigError, LintConfig, find_config, load_config, validate_selectors
+from .config import ConfigError, LintConfig, find_config, load_config, selectors_of, validate_selectors
 from .fixer import unified_diff
 from .reporters import FORMATS, MACHINE_FORMATS, statistics, summary
 from .rules import ALL_RULES, KNOWN_CODES, find_rule
@@ -129,7 +129,7 @@ def _configure(args: argparse.Namespace, paths: list[str]) -> LintConfig:
     if args.respect_gitignore is not None:
         changes["respect_gitignore"] = args.respect_gitignore
     config = replace(config, **changes)
-    validate_selectors(config.select + config.ignore, KNOWN_CODES)
+    validate_selectors(selectors_of(config), KNOWN_CODES)
     return config
 
 

@@ -8,16 +8,17 @@ off just TP201, while `select = ["TP201"]`, `ignore = ["TP2"]` keeps it.
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+
+from .codes import Code
 
 DEFAULT_MAX_UNROLL = 100
 # The qualified names that mean "jit this function". JAX is known without configuration (the
 # hazards are the same, and users migrating lint their JAX code first); `jit-functions` adds
 # others, such as "equinox.filter_jit".
-DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit", "equinox.filter_jit")
+DEFAULT_JIT_FUNCTIONS = ("transpile.jit", "transpile.api.jit", "jax.jit", "equinox.filter_jit", "flax.nnx.jit")
 # Array and lax namespaces per package (a package not listed gets `<root>.numpy`/`<root>.lax`).
 # Libraries built on JAX use JAX's own: there is no `equinox.lax` to suggest.
 _JAX_BASED = ("equinox", "flax", "haiku", "chex", "jaxopt", "optax")
@@ -118,10 +119,31 @@ def _relative_posix(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def validate_selectors(selectors: tuple[str, ...], known_codes: set[str]) -> None:
+def validate_selectors(selectors: tuple[str, ...], known_codes: frozenset[Code] = frozenset(Code)) -> None:
     for selector in selectors:
         if selector != "ALL" and not any(code.startswith(selector) for code in known_codes):
             raise ConfigError(f"unknown rule selector {selector!r}")
+
+
+def selectors_of(config: LintConfig) -> tuple[str, ...]:
+    """Every code selector the settings name: select, ignore and per-file ignores."""
+    per_file = tuple(code for _, codes in config.per_file_ignores for code in codes)
+    return config.select + config.ignore + per_file
+
+
+def _toml_reader(pyproject: Path):
+    """The standard library's TOML reader (Python 3.11+), or its backport `tomli` on 3.10."""
+    try:
+        import tomllib as reader
+    except ModuleNotFoundError:
+        try:
+            import tomli as reader
+        except ModuleNotFoundError:
+            raise ConfigError(
+                f"{pyproject}: reading [tool.transpile.lint] needs Python 3.11+ or the 'tomli' "
+                "package; install tomli, or pass --isolated and give the settings as options"
+            ) from None
+    return reader
 
 
 def find_config(start: Path) -> Path | None:
@@ -136,8 +158,15 @@ def find_config(start: Path) -> Path | None:
 
 def _lint_table(pyproject: Path) -> dict | None:
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{pyproject}: {error}") from error
+    if "transpile" not in text:
+        return None  # no table of ours: nothing to parse (and no TOML reader needed)
+    toml = _toml_reader(pyproject)
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as error:
         raise ConfigError(f"{pyproject}: {error}") from error
     for key in CONFIG_TABLE:
         if not isinstance(data, dict) or key not in data:

@@ -11,16 +11,19 @@ libcst (`fixer.py`).
 from __future__ import annotations
 
 import ast
+import gc
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cached_property
 
+from .codes import UNSUPPRESSIBLE, Code
 from .config import LintConfig
 from .evidence import array_like_params
 from .flow import TraceFacts, analyze
 from .flow_tables import SHAPE_PARAMETERS
-from .index import Function, build_index
-from .jitsites import find_jit_sites
+from .index import CallSite, Function, build_index
+from .jitsites import find_jit_sites, lines_mentioning
 from .model import Edit, Finding, Fix
 from .names import Names
 from .newer_syntax import parse_any_version
@@ -29,8 +32,8 @@ from .resolve import Resolver
 from .rules import Rule, enabled_rules
 from .traced_code import TracedCode
 
-SYNTAX_ERROR = "E999"
-NOT_ANALYSED = "E902"  # as for a file that cannot be read
+SYNTAX_ERROR = Code.E999
+NOT_ANALYSED = Code.E902  # as for a file that cannot be read
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -49,6 +52,7 @@ class ModuleContext:
         self.sites = find_jit_sites(self.index, self.names, self.resolver, source, self.line_starts)
         self._array_params: dict[Function, frozenset[str]] = {}
         self.memo: dict[tuple, object] = {}  # answers rules share within this module
+        self._binding_calls: dict[str, list[CallSite]] | None = None
 
     @cached_property
     def facts(self) -> TraceFacts:
@@ -71,6 +75,20 @@ class ModuleContext:
         """A call of an array function, other than one whose arguments are sizes (zeros(n))."""
         member = self.names.member_of(call.func, namespaces, function)
         return member is not None and member not in SHAPE_PARAMETERS
+
+    def calls_of(self, binding: str) -> list[CallSite]:
+        """Calls `binding(...)` / `obj.binding(...)` of a jitted function's name, found for every
+        jitted name in one pass over the module (rules ask per site and per parameter)."""
+        if self._binding_calls is None:
+            bindings = {site.binding for site in self.sites.sites if site.binding}
+            found: dict[str, list[CallSite]] = {}
+            for call in self.index.calls_on_lines(lines_mentioning(self.source, bindings, self.line_starts)):
+                func = call.node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                if name in bindings:
+                    found.setdefault(name, []).append(call)
+            self._binding_calls = found
+        return self._binding_calls.get(binding, [])
 
     # -- positions: ast columns are UTF-8 byte offsets; findings and edits use characters -------
     def line_text(self, line: int) -> str:
@@ -137,8 +155,24 @@ class ModuleContext:
 def lint_source(source: str, path: str, config: LintConfig, rules: Iterable[Rule] | None = None) -> list[Finding]:
     """All findings for one module's text, after noqa comments and rule selection."""
     chosen = list(rules) if rules is not None else enabled_rules(config, path)
-    findings = _analyse(source, path, config, chosen) if may_jit(source, config) else _syntax_only(source, path)
-    return _filter(findings, source)
+    with _without_cycle_collection():
+        findings = _analyse(source, path, config, chosen) if may_jit(source, config) else _syntax_only(source, path)
+        return _filter(findings, source)
+
+
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """Parsing allocates a node object per token, and each batch of allocations sets off
+    Python's cycle collector, which then traverses every live object: a third of a lint's
+    time, for nothing, since syntax trees hold no cycles. Collection is paused for one
+    module and resumes after it (whatever cycles the analysis left are collected then)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def may_jit(source: str, config: LintConfig) -> bool:
@@ -189,7 +223,7 @@ def _filter(findings: list[Finding], source: str) -> list[Finding]:
     suppressions = parse_suppressions(source)
     unique: dict[tuple, Finding] = {}
     for finding in sorted(findings, key=Finding.sort_key):
-        if finding.code != SYNTAX_ERROR and suppressions.suppressed(finding.code, finding.line):
+        if finding.code not in UNSUPPRESSIBLE and suppressions.suppressed(finding.code, finding.line):
             continue
         unique.setdefault((finding.code, finding.line, finding.col), finding)
     return list(unique.values())

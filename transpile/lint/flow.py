@@ -22,6 +22,7 @@ from .flow_values import CONCRETE, Origin, Taint, Value
 from .index import Function
 from .jitsites import JitSites
 from .names import Names
+from .nnx_modules import static_attributes as nnx_static_attributes
 from .pytree_fields import SCALAR_ANNOTATIONS, leaf_fields, static_fields
 from .resolve import Resolver, all_params
 
@@ -39,7 +40,8 @@ class Interpreter(StatementMixin, CallMixin, ExpressionMixin):
         self.call_memo: dict[tuple, Value] = {}
         self.active: set[Function] = set()  # functions being analysed (recursion guard)
         static = static_fields(names.index)
-        self.static_attributes = STATIC_ATTRIBUTES | static
+        # nnx modules keep their plain attributes in the graph definition: Python values.
+        self.static_attributes = STATIC_ATTRIBUTES | static | nnx_static_attributes(names.index, names)
         self.leaf_fields = leaf_fields(names.index, static)
         self.scalar_fields = leaf_fields(names.index, static, SCALAR_ANNOTATIONS)
         self.pure_calls: frozenset[str] = frozenset()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from .codes import HazardKind
 from .flow_expressions import truth_taint
 from .flow_state import Frame
 from .flow_tables import (
@@ -19,8 +20,7 @@ from .flow_tables import (
     CONCRETE_ARRAY_FUNCTIONS,
     CONCRETE_BUILTINS,
     CONCRETE_LAX_FUNCTIONS,
-    CONVERSION_BUILTINS,
-    CONVERSION_METHODS,
+    CONSTANT_FOLDING_LAX_FUNCTIONS,
     DATA_DEPENDENT_SHAPE,
     FUNCTION_TRANSFORMS,
     HOST_CONVERSIONS,
@@ -37,12 +37,15 @@ from .flow_tables import (
     STAGING_NAMESPACES,
     TRANSFORM_PACKAGES,
 )
+from .from_transpile import CONVERSION_DUNDERS, concretizing_methods, conversion_builtins
 from .flow_values import CONCRETE, Origin, Taint, Value, container_of, join, of, taint_of, tuple_of
 from .index import Function
 from .resolve import positional_params
 
 Args = list[tuple[ast.expr, str | None, Value]]  # (expression, keyword or "*"/"**", value)
 LINEN_BASES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# `nnx.merge(graphdef, state)` rebuilds the module `graphdef, state = nnx.split(module)` took apart.
+NNX_SPLIT_MERGE = frozenset({"flax.nnx.merge", "flax.nnx.split"})
 
 
 class CallMixin:
@@ -59,7 +62,9 @@ class CallMixin:
                 args.append((arg, None, self.eval(arg, frame)))
         for keyword in node.keywords:
             args.append((keyword.value, keyword.arg or "**", self.eval(keyword.value, frame)))
-        for handler in (self._builtin_call, self._namespace_call, self._user_call, self._method_call, self._module_call):
+        handlers = (self._builtin_call, self._namespace_call, self._user_call, self._module_method_call,
+                    self._method_call, self._module_call)  # fmt: skip
+        for handler in handlers:
             result = handler(node, args, frame)
             if result is not None:
                 return result
@@ -72,14 +77,21 @@ class CallMixin:
             return None
         taint = _args_taint(args)
         values = [value for _, _, value in args]
-        if name in CONVERSION_BUILTINS or name in COMPARING_BUILTINS:
+        # Untraced arguments convert fine, so transpile's table is read only for traced ones.
+        if name in COMPARING_BUILTINS or (taint and name in conversion_builtins()):
             if name in ("bool", "any", "all", "sorted") or (name in ("min", "max") and len(args) == 1):
                 # Truth of a Python container, or the keys of a dict: only its length counts.
                 taint = taint_of(Value(truth_taint(value)) for value in values) if name == "bool" else _elements(values)
-            self.hazard("convert", node, taint, frame, f"{name}()")
+            self.hazard(HazardKind.CONVERT, node, taint, frame, f"{name}()")
             return CONCRETE
         if name == "range":
-            self.hazard("range", node, taint, frame, "range()")
+            self.hazard(HazardKind.RANGE, node, taint, frame, "range()")
+            return CONCRETE
+        if name == "print":
+            # What print shows: f-strings are text, but the tracers formatted into them count.
+            shown = [self.eval(part.value, frame) for arg in node.args if isinstance(arg, ast.JoinedStr)
+                     for part in arg.values if isinstance(part, ast.FormattedValue)]  # fmt: skip
+            self.hazard(HazardKind.PRINT, node, taint | taint_of(shown), frame, "print")
             return CONCRETE
         if name in CONCRETE_BUILTINS:
             return CONCRETE
@@ -138,6 +150,11 @@ class CallMixin:
             return [(function, bound + prefix) for function, prefix in self._callables_in(expr.args[0], frame)]
         if isinstance(expr, ast.Call) and expr.args and self._transform_name(expr.func, frame) in FUNCTION_TRANSFORMS:
             return self._callables_in(expr.args[0], frame)  # jax.vmap(jax.grad(f))
+        if isinstance(expr, ast.Attribute):
+            resolved = self.resolver.callee(expr, frame.function)
+            if resolved is not None and resolved[1]:
+                # A bound method (`jax.grad(self._loss)`): the receiver fills `self`.
+                return [(resolved[0], [(expr.value, None, self.eval(expr.value, frame))])]
         return [(function, []) for function in self._functions_in(expr, self.eval(expr, frame), frame)]
 
     def _immediate_call(self, member: str, node: ast.Call, args: Args, frame: Frame) -> Value:
@@ -161,14 +178,14 @@ class CallMixin:
         shape_arguments = SHAPE_ARGUMENTS.get(qualified or "")
         if shape_arguments is not None:
             shape, _ = _split_args(args, *shape_arguments)
-            self.hazard("shape", node, _args_taint(shape), frame, qualified.rsplit(".", 1)[-1])
+            self.hazard(HazardKind.SHAPE, node, _args_taint(shape), frame, qualified.rsplit(".", 1)[-1])
         member = self.names.member_of(node.func, self.config.array_namespaces, function)
         if member is not None:
             value = self._array_function(member, node, args, frame)
             return value if member in CONCRETE_ARRAY_FUNCTIONS else self._staged(qualified, node, frame, value)
         member = self.names.member_of(node.func, self.config.lax_namespaces, function)
         if member is not None:
-            if member in CONCRETE_LAX_FUNCTIONS:
+            if member in CONCRETE_LAX_FUNCTIONS or (member in CONSTANT_FOLDING_LAX_FUNCTIONS and not _args_taint(args)):
                 return CONCRETE
             self._trace_lax_bodies(member, args, frame)
             return self._staged(qualified, node, frame, of(_args_taint(args).as_array()))
@@ -184,7 +201,7 @@ class CallMixin:
             if len(found) == 1:
                 return Value(function=found[0])  # g = jax.grad(f); g(w, x) runs f
         if qualified.startswith("logging.") and qualified.rsplit(".", 1)[-1] in LOGGING_METHODS:
-            self.hazard("log", node, _args_taint(args), frame, qualified)
+            self.hazard(HazardKind.LOG, node, _args_taint(args), frame, qualified)
             return CONCRETE
         root = qualified.split(".", 1)[0]
         if root in ("numpy", "math", "operator") and "." in qualified:
@@ -215,13 +232,13 @@ class CallMixin:
         if member in SHAPE_PARAMETERS and not (member == "repeat" and _has_keyword(args, "total_repeat_length")):
             positions, keywords = SHAPE_PARAMETERS[member]
             shape, rest = _split_args(args, positions, keywords)
-            self.hazard("shape", node, _args_taint(shape), frame, member)
+            self.hazard(HazardKind.SHAPE, node, _args_taint(shape), frame, member)
             return of(_args_taint(rest).as_array())
         taint = _args_taint(args).as_array()
         if member in DATA_DEPENDENT_SHAPE and not _has_keyword(args, "size"):
             positional = [value for _, keyword, value in args if keyword is None]
             if member != "where" or len(positional) == 1:
-                self.hazard("datashape", node, taint, frame, member)
+                self.hazard(HazardKind.DATASHAPE, node, taint, frame, member)
         if member in MASK_FUNCTIONS and taint:
             return Value(taint, mask=True)
         return of(taint)
@@ -232,11 +249,11 @@ class CallMixin:
         if qualified.startswith("numpy.") and (member in CONCRETE_ARRAY_FUNCTIONS or "." in member):
             return CONCRETE  # np.shape(x), np.dtype(...), np.random.* on concrete seeds
         taint = _args_taint(args)
-        if qualified.startswith("operator.") and member not in ("index", "truth", "not_"):
+        if qualified.startswith("operator.") and qualified not in CONVERSION_DUNDERS:
             return of(taint)
         if qualified.startswith("numpy.") and member not in HOST_CONVERSIONS and self.traced_by_transpile(frame.root):
             return of(taint.as_array())  # NumPy protocols hand tracers to transpile.numpy
-        self.hazard("convert", node, taint, frame, qualified)
+        self.hazard(HazardKind.CONVERT, node, taint, frame, qualified)
         return CONCRETE
 
     def traced_by_transpile(self, root: int) -> bool:
@@ -336,7 +353,7 @@ class CallMixin:
         method = func.attr
         taint = _args_taint(args)
         if method in LOGGING_METHODS and self._is_logger(func.value):
-            self.hazard("log", node, taint, frame, f"{ast.unparse(func.value)}.{method}")
+            self.hazard(HazardKind.LOG, node, taint, frame, f"{ast.unparse(func.value)}.{method}")
             return CONCRETE
         if method in ("apply", "apply_fn") and args:
             applied = self._module_apply(func.value, args, frame, through_state=method == "apply_fn")
@@ -346,16 +363,16 @@ class CallMixin:
             return self._mutate(func.value, receiver, method, taint, frame)
         if not receiver.taint:
             return of(taint)
-        if method in CONVERSION_METHODS:
-            self.hazard("convert", node, receiver.taint, frame, f".{method}()")
+        if method in concretizing_methods():
+            self.hazard(HazardKind.CONVERT, node, receiver.taint, frame, f".{method}()")
             return CONCRETE
         if method in SHAPE_METHODS:
             positions, keywords = SHAPE_METHODS[method]
             shape, rest = _split_args(args, positions, keywords)
-            self.hazard("shape", node, _args_taint(shape), frame, f".{method}()")
+            self.hazard(HazardKind.SHAPE, node, _args_taint(shape), frame, f".{method}()")
             return of((receiver.taint | _args_taint(rest)).as_array())
         if method == "nonzero" and not receiver.container:
-            self.hazard("datashape", node, receiver.taint, frame, ".nonzero")
+            self.hazard(HazardKind.DATASHAPE, node, receiver.taint, frame, ".nonzero")
         if method in ("astype", "copy", "__invert__") and receiver.mask:
             return receiver
         return self._container_method(method, receiver, taint)
@@ -421,6 +438,21 @@ class CallMixin:
         bound = Bound([(func, None, frame.lookup(func.id)), *args])
         return self.call_function(target, bind_params(target, bound), frame)
 
+    def _module_method_call(self, node: ast.Call, args: Args, frame: Frame) -> Value | None:
+        """`encoder.encode(x)` on a module instance (equinox, flax.nnx) or a parameter holding
+        one: run the class's method with `self` the instance, as for `encoder(x)`."""
+        func = node.func
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name) or func.attr == "apply":
+            return None
+        if not self._callable_classes():
+            return None
+        cls = self._module_class(func.value, frame) or self._parameter_class(func.value.id, frame)
+        target = self.names.index.methods.get(cls, {}).get(func.attr) if cls is not None else None
+        if target is None or target.decorator_list:  # static/class methods, properties: not this
+            return None
+        bound = Bound([(func.value, None, frame.lookup(func.value.id)), *args])
+        return self.call_function(target, bind_params(target, bound), frame)
+
     def _callable_classes(self) -> list[ast.ClassDef]:
         """This module's classes with a `__call__` (computed once)."""
         found = getattr(self, "_classes_with_call", None)
@@ -443,9 +475,15 @@ class CallMixin:
         if param.annotation is not None:
             wanted = ast.unparse(param.annotation).strip("'\"")
             return next((cls for cls in candidates if cls.name == wanted), None)
+        instance = self._module_class(ast.Name(name), None)
+        if instance in candidates:
+            return instance  # `def step(counter, x)` beside a module-level `counter = Counter(...)`
         modules = [cls for cls in candidates if any("Module" in ast.unparse(base) for base in cls.bases)]
-        if len(modules) > 1:  # called directly, a module is an equinox one (linen goes through apply)
-            modules = [cls for cls in modules if any(self.names.qualified(base, None) == "equinox.Module" for base in cls.bases)]
+        if len(modules) > 1:  # called directly, a module is not a linen one (linen goes through apply)
+            modules = [
+                cls for cls in modules
+                if not any(self.names.qualified(base, None) in LINEN_BASES for base in cls.bases)
+            ]  # fmt: skip
         if len(modules) != 1:
             return None
         # Only a class this module builds (`model = Block(...)`) is taken to be what arrives.
@@ -455,17 +493,23 @@ class CallMixin:
         )
         return modules[0] if built else None
 
-    def _module_class(self, receiver: ast.expr, frame: Frame) -> ast.ClassDef | None:
-        """The class of `model` when it is bound (once) to `SomeClass(...)` of this module."""
+    def _module_class(self, receiver: ast.expr, frame: Frame | None) -> ast.ClassDef | None:
+        """The class of `model` when it is bound (once) to `SomeClass(...)` of this module, or
+        to `nnx.merge(graphdef, state)` with `graphdef, state = nnx.split(SomeClass(...))`."""
+        function = frame.function if frame is not None else None
         if isinstance(receiver, ast.Call):
             value = receiver
         elif isinstance(receiver, ast.Name):
-            owner = frame.function if self.names.is_local(receiver.id, frame.function) else None
+            owner = function if self.names.is_local(receiver.id, function) else None
             nodes = self.names.index.scope(owner).bound.get(receiver.id, [])
             value = getattr(nodes[0], "value", None) if len(nodes) == 1 else None
         else:
             return None
-        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        if not isinstance(value, ast.Call):
+            return None
+        if value.args and self.names.qualified(value.func, function) in NNX_SPLIT_MERGE:
+            return self._module_class(value.args[0], frame)
+        if not isinstance(value.func, ast.Name):
             return None
         for cls in self.names.index.classes:
             if cls.name == value.func.id:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import ast
 
+from .codes import HazardKind
 from .flow_state import Frame
 from .flow_values import CONCRETE, Taint, Value, container_of, join, of, taint_of, tuple_of
 
-BOOL_OPS = {ast.And: "and", ast.Or: "or"}
+BOOL_OPS = {ast.And: HazardKind.AND, ast.Or: HazardKind.OR}
 # Comparisons whose result Python computes without looking at a traced operand's value.
 IDENTITY_OPS = (ast.Is, ast.IsNot)
 MEMBERSHIP_OPS = (ast.In, ast.NotIn)
@@ -52,7 +53,7 @@ class ExpressionMixin:
             return Taint()
         return truth_taint(value)
 
-    def hazard(self, kind: str, node: ast.AST, taint: Taint, frame: Frame, detail: str = "") -> None:
+    def hazard(self, kind: HazardKind, node: ast.AST, taint: Taint, frame: Frame, detail: str = "") -> None:
         self.facts.add_hazard(kind, node, taint, detail, frame.function)
 
     def _name(self, node: ast.Name, frame: Frame) -> Value:
@@ -74,7 +75,7 @@ class ExpressionMixin:
             value = self._subscript_part(node, part, frame)
             if value.mask and value.taint:
                 # `x.at[mask].set(v)` fails the same way (it needs the mask's true positions).
-                self.hazard("mask", node, value.taint, frame, "at" if _is_at(node.value) else "")
+                self.hazard(HazardKind.MASK, node, value.taint, frame, "at" if _is_at(node.value) else "")
             index = join(index, value)
         if len(parts) == 1:
             position = _literal_index(parts[0])
@@ -90,7 +91,7 @@ class ExpressionMixin:
             return self.eval(part, frame)
         bounds = [b for b in (part.lower, part.upper, part.step) if b is not None]
         taint = taint_of(self.eval(bound, frame) for bound in bounds)
-        self.hazard("slice", node, taint, frame)
+        self.hazard(HazardKind.SLICE, node, taint, frame)
         return CONCRETE  # the reported bound must become static; do not cascade
 
     def _binary(self, node: ast.BinOp, frame: Frame) -> Value:
@@ -106,7 +107,7 @@ class ExpressionMixin:
     def _unary(self, node: ast.UnaryOp, frame: Frame) -> Value:
         operand = self.eval(node.operand, frame)
         if isinstance(node.op, ast.Not):
-            self.hazard("not", node, truth_taint(operand), frame)
+            self.hazard(HazardKind.NOT, node, truth_taint(operand), frame)
             return CONCRETE
         if isinstance(node.op, ast.Invert) and operand.mask:
             return operand
@@ -141,11 +142,11 @@ class ExpressionMixin:
             left, left_node = right, comparator
         if len(links) > 1 and not in_test:
             # `a < b < c` is `(a < b) and (b < c)`: every link but the last is truth-tested.
-            self.hazard("chain", node, _join(links[:-1]), frame)
+            self.hazard(HazardKind.CHAIN, node, _join(links[:-1]), frame)
         return Value(taint, mask=True) if taint else CONCRETE
 
     def _if_exp(self, node: ast.IfExp, frame: Frame) -> Value:
-        self.hazard("ifexp", node, self.eval_test(node.test, frame), frame)
+        self.hazard(HazardKind.IFEXP, node, self.eval_test(node.test, frame), frame)
         return join(self.eval(node.body, frame), self.eval(node.orelse, frame))
 
     def _lambda(self, node: ast.Lambda, frame: Frame) -> Value:
@@ -180,7 +181,7 @@ class ExpressionMixin:
             iterable = self.eval(generator.iter, outer)
             self.assign(generator.target, iterable.element(), inner)
             for condition in generator.ifs:
-                self.hazard("compif", condition, self.eval_test(condition, inner), inner)
+                self.hazard(HazardKind.COMPIF, condition, self.eval_test(condition, inner), inner)
             outer = inner
         if isinstance(node, ast.DictComp):
             return container_of(self.eval(node.key, inner).taint | self.eval(node.value, inner).taint)
@@ -197,7 +198,7 @@ class ExpressionMixin:
                 value = self.eval(part.value, frame)  # f"{x}" of a tracer is fine ...
                 if part.format_spec is not None:  # ... f"{x:.3f}" calls float formatting on it
                     self.eval(part.format_spec, frame)
-                    self.hazard("convert", part.value, value.taint, frame, "format()")
+                    self.hazard(HazardKind.CONVERT, part.value, value.taint, frame, "format()")
         return CONCRETE
 
     def _starred(self, node: ast.Starred, frame: Frame) -> Value:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import ast
 
+from .codes import HazardKind
 from .flow_values import CONCRETE, Taint, Value, join
 from .index import Function
 
@@ -14,7 +15,7 @@ from .index import Function
 class Hazard:
     """A place where tracing needs a concrete value but gets a traced one."""
 
-    kind: str  # "if", "while", "convert", "range", "shape", "slice", "and", "not", ...
+    kind: HazardKind
     node: ast.AST
     taint: Taint
     detail: str  # e.g. the conversion: "int", ".item()", "math.sqrt"
@@ -23,11 +24,11 @@ class Hazard:
 
 @dataclass
 class TraceFacts:
-    hazards: dict[tuple[str, int], Hazard] = field(default_factory=dict)
+    hazards: dict[tuple[HazardKind, int], Hazard] = field(default_factory=dict)
     # Every function body that runs while tracing, with the jit sites (roots) that run it.
     traced: dict[Function, set[int]] = field(default_factory=dict)
 
-    def add_hazard(self, kind: str, node: ast.AST, taint: Taint, detail: str, function: Function) -> None:
+    def add_hazard(self, kind: HazardKind, node: ast.AST, taint: Taint, detail: str, function: Function) -> None:
         if not taint:
             return
         key = (kind, id(node))
@@ -38,7 +39,7 @@ class TraceFacts:
             hazard.taint = hazard.taint | taint
             hazard.functions.add(function)
 
-    def of_kinds(self, kinds: frozenset[str] | set[str]) -> list[Hazard]:
+    def of_kinds(self, kinds: frozenset[HazardKind]) -> list[Hazard]:
         return [hazard for hazard in self.hazards.values() if hazard.kind in kinds]
 
 

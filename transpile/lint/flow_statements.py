@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from .codes import HazardKind
 from .flow_state import Frame, merge_envs
 from .flow_values import CONCRETE, Value, join, of
 from .index import Function
@@ -84,7 +85,7 @@ class StatementMixin:
         frame.add_return(self.eval(node.value, frame) if node.value is not None else CONCRETE)
 
     def _assert(self, node: ast.Assert, frame: Frame) -> None:
-        self.hazard("assert", node, self.eval_test(node.test, frame), frame)
+        self.hazard(HazardKind.ASSERT, node, self.eval_test(node.test, frame), frame)
         if node.msg is not None:
             self.eval(node.msg, frame)
 
@@ -97,21 +98,21 @@ class StatementMixin:
             frame.bind((alias.asname or alias.name).split(".")[0], CONCRETE)
 
     # -- compound statements -----------------------------------------------------------------------
-    def _if(self, node: ast.If, frame: Frame, kind: str = "if") -> None:
+    def _if(self, node: ast.If, frame: Frame, kind: HazardKind = HazardKind.IF) -> None:
         self.hazard(kind, node, self.eval_test(node.test, frame), frame)
         before = dict(frame.env)
         self.run_block(node.body, frame)
         after_body, frame.env = frame.env, before
         orelse = node.orelse
         if len(orelse) == 1 and isinstance(orelse[0], ast.If) and _is_elif(node, orelse[0]):
-            self._if(orelse[0], frame, "elif")
+            self._if(orelse[0], frame, HazardKind.ELIF)
         else:
             self.run_block(orelse, frame)
         frame.env = merge_envs(after_body, frame.env)
 
     def _while(self, node: ast.While, frame: Frame) -> None:
         def one_pass() -> None:
-            self.hazard("while", node, self.eval_test(node.test, frame), frame)
+            self.hazard(HazardKind.WHILE, node, self.eval_test(node.test, frame), frame)
             self.run_block(node.body, frame)
 
         self._loop(one_pass, frame)
@@ -162,7 +163,7 @@ class StatementMixin:
         # JAX fails where a pattern compares the subject's value: on the first such `case`.
         comparing = [case.pattern for case in node.cases if _compares_value(case.pattern)]
         if comparing:
-            self.hazard("match", comparing[0], subject.taint, frame)
+            self.hazard(HazardKind.MATCH, comparing[0], subject.taint, frame)
         before = dict(frame.env)
         merged = dict(before)
         for case in node.cases:

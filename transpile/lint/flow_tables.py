@@ -20,17 +20,11 @@ CONCRETE_BUILTINS = frozenset(
     }
 )  # fmt: skip
 
-# Builtins that need a Python number or bool: they call __bool__/__int__/__float__/__index__.
-CONVERSION_BUILTINS = frozenset({"bool", "int", "float", "complex", "hex", "oct", "bin", "chr"})
-
 # Builtins that compare or truth-test their arguments in Python.
 COMPARING_BUILTINS = frozenset({"min", "max", "sorted", "any", "all"})
 
 # Builtins that iterate their argument and keep element values.
 PASS_THROUGH_BUILTINS = frozenset({"list", "tuple", "iter", "reversed"})
-
-# Methods that turn an array into Python scalars or lists.
-CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__int__", "__float__", "__index__"})
 
 # Array-namespace functions that only look at shapes and dtypes.
 CONCRETE_ARRAY_FUNCTIONS = frozenset(
@@ -41,6 +35,9 @@ CONCRETE_ARRAY_FUNCTIONS = frozenset(
 
 # lax functions that answer a Python value while tracing (the size of a named mesh axis).
 CONCRETE_LAX_FUNCTIONS = frozenset({"axis_size", "dtype", "broadcast_shapes"})
+# lax functions that fold Python constants to a Python value: `lax.psum(1, "i")` is the size
+# of axis "i" (JAX's idiom for it), not a tracer.
+CONSTANT_FOLDING_LAX_FUNCTIONS = frozenset({"psum"})
 
 # Functions outside the array namespace that answer a Python bool from types, shapes and
 # dtypes alone (qualified names): `if eqx.is_array(x):` is decided while tracing.
@@ -145,7 +142,7 @@ FUNCTION_TRANSFORMS = frozenset(
      "filter_value_and_grad", "filter_vmap", "filter_checkpoint", "filter_pmap", "jit",
      "filter_jit", "shard_map", "pjit", "closure_convert"}
 )  # fmt: skip
-TRANSFORM_PACKAGES = frozenset({"jax", "equinox", "transpile"})
+TRANSFORM_PACKAGES = frozenset({"jax", "equinox", "transpile", "flax"})  # flax.nnx.grad, nnx.vmap, ...
 BATCHING_TRANSFORMS = frozenset({"vmap", "pmap", "filter_vmap", "filter_pmap"})
 
 # Functions that call their function argument at once (while tracing) with the data they are

@@ -198,22 +198,43 @@ def _call_site(call: CallSite, names: Names, resolver: Resolver, index: ModuleIn
     return site
 
 
-def _jitted_callable(expr, caller, names: Names, resolver: Resolver) -> tuple[Function | None, frozenset[str]]:
+def _jitted_callable(
+    expr, caller, names: Names, resolver: Resolver, before: int | None = None
+) -> tuple[Function | None, frozenset[str]]:
     if isinstance(expr, ast.Lambda):
         return expr, frozenset()
     if isinstance(expr, ast.Call) and names.is_partial(expr.func, caller) and expr.args:
-        inner, bound = _jitted_callable(expr.args[0], caller, names, resolver)
+        inner, bound = _jitted_callable(expr.args[0], caller, names, resolver, before)
         if inner is None:
             return None, frozenset()
         return inner, bound | _partial_bound(expr, inner, bound)
     if isinstance(expr, ast.Call) and expr.args and is_transform(names.qualified(expr.func, caller)):
-        return _jitted_callable(expr.args[0], caller, names, resolver)  # jax.jit(jax.grad(f))
+        return _jitted_callable(expr.args[0], caller, names, resolver, before)  # jax.jit(jax.grad(f))
+    rebinding = _wrapping_rebinding(expr, caller, names, expr.lineno if before is None else before)
+    if rebinding is not None:  # f = partial(f, flag=True); f = jax.pmap(f); jax.jit(f)
+        return _jitted_callable(rebinding.value, caller, names, resolver, rebinding.lineno)
     resolved = resolver.callee(expr, caller) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     if resolved is None:
         return None, frozenset()
     function, self_bound = resolved
     params = positional_params(function)
     return function, frozenset(params[:1]) if self_bound and params else frozenset()
+
+
+def _wrapping_rebinding(expr, caller, names: Names, before: int) -> ast.Assign | None:
+    """`name = partial(...)` or `name = transform(...)`, when that is the last binding of the
+    name `expr` before line `before` in the caller's scope (the function it wraps is then an
+    earlier binding of the same name, found from that line)."""
+    if not isinstance(expr, ast.Name):
+        return None
+    scope = names.index.scope(caller if names.is_local(expr.id, caller) else None)
+    earlier = [node for node in scope.bound.get(expr.id, ()) if node.lineno < before]
+    last = earlier[-1] if earlier else None
+    if not isinstance(last, ast.Assign) or not isinstance(last.value, ast.Call) or not last.value.args:
+        return None
+    func = last.value.func
+    wraps = names.is_partial(func, caller) or is_transform(names.qualified(func, caller))
+    return last if wraps else None
 
 
 def is_transform(qualified: str | None) -> bool:

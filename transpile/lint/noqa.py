@@ -1,6 +1,9 @@
 """`# noqa` comments: per line (`# noqa`, `# noqa: TP101, TP102`) and per file
 (`# transpile: noqa`, `# transpile: noqa: TP201`), read from real comment tokens so that a
-"# noqa" inside a string literal does not count."""
+"# noqa" inside a string literal does not count.
+
+Codes are kept as this linter's `Code`s; other tools' codes on the same comment (`# noqa:
+E501, TP101`) are left out, since no finding of ours can have them."""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
+from .codes import Code, parse_code
+
 _CODE = r"[A-Z]+[0-9]+"
 LINE_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
 FILE_NOQA = re.compile(rf"#\s*transpile:\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.IGNORECASE)
@@ -16,10 +21,10 @@ FILE_NOQA = re.compile(rf"#\s*transpile:\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+
 
 @dataclass
 class Suppressions:
-    lines: dict[int, frozenset[str] | None] = field(default_factory=dict)  # None: every code
-    file_codes: frozenset[str] | None = frozenset()  # None: the whole file is exempt
+    lines: dict[int, frozenset[Code] | None] = field(default_factory=dict)  # None: every code
+    file_codes: frozenset[Code] | None = frozenset()  # None: the whole file is exempt
 
-    def suppressed(self, code: str, line: int) -> bool:
+    def suppressed(self, code: Code, line: int) -> bool:
         if self.file_codes is None or code in self.file_codes:
             return True
         if line not in self.lines:
@@ -28,9 +33,11 @@ class Suppressions:
         return codes is None or code in codes
 
 
-def _codes(match: re.Match[str]) -> frozenset[str] | None:
+def _codes(match: re.Match[str]) -> frozenset[Code] | None:
     text = match.group("codes")
-    return frozenset(re.findall(_CODE, text.upper())) if text else None
+    if not text:
+        return None
+    return frozenset(code for code in map(parse_code, re.findall(_CODE, text.upper())) if code is not None)
 
 
 def parse_suppressions(source: str) -> Suppressions:
@@ -48,11 +55,11 @@ def parse_suppressions(source: str) -> Suppressions:
     return found
 
 
-def _merge_file(old: frozenset[str] | None, new: frozenset[str] | None) -> frozenset[str] | None:
+def _merge_file(old: frozenset[Code] | None, new: frozenset[Code] | None) -> frozenset[Code] | None:
     return None if old is None or new is None else old | new
 
 
-def _merge_line(old: frozenset[str] | None, new: frozenset[str] | None) -> frozenset[str] | None:
+def _merge_line(old: frozenset[Code] | None, new: frozenset[Code] | None) -> frozenset[Code] | None:
     return None if old is None or new is None else old | new
 
 

@@ -8,6 +8,7 @@ import json
 from collections import Counter
 from collections.abc import Callable
 
+from .codes import ENGINE_CODES
 from .model import Applicability, Finding
 from .rules import ALL_RULES, RULES_BY_CODE
 
@@ -71,10 +72,10 @@ def sarif_report(findings: list[Finding], sources: dict[str, str], unsafe: bool)
     rules = [_sarif_rule(rule) for rule in ALL_RULES]
     index = {rule["id"]: position for position, rule in enumerate(rules)}
     for finding in findings:
-        if finding.code not in index:  # E999 / E902
+        if finding.code not in index:  # E999 / E902: the engine's, about a whole file
             index[finding.code] = len(rules)
-            rules.append({"id": finding.code, "name": "syntax-error" if finding.code == "E999" else "io-error",
-                          "shortDescription": {"text": "The file could not be parsed or read"}})  # fmt: skip
+            rules.append({"id": finding.code, "name": ENGINE_CODES[finding.code],
+                          "shortDescription": {"text": "The file could not be parsed, read or analysed"}})  # fmt: skip
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 
+from .codes import Code
 from .config import LintConfig
 from .engine import lint_source
 from .fixer import fix_source
 from .model import Finding
 
-IO_ERROR = "E902"
+IO_ERROR = Code.E902
 PARALLEL_THRESHOLD = 24  # files; below this one process is faster
 
 

@@ -12,7 +12,7 @@ import math
 from .. import numpy as tnp
 from ..core import aval_of
 from ..numpy._inexact import as_inexact
-from ..numpy._util import operand
+from ..base.operands import operand
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946

@@ -10,7 +10,7 @@ from .. import dtypes
 from .. import numpy as tnp
 from ..core import Tracer, aval_of
 from ..numpy._inexact import DEFAULT_FLOAT
-from ..numpy._util import normalize_axes, normalize_axis, operand
+from ..base.operands import normalize_axes, normalize_axis, operand
 from ..scipy._logsumexp import logsumexp
 
 

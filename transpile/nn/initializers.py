@@ -17,7 +17,7 @@ import numpy as np
 from .. import dtypes
 from .. import numpy as tnp
 from .. import random
-from ..numpy._util import static_shape
+from ..base.operands import static_shape
 
 _DEFAULT = dtypes.float32
 # The standard deviation of a unit normal truncated to [-2, 2]: dividing by it gives the

@@ -21,11 +21,12 @@ from ._elementwise import (abs, absolute, add, arccos, arcsin, arctan, arctan2, 
                            right_shift, rint, round, sign, sin, sinh, sqrt, square, subtract,
                            tan, tanh, true_divide, trunc, where)
 from ._complex import angle, conj, conjugate, imag, iscomplexobj, real
-from ._linalg import dot, matmul, vdot
+from ._matmul import dot, matmul, vdot
 from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
 from ._shape import (concatenate, expand_dims, flip, moveaxis, ravel, squeeze, stack,
                      transpose)
-from ._util import astype, broadcast_to, reshape
+from ..base.operands import astype, broadcast_to, reshape
+from ..base.operands import normalize_axis as _normalize_axis
 from ._cumulative import (cummax, cummin, cumprod, cumsum, cumulative_prod,
                           cumulative_sum)
 from ._manipulation import (append, array_split, atleast_1d, atleast_2d, atleast_3d,
@@ -102,9 +103,11 @@ def _strong_functions():
     from ..strength import strong_results
     from ._ufunc import ufunc as _ufunc_type
     namespace = globals()
+    # This package's functions, and those it re-exports from the floor below it (astype...)
+    own = (__name__ + ".", "transpile.base.")
     for name, value in list(namespace.items()):
         if isinstance(value, types.FunctionType) and not name.startswith("_") \
-                and value.__module__.startswith(__name__ + "."):
+                and value.__module__.startswith(own):
             wrapper = strong_results(value)
             # Named as this module's attribute, so that it pickles by reference (the original
             # in its defining module is another object).
@@ -140,8 +143,7 @@ def size(a, axis=None):
     dims = shape(a)
     if axis is None:
         return _prod(dims)
-    from ._util import normalize_axis
-    return dims[normalize_axis(axis, len(dims))]
+    return dims[_normalize_axis(axis, len(dims))]
 
 
 def vectorize(pyfunc, *, excluded=frozenset(), signature=None):

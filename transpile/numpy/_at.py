@@ -10,7 +10,8 @@ from ..core import Tracer, aval_of
 from ..eager_array import register_index_update_helper
 from . import _elementwise as E
 from ._shape import _expand_ellipsis, getitem, traced_start
-from ._util import astype, broadcast_to, check_ints_fit_loop, operand, reshape
+from ..base.operands import astype, broadcast_to, check_ints_fit_loop, operand, reshape
+from ..base.slicing import dynamic_slice, dynamic_update_slice
 
 
 class IndexUpdateHelper:
@@ -76,7 +77,6 @@ class IndexUpdateRef:
         return self._update(values, E.maximum, "max", mode)
 
     def _update(self, values, combine, how="set", mode=None):
-        from .. import lax
         from ._scatter import needs_scatter, scatter_update
         x = self.array
         check_ints_fit_loop([values], [aval_of(x).dtype])   # NumPy's x[i] = 300 on uint8 raises
@@ -105,7 +105,7 @@ class IndexUpdateRef:
             # An index out of bounds (every index on an empty axis): dropped. Eagerly a copy,
             # so that the result is never the input (writing to one would change the other).
             return x if isinstance(x, Tracer) else x.copy()
-        window = lax.dynamic_slice(x, starts, sizes)
+        window = dynamic_slice(x, starts, sizes, allow_negative_indices=False)  # wrapped
         shown = tuple(n for n, k in zip(sizes, key) if isinstance(k, slice))
         # Combine first, then broadcast: a Python-int value beyond int64 (2**64 - 1 with a
         # uint64 array) takes the window's dtype in the combining op, as NumPy's does, and
@@ -119,7 +119,8 @@ class IndexUpdateRef:
             # Out of bounds, the (clamped) window is written back unchanged: the update stays
             # one dynamic_update_slice, which buffer assignment can turn into a store in place.
             new = E.where(_in_bounds(traced), new, reshape(window, shown))
-        return lax.dynamic_update_slice(x, reshape(new, tuple(sizes)), starts)
+        return dynamic_update_slice(x, reshape(new, tuple(sizes)), starts,
+                                    allow_negative_indices=False)
 
 
 def _in_bounds(traced):

@@ -8,7 +8,7 @@ from ..core import aval_of
 from . import _elementwise as E
 from . import _reductions as R
 from ._shape import concatenate, moveaxis, stack
-from ._util import astype, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, normalize_axis, operand, reshape, shape_of
 
 
 def _slice(x, axis, start, stop):
@@ -117,14 +117,14 @@ def vander(x, N=None, increasing=False):
 
 def matvec(x1, x2, /):
     """Matrix-vector products over the trailing axes: x1 (..., m, n) with x2 (..., n)."""
-    from ._linalg import matmul
+    from ._matmul import matmul
     x1, x2 = operand(x1), operand(x2)
     return matmul(x1, reshape(x2, shape_of(x2) + (1,)))[..., 0]
 
 
 def vecmat(x1, x2, /):
     """Vector-matrix products over the trailing axes: conj(x1) (..., m) with x2 (..., m, n)."""
-    from ._linalg import matmul
+    from ._matmul import matmul
     x1, x2 = operand(x1), operand(x2)
     left = reshape(E.conj(x1), shape_of(x1)[:-1] + (1, shape_of(x1)[-1]))
     return matmul(left, x2)[..., 0, :]

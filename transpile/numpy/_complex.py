@@ -12,7 +12,7 @@ from .. import primitives as P
 from ..core import aval_of, bind, is_python_scalar
 from ._creation import zeros_like
 from ._elementwise import arctan2, conj, conjugate   # noqa: F401  (re-exported)
-from ._util import operand
+from ..base.operands import operand
 
 
 def iscomplexobj(x) -> bool:

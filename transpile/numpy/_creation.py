@@ -6,7 +6,7 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, register_list_converter
-from ._util import astype, broadcast_to, operand, py_scalar_like, static_shape
+from ..base.operands import astype, broadcast_to, operand, py_scalar_like, static_shape
 
 
 def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:

@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ._reductions import _sum_dtype
-from ._util import astype, normalize_axis, operand, reshape
+from ..base.operands import astype, normalize_axis, operand, reshape
 
 
 def _shifted(x, axis: int, k: int, identity):

@@ -4,7 +4,7 @@ transpile.config selects JAX's rules)."""
 from __future__ import annotations
 
 from ..eager_array import register_jax_dispatch
-from ._util import astype
+from ..base.operands import astype
 
 
 def _ufunc_call(ufunc, inputs):

@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ._preferred import accumulate_in
-from ._util import astype, broadcast_to, reshape, shape_of, strong_operand, weak_flags
+from ..base.operands import astype, broadcast_to, reshape, shape_of, strong_operand, weak_flags
 
 _LETTERS = set(string.ascii_letters)
 # Ellipsis axes get private labels (never letters a user can write), right-aligned.
@@ -144,7 +144,7 @@ def _transpose_to(x, labels, order):
 
 def _pair(x, xl, y, yl, keep, sizes, dt):
     """Contract two terms: (batch, free_x, k) @ (batch, k, free_y) by the matmul kernel."""
-    from ._linalg import matmul
+    from ._matmul import matmul
     contracted = [c for c in xl if c in yl and c not in keep]
     batch = [c for c in xl if c in yl and c in keep]
     free_x = [c for c in xl if c not in yl]

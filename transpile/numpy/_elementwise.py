@@ -7,9 +7,9 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from ._ufunc import ufunc
-from ._util import (as_bool, astype, beyond_int64_as, broadcast_operands, check_ints_fit_loop,
-                    check_python_ints_fit, elementwise, int_out_of_bounds, is_weak_int_tracer,
-                    operand, weak_flags)
+from ..base.operands import (as_bool, astype, beyond_int64_as, broadcast_operands,
+                             check_ints_fit_loop, check_python_ints_fit, elementwise,
+                             int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
 
 
 def _unary(prim_name: str, public: str):

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
-from ._util import astype, operand
+from ..base.operands import astype, operand
 
 
 def _inexact(x, name):
@@ -101,13 +101,19 @@ def fabs(x, /):
 def fmod(x1, x2, /):
     """C's fmod: the remainder with the sign of x1 (NumPy's `remainder` takes x2's). An
     integer x1 fmod 0 is 0, as NumPy gives (with a warning) and JAX."""
-    from ..lax_ops import rem
-    x1, x2 = operand(x1), operand(x2)
     from ._dtype_api import result_type
-    if dtypes.is_int(result_type(x1, x2)):
-        zero = E.equal(x2, 0)
-        return E.where(zero, 0, rem(x1, E.where(zero, 1, x2)))
-    return rem(x1, x2)
+    from ._mathfuncs import copysign
+    x1, x2 = operand(x1), operand(x2)
+    dt = result_type(x1, x2)
+    x1, x2 = astype(x1, dt), astype(x2, dt)
+    if dtypes.is_inexact(dt):
+        return copysign(E.remainder(E.abs(x1), E.abs(x2)), x1)
+    zero = E.equal(x2, 0)
+    safe = E.where(zero, astype(1, dt), x2)
+    r = E.remainder(x1, safe)
+    # Python's remainder takes the divisor's sign; C's the dividend's: shift by one divisor
+    fix = E.logical_and(E.not_equal(r, 0), E.not_equal(E.less(r, 0), E.less(x1, 0)))
+    return E.where(zero, astype(0, dt), E.where(fix, E.subtract(r, safe), r))
 
 
 def divmod(x1, x2, /):   # noqa: A001 (NumPy's name)

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._util import astype, broadcast_to, normalize_axis, operand, shape_of
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, shape_of
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):

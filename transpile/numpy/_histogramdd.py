@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ._scatter import _bin_edges, scatter_update
-from ._util import astype, operand, reshape, shape_of
+from ..base.operands import astype, operand, reshape, shape_of
 
 
 def _bin_index(values, edges):

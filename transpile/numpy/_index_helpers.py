@@ -14,7 +14,7 @@ from ._creation import asarray, zeros
 from ._manipulation import tile
 from ._reductions import any as _any
 from ._shape import expand_dims, ravel
-from ._util import operand, shape_of
+from ..base.operands import operand, shape_of
 
 
 def _static(what, **values):

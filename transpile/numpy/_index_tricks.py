@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._util import astype, operand, reshape, shape_of
+from ..base.operands import astype, operand, reshape, shape_of
 
 
 def ix_(*args):

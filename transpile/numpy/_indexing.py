@@ -15,7 +15,9 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind
 from . import _elementwise as E
-from ._util import astype, broadcast_operands, normalize_axis, operand, reshape, shape_of
+from ..base.iota import broadcasted_iota
+from ..base.operands import (astype, broadcast_operands, broadcast_to, normalize_axis, operand,
+                             reshape, shape_of)
 
 
 def is_array_index(k) -> bool:
@@ -147,7 +149,6 @@ def _default_fill(dt, fill_value):
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     """out[..., i, ...] = arr[..., indices[..., i, ...], ...]: a gather on the flattened array
     at flat positions made from the index and each other axis's own position."""
-    from ..lax_ops import broadcasted_iota
     arr, indices = operand(arr), astype(operand(indices), dtypes.int64)
     if axis is None:
         arr, axis = reshape(arr, (-1,)), 0
@@ -160,7 +161,6 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
         tuple(1 if d == ax else s for d, s in enumerate(shape)),
         tuple(1 if d == ax else s for d, s in enumerate(shape_of(indices)))))
     out_shape = out_shape[:ax] + (shape_of(indices)[ax],) + out_shape[ax + 1:]
-    from ._util import broadcast_to
     indices = broadcast_to(indices, out_shape)
     strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
     flat = E.multiply(_normalized(indices, shape[ax]), strides[ax])

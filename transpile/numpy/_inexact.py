@@ -7,7 +7,7 @@ from .. import dtypes
 from ..core import aval_of
 from ._creation import asarray
 from ._dtype_api import result_type
-from ._util import operand
+from ..base.operands import operand
 
 DEFAULT_FLOAT = dtypes.DEFAULT_FOR_PYTHON_TYPE[float]
 

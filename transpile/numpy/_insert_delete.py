@@ -16,7 +16,7 @@ from ..core import Tracer, aval_of
 from . import _elementwise as E
 from ._manipulation import take_static
 from ._shape import concatenate, moveaxis
-from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
 
 def _static(value, what, fix):

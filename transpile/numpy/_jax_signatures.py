@@ -17,7 +17,7 @@ from . import _manipulation as MA
 from . import _matrices as MX
 from . import _shape as SH
 from . import _statistics as ST
-from . import _util as U
+from ..base import operands as U
 from ..core import aval_of
 
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..core import Tracer, aval_of
 from ._shape import concatenate, flip, ravel, transpose
-from ._util import broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.slicing import dynamic_slice
 
 
 def _ndim(x) -> int:
@@ -273,11 +274,11 @@ def _roll_axis(a, shift, ax):
         return a
     if isinstance(shift, Tracer):
         # A traced shift: the window of length n starting at (n - shift) mod n in [a, a].
-        from ..lax import dynamic_slice
         from ._elementwise import remainder, subtract
         starts = [0] * _ndim(a)
         starts[ax] = remainder(subtract(n, shift), n)
-        return dynamic_slice(concatenate([a, a], axis=ax), starts, shape_of(a))
+        return dynamic_slice(concatenate([a, a], axis=ax), starts, shape_of(a),
+                             allow_negative_indices=False)     # starts are in [0, n)
     s = int(shift) % n
     if s == 0:
         return a
@@ -304,7 +305,6 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         extra.append(edge)
     parts = [p for p in (extra[0], a, extra[1]) if p is not None]
     if len(parts) > 1:
-        from ._util import astype
         common = np.result_type(*(aval_of(p).dtype for p in parts))
         a = concatenate([astype(p, common) for p in parts], axis=ax)
     from .. import dtypes
@@ -406,7 +406,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
 def _pad_with_function(array, widths, function, kwargs):
     """NumPy's callable mode: function(vector, (before, after), axis, kwargs) edits each
     zero-padded vector along each axis in turn. As in JAX, it returns the new vector."""
-    from ._util import astype
+    from ..base.operands import astype
     array = _pad_constant(array, widths, 0)
     for ax, width in enumerate(widths):
         moved = np.moveaxis(np.arange(_ndim(array)), ax, -1)
@@ -422,7 +422,6 @@ def _pad_with_function(array, widths, function, kwargs):
 
 
 def _pad_constant(array, widths, constant_values):
-    from ._util import astype
     dtype = aval_of(array).dtype
     values = np.broadcast_to(np.asarray(constant_values, dtype=object), (len(widths), 2)) \
         if not isinstance(constant_values, Tracer) else None

@@ -7,7 +7,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ._elementwise import _binary, _unary
-from ._util import astype, operand, weak_flags
+from ..base.operands import astype, operand, weak_flags
 
 arcsinh = _unary("asinh", "arcsinh")
 arccosh = _unary("acosh", "arccosh")

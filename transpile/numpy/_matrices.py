@@ -13,11 +13,11 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind, current_trace
 from . import _elementwise as E
-from ._linalg import dot, matmul, scaled
+from ._matmul import dot, matmul, scaled
 from ._preferred import takes_precision
 from ._shape import transpose
-from ._util import (astype, broadcast_to, normalize_axis, operand, reshape, static_shape,
-                    strong_operand)
+from ..base.operands import (astype, broadcast_to, normalize_axis, operand, reshape, static_shape,
+                             strong_operand)
 
 
 def _index_grid(n: int, m: int):

@@ -4,12 +4,12 @@ from __future__ import annotations
 from ..core import Tracer
 from ..strength import strong_results
 from . import _elementwise as E
-from . import _complex as CX, _cumulative as C, _linalg, _manipulation as M, _matrices as X
+from . import _complex as CX, _cumulative as C, _manipulation as M, _matmul, _matrices as X
 from . import _indexing as I, _reductions as R, _sorting as SO, _shape as S, _statistics as ST
 from . import _constant_indexing, _protocols
 from ._at import IndexUpdateHelper
 from ._ufunc import ufunc
-from ._util import astype, reshape
+from ..base.operands import astype, reshape
 
 
 def _swap(fn):
@@ -20,7 +20,7 @@ _BINARY = {
     "add": E.add, "sub": E.subtract, "mul": E.multiply, "truediv": E.divide,
     "floordiv": E.floor_divide, "mod": E.remainder, "pow": E.power, "and": E.bitwise_and,
     "or": E.bitwise_or, "xor": E.bitwise_xor, "lshift": E.left_shift, "rshift": E.right_shift,
-    "matmul": _linalg.matmul,
+    "matmul": _matmul.matmul,
 }
 _COMPARE = {"lt": E.less, "le": E.less_equal, "gt": E.greater, "ge": E.greater_equal,
             "eq": E.equal, "ne": E.not_equal}
@@ -41,7 +41,7 @@ _METHODS = {
     "sum": R.sum, "prod": R.prod, "mean": R.mean, "max": R.max, "min": R.min,
     "argmax": R.argmax, "argmin": R.argmin, "all": R.all, "any": R.any,
     "squeeze": S.squeeze, "ravel": S.ravel, "flatten": S.ravel, "clip": E.clip,
-    "dot": _linalg.dot, "round": E.round, "__getitem__": S.getitem,
+    "dot": _matmul.dot, "round": E.round, "__getitem__": S.getitem,
     "var": ST.var, "std": ST.std, "ptp": ST.ptp, "cumsum": C.cumsum, "cumprod": C.cumprod,
     "trace": X.trace, "diagonal": X.diagonal, "swapaxes": M.swapaxes, "repeat": M.repeat,
     "copy": M.copy, "take": I.take, "sort": SO.sort, "argsort": SO.argsort,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..core import aval_of
-from ._util import astype, normalize_axis, operand, shape_of
+from ..base.operands import astype, normalize_axis, operand, shape_of
 
 
 def lexsort(keys, axis=-1):

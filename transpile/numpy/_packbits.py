@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
-from ._util import astype, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, normalize_axis, operand, reshape, shape_of
 
 
 def _along_last(a, axis):

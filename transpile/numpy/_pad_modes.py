@@ -12,7 +12,7 @@ from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
 from ._shape import concatenate, flip
-from ._util import astype, broadcast_to, operand, shape_of
+from ..base.operands import astype, broadcast_to, operand, shape_of
 
 STAT_MODES = ("maximum", "minimum", "mean", "median")
 

@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._util import astype, operand, reshape, shape_of
+from ..base.operands import astype, operand, reshape, shape_of
 
 
 def _promoted(*xs, inexact=False):
@@ -138,7 +138,7 @@ def polyint(p, m=1, k=None):
         raise ValueError("Order of integral must be positive (see polyder)")
     k = reshape(k, (-1,))
     if shape_of(k)[0] == 1:
-        from ._util import broadcast_to
+        from ..base.operands import broadcast_to
         k = broadcast_to(k, (m,))
     if shape_of(k) != (m,):
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or m.")
@@ -154,7 +154,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least-squares polynomial coefficients of degree `deg` (NumPy's column scaling)."""
     from . import linalg
     from ._calculus import vander
-    from ._linalg import matmul
+    from ._matmul import matmul
     from ._reductions import sum as sum_
     from ._shape import transpose
     deg = _static_order(deg, "polyfit: 'deg'")

@@ -9,7 +9,7 @@ from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
 from ._complex import imag, iscomplexobj
-from ._util import astype, operand
+from ..base.operands import astype, operand
 
 
 def _isposneginf(x, infinity, out):
@@ -62,12 +62,33 @@ def iterable(y) -> bool:
     return True
 
 
+_SERIES_LIMIT, _SERIES_TERMS, _ASYMPTOTIC_TERMS = 30.0, 64, 20
+
+
 def i0(x):
-    """The modified Bessel function of the first kind, order 0, of real x."""
-    from ..scipy._bessel import i0e
+    """The modified Bessel function of the first kind, order 0, of real x: the power series
+    sum ((x/2)^2)^k / (k!)^2 (all terms positive) up to |x| = 30, Hankel's expansion
+    exp(|x|) / sqrt(2 pi |x|) * sum prod (2j-1)^2 / (8 j |x|) beyond; in float64, rounded
+    once to x's float dtype."""
+    import math
     x = operand(x)
-    x = astype(x, dtypes.float_for_integers(aval_of(x).dtype))
-    if not dtypes.is_float(aval_of(x).dtype):
+    dt = dtypes.float_for_integers(aval_of(x).dtype)
+    if not dtypes.is_float(dt):
         raise ValueError(f"Unsupported input type to i0: {aval_of(x).dtype}")
-    ax = E.abs(x)
-    return E.multiply(E.exp(ax), i0e(ax))
+    ax = E.abs(astype(x, np.float64))
+    small = E.minimum(ax, _SERIES_LIMIT)
+    quarter_squared = E.square(E.multiply(small, 0.5))
+    term = series = E.add(E.multiply(small, 0.0), 1.0)
+    for k in range(1, _SERIES_TERMS):
+        term = E.multiply(term, E.divide(quarter_squared, float(k * k)))
+        series = E.add(series, term)
+    large = E.maximum(ax, _SERIES_LIMIT)
+    term = total = E.add(E.multiply(large, 0.0), 1.0)
+    for k in range(1, _ASYMPTOTIC_TERMS):
+        term = E.multiply(term, E.divide(float((2 * k - 1) ** 2), E.multiply(8.0 * k, large)))
+        total = E.add(total, term)
+    # exp(|x|) in two halves, so the product overflows only where I0 itself does
+    half = E.exp(E.multiply(large, 0.5))
+    asymptotic = E.multiply(E.multiply(half, E.divide(total, E.sqrt(
+        E.multiply(2 * math.pi, large)))), half)
+    return astype(E.where(E.less_equal(ax, _SERIES_LIMIT), series, asymptotic), dt)

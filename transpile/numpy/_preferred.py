@@ -16,7 +16,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from ..precision import check_precision
-from ._util import astype, strong_operand
+from ..base.operands import astype, strong_operand
 
 
 def _unchanged(result):

@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._util import astype, operand, reshape, shape_of, weak_flags
+from ..base.operands import astype, operand, reshape, shape_of, weak_flags
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core import aval_of
 from ._shape import concatenate, flip, moveaxis, transpose
-from ._util import astype, normalize_axis, operand, shape_of
+from ..base.operands import astype, normalize_axis, operand, shape_of
 
 
 def rot90(m, k=1, axes=(0, 1)):

@@ -8,7 +8,8 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind, current_trace
-from ._util import as_bool, astype, normalize_axes, normalize_axis, operand, reshape
+from ..base.operands import (as_bool, astype, broadcast_to, normalize_axes, normalize_axis, operand,
+                             reshape)
 
 
 def reduction_operand(a, name: str):
@@ -45,7 +46,6 @@ def _masked(a, where, fill):
     if where is None or where is True:
         return a
     from ._elementwise import where as select
-    from ._util import broadcast_to
     return select(broadcast_to(as_bool(where), aval_of(a).shape), a, fill)
 
 

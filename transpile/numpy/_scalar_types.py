@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..base.operands import astype
 
 
 class _ScalarMeta(type):
@@ -18,7 +19,6 @@ class _ScalarMeta(type):
 
     def __call__(cls, x):
         from ._creation import asarray
-        from ._util import astype
         return astype(asarray(x), cls.dtype)
 
     def __eq__(cls, other):

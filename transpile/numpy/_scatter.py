@@ -17,7 +17,8 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind
 from . import _elementwise as E
-from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.iota import broadcasted_iota
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
 _MODES = {"set": "set", "add": "add", "multiply": "mul", "min": "min", "max": "max"}
 
@@ -120,7 +121,6 @@ def put_along_axis(arr, indices, values, axis, inplace=True, mode=None):
     if inplace:
         raise ValueError("put_along_axis: transpile arrays are immutable; pass inplace=False "
                          "(as jax.numpy requires)")
-    from ..lax_ops import broadcasted_iota
     arr, indices = operand(arr), astype(operand(indices), dtypes.int64)
     if axis is None:
         arr2 = reshape(arr, (-1,))
@@ -211,7 +211,6 @@ def _bin_edges(a, bins, range):
                                                                       astype(max(a), dt))
     same = E.equal(lo, hi)
     lo, hi = E.where(same, E.subtract(lo, 0.5), lo), E.where(same, E.add(hi, 0.5), hi)
-    from ..lax_ops import broadcasted_iota
     steps = astype(broadcasted_iota(dtypes.int64, (int(bins) + 1,), 0), dt)
     edges = E.add(E.multiply(steps, E.divide(E.subtract(hi, lo), int(bins))), lo)
     return E.where(E.equal(steps, int(bins)), hi, edges)

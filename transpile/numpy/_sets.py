@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer, aval_of, current_trace
 from . import _elementwise as E
-from ._util import astype, operand, reshape, shape_of
+from ..base.operands import astype, operand, reshape, shape_of
 
 UniqueAllResult = namedtuple("UniqueAllResult", "values indices inverse_indices counts")
 UniqueCountsResult = namedtuple("UniqueCountsResult", "values counts")

@@ -6,8 +6,8 @@ import numpy as np
 
 from .. import primitives as P
 from ..core import Tracer, bind
-from ._util import (astype, normalize_axes, normalize_axis, operand, reshape,
-                    shape_of)
+from ..base.operands import astype, normalize_axes, normalize_axis, operand, reshape, shape_of
+from ..base.slicing import dynamic_slice
 
 
 def transpose(a, axes=None):
@@ -156,9 +156,10 @@ def getitem(x: Tracer, key):
 
 def _dynamic_getitem(x, key):
     """Traced integer indices: a clamped `dynamic_slice` (as in JAX), then the static rest."""
-    from .. import lax
     starts, sizes, rest = dynamic_starts(x, key)
-    return getitem(lax.dynamic_slice(x, starts, sizes), tuple(rest))
+    # starts are wrapped already (traced_start): wrapping again would move -n - 1 to n - 1
+    window = dynamic_slice(x, starts, sizes, allow_negative_indices=False)
+    return getitem(window, tuple(rest))
 
 
 def dynamic_starts(x, key):

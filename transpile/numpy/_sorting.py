@@ -15,7 +15,7 @@ from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace
 from . import _elementwise as E
 from ._shape import flip, moveaxis
-from ._util import astype, is_weak, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, is_weak, normalize_axis, operand, reshape, shape_of
 
 
 def _along_last(fn, a, axis):

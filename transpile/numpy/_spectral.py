@@ -19,10 +19,10 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of
 from . import _elementwise as E
-from ._linalg import matmul
+from ._matmul import matmul
 from ._manipulation import swapaxes
 from ._reductions import max as _max, sum as _sum
-from ._util import astype, operand, reshape, shape_of
+from ..base.operands import astype, operand, reshape, shape_of
 
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])

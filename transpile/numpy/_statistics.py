@@ -13,7 +13,7 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from . import _reductions as R
-from ._util import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
+from ..base.operands import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
 
 
 def _float_dtype(dt, dtype=None):
@@ -232,7 +232,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype=None):
     """NumPy's formula: weights w = fweights * aweights, the weighted mean subtracted, the
     product with the conjugate transpose divided by NumPy's degrees of freedom."""
-    from ._linalg import matmul
+    from ._matmul import matmul
     from ._complex import conj
     from ._shape import transpose
     x = _variables(m, y, rowvar)

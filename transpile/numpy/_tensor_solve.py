@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ._util import operand, reshape, shape_of
+from ..base.operands import operand, reshape, shape_of
 
 
 def tensorinv(a, ind=2):

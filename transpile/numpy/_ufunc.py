@@ -14,8 +14,8 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from ..strength import marked
-from ._util import (as_bool, astype, elementwise, normalize_axes, operand, reshape, shape_of,
-                    strong_operand)
+from ..base.operands import (as_bool, astype, elementwise, normalize_axes, normalize_axis, operand,
+                             reshape, shape_of, strong_operand)
 
 # How each ufunc reduces: (the fused reduction in _reductions, if any, its identity rule).
 _REDUCTION = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
@@ -120,7 +120,6 @@ class ufunc:
         if out is not None:
             raise TypeError(f"{self.__name__}.accumulate: out= is not supported")
         from ._cumulative import _scan
-        from ._util import normalize_axis
         a = self._prepared(a, dtype)
         if not shape_of(a):
             raise ValueError(f"{self.__name__}.accumulate: needs at least one dimension")

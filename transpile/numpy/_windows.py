@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..core import Tracer
 from . import _elementwise as E
-from ._util import astype, operand
+from ..base.operands import astype, operand
 
 
 def _length(M, name) -> int:

@@ -20,7 +20,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from ._manipulation import pad, roll
-from ._util import astype, operand, shape_of
+from ..base.operands import astype, operand, shape_of
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2",
            "irfft2", "fftn", "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift",

@@ -19,12 +19,12 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import aval_of, bind
 from . import _elementwise as E
-from ._linalg import matmul
+from ._matmul import matmul
 from ._matrices import tensordot
 from ._reductions import max as _max, min as _min, sum as _sum
 from ._manipulation import swapaxes
 from ._shape import transpose
-from ._util import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
@@ -261,7 +261,6 @@ def matrix_norm(x, *, keepdims=False, ord="fro"):
 
 def multi_dot(arrays):
     """a @ b @ c ..., left to right (NumPy may choose another order: equal up to rounding)."""
-    from ._linalg import matmul
     arrays = [operand(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("multi_dot: needs at least two arrays")

@@ -11,7 +11,7 @@ from ..numpy._creation import asarray
 from ..numpy._elementwise import add
 from ..numpy._reductions import argmax
 from ..numpy._shape import expand_dims, moveaxis
-from ..numpy._util import reshape
+from ..base.operands import reshape
 from ._samplers import gumbel
 from ._threefry import check_key
 

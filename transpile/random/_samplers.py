@@ -22,7 +22,7 @@ from ..numpy._cumulative import cumsum
 from ..numpy._indexing import take, take_along_axis
 from ..numpy._mathfuncs import nextafter
 from ..numpy._sorting import argsort, searchsorted
-from ..numpy._util import astype, broadcast_to, normalize_axis, operand, reshape, static_shape
+from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, static_shape
 from ._threefry import check_key, random_bits, split
 
 F32, I32 = dtypes.float32, dtypes.int32

@@ -12,10 +12,10 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
-from ..lax_ops import broadcasted_iota
+from ..base.iota import broadcasted_iota
 from ..numpy import _elementwise as E
 from ..numpy._shape import stack
-from ..numpy._util import astype, operand, reshape, static_shape
+from ..base.operands import astype, operand, reshape, static_shape
 
 U32 = dtypes.uint32
 U64 = dtypes.uint64

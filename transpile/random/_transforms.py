@@ -10,7 +10,7 @@ from ..numpy import _elementwise as E
 from ..numpy import linalg as _linalg
 from ..numpy._creation import asarray
 from ..numpy._einsum import einsum
-from ..numpy._util import astype
+from ..base.operands import astype
 from ._samplers import _float_dtype, bernoulli, normal, uniform
 from ._threefry import check_key
 

@@ -1,3 +1,3 @@
-"""`transpile.scipy`: the jax.scipy names transpile has (`special`, `stats`, `signal`,
+"""`transpile.scipy`: the jax.scipy names transpile has (`special`, `stats`, `signal`, `ndimage`,
 `linalg`)."""
-from . import linalg, signal, special, stats  # noqa: F401
+from . import linalg, ndimage, signal, special, stats  # noqa: F401

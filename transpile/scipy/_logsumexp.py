@@ -7,7 +7,7 @@ import numpy as np
 from .. import numpy as tnp
 from ..core import aval_of
 from ..numpy._inexact import as_inexact
-from ..numpy._util import normalize_axes, operand
+from ..base.operands import normalize_axes, operand
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):

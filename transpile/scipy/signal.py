@@ -15,7 +15,7 @@ from ..core import aval_of
 from ..lax_conv import conv_general_dilated
 from ..numpy import fft as _fft
 from ..numpy._shape import flip
-from ..numpy._util import astype, operand
+from ..base.operands import astype, operand
 
 __all__ = ["convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve"]
 

@@ -11,7 +11,7 @@ from .. import dtypes
 from .. import lax_special as S
 from .. import numpy as tnp
 from ..core import aval_of
-from ..numpy._util import astype, operand
+from ..base.operands import astype, operand
 from . import _bessel, _normal
 from ._gamma_family import (beta, factorial, gamma, gammasgn, loggamma,  # noqa: F401
                             multigammaln, poch)

@@ -6,6 +6,7 @@ TP4xx cache defeaters. (E999, a file that does not parse, is reported by the eng
 
 from __future__ import annotations
 
+from ..codes import Code, parse_code
 from .base import Example, Rule
 from .tp101_traced_control_flow import TracedControlFlow
 from .tp102_traced_conversion import TracedConversion
@@ -34,8 +35,8 @@ ALL_RULES: tuple[Rule, ...] = (
     UnhashableStatic(),
     LargeUnroll(),
 )
-RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in ALL_RULES}
-KNOWN_CODES: set[str] = set(RULES_BY_CODE) | {"E999", "E902"}  # syntax error, unreadable file
+RULES_BY_CODE: dict[Code, Rule] = {rule.code: rule for rule in ALL_RULES}
+KNOWN_CODES: frozenset[Code] = frozenset(Code)
 
 
 def enabled_rules(config, path: str | None = None) -> list[Rule]:
@@ -44,9 +45,9 @@ def enabled_rules(config, path: str | None = None) -> list[Rule]:
 
 def find_rule(code_or_name: str) -> Rule | None:
     key = code_or_name.strip()
-    found = RULES_BY_CODE.get(key.upper())
-    if found is not None:
-        return found
+    code = parse_code(key)
+    if code is not None and code in RULES_BY_CODE:
+        return RULES_BY_CODE[code]
     return next((rule for rule in ALL_RULES if rule.name == key), None)
 
 

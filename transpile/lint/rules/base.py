@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from ..codes import Code, HazardKind
 from ..model import Finding
 
 if TYPE_CHECKING:
@@ -36,7 +37,10 @@ class Example:
 
 
 class Rule:
-    code: ClassVar[str] = ""
+    code: ClassVar[Code]
+    # The hazard kinds of the trace analysis this rule turns into findings (each kind has
+    # exactly one rule); rules that read the code itself rather than hazards report none.
+    reports: ClassVar[frozenset[HazardKind]] = frozenset()
     name: ClassVar[str] = ""  # kebab-case, as in ruff
     summary: ClassVar[str] = ""
     fix: ClassVar[str] = "none"  # "none", "safe", "unsafe", or "sometimes" (some findings)

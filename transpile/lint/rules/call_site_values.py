@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ..jitsites import JitSite, lines_mentioning
+from ..jitsites import JitSite
 from ..resolve import positional_params
 
 UNHASHABLE_DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
@@ -33,7 +33,7 @@ def passes_unhashable(ctx, site: JitSite, name: str) -> bool:
 def _passes_unhashable(ctx, site: JitSite, name: str) -> bool:
     callable_params = [p for p in positional_params(site.target) if p not in site.bound]
     position = callable_params.index(name) if name in callable_params else None
-    for call in ctx.index.calls_on_lines(lines_mentioning(ctx.source, {site.binding}, ctx.line_starts)):
+    for call in ctx.calls_of(site.binding):
         node = call.node
         if not _calls(node.func, site.binding):
             continue

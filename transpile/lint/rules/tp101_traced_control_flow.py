@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code, HazardKind
 from ..edits import call_of
 from ..model import Applicability, Fix
 from .base import Example, Rule
 from .traced import lax_name, tnp_available, tnp_name, traced_finding
 
 LABELS = {
-    "if": "'if'",
-    "elif": "'elif'",
-    "while": "'while'",
-    "ifexp": "conditional expression",
-    "assert": "'assert'",
-    "compif": "comprehension 'if'",
-    "match": "'case' (comparing the 'match' subject)",
+    HazardKind.IF: "'if'",
+    HazardKind.ELIF: "'elif'",
+    HazardKind.WHILE: "'while'",
+    HazardKind.IFEXP: "conditional expression",
+    HazardKind.ASSERT: "'assert'",
+    HazardKind.COMPIF: "comprehension 'if'",
+    HazardKind.MATCH: "'case' (comparing the 'match' subject)",
 }
 
 
 class TracedControlFlow(Rule):
-    code = "TP101"
+    code = Code.TP101
+    reports = frozenset(LABELS)
     name = "traced-control-flow"
     summary = "`if`/`elif`/`while`/conditional expression/`assert` on a traced value"
     fix = "sometimes"
@@ -262,7 +264,7 @@ class TracedControlFlow(Rule):
     )
 
     def check(self, ctx):
-        for hazard in ctx.facts.of_kinds(LABELS.keys()):
+        for hazard in ctx.facts.of_kinds(self.reports):
             yield self._finding(ctx, hazard)
 
     def _finding(self, ctx, hazard):
@@ -274,12 +276,12 @@ class TracedControlFlow(Rule):
 
     def _data_advice(self, ctx, hazard):
         kind = hazard.kind
-        if kind == "while":
+        if kind is HazardKind.WHILE:
             return f"use {lax_name(ctx, 'while_loop')}(cond_fn, body_fn, init_val)", None
-        if kind == "assert":
+        if kind is HazardKind.ASSERT:
             return "check the value outside the jitted function; traced code cannot stop on a value", None
         where = tnp_name(ctx, "where")
-        if kind == "ifexp":
+        if kind is HazardKind.IFEXP:
             return f"use {where}(cond, a, b), which selects elementwise", self._where_fix(ctx, hazard.node, where)
         return f"use {lax_name(ctx, 'cond')}(pred, true_fn, false_fn, *operands) or {where}(pred, a, b)", None
 

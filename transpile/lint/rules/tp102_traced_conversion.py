@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..codes import Code, HazardKind
 from .base import Example, Rule
 from .traced import tnp_name, traced_finding
 
@@ -9,7 +10,8 @@ ELEMENTWISE = {"min()": "minimum", "max()": "maximum", "any()": "any", "all()": 
 
 
 class TracedConversion(Rule):
-    code = "TP102"
+    code = Code.TP102
+    reports = frozenset({HazardKind.CONVERT})
     name = "traced-conversion"
     summary = "`bool()`/`int()`/`float()`/`.item()`/`math.*`/`numpy.*` on a traced value"
     fix = "sometimes"
@@ -110,7 +112,7 @@ class TracedConversion(Rule):
     )
 
     def check(self, ctx):
-        for hazard in ctx.facts.of_kinds({"convert"}):
+        for hazard in ctx.facts.of_kinds(self.reports):
             detail = hazard.detail if hazard.detail.endswith(")") else f"{hazard.detail}()"
             problem = f"'{detail}' needs the value of"
             yield traced_finding(ctx, self.code, hazard, hazard.node, problem, self._help(ctx, detail))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from ..codes import Code, HazardKind
 from .base import Example, Rule
 from .traced import lax_name, traced_finding
 
 
 class TracedShape(Rule):
-    code = "TP103"
+    code = Code.TP103
+    reports = frozenset({HazardKind.RANGE, HazardKind.SHAPE, HazardKind.SLICE})
     name = "traced-shape"
     summary = "`range(traced)`, or a shape or slice bound computed from a traced value"
     fix = "sometimes"
@@ -117,15 +119,15 @@ class TracedShape(Rule):
     )
 
     def check(self, ctx):
-        for hazard in ctx.facts.of_kinds({"range", "shape", "slice"}):
+        for hazard in ctx.facts.of_kinds(self.reports):
             problem, help = self._wording(ctx, hazard)
             yield traced_finding(ctx, self.code, hazard, hazard.node, problem, help)
 
     @staticmethod
     def _wording(ctx, hazard) -> tuple[str, str]:
-        if hazard.kind == "range":
+        if hazard.kind is HazardKind.RANGE:
             return "'range()' needs the value of", f"use {lax_name(ctx, 'fori_loop')}(lower, upper, body_fn, init_val)"
         static_shape = "shapes must be known while tracing: derive them from an argument's .shape or make the size a static argument"
-        if hazard.kind == "shape":
+        if hazard.kind is HazardKind.SHAPE:
             return f"the shape given to '{hazard.detail.strip('.()')}' depends on the value of", static_shape
         return "slice bounds depend on the value of", "slice bounds must be static: make them static arguments, or select with a mask (tnp.where)"

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code, HazardKind
 from ..edits import call_of
 from ..model import Applicability, Fix
 from .base import Example, Rule
 from .traced import lax_name, tnp_available, tnp_name, traced_finding
 
-ELEMENTWISE = {"and": "logical_and", "or": "logical_or", "not": "logical_not"}
+ELEMENTWISE = {HazardKind.AND: "logical_and", HazardKind.OR: "logical_or", HazardKind.NOT: "logical_not"}
 
 
 class TracedBoolOp(Rule):
-    code = "TP104"
+    code = Code.TP104
+    reports = frozenset({HazardKind.AND, HazardKind.OR, HazardKind.NOT, HazardKind.CHAIN})
     name = "traced-bool-op"
     summary = "`and`/`or`/`not`/chained comparison on a traced value"
     fix = "sometimes"
@@ -91,14 +93,14 @@ class TracedBoolOp(Rule):
     )
 
     def check(self, ctx):
-        for hazard in ctx.facts.of_kinds({"and", "or", "not", "chain"}):
-            label = "chained comparison" if hazard.kind == "chain" else f"'{hazard.kind}'"
+        for hazard in ctx.facts.of_kinds(self.reports):
+            label = "chained comparison" if hazard.kind is HazardKind.CHAIN else f"'{hazard.kind.value}'"
             problem = f"{label} needs the truth value of"
             help, fix = self._data_advice(ctx, hazard)
             yield traced_finding(ctx, self.code, hazard, hazard.node, problem, help, fix, prefer_data=True)
 
     def _data_advice(self, ctx, hazard) -> tuple[str, Fix | None]:
-        if hazard.kind == "chain":
+        if hazard.kind is HazardKind.CHAIN:
             return f"split it: {tnp_name(ctx, 'logical_and')}(a < x, x < b)", None
         function = tnp_name(ctx, ELEMENTWISE[hazard.kind])
         help = f"use {function}(...) for elementwise logic, or {lax_name(ctx, 'cond')} to branch"

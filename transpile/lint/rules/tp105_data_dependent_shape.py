@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code, HazardKind
 from ..model import Applicability, Fix
 from .base import Example, Rule
 from .traced import array_namespace, subject, tnp_available, tnp_has, tnp_name, where_from
@@ -13,7 +14,8 @@ ZERO_SAFE_REDUCTIONS = frozenset({"sum", "count_nonzero"})
 
 
 class DataDependentShape(Rule):
-    code = "TP105"
+    code = Code.TP105
+    reports = frozenset({HazardKind.MASK, HazardKind.DATASHAPE})
     name = "data-dependent-shape"
     summary = "boolean-mask indexing, or nonzero/argwhere/unique/one-argument where without size="
     fix = "sometimes"
@@ -153,12 +155,12 @@ class DataDependentShape(Rule):
     )
 
     def check(self, ctx):
-        hazards = ctx.facts.of_kinds({"mask", "datashape"})
+        hazards = ctx.facts.of_kinds(self.reports)
         if not hazards:
             return
         reducers = self._zero_safe_reductions(ctx)
         for hazard in hazards:
-            if hazard.kind == "mask":
+            if hazard.kind is HazardKind.MASK:
                 yield self._mask_finding(ctx, hazard, reducers.get(id(hazard.node)))
             else:
                 yield self._function_finding(ctx, hazard)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from ..astwalk import nodes_of
+from ..codes import Code, HazardKind
 from ..model import Applicability, Fix
 from .base import Example, Rule
 
@@ -11,7 +13,8 @@ PRINTERS = frozenset({"builtins.print", "pprint.pprint", "pprint.pp"})
 
 
 class TracePrint(Rule):
-    code = "TP201"
+    code = Code.TP201
+    reports = frozenset({HazardKind.LOG, HazardKind.PRINT})
     name = "trace-time-print"
     summary = "`print` inside jitted code runs only while tracing"
     fix = "unsafe"
@@ -19,7 +22,8 @@ class TracePrint(Rule):
         Checks for `print` (and `pprint.pprint`) in jitted functions and in the helpers and
         `lax` bodies they run, and for `logging` calls (module functions or a logger's
         methods) given a traced value. A log message without one is a deliberate trace-time
-        message and is left alone.
+        message and is left alone, as is a print of static values under an `if` (a warning
+        about shapes or settings, meant to show while tracing).
     """
     why_bad = """
         Python side effects happen while tracing, not when the compiled code runs: the print
@@ -57,6 +61,15 @@ class TracePrint(Rule):
 
         @tp.jit
         def f(x):
+            return x + 1
+        """,
+        """
+        import transpile as tp
+
+        @tp.jit
+        def f(x, limit=8):
+            if x.shape[0] > limit:  # a warning about static values, meant for trace time
+                print(f"f: {x.shape} is longer than {limit}")
             return x + 1
         """,
     )
@@ -135,10 +148,14 @@ class TracePrint(Rule):
     )
 
     def check(self, ctx):
+        printed_tracers = {id(hazard.node) for hazard in ctx.facts.of_kinds(frozenset({HazardKind.PRINT}))}
         for call, function in ctx.traced_code.of(ast.Call):
-            if ctx.names.qualified(call.func, function) in PRINTERS:
-                yield self._finding(ctx, call, function)
-        for hazard in ctx.facts.of_kinds({"log"}):
+            if ctx.names.qualified(call.func, function) not in PRINTERS:
+                continue
+            if id(call) not in printed_tracers and _under_an_if(call, function):
+                continue  # a message about static values on a static condition: a trace-time warning
+            yield self._finding(ctx, call, function)
+        for hazard in ctx.facts.of_kinds(frozenset({HazardKind.LOG})):
             yield self._log_finding(ctx, hazard)
 
     def _log_finding(self, ctx, hazard):
@@ -162,6 +179,17 @@ class TracePrint(Rule):
         # Unsafe: the output changes from tracers once per compile to values on every call.
         fix = Fix(Applicability.UNSAFE, f"replace with {spelled}(...)", (ctx.replace_edit(call, replacement),))
         return ctx.finding(self.code, call, message, help, fix)
+
+
+def _under_an_if(call: ast.Call, function) -> bool:
+    """Whether `call` sits in an `if` statement's branches inside `function`."""
+    for branch in nodes_of(function, ast.If):
+        for statement in (*branch.body, *branch.orelse):
+            if statement.lineno <= call.lineno <= (statement.end_lineno or statement.lineno) and any(
+                node is call for node in ast.walk(statement)
+            ):
+                return True
+    return False
 
 
 def _debug_printer(ctx, function) -> str:

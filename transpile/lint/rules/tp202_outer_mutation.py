@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from ..flow_tables import MUTATING_METHODS
 from .base import Example, Rule
 from .scoping import (
@@ -19,7 +20,7 @@ from .scoping import (
 
 
 class OuterMutation(Rule):
-    code = "TP202"
+    code = Code.TP202
     name = "trace-time-mutation"
     summary = "jitted code mutates a global or an enclosing scope's object"
     what_it_does = """

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from .base import Example, Rule
 from .scoping import WRITES, assignment_targets, target_names
 
 
 class GlobalWrite(Rule):
-    code = "TP203"
+    code = Code.TP203
     name = "trace-time-global-write"
     summary = "jitted code writes a `global`/`nonlocal` variable"
     what_it_does = """

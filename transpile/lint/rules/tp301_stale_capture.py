@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from .base import Example, Rule
 from .scoping import outer_binding
 
 
 class StaleCapture(Rule):
-    code = "TP301"
+    code = Code.TP301
     name = "stale-global-capture"
     summary = "jitted code reads a module global that is reassigned"
     what_it_does = """

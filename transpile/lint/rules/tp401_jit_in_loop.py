@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from ..model import Applicability, Fix
 from ..jitsites import is_transform
 from ..resolve import function_name
@@ -11,7 +12,7 @@ from .base import Example, Rule
 
 
 class JitOfFreshFunction(Rule):
-    code = "TP401"
+    code = Code.TP401
     name = "jit-of-fresh-function"
     summary = "`jit` of a new lambda/partial/transformed function on every pass of a loop"
     fix = "sometimes"
@@ -147,7 +148,7 @@ class JitOfFreshFunction(Rule):
                 # its jit object once: only one that runs again and again is a hazard.
                 hot = hot if hot is not None else repeatedly_called(ctx.index)
                 loop_line = _enclosing_hot_line(ctx.index, call.function, hot)
-                if loop_line is None:
+                if loop_line is None or _built_per_pass_by_design(ctx.index, site.target_expr, call.function):
                     continue
             yield self._finding(ctx, site, kind, loop_line)
 
@@ -231,6 +232,58 @@ def repeatedly_called(index) -> dict[str, int]:
                 hot[name] = hot[caller]
                 pending.append(name)
     return hot
+
+
+def _built_per_pass_by_design(index, target: ast.expr, factory) -> bool:
+    """A factory whose jitted function captures one of its parameters, called from loops that
+    pass that parameter a value set on each pass (an autotuning sweep: `for cfg in configs:
+    run(build(config=cfg))`): each pass needs a different function, and so a compilation."""
+    if isinstance(factory, ast.Lambda):
+        return False
+    params = {p.arg for p in (*factory.args.posonlyargs, *factory.args.args, *factory.args.kwonlyargs)}
+    kwarg = factory.args.kwarg.arg if factory.args.kwarg is not None else None
+    mentioned = {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
+    captured = mentioned & (params | {kwarg})
+    calls = [
+        call for call in index.calls_on_lines(_lines_of_loops(index))
+        if call.in_loop and _called_name(call.node.func) == factory.name
+    ]  # fmt: skip
+    if not captured or not calls:
+        return False
+    positional = [p.arg for p in (*factory.args.posonlyargs, *factory.args.args)]
+    for call in calls:
+        if not isinstance(call.loop, (ast.For, ast.AsyncFor, ast.While)):
+            return False
+        varying = _names_set_in(call.loop)
+        given: dict[str, list[ast.expr]] = {name: [arg] for name, arg in zip(positional, call.node.args)}
+        for keyword in call.node.keywords:
+            name = keyword.arg if keyword.arg in params else kwarg  # `**kwargs` takes the rest
+            if name is not None:
+                given.setdefault(name, []).append(keyword.value)
+        if not any(_mentions_any(arg, varying) for name in captured for arg in given.get(name, ())):
+            return False
+    return True
+
+
+def _lines_of_loops(index) -> set[int]:
+    lines: set[int] = set()
+    for holder in index.holders:
+        if holder.loop is not None:
+            lines.update(range(holder.node.lineno, (holder.node.end_lineno or holder.node.lineno) + 1))
+    return lines
+
+
+def _names_set_in(loop: ast.AST) -> set[str]:
+    """Names a loop (re)binds on each pass: its target and what its body assigns."""
+    found: set[str] = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+    return found
+
+
+def _mentions_any(expr: ast.expr, names: set[str]) -> bool:
+    return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(expr))
 
 
 def _enclosing_hot_line(index, function, hot: dict[str, int]) -> int | None:

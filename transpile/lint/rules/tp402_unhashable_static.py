@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from ..edits import as_tuple
 from ..jitsites import lines_mentioning
 from ..model import Applicability, Fix
@@ -15,7 +16,7 @@ UNHASHABLE_BUILTINS = {"list": "tuple", "set": "frozenset", "dict": None, "bytea
 
 
 class UnhashableStatic(Rule):
-    code = "TP402"
+    code = Code.TP402
     name = "unhashable-static-argument"
     summary = "static argument given a list, dict, set or array at a call site"
     fix = "sometimes"

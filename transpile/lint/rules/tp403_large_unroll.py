@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..codes import Code
 from ..index import COMPREHENSIONS
 from ..jitsites import literal_int
 from .base import Example, Rule
@@ -20,7 +21,7 @@ _OPERATORS = {
 
 
 class LargeUnroll(Rule):
-    code = "TP403"
+    code = Code.TP403
     name = "large-unrolled-loop"
     summary = "Python loop in jitted code unrolls over more than `max-unroll` iterations"
     options = ("max-unroll (default 100): the largest trip count allowed, loops nested included",)

@@ -17,10 +17,10 @@ from ..edits import static_argnames_fix
 from ..evidence import called_params
 from ..flow import Hazard
 from ..flow_values import Taint
-from ..jitsites import JitSite, lines_mentioning
+from ..from_transpile import public_names
+from ..jitsites import JitSite
 from ..model import Applicability, Finding, Fix
 from ..resolve import all_params, function_name, positional_params
-from ..suggestions import TNP_FUNCTIONS
 from .call_site_values import passes_unhashable
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def array_namespace(ctx: ModuleContext) -> str | None:
 def tnp_has(ctx: ModuleContext, member: str) -> bool:
     """Whether suggesting `<array namespace>.member` names a function that exists."""
     namespace = array_namespace(ctx) or "transpile.numpy"
-    return namespace != "transpile.numpy" or member in TNP_FUNCTIONS
+    return namespace != "transpile.numpy" or member in public_names("transpile.numpy")
 
 
 def tnp_name(ctx: ModuleContext, member: str) -> str:
@@ -144,8 +144,7 @@ def changing_call(ctx: ModuleContext, site: JitSite, name: str) -> int | None:
         return None
     callable_params = [p for p in positional_params(site.target) if p not in site.bound]
     position = callable_params.index(name) if name in callable_params else None
-    lines = lines_mentioning(ctx.source, {site.binding}, ctx.line_starts)
-    for call in ctx.index.calls_on_lines(lines):
+    for call in ctx.calls_of(site.binding):
         node = call.node
         if call.loop is None or not isinstance(node.func, ast.Name) or node.func.id != site.binding:
             continue

@@ -1,4 +1,4 @@
-"""dot and matmul, expressed through one canonical batched-matmul primitive."""
+"""matmul, dot and vdot, expressed through one canonical batched-matmul primitive."""
 from __future__ import annotations
 
 import math
@@ -12,7 +12,7 @@ from ._elementwise import add, bitwise_and, equal, multiply, not_equal, where
 from ._preferred import takes_precision
 from ._reductions import _reduce
 from ._shape import moveaxis
-from ._util import astype, broadcast_to, operand, reshape, strong_operand, weak_flags
+from ..base.operands import astype, broadcast_to, operand, reshape, strong_operand, weak_flags
 
 
 def _common_dtype(a, b) -> np.dtype:

@@ -1,4 +1,5 @@
-"""Shared plumbing for the NumPy-style wrappers: operand checks, axes, broadcasting."""
+"""The bind wrappers every front-end function ends in: operand checks, axes, broadcasting,
+Python-int range rules, `astype`, `reshape`, `broadcast_to` and `elementwise`."""
 from __future__ import annotations
 
 import warnings
@@ -14,6 +15,8 @@ from ..strength import is_marked
 
 def operand(x, what="operand"):
     x = ensure_operand(x, what)
+    if dtypes.config._token:          # JAX converts every Python int to its default int first
+        _check_fits_default_int(x)
     if isinstance(x, (np.ndarray, np.generic)):
         if x.dtype not in dtypes.SUPPORTED:
             raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
@@ -178,7 +181,9 @@ def _check_fits_default_int(x) -> None:
         raise OverflowError(
             f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
             f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
-            "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array")
+            + ("pass it as an array of a dtype that holds it (np.uint64) or as a float"
+               if dtypes.config.x64() else
+               "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array"))
 
 
 def _wrapped_python_int(x: int, dt):

@@ -1,0 +1,330 @@
+"""Structured control flow: `cond`/`switch`, `while_loop`, `fori_loop` and `scan`, as
+`jax.lax` has them.
+
+Under `jit` they trace their branch or body functions once into nested IR regions, which
+become real `if`/`while`/`for` in the generated C: a million-iteration loop compiles like a
+ten-iteration one. Bodies may close over traced values of the enclosing function. Outside
+`jit` the same functions run eagerly, as Python control flow over NumPy values.
+`transpile.lax` re-exports them; `transpile.numpy` may build on them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from .. import primitives as P
+from ..core import ShapedArray, Tracer, aval_of, bind, current_trace
+from ..eager_results import eager_tree
+from ..errors import describe_function
+from ..ir import IR, Var
+from ..pytree import tree_flatten, tree_unflatten
+from ..strength import is_marked
+from ..tracing import trace_subfunction
+from .operands import as_bool, astype, elementwise, is_weak, operand, weak_flags
+
+
+def _tracing() -> bool:
+    return current_trace() is not None
+
+
+def _flat_avals(leaves):
+    return [aval_of(operand(x)) for x in leaves]
+
+
+def _deps(leaves):
+    return [x.deps if isinstance(x, Tracer) else frozenset() for x in leaves]
+
+
+def _trace_region(fun, treedef, avals, deps, what, wrap=None, strong_outputs=(), described=None):
+    """Trace `fun(*unflattened args)`; returns (ir, captured tracers, output treedef).
+
+    Outputs whose position is in `strong_outputs` are made strongly typed (so branches that
+    differ only in weak typing agree, as JAX promotes them)."""
+    out_tree = []
+
+    def flat(tracers):
+        args = wrap(tracers) if wrap else (tree_unflatten(treedef, tracers),)
+        leaves, tree = tree_flatten(fun(*args))
+        out_tree.append(tree)
+        leaves = [operand(x) for x in leaves]
+        return [_strong(x) if i in strong_outputs else x for i, x in enumerate(leaves)]
+    ir, captured, _ = trace_subfunction(flat, avals, deps, what, described=described or fun)
+    return ir, captured, out_tree[0]
+
+
+def _region_operands(leaves):
+    """Values passed into a region (carries, branch operands, scanned arrays) as operands. A
+    function's weak result (`tnp.sign(0)`) is strong for NumPy (strength.py), but inside the
+    region it is a fresh argument that carries no mark: make it strong on the way in."""
+    operands = [operand(x) for x in leaves]     # (not map: lax.map is re-exported here)
+    return [_strong(x) if is_marked(x) else x for x in operands]
+
+
+def _strong(x):
+    aval = aval_of(x)
+    if not aval.weak_type:
+        return x
+    return bind(P.convert_element_type, x, new_dtype=aval.dtype, weak_type=False)
+
+
+def _merge_captures(regions):
+    """Give every region the union of all regions' captures, as extra trailing invars."""
+    union, index = [], {}
+    for _, captured, _ in regions:
+        for c in captured:
+            if id(c) not in index:
+                index[id(c)] = len(union)
+                union.append(c)
+    merged = []
+    for ir, captured, tree in regions:
+        own = dict(zip((id(c) for c in captured), ir.invars[len(ir.invars) - len(captured):]))
+        explicit = ir.invars[:len(ir.invars) - len(captured)]
+        extra = [own.get(id(c)) or Var(c.aval) for c in union]
+        merged.append((IR([], explicit + extra, ir.eqns, ir.outvars), tree))
+    return merged, union
+
+
+def _weak_mismatches(irs) -> set:
+    """Output positions where some branches are weakly typed and others are not."""
+    if len({len(ir.outvars) for ir in irs}) != 1:
+        return set()
+    return {k for k in range(len(irs[0].outvars))
+            if len({ir.outvars[k].aval.weak_type for ir in irs}) > 1
+            and len({ir.outvars[k].aval.strong() for ir in irs}) == 1}
+
+
+def _types(ir, start=0):
+    return [v.aval.str_short() for v in ir.outvars[start:]]
+
+
+# -- branches ---------------------------------------------------------------------------------
+
+def cond(pred, true_fun, false_fun, *operands):
+    """`true_fun(*operands)` if pred else `false_fun(*operands)`; only one branch runs."""
+    if not _tracing():     # eagerly, the branch gets EagerArrays (so `.at` works) as traced
+        operands = eager_tree(operands)
+        return true_fun(*operands) if bool(np.asarray(pred)) else false_fun(*operands)
+    index = astype(as_bool(operand(pred)), dtypes.int32)
+    return switch(index, [false_fun, true_fun], *operands)
+
+
+def switch(index, branches, *operands):
+    """`branches[index](*operands)`, with index clamped into range as in JAX."""
+    branches = list(branches)
+    if not branches:
+        raise ValueError("lax.switch needs at least one branch")
+    if not _tracing():
+        i = int(np.clip(np.asarray(index), 0, len(branches) - 1))
+        return branches[i](*eager_tree(operands))
+    index = operand(index)
+    if aval_of(index).shape != () or not dtypes.is_int(aval_of(index).dtype):
+        raise TypeError(f"lax.switch index must be an integer scalar, got "
+                        f"{aval_of(index).str_short()}")
+    leaves, treedef = tree_flatten(operands)
+    leaves = _region_operands(leaves)
+    avals, deps = _flat_avals(leaves), _deps(leaves)
+    def trace_all(strong=()):
+        return [_trace_region(b, treedef, avals, deps, "a lax.cond/switch branch",
+                              wrap=lambda t: tree_unflatten(treedef, t), strong_outputs=strong)
+                for b in branches]
+    regions = trace_all()
+    mixed = _weak_mismatches([ir for ir, _, _ in regions])
+    if mixed:
+        regions = trace_all(mixed)
+    first_ir, _, first_tree = regions[0]
+    for b, (ir, _, tree) in zip(branches[1:], regions[1:]):
+        if tree != first_tree or _types(ir) != _types(first_ir):
+            raise TypeError(
+                "lax.cond/switch branches must return the same structure and types, but "
+                f"{describe_function(branches[0])} returns {first_tree} of {_types(first_ir)} "
+                f"while {describe_function(b)} returns {tree} of {_types(ir)}")
+    merged, captured = _merge_captures(regions)
+    index = astype(index, dtypes.int32) if aval_of(index).dtype != dtypes.int32 else index
+    outs = bind(P.cond, index, *leaves, *captured, branches=tuple(ir for ir, _ in merged))
+    return tree_unflatten(first_tree, outs)
+
+
+# -- loops ------------------------------------------------------------------------------------
+
+def _loop_carry(init, what, trace_body):
+    """Trace a loop body whose outputs must match its carry; weakly typed initial values
+    (Python numbers) take the dtype the body produces, as in JAX.
+
+    `trace_body(treedef, avals, deps)` returns (region, the tree of the new carry). Returns
+    the initial carry leaves (converted to the carry dtypes), their treedef and the region.
+    """
+    leaves, treedef = tree_flatten(init)
+    leaves = _region_operands(leaves)
+    avals = _flat_avals(leaves)
+    for _ in range(3):
+        region, out_tree = trace_body(treedef, avals, _deps(leaves))
+        outs = [v.aval for v in region[0].outvars[:len(avals)]]
+        if out_tree == treedef and [o.strong() for o in outs] == [a.strong() for a in avals]:
+            converted = [x if aval_of(x).dtype == a.dtype else astype(x, a.dtype)
+                         for x, a in zip(leaves, avals)]
+            return converted, treedef, region
+        if out_tree != treedef or len(outs) != len(avals) or not _promotable(avals, outs):
+            raise TypeError(
+                f"{what} must return the same structure and types as its carry: the carry is "
+                f"{treedef} of {[a.str_short() for a in avals]} but the body returns "
+                f"{out_tree} of {[o.str_short() for o in outs]}")
+        avals = [o if a.weak_type and a != o else a for a, o in zip(avals, outs)]
+    raise TypeError(f"{what}: the carry types do not settle; give the initial values explicit "
+                    "dtypes")
+
+
+def _promotable(avals, outs) -> bool:
+    return all(a.shape == o.shape and (a.dtype == o.dtype or a.weak_type)
+               for a, o in zip(avals, outs))
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """Repeat `val = body_fun(val)` while `cond_fun(val)`; returns the final value."""
+    if not _tracing():
+        val = eager_tree(init_val)
+        while bool(np.asarray(cond_fun(val))):
+            val = body_fun(val)
+        return val
+
+    def trace_body(treedef, avals, deps):
+        region = _trace_region(body_fun, treedef, avals, deps, "lax.while_loop body_fun")
+        return region, region[2]
+    what = f"lax.while_loop body_fun {describe_function(body_fun)}"
+    leaves, treedef, body = _loop_carry(init_val, what, trace_body)
+    cond = _trace_region(cond_fun, treedef, _flat_avals(leaves), _deps(leaves),
+                         "lax.while_loop cond_fun")
+    if len(cond[0].outvars) != 1 or cond[0].outvars[0].aval.shape != () or \
+            cond[0].outvars[0].aval.dtype != dtypes.bool_:
+        raise TypeError(f"lax.while_loop cond_fun {describe_function(cond_fun)} must return a "
+                        f"boolean scalar, got {_types(cond[0])}")
+    ((cond_ir, _), (body_ir, _)), captured = _merge_captures([cond, body])
+    outs = bind(P.while_loop, *leaves, *captured, cond=cond_ir, body=body_ir,
+                n_carry=len(leaves))
+    return tree_unflatten(treedef, outs)
+
+
+def check_unroll(unroll, what: str):
+    """JAX's `unroll=` (an int >= 0 or a bool), checked as JAX checks it. It asks JAX to
+    replicate the body; transpile emits one compiled loop either way (the C compiler unrolls
+    as it sees fit), so the results are the same and only the check remains."""
+    if isinstance(unroll, Tracer) or not isinstance(unroll, (int, np.integer)):
+        raise TypeError(f"The `unroll` argument to `{what}` expects a concrete `int` or "
+                        f"`bool`, got {unroll!r}")
+    if not isinstance(unroll, bool) and unroll < 0:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """`for i in range(lower, upper): val = body_fun(i, val)`, as a compiled loop.
+    `unroll` is accepted as in JAX (see check_unroll); as JAX, it needs static bounds."""
+    if unroll is not None:
+        check_unroll(unroll, "fori_loop")
+        if unroll is not False and unroll != 1 and (isinstance(lower, Tracer)
+                                                     or isinstance(upper, Tracer)):
+            raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
+                             "statically known.")
+    if not _tracing():
+        val = eager_tree(init_val)
+        for i in range(int(lower), int(upper)):
+            val = body_fun(i, val)
+        return val
+    lower, upper = operand(lower), operand(upper)
+    index_dtype = dtypes.result_type([aval_of(lower).dtype, aval_of(upper).dtype],
+                                     weak_flags([lower, upper]))
+    if not dtypes.is_int(index_dtype):
+        kinds = f"{aval_of(lower).dtype} and {aval_of(upper).dtype}"
+        raise TypeError(f"lax.fori_loop bounds must be integers of one common integer type; "
+                        f"{kinds} promote to {index_dtype} (JAX requires equal types): cast "
+                        f"one, e.g. upper.astype(lower.dtype)")
+    if index_dtype == dtypes.uint64:
+        return _uint64_fori_loop(lower, upper, body_fun, init_val)
+    # Python-int bounds give a weakly typed index, as in JAX: `x_f32 * i` stays float32.
+    weak = is_weak(lower) and is_weak(upper)
+    index_aval = ShapedArray((), index_dtype, weak)
+
+    def trace_body(treedef, avals, deps):
+        def wrap(tracers):
+            return tracers[0], tree_unflatten(treedef, tracers[1:])
+        region = _trace_region(body_fun, treedef, [index_aval] + avals,
+                               [frozenset()] + deps, "lax.fori_loop body_fun", wrap=wrap)
+        return region, region[2]
+    what = f"lax.fori_loop body_fun {describe_function(body_fun)}"
+    leaves, treedef, (body_ir, captured, _) = _loop_carry(init_val, what, trace_body)
+    outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
+                *captured, body=body_ir, n_carry=len(leaves))
+    return tree_unflatten(treedef, outs)
+
+
+def _uint64_fori_loop(lower, upper, body_fun, init_val):
+    """uint64 bounds: the compiled loop counts in int64, where bounds from 2**63 up would be
+    negative. Count the trips instead (a count beyond int64 could never finish anyway) and
+    give the body lower + trip, in uint64."""
+    lower, upper = astype(lower, dtypes.uint64), astype(upper, dtypes.uint64)
+    ahead = elementwise("gt", upper, lower)
+    trips = bind(P.select, ahead, elementwise("sub", upper, lower), operand(np.uint64(0)))
+    trips = astype(elementwise("min", trips, np.uint64(2**63 - 1)), dtypes.int64)
+
+    def body(trip, val):
+        return body_fun(elementwise("add", lower, astype(trip, dtypes.uint64)), val)
+    return fori_loop(np.int64(0), trips, body, init_val)
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    """`carry, y = f(carry, x)` over the leading axis of xs; returns (carry, stacked ys).
+    `unroll` is accepted as in JAX (see check_unroll)."""
+    check_unroll(unroll, "scan")
+    x_leaves, x_tree = tree_flatten(xs)
+    x_leaves = _region_operands(x_leaves)
+    lengths = {aval_of(x).shape[0] for x in x_leaves if aval_of(x).shape}
+    if any(not aval_of(x).shape for x in x_leaves):
+        raise ValueError("lax.scan: every leaf of xs needs a leading axis to scan over")
+    if length is None:
+        if len(lengths) != 1:
+            raise ValueError(f"lax.scan needs xs with one leading length or an explicit length; "
+                             f"got lengths {sorted(lengths)}")
+        length = lengths.pop()
+    elif lengths and lengths != {length}:
+        raise ValueError(f"lax.scan: length={length} but xs have leading lengths {sorted(lengths)}")
+    if not _tracing():
+        return _eager_scan(f, init, x_leaves, x_tree, length, reverse)
+    slice_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in x_leaves]
+    y_tree = []
+
+    def trace_body(treedef, avals, deps):
+        def body(*args):
+            carry, x = args
+            new_carry, y = f(carry, x)
+            y_leaves, tree = tree_flatten(y)
+            y_tree.append(tree)
+            return (new_carry, *y_leaves)
+
+        def wrap(tracers):
+            n = len(avals)
+            return tree_unflatten(treedef, tracers[:n]), tree_unflatten(x_tree, tracers[n:])
+        region = _trace_region(body, treedef, avals + slice_avals,
+                               deps + [frozenset()] * len(slice_avals), "lax.scan f", wrap=wrap,
+                               described=f)
+        out_tree = region[2]        # (new carry, *y leaves)
+        return region, out_tree.children[0]
+    what = f"lax.scan f {describe_function(f)}"
+    leaves, treedef, (body_ir, captured, _) = _loop_carry(init, what, trace_body)
+    outs = bind(P.scan, *leaves, *x_leaves, *captured, body=body_ir, n_carry=len(leaves),
+                n_xs=len(x_leaves), length=int(length), reverse=bool(reverse))
+    carry = tree_unflatten(treedef, outs[:len(leaves)])
+    return carry, tree_unflatten(y_tree[-1], outs[len(leaves):])
+
+
+def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
+    carry, ys = eager_tree(init), []
+    for i in (range(length - 1, -1, -1) if reverse else range(length)):
+        x = tree_unflatten(x_tree, [eager_tree(np.asarray(leaf)[i]) for leaf in x_leaves])
+        carry, y = f(carry, x)
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    if not ys:
+        return carry, None
+    y_leaves = [tree_flatten(y)[0] for y in ys]
+    _, y_def = tree_flatten(ys[0])
+    stacked = [np.stack([np.asarray(yl[j]) for yl in y_leaves]) for j in range(len(y_leaves[0]))]
+    return carry, tree_unflatten(y_def, stacked)

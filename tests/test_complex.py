@@ -356,7 +356,7 @@ def test_lexicographic_order_max_and_min_are_numpys_bit_for_bit(dt):
 def test_unsupported_complex_operations_say_so():
     x = np.array([1 + 1j, 2 - 1j], np.complex64)
     with pytest.raises(NotImplementedError, match="complex"):
-        tp.jit(lambda v: tnp.sin(v))(x)
+        tp.jit(lambda v: tnp.sign(v))(x)
     with pytest.raises(TypeError, match="complex operand"):
         tp.jit(lambda v: lax.real(v))(np.ones(2))
     with pytest.raises(NotImplementedError, match="lexicographically"):
@@ -366,7 +366,24 @@ def test_unsupported_complex_operations_say_so():
     with pytest.raises(NotImplementedError, match="complex"):
         tnp.linalg.solve(np.eye(2) * (1 + 1j), np.ones(2))
     # NumPy's answers stay available through the interpreter.
-    np.testing.assert_array_equal(tp.jit(tnp.sin, backend="interpret")(x), np.sin(x))
+    np.testing.assert_array_equal(tp.jit(tnp.sign, backend="interpret")(x), np.sign(x))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_trigonometric_and_log_family_compile_to_numpys_values(dtype):
+    """The C library's csin... and NumPy's formulas for log1p/expm1/exp2/log2/log10: the
+    values NumPy gives, special values included."""
+    z = np.array([1 + 2j, -3 + 0.5j, 0j, 1e-8 + 1e-9j, 30 + 2j, -30 - 2j, 2 + 30j, 1 + 0j,
+                  -1 + 0j, 1j, np.inf + 1j, np.nan + 0j, 700 + 1j], dtype)
+    names = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+             "arcsinh", "arccosh", "arctanh", "log1p", "expm1", "log2", "log10", "exp2"]
+    got = tp.jit(lambda v: [getattr(tnp, n)(v) for n in names])(z)
+    with np.errstate(all="ignore"):
+        for name, value in zip(names, got):
+            want = getattr(np, name)(z)
+            assert value.dtype == want.dtype, name
+            np.testing.assert_allclose(value, want, rtol=2e-6 if dtype == np.complex64
+                                       else 1e-13, err_msg=name)
 
 
 def test_cuda_kernels_compile_and_run_under_emulation(monkeypatch):
@@ -383,3 +400,21 @@ def test_cuda_kernels_compile_and_run_under_emulation(monkeypatch):
     got = api.jit(program, backend="cuda")(x)
     for i, (g, want) in enumerate(zip(got, _numpy(program, x))):
         assert_complex(np.asarray(g), want, rtol=2e-5, what=f"output {i}")
+
+
+def test_cuda_trigonometric_family_under_emulation(monkeypatch):
+    """The C++ (CUDA) formulas of tp_complex.h for sin...atanh, log1p, expm1, exp2, log2 and
+    log10, built as host C++ by the emulator, against NumPy."""
+    from transpile.runtime.nvcc import EmulatedCudaCompiler
+    if EmulatedCudaCompiler.from_environment() is None:
+        pytest.skip("CUDA emulation needs a C++ compiler (g++)")
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    from transpile import api
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(64) * 3 + 1j * rng.standard_normal(64) * 3
+    names = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+             "arcsinh", "arccosh", "arctanh", "log1p", "expm1", "log2", "log10", "exp2"]
+    got = api.jit(lambda v: [getattr(tnp, n)(v) for n in names], backend="cuda")(x)
+    for name, value in zip(names, got):
+        np.testing.assert_allclose(np.asarray(value), getattr(np, name)(x), rtol=1e-12,
+                                   atol=1e-14, err_msg=name)

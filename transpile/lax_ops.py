@@ -308,8 +308,10 @@ def cummin(operand_, axis=0, reverse=False):
 
 # -- loops over the leading axis --------------------------------------------------------------
 
-def map(f, xs):
-    """f applied to each slice of xs along the leading axis (a scan with no carry)."""
+def map(f, xs, *, batch_size=None):
+    """f applied to each slice of xs along the leading axis (a scan with no carry).
+    `batch_size` (JAX's vmap over chunks) changes only the schedule, so it is accepted and
+    the slices run one at a time."""
     _, ys = scan(lambda carry, x: (carry, f(x)), (), xs)
     return ys
 

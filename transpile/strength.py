@@ -28,7 +28,9 @@ def marked(x):
     """`x` (a tracer, or a tuple/list of them) with weak tracers marked, as fresh tracers:
     the input itself may be a weak argument that must stay weak for the operators."""
     if isinstance(x, (tuple, list)):
-        return type(x)(marked(o) for o in x)
+        parts = [marked(o) for o in x]
+        # a named tuple (unique_all's result) takes its fields as separate arguments
+        return type(x)(*parts) if hasattr(x, "_fields") else type(x)(parts)
     if type(x) in (int, float, complex):   # returned unchanged (positive(7)): NumPy's is strong
         return np.asarray(x)[()]
     if isinstance(x, Tracer) and x.aval.weak_type:

@@ -20,6 +20,10 @@
  *                           CUDA / C++: own versions with Annex G's special values, accurate
  *                           to a few ulp (log near |z| = 1 from |z|^2 - 1 computed exactly
  *                           with fma; log and sqrt rescaled where |z| would overflow).
+ *   sin, cos, tan, asin, acos, atan, their hyperbolic forms
+ *                           C: the C library's (csin...), as NumPy. CUDA / C++: formulas on
+ *                           the parts (see TP_COMPLEX_OWN_TRIG), less exact at extremes.
+ *   log1p, expm1, exp2, log2, log10   NumPy's own formulas on top of the above.
  *   eq, ne, isnan, isinf, isfinite   as NumPy: both parts equal; either part NaN/inf.
  *   lt, le, gt, ge, max, min         NumPy's lexicographic order (TP_COMPLEX_ORDER).
  *
@@ -150,6 +154,24 @@ TP_COMPLEX_ARITHMETIC(c128, tp_c128, double, )
     TP_INLINE C tp_cpow_##tag(C a, C b) {                                                     \
         return tp_from_native_##tag(__builtin_cpow##SFX(tp_to_native_##tag(a),                \
                                                         tp_to_native_##tag(b)));              \
+    }                                                                                         \
+    TP_COMPLEX_LIBM_UNARY(tag, C, sin, csin##SFX)                                             \
+    TP_COMPLEX_LIBM_UNARY(tag, C, cos, ccos##SFX)                                             \
+    TP_COMPLEX_LIBM_UNARY(tag, C, tan, ctan##SFX)                                             \
+    TP_COMPLEX_LIBM_UNARY(tag, C, asin, casin##SFX)                                           \
+    TP_COMPLEX_LIBM_UNARY(tag, C, acos, cacos##SFX)                                           \
+    TP_COMPLEX_LIBM_UNARY(tag, C, atan, catan##SFX)                                           \
+    TP_COMPLEX_LIBM_UNARY(tag, C, sinh, csinh##SFX)                                           \
+    TP_COMPLEX_LIBM_UNARY(tag, C, cosh, ccosh##SFX)                                           \
+    TP_COMPLEX_LIBM_UNARY(tag, C, tanh, ctanh##SFX)                                           \
+    TP_COMPLEX_LIBM_UNARY(tag, C, asinh, casinh##SFX)                                         \
+    TP_COMPLEX_LIBM_UNARY(tag, C, acosh, cacosh##SFX)                                         \
+    TP_COMPLEX_LIBM_UNARY(tag, C, atanh, catanh##SFX)
+/* The trigonometric and hyperbolic functions and their inverses: the C library's, as NumPy
+ * calls them (Annex G's branch cuts and special values). */
+#define TP_COMPLEX_LIBM_UNARY(tag, C, name, builtin)                                          \
+    TP_INLINE C tp_##name##_##tag(C a) {                                                      \
+        return tp_from_native_##tag(__builtin_##builtin(tp_to_native_##tag(a)));              \
     }
 TP_COMPLEX_LIBM(c64, tp_c64, float, f)
 TP_COMPLEX_LIBM(c128, tp_c128, double, )
@@ -215,8 +237,75 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
     TP_INLINE C tp_cpow_##tag(C a, C b) {                                                     \
         return tp_exp_##tag(tp_mul_plain_##tag(b, tp_log_##tag(a)));                          \
     }
+/* The trigonometric and hyperbolic functions from their real parts' formulas, the inverses
+ * from log and sqrt (with the odd functions' symmetry, so the principal branch's sign is
+ * kept): a few ulp for moderate arguments, less accurate than C's library near branch
+ * points and for huge imaginary parts, and without all of Annex G's special values. */
+#define TP_COMPLEX_OWN_TRIG(tag, C, T, SFX)                                                   \
+    TP_INLINE C tp_sinh_##tag(C a) {                                                          \
+        return tp_make_##tag(sinh##SFX(a.re) * cos##SFX(a.im), cosh##SFX(a.re) * sin##SFX(a.im)); \
+    }                                                                                         \
+    TP_INLINE C tp_cosh_##tag(C a) {                                                          \
+        return tp_make_##tag(cosh##SFX(a.re) * cos##SFX(a.im), sinh##SFX(a.re) * sin##SFX(a.im)); \
+    }                                                                                         \
+    TP_INLINE C tp_tanh_##tag(C a) {                                                          \
+        if (fabs##SFX(a.re) > 20) /* tanh(x) rounds to +-1; im decays like exp(-2|x|) */      \
+            return tp_make_##tag(copysign##SFX((T)1, a.re),                                   \
+                                 4 * sin##SFX(a.im) * cos##SFX(a.im) *                        \
+                                     exp##SFX(-2 * fabs##SFX(a.re)));                         \
+        const T t = tan##SFX(a.im), beta = 1 + t * t, s = sinh##SFX(a.re);                    \
+        const T rho = sqrt##SFX(1 + s * s), denom = 1 + beta * s * s;                         \
+        return tp_make_##tag(beta * rho * s / denom, t / denom);                              \
+    }                                                                                         \
+    /* f(z) = -i g(iz) for (sin, sinh), (tan, tanh), (asin, asinh), (atan, atanh) */          \
+    TP_INLINE C tp_times_i_##tag(C a) { return tp_make_##tag(-a.im, a.re); }                  \
+    TP_INLINE C tp_times_minus_i_##tag(C a) { return tp_make_##tag(a.im, -a.re); }            \
+    TP_INLINE C tp_sin_##tag(C a) {                                                           \
+        return tp_times_minus_i_##tag(tp_sinh_##tag(tp_times_i_##tag(a)));                    \
+    }                                                                                         \
+    TP_INLINE C tp_cos_##tag(C a) { return tp_cosh_##tag(tp_times_i_##tag(a)); }              \
+    TP_INLINE C tp_tan_##tag(C a) {                                                           \
+        return tp_times_minus_i_##tag(tp_tanh_##tag(tp_times_i_##tag(a)));                    \
+    }                                                                                         \
+    /* log(1 + w) with the real part from log1p(2u + u^2 + v^2): exact for small w */        \
+    TP_INLINE C tp_log1p_small_##tag(C w) {                                                   \
+        return tp_make_##tag(log1p##SFX(w.re * (2 + w.re) + w.im * w.im) / 2,                 \
+                             atan2##SFX(w.im, 1 + w.re));                                     \
+    }                                                                                         \
+    TP_INLINE C tp_asinh_##tag(C a) {  /* log1p(z + z^2 / (1 + sqrt(1 + z^2))), odd */        \
+        const bool flip = a.re < 0;                                                           \
+        const C z = flip ? tp_neg_##tag(a) : a;                                               \
+        const C one = tp_make_##tag((T)1, (T)0);                                              \
+        const C zz = tp_mul_plain_##tag(z, z);                                                \
+        const C w = tp_add_##tag(z, tp_div_##tag(zz, tp_add_##tag(one,                        \
+            tp_sqrt_##tag(tp_add_##tag(one, zz)))));                                          \
+        const C r = tp_log1p_small_##tag(w);                                                  \
+        return flip ? tp_neg_##tag(r) : r;                                                    \
+    }                                                                                         \
+    TP_INLINE C tp_asin_##tag(C a) {                                                          \
+        return tp_times_minus_i_##tag(tp_asinh_##tag(tp_times_i_##tag(a)));                   \
+    }                                                                                         \
+    TP_INLINE C tp_acos_##tag(C a) {                                                          \
+        const C s = tp_asin_##tag(a);                                                         \
+        return tp_make_##tag((T)1.5707963267948966 - s.re, -s.im);                            \
+    }                                                                                         \
+    TP_INLINE C tp_acosh_##tag(C a) {  /* log(z + sqrt(z + 1) sqrt(z - 1)) */                 \
+        const C one = tp_make_##tag((T)1, (T)0);                                              \
+        return tp_log_##tag(tp_add_##tag(a, tp_mul_plain_##tag(                               \
+            tp_sqrt_##tag(tp_add_##tag(a, one)), tp_sqrt_##tag(tp_sub_##tag(a, one)))));      \
+    }                                                                                         \
+    TP_INLINE C tp_atanh_##tag(C a) {  /* (log1p(z) - log1p(-z)) / 2 */                      \
+        const C d = tp_sub_##tag(tp_log1p_small_##tag(a),                                     \
+                                 tp_log1p_small_##tag(tp_neg_##tag(a)));                      \
+        return tp_make_##tag(d.re / 2, d.im / 2);                                             \
+    }                                                                                         \
+    TP_INLINE C tp_atan_##tag(C a) {                                                          \
+        return tp_times_minus_i_##tag(tp_atanh_##tag(tp_times_i_##tag(a)));                   \
+    }
 TP_COMPLEX_OWN(c64, tp_c64, float, f, FLT_MAX)
 TP_COMPLEX_OWN(c128, tp_c128, double, , DBL_MAX)
+TP_COMPLEX_OWN_TRIG(c64, tp_c64, float, f)
+TP_COMPLEX_OWN_TRIG(c128, tp_c128, double, )
 /* + and * for templates written for numbers (tp_cuda.h's matmul tile). */
 #define TP_COMPLEX_OPERATORS(tag, C)                                                          \
     TP_DEVICE inline C operator+(C a, C b) { return tp_add_##tag(a, b); }                     \
@@ -259,5 +348,35 @@ TP_COMPLEX_OPERATORS(c128, tp_c128)
     }
 TP_COMPLEX_POW(c64, tp_c64, float)
 TP_COMPLEX_POW(c128, tp_c128, double)
+
+/* ---- NumPy's own formulas (its funcs.inc): log1p(z) = log|1 + z| + i arg(1 + z);
+ * expm1(z) = expm1(x) cos(y) - 2 sin^2(y/2) + i exp(x) sin(y); exp2(z) = exp(z ln 2);
+ * log2 and log10 scale log(z). ---- */
+#define TP_COMPLEX_NUMPY_FORMULAS(tag, C, T, SFX)                                             \
+    TP_INLINE C tp_log1p_##tag(C a) {                                                         \
+        const T re = a.re + 1;                                                                \
+        return tp_make_##tag(log##SFX(hypot##SFX(re, a.im)), atan2##SFX(a.im, re));           \
+    }                                                                                         \
+    TP_INLINE C tp_expm1_##tag(C a) {                                                         \
+        const T h = sin##SFX(a.im / 2);                                                       \
+        return tp_make_##tag(expm1##SFX(a.re) * cos##SFX(a.im) - 2 * h * h,                   \
+                             exp##SFX(a.re) * sin##SFX(a.im));                                \
+    }                                                                                         \
+    TP_INLINE C tp_exp2_##tag(C a) {                                                          \
+        const T ln2 = (T)0.693147180559945309417232121458176568;                              \
+        return tp_exp_##tag(tp_make_##tag(a.re * ln2, a.im * ln2));                           \
+    }                                                                                         \
+    TP_INLINE C tp_log2_##tag(C a) {                                                          \
+        const C l = tp_log_##tag(a);                                                          \
+        const T log2e = (T)1.442695040888963407359924681001892137;                            \
+        return tp_make_##tag(l.re * log2e, l.im * log2e);                                     \
+    }                                                                                         \
+    TP_INLINE C tp_log10_##tag(C a) {                                                         \
+        const C l = tp_log_##tag(a);                                                          \
+        const T log10e = (T)0.434294481903251827651128918916605082;                           \
+        return tp_make_##tag(l.re * log10e, l.im * log10e);                                   \
+    }
+TP_COMPLEX_NUMPY_FORMULAS(c64, tp_c64, float, f)
+TP_COMPLEX_NUMPY_FORMULAS(c128, tp_c128, double, )
 
 #endif /* TRANSPILE_COMPLEX_H */

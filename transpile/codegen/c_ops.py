@@ -290,6 +290,9 @@ COMPLEX_OP_RULES = {
     "real": _complex_part("re"),
     "imag": _complex_part("im"),
 }
+COMPLEX_OP_RULES.update({name: _complex_helper(name) for name in (
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+    "atanh", "log1p", "expm1", "exp2", "log2", "log10")})
 
 
 def _conj_real(args, loop, out):

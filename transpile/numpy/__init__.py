@@ -55,6 +55,31 @@ from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nanmedian,
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
                           var)
+from ._float_parts import divmod, fabs, float_power, fmod, frexp, ldexp, modf, spacing
+from ._integer_math import bitwise_count, gcd, lcm
+from ._insert_delete import (compress, delete, extract, insert, place, put, resize,
+                             trim_zeros)
+from ._rearranging import block, rollaxis, rot90, sort_complex, unstack
+from ._calculus import cross, ediff1d, matvec, trapezoid, unwrap, vander, vecmat
+from ._functional import apply_along_axis, apply_over_axes, choose, fromfunction, piecewise
+from ._predicates import (i0, iscomplex, isneginf, isposinf, isreal, isrealobj, isscalar,
+                          iterable)
+from ._index_tricks import c_, index_exp, ix_, mask_indices, r_, ravel_multi_index, s_
+from ._cumulative import nancumprod, nancumsum
+from ._windows import bartlett, blackman, hamming, hanning, kaiser
+from ._polynomial import (poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,
+                          polyval)
+from ._sets import (intersect1d, setdiff1d, setxor1d, union1d, unique_all, unique_counts,
+                    unique_inverse, unique_values)
+from ._ordering import argpartition, lexsort, partition
+from ._packbits import packbits, unpackbits
+from ._histogramdd import histogram2d, histogramdd
+from ._host_io import frombuffer, fromstring, load
+from ._jax_signatures import (arange, around, array, asarray, astype, broadcast_to,  # noqa: F811
+                              concatenate, cumprod, cumsum, dstack, empty, empty_like, eye,
+                              flip, full, full_like, hstack, linspace, ones, ones_like, outer,
+                              ptp, ravel, reshape, round, stack, take, take_along_axis, trace,
+                              vstack, zeros, zeros_like)
 
 # NumPy 2 / array-API spellings
 acos, asin, atan, atan2 = arccos, arcsin, arctan, arctan2
@@ -128,6 +153,14 @@ def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
     # Imported on call: the batching package is built on this one, not the reverse.
     from ..batching.vectorize import vectorize as _vectorize
     return _vectorize(pyfunc, excluded=excluded, signature=signature)
+
+# Host-side input, output and printing (concrete values, NumPy's formats).
+from ._host_io import array_repr, array_str, fromfile, fromiter, save, savez
+from numpy import get_printoptions, printoptions, set_printoptions  # noqa: E402,F401
+from numpy.exceptions import ComplexWarning  # noqa: E402,F401
+from ._ufunc import ufunc  # noqa: E402,F401
+euler_gamma = 0.5772156649015329
+character, flexible, object_ = _np.character, _np.flexible, _np.object_
 
 
 def __getattr__(name):

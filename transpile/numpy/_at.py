@@ -42,10 +42,33 @@ class IndexUpdateRef:
     def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, E.add, "add", mode)
 
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        # A scatter-add of the negated values: duplicates subtract each time, as in JAX.
+        from ._scatter import needs_scatter
+        if needs_scatter(self.index):
+            return self._update(E.negative(operand(values)), E.add, "add", mode)
+        return self._update(values, E.subtract, "add", mode)
+
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, E.multiply, "multiply", mode)
 
     mul = multiply                  # JAX's older name, still accepted by jax 0.10
+
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        # JAX's definition: x divided by ones with the values multiplied in at the index.
+        return E.divide(self.array, self._ones_multiplied(values, mode))
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return E.power(self.array, self._ones_multiplied(values, mode))
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with func applied at the index (once per position: unlike JAX, a repeated
+        index applies it once)."""
+        return self.set(func(self.get()), mode=mode)
+
+    def _ones_multiplied(self, values, mode):
+        from ._creation import ones_like
+        return IndexUpdateRef(ones_like(self.array), self.index).multiply(values, mode=mode)
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, E.minimum, "min", mode)

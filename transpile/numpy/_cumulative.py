@@ -118,3 +118,24 @@ def _with_initial(out, axis, identity, include_initial):
 
 
 cumulative_sum, cumulative_prod = _cumulative_sum, _cumulative_prod
+
+
+def _nan_as(a, identity):
+    a = operand(a)
+    if not dtypes.is_inexact(aval_of(a).dtype):
+        return a
+    return E.where(E.isnan(a), astype(identity, aval_of(a).dtype), a)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """cumsum with NaNs counted as zero."""
+    if out is not None:
+        raise NotImplementedError("nancumsum: 'out' is not supported; use the returned value")
+    return cumsum(_nan_as(a, 0), axis=axis, dtype=dtype)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """cumprod with NaNs counted as one."""
+    if out is not None:
+        raise NotImplementedError("nancumprod: 'out' is not supported; use the returned value")
+    return cumprod(_nan_as(a, 1), axis=axis, dtype=dtype)

@@ -123,8 +123,8 @@ def take(a, indices, axis=None, mode=None, fill_value=None):
     indices = astype(operand(indices), dtypes.int64)
     if mode == "wrap":
         return gather(a, E.remainder(indices, max(n, 1)), ax)
-    if mode == "clip":
-        return gather(a, indices, ax)
+    if mode == "clip":      # JAX clamps to [0, n-1] first: -1 is the first element, not the last
+        return gather(a, E.clip(indices, 0, max(n - 1, 0)), ax)
     if mode not in _FILL_MODES:
         raise ValueError(f"take: mode must be 'fill', 'clip' or 'wrap', got {mode!r}")
     valid = E.logical_and(E.greater_equal(indices, -n), E.less(indices, n))

@@ -375,11 +375,23 @@ def pad(array, pad_width, mode="constant", **kwargs):
     array = operand(array)
     ndim = _ndim(array)
     widths = _pad_widths(pad_width, ndim)
+    if callable(mode):
+        return _pad_with_function(array, widths, mode, kwargs)
     if mode == "constant":
         return _pad_constant(array, widths, kwargs.get("constant_values", 0))
+    if mode == "empty":        # unspecified values: zeros, as JAX gives
+        return _pad_constant(array, widths, 0)
+    from ._pad_modes import STAT_MODES, pad_linear_ramp, pad_odd_reflection, pad_statistic
+    if mode in STAT_MODES:
+        return pad_statistic(array, widths, mode, kwargs.get("stat_length"))
+    if mode == "linear_ramp":
+        return pad_linear_ramp(array, widths, kwargs.get("end_values", 0))
     if mode not in _INDEX_MODES:
         raise NotImplementedError(f"pad: mode {mode!r} is not supported; use one of "
-                                  f"'constant', " + ", ".join(repr(m) for m in _INDEX_MODES))
+                                  f"'constant', 'empty', 'linear_ramp', " +
+                                  ", ".join(repr(m) for m in _INDEX_MODES + STAT_MODES))
+    if kwargs.get("reflect_type", "even") == "odd" and mode in ("reflect", "symmetric"):
+        return pad_odd_reflection(array, widths, mode)
     for ax, (before, after) in enumerate(widths):
         n = shape_of(array)[ax]
         if before == after == 0:
@@ -388,6 +400,24 @@ def pad(array, pad_width, mode="constant", **kwargs):
             raise ValueError(f"pad: can't extend the empty axis {ax} with mode {mode!r}")
         index = np.pad(np.arange(n), (before, after), mode=mode)
         array = take_static(array, index, ax)
+    return array
+
+
+def _pad_with_function(array, widths, function, kwargs):
+    """NumPy's callable mode: function(vector, (before, after), axis, kwargs) edits each
+    zero-padded vector along each axis in turn. As in JAX, it returns the new vector."""
+    from ..base.operands import astype
+    array = _pad_constant(array, widths, 0)
+    for ax, width in enumerate(widths):
+        moved = np.moveaxis(np.arange(_ndim(array)), ax, -1)
+        x = transpose(array, tuple(int(i) for i in moved))
+        rows = reshape(x, (-1, shape_of(x)[-1]))
+        from ._shape import stack
+        done = [operand(function(rows[i], width, ax, kwargs))
+                for i in range(shape_of(rows)[0])]
+        x = reshape(stack(done), shape_of(x)) if done else x
+        array = astype(transpose(x, tuple(int(i) for i in np.argsort(moved))),
+                       aval_of(array).dtype)
     return array
 
 

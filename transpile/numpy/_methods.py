@@ -50,6 +50,31 @@ _METHODS = {
 }
 
 
+def _more_methods():
+    """jax.Array's methods built on the functions added for issue #19 (imported here, on
+    install, to keep the table above on the long-standing modules)."""
+    from ._functional import choose
+    from ._insert_delete import compress
+    from ._ordering import argpartition
+
+    def view(self, dtype=None, type=None):   # noqa: A002 (NumPy's names)
+        if type is not None:
+            raise NotImplementedError("view(type=...) is not supported; pass only a dtype")
+        if dtype is None:
+            return self
+        from .. import dtypes, primitives as P
+        from ..core import bind
+        return bind(P.bitcast_convert_type, self, new_dtype=dtypes.canonicalize(dtype))
+
+    def compress_method(self, condition, axis=None, *, size=None, fill_value=0, out=None):
+        return compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
+
+    def choose_method(self, choices, out=None, mode="raise"):
+        return choose(self, choices, out, mode)
+    return {"argpartition": argpartition, "compress": compress_method,
+            "choose": choose_method, "view": view}
+
+
 def _plain(fn):
     """Methods must be functions (descriptors): ufunc objects give theirs."""
     return fn.as_function() if isinstance(fn, ufunc) else fn
@@ -65,8 +90,9 @@ def install() -> None:
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
     Tracer.__pow__ = CX.power_operator        # NumPy's x ** 2, x ** -1, x ** 0.5 shortcuts
-    for name, fn in _METHODS.items():        # methods, like functions, return strong values
-        setattr(Tracer, name, strong_results(fn))
+    for name, fn in {**_METHODS, **_more_methods()}.items():   # methods, like functions,
+        setattr(Tracer, name, strong_results(fn))                # return strong values
+    _eager_ptp()
     Tracer.T = property(lambda self: S.transpose(self))
     Tracer.mT = property(lambda self: M.swapaxes(self, -1, -2))
     Tracer.real = property(strong_results(CX.real))
@@ -76,3 +102,10 @@ def install() -> None:
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
     _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)
     _constant_indexing.install()    # EagerArray constants indexed by tracers
+
+
+def _eager_ptp():
+    """NumPy 2 dropped ndarray.ptp; jax.Array keeps it, so eager arrays get it back."""
+    from ..eager_array import EagerArray
+    if not hasattr(EagerArray, "ptp"):
+        EagerArray.ptp = strong_results(ST.ptp)

@@ -28,15 +28,10 @@ _COUNTERPART_MODULES = {"numpy": "", "numpy.linalg": ".linalg", "numpy.fft": ".f
 _METADATA_ONLY = frozenset({"result_type", "can_cast", "iscomplexobj", "isrealobj", "ndim",
                             "shape", "size"})
 
-# What to write instead, for NumPy functions without a counterpart of the same name.
+# What to write instead, for NumPy functions without a counterpart of the same name
+# (fabs, fmod, divmod, float_power, put and place have one now: they dispatch to it).
 _ALTERNATIVES = {
-    "fabs": "tnp.abs(x) (fabs also makes integers float: tnp.abs(x).astype(float))",
-    "divmod": "tnp.floor_divide(x, y) and tnp.remainder(x, y)",
-    "fmod": "x - tnp.trunc(x / y) * y for floats, or lax.rem(x, y)",
-    "float_power": "tnp.power(tnp.asarray(x, tnp.float64), y)",
     "copyto": "x = tnp.where(mask, src, x) (traced arrays are immutable)",
-    "put": "x = x.at[indices].set(values) (traced arrays are immutable)",
-    "place": "x = tnp.where(mask, values, x) (traced arrays are immutable)",
     "putmask": "x = tnp.where(mask, values, x) (traced arrays are immutable)",
 }
 

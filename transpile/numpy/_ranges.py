@@ -91,8 +91,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                          f"{shape_of(xp)} and {shape_of(fp)}")
     if shape_of(xp)[0] == 0:
         raise ValueError("interp: array of sample points is empty")
-    f64 = dtypes.float64
-    x, xp, fp = astype(x, f64), astype(xp, f64), astype(fp, f64)
+    xdt, fdt = _interp_dtypes(x, xp, fp)
+    x, xp, fp = astype(x, xdt), astype(xp, xdt), astype(fp, fdt)
     if period is not None:
         x, xp, fp = _periodic(x, xp, fp, period)
         left = right = None
@@ -105,11 +105,23 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     slope = E.divide(E.subtract(y1, y0), E.subtract(x1, x0))
     inside = E.add(E.multiply(slope, E.subtract(x, x0)), y0)
     inside = E.where(E.equal(x, x0), y0, inside)        # exact at the sample points
-    lo = take(fp, 0) if left is None else astype(left, f64)
-    hi = take(fp, n - 1) if right is None else astype(right, f64)
+    lo = take(fp, 0) if left is None else astype(left, fdt)
+    hi = take(fp, n - 1) if right is None else astype(right, fdt)
     out = E.where(E.equal(x, take(xp, n - 1)), take(fp, n - 1), inside)
     out = E.where(E.less(x, take(xp, 0)), lo, out)
     return E.where(E.greater(x, take(xp, n - 1)), hi, out)
+
+
+def _interp_dtypes(x, xp, fp):
+    """(coordinate dtype, value dtype): float64 and float64 or complex128 under NumPy's
+    rules; under JAX's, the inexact promotion of x with xp, and of fp alone (so float32 stays
+    float32). Complex values interpolate their real and imaginary parts alike."""
+    if not dtypes.config.jax_rules():
+        complex_values = dtypes.is_complex(aval_of(fp).dtype)
+        return dtypes.float64, dtypes.complex128 if complex_values else dtypes.float64
+    from ._dtype_api import result_type
+    return (dtypes.float_for_integers(result_type(x, xp)),
+            dtypes.float_for_integers(aval_of(fp).dtype))
 
 
 def _periodic(x, xp, fp, period):

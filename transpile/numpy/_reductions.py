@@ -55,23 +55,45 @@ def _with_initial(result, initial, combine):
     return astype(combine(result, initial), aval_of(result).dtype)
 
 
-def sum(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
+def _no_out(out, name):
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported (arrays are immutable); use the "
+                        f"returned value")
+
+
+def _accumulator(a, dtype, promote_integers):
+    """NumPy's (and JAX's default) accumulator dtype; with promote_integers=False, JAX's
+    choice of the integer operand's own dtype."""
+    if dtype is not None:
+        return dtypes.canonicalize(dtype)
+    dt = aval_of(a).dtype
+    if not promote_integers and dtypes.is_int(dt):
+        return dt
+    return _sum_dtype(dt)
+
+
+def sum(a, axis=None, dtype=None, keepdims=False, initial=None, where=None, *, out=None,
+        promote_integers=True):
     from ._elementwise import add
+    _no_out(out, "sum")
     a = reduction_operand(a, "sum")
-    dt = dtypes.canonicalize(dtype) if dtype is not None else _sum_dtype(aval_of(a).dtype)
+    dt = _accumulator(a, dtype, promote_integers)
     a = _masked(astype(a, dt), where, False if dt == dtypes.bool_ else 0)
     return _with_initial(_reduce(P.reduce_sum, a, axis, keepdims), initial, add)
 
 
-def prod(a, axis=None, dtype=None, keepdims=False, initial=None, where=None):
+def prod(a, axis=None, dtype=None, keepdims=False, initial=None, where=None, *, out=None,
+         promote_integers=True):
     from ._elementwise import multiply
+    _no_out(out, "prod")
     a = reduction_operand(a, "prod")
-    dt = dtypes.canonicalize(dtype) if dtype is not None else _sum_dtype(aval_of(a).dtype)
+    dt = _accumulator(a, dtype, promote_integers)
     a = _masked(astype(a, dt), where, True if dt == dtypes.bool_ else 1)
     return _with_initial(_reduce(P.reduce_prod, a, axis, keepdims), initial, multiply)
 
 
-def mean(a, axis=None, dtype=None, keepdims=False, *, where=None):
+def mean(a, axis=None, dtype=None, keepdims=False, *, where=None, out=None):
+    _no_out(out, "mean")
     a = reduction_operand(a, "mean")
     aval = aval_of(a)
     if dtype is not None:

@@ -179,7 +179,10 @@ def histogram(a, bins=10, range=None, weights=None, density=None):
     index = E.where(inside, index, nbins)      # past the end: dropped by the scatter
     from ._creation import zeros
     if weights is None:
-        counts = scatter_update(zeros(nbins, dtypes.default_int()), (index,), 1, "add")
+        # NumPy counts in its default int; JAX in a's inexact dtype (ones as weights)
+        count_dt = dtypes.float_for_integers(aval_of(a).dtype) if dtypes.config.jax_rules() \
+            else dtypes.default_int()
+        counts = scatter_update(zeros(nbins, count_dt), (index,), 1, "add")
     else:
         w = reshape(operand(weights), (-1,))
         counts = scatter_update(zeros(nbins, np.result_type(aval_of(w).dtype)), (index,), w,

@@ -22,12 +22,21 @@ def transpose(a, axes=None):
     return bind(P.transpose, a, permutation=perm)
 
 
-def moveaxis(a, source: int, destination: int):
+def moveaxis(a, source, destination):
+    """Axes moved to new positions (ints, or sequences of one length), the others keeping
+    their order."""
     a = operand(a)
     ndim = len(shape_of(a))
-    src, dst = normalize_axis(source, ndim), normalize_axis(destination, ndim)
-    order = [i for i in range(ndim) if i != src]
-    order.insert(dst, src)
+    sources = source if isinstance(source, (tuple, list)) else (source,)
+    destinations = destination if isinstance(destination, (tuple, list)) else (destination,)
+    if len(sources) != len(destinations):
+        raise ValueError("moveaxis: source and destination must have the same number of "
+                         "elements")
+    src = [normalize_axis(s, ndim) for s in sources]
+    dst = [normalize_axis(d, ndim) for d in destinations]
+    order = [i for i in range(ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
     return transpose(a, order)
 
 

@@ -88,7 +88,9 @@ def searchsorted(a, v, side="left", sorter=None, *, method=None):
     column = reshape(v, shape_of(v) + (1,))
     before = _less_nan_last(a, column) if side == "left" else \
         E.logical_not(_less_nan_last(column, a))
-    return sum(before, axis=-1, dtype=dtypes.int64)
+    # JAX's positions are int32 wherever they fit (even with x64 on)
+    small = dtypes.config.jax_rules() and shape_of(a)[0] <= np.iinfo(np.int32).max // 2
+    return sum(before, axis=-1, dtype=dtypes.int32 if small else dtypes.int64)
 
 
 def _positions_of_true(mask, size: int):
@@ -144,30 +146,11 @@ def argwhere(a, *, size=None, fill_value=None):
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
-           *, equal_nan=True, size=None, fill_value=None):
-    """The sorted distinct values; with size=, the first `size` (fill_value after them, by
-    default the smallest value, as JAX)."""
-    if return_index or return_inverse or return_counts or axis is not None:
-        raise NotImplementedError("unique: return_index/return_inverse/return_counts/axis "
-                                  "are not supported yet; use the values form")
-    ar = operand(ar)
-    if current_trace() is None and not isinstance(ar, Tracer) and size is None:
-        return np.unique(ar, equal_nan=equal_nan)
-    size = _require_size(size, "unique")
-    s = sort(reshape(ar, (-1,)), axis=0)
-    n = shape_of(s)[0]
-    if n == 0:
-        raise ValueError("unique with size= needs a non-empty array")
-    new = E.not_equal(s[1:], s[:-1])
-    if equal_nan and dtypes.is_float(aval_of(s).dtype):
-        new = E.logical_and(new, E.logical_not(E.logical_and(E.isnan(s[1:]), E.isnan(s[:-1]))))
-    from ._shape import concatenate
-    first = concatenate([np.ones(1, bool), new])
-    pos = _positions_of_true(first, size)
-    from ._indexing import gather
-    values = gather(s, E.minimum(pos, n - 1), 0)
-    fill = s[0] if fill_value is None else astype(fill_value, aval_of(s).dtype)
-    return E.where(E.greater_equal(pos, n), fill, values)
+           *, equal_nan=True, size=None, fill_value=None, sorted=True):  # noqa: A002
+    """The sorted distinct values (see _sets.py, with the other set operations)."""
+    from ._sets import unique as unique_
+    return unique_(ar, return_index, return_inverse, return_counts, axis,
+                   equal_nan=equal_nan, size=size, fill_value=fill_value, sorted=sorted)
 
 
 # --- order statistics ---------------------------------------------------------------------------

@@ -34,7 +34,9 @@ def _divide_by_dof(total, count, ddof):
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+        correction=None, mean=None):
+    """The mean squared distance from the mean (a precomputed `mean`, with the reduced axes
+    kept, may be passed, as NumPy 2 and JAX allow)."""
     _no_out(out, "var")
     if correction is not None:
         ddof = correction
@@ -42,26 +44,42 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     aval = aval_of(a)
     dt = _float_dtype(aval.dtype, dtype)
     x = astype(a, dt)
+    if mean is not None:
+        mean = astype(operand(mean), dt)
     if where is not None:
-        return _masked_var(x, axis, ddof, keepdims, where)
-    centred = E.subtract(x, R.mean(x, axis=axis, keepdims=True))
-    total = R.sum(E.multiply(centred, centred), axis=axis, keepdims=keepdims)
+        return _masked_var(x, axis, ddof, keepdims, where, mean)
+    if mean is None:
+        mean = R.mean(x, axis=axis, keepdims=True)
+    centred = E.subtract(x, mean)
+    total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     return _divide_by_dof(total, _count(aval.shape, axis), ddof)
 
 
-def _masked_var(x, axis, ddof, keepdims, where):
+def _squared_magnitude(x):
+    """|x|**2, real for complex x: the variance of complex values is real, as NumPy's and
+    JAX's (x * x would keep the imaginary cross terms)."""
+    if not dtypes.is_complex(aval_of(x).dtype):
+        return E.multiply(x, x)
+    from ._complex import imag, real
+    re, im = real(x), imag(x)
+    return E.add(E.multiply(re, re), E.multiply(im, im))
+
+
+def _masked_var(x, axis, ddof, keepdims, where, mean=None):
     mask = broadcast_to(operand(where), aval_of(x).shape)
     count = R.sum(mask, axis=axis, keepdims=True)
-    mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True), count)
+    if mean is None:
+        mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True), count)
     centred = E.where(mask, E.subtract(x, mean), 0)
-    total = R.sum(E.multiply(centred, centred), axis=axis, keepdims=keepdims)
+    total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     count = count if keepdims else R.sum(mask, axis=axis)
     return _divide_by_dof(total, astype(count, aval_of(total).dtype), ddof)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
-    return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+        correction=None, mean=None):
+    return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction,
+                      mean=mean))
 
 
 def _no_out(out, name):
@@ -119,49 +137,61 @@ def _is_float(a) -> bool:
     return dtypes.is_float(aval_of(a).dtype)
 
 
-def nansum(a, axis=None, dtype=None, keepdims=False, initial=None):
+def _nan_mask(a, where):
+    """Where a value counts: not NaN, and inside `where` when given."""
+    keep = E.logical_not(E.isnan(a))
+    return keep if where is None else E.logical_and(keep, as_bool(where))
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nansum")
     a = R.reduction_operand(a, "nansum")
     clean = E.where(E.isnan(a), 0, a) if _is_float(a) else a
-    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+    return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
+                 where=where)
 
 
-def nanprod(a, axis=None, dtype=None, keepdims=False, initial=None):
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nanprod")
     a = R.reduction_operand(a, "nanprod")
     clean = E.where(E.isnan(a), 1, a) if _is_float(a) else a
-    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+    return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
+                  where=where)
 
 
-def _nan_count(a, axis, keepdims):
-    return R.sum(E.logical_not(E.isnan(a)), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
-
-
-def nanmean(a, axis=None, dtype=None, keepdims=False):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
+    _no_out(out, "nanmean")
     a = operand(a)
     if not _is_float(a):
-        return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+        return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     dt = _float_dtype(aval_of(a).dtype, dtype)
-    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims)
-    return E.divide(total, astype(_nan_count(a, axis, keepdims), dt))   # all-NaN: 0/0 = NaN
+    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
+    count = R.sum(_nan_mask(a, where), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
+    return E.divide(total, astype(count, dt))       # all-NaN: 0/0 = NaN
 
 
-def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None):
+def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None, where=None):
     if not _is_float(a):
-        return reduce(a, axis=axis, keepdims=keepdims, initial=initial)
+        return reduce(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
     nan = E.isnan(a)
-    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims, initial=initial)
+    best = reduce(E.where(nan, fill, a), axis=axis, keepdims=keepdims, initial=initial,
+                  where=where)
     if initial is not None:     # NumPy's fmax/fmin fold from `initial`: all-NaN gives it
         return best
-    return E.where(R.all(nan, axis=axis, keepdims=keepdims), np.nan, best)
+    any_valid = R.any(_nan_mask(a, where), axis=axis, keepdims=keepdims)
+    return E.where(any_valid, best, np.nan)
 
 
-def nanmax(a, axis=None, keepdims=False, initial=None):
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nanmax")
     return _nan_extreme(R.max, -np.inf, R.reduction_operand(a, "nanmax"), axis, keepdims,
-                        initial)
+                        initial, where)
 
 
-def nanmin(a, axis=None, keepdims=False, initial=None):
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _no_out(out, "nanmin")
     return _nan_extreme(R.min, np.inf, R.reduction_operand(a, "nanmin"), axis, keepdims,
-                        initial)
+                        initial, where)
 
 
 def _nan_arg(reduce, fill, a, axis, keepdims):
@@ -171,52 +201,112 @@ def _nan_arg(reduce, fill, a, axis, keepdims):
     return reduce(E.where(E.isnan(a), fill, a), axis=axis, keepdims=keepdims)
 
 
-def nanargmax(a, axis=None, keepdims=False):
+def nanargmax(a, axis=None, out=None, keepdims=False):
+    _no_out(out, "nanargmax")
     return _nan_arg(R.argmax, -np.inf, a, axis, keepdims)
 
 
-def nanargmin(a, axis=None, keepdims=False):
+def nanargmin(a, axis=None, out=None, keepdims=False):
+    _no_out(out, "nanargmin")
     return _nan_arg(R.argmin, np.inf, a, axis, keepdims)
 
 
-def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    _no_out(out, "nanvar")
     a = operand(a)
     if not _is_float(a):
-        return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
+                   mean=mean)
     return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
-               where=E.logical_not(E.isnan(a)))
+               where=_nan_mask(a, where), mean=mean)
 
 
-def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
-    return E.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    return E.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                         where=where, mean=mean))
 
 
 # --- covariance ---------------------------------------------------------------------------------
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
         dtype=None):
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("cov: fweights/aweights are not supported yet")
+    """NumPy's formula: weights w = fweights * aweights, the weighted mean subtracted, the
+    product with the conjugate transpose divided by NumPy's degrees of freedom."""
     from ._matmul import matmul
-    from ._manipulation import atleast_2d
-    from ._shape import concatenate, transpose
-    x = atleast_2d(operand(m))
-    if not rowvar and aval_of(x).shape[0] != 1:
-        x = transpose(x)
-    if y is not None:
-        yy = atleast_2d(operand(y))
-        if not rowvar and aval_of(yy).shape[0] != 1:
-            yy = transpose(yy)
-        x = concatenate([x, yy], axis=0)
-    dt = dtypes.canonicalize(dtype) if dtype is not None else \
-        np.result_type(aval_of(x).dtype, np.float64)
-    x = astype(x, dt)
+    from ._complex import conj
+    from ._shape import transpose
+    x = _variables(m, y, rowvar)
     n = aval_of(x).shape[1]
+    w = _cov_weights(fweights, aweights, n)
+    if w is not None and dtype is None:     # the weights' dtype joins in, as in average()
+        from ._dtype_api import result_type
+        x = astype(x, result_type(x, w))
+    x = astype(x, _cov_dtype(aval_of(x).dtype, dtype))
     ddof = (0 if bias else 1) if ddof is None else ddof
-    centred = E.subtract(x, R.mean(x, axis=1, keepdims=True))
-    c = _divide_by_dof(matmul(centred, transpose(centred)), n, ddof)
+    if w is None:
+        centred = E.subtract(x, R.mean(x, axis=1, keepdims=True))
+        c = _divide_by_dof(matmul(centred, transpose(conj(centred))), n, ddof)
+    else:
+        w = astype(w, np.empty(0, aval_of(x).dtype).real.dtype)   # real for complex x
+        w_sum = R.sum(w)
+        centred = E.subtract(x, E.divide(R.sum(E.multiply(x, w), axis=1, keepdims=True),
+                                         w_sum))
+        c = E.divide(matmul(E.multiply(centred, w), transpose(conj(centred))),
+                     _weighted_dof(w, w_sum, aweights, ddof))
     rows = aval_of(x).shape[0]
     return reshape(c, ()) if rows == 1 else c
+
+
+def _variables(m, y, rowvar):
+    """The observations as a (variables, observations) matrix; with rowvar=False a 2-d input
+    is transposed even when it has one row (NumPy 2, JAX), a 1-d one is one variable."""
+    from ._manipulation import atleast_2d
+    from ._shape import concatenate, transpose
+    parts = []
+    for v in (m, y):
+        if v is None:
+            continue
+        v = operand(v)
+        if len(aval_of(v).shape) > 2:
+            raise ValueError(f"cov: m and y must be at most 2-d, got shape {aval_of(v).shape}")
+        v2 = atleast_2d(v)
+        parts.append(transpose(v2) if not rowvar and len(aval_of(v).shape) != 1 else v2)
+    return parts[0] if len(parts) == 1 else concatenate(parts, axis=0)
+
+
+def _cov_dtype(dt, dtype):
+    if dtype is not None:
+        return dtypes.canonicalize(dtype)
+    if dtypes.config.jax_rules():      # JAX keeps float32 (promote_dtypes_inexact)
+        return dtypes.float_for_integers(dt)
+    return np.result_type(dt, np.float64)
+
+
+def _cov_weights(fweights, aweights, n):
+    """The product of the frequency and analytic weights (None when neither is given)."""
+    w = None
+    for weights, what in ((fweights, "fweights"), (aweights, "aweights")):
+        if weights is None:
+            continue
+        weights = operand(weights)
+        if aval_of(weights).shape != (n,):
+            raise ValueError(f"cov: {what} must be 1-d with one weight per observation "
+                             f"({n}), got shape {aval_of(weights).shape}")
+        if what == "fweights" and not dtypes.is_int(aval_of(weights).dtype) \
+                and not dtypes.config.jax_rules():
+            raise TypeError("cov: fweights must be integers")
+        w = weights if w is None else E.multiply(w, weights)
+    return w
+
+
+def _weighted_dof(w, w_sum, aweights, ddof):
+    # NumPy: sum(w) - ddof, less ddof * sum(w * a) / sum(w) with analytic weights a.
+    if ddof == 0:
+        return w_sum
+    if aweights is None:
+        return E.subtract(w_sum, ddof)
+    a = astype(operand(aweights), aval_of(w).dtype)
+    return E.subtract(w_sum, E.divide(E.multiply(ddof, R.sum(E.multiply(w, a))), w_sum))
 
 
 def corrcoef(x, y=None, rowvar=True, dtype=None):

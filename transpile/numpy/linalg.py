@@ -284,7 +284,10 @@ def cond(x, p=None):
 from ._spectral import (EighResult, SVDResult, eigh, eigvalsh, lstsq,  # noqa: E402
                               matrix_rank, pinv, svd, svdvals)
 
+from ._tensor_solve import cross, tensorinv, tensorsolve  # noqa: E402
+
 from ..eager_results import install as _install_eager_results  # noqa: E402
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
-_install_eager_results(globals(), (__name__, "transpile.numpy._spectral"))
+_install_eager_results(globals(), (__name__, "transpile.numpy._spectral",
+                                   "transpile.numpy._tensor_solve"))

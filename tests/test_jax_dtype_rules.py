@@ -294,3 +294,16 @@ def test_int64_constants_reach_the_c_as_their_int32_aval_under_jax_rules():
         np.testing.assert_array_equal(tp.grad(loss)(x), expected)
         np.testing.assert_array_equal(tp.jit(tp.grad(pool))(x), tp.grad(pool)(x))
         assert np.count_nonzero(tp.jit(tp.grad(pool))(x)) == 4
+
+
+def test_logical_ops_promote_a_python_float_first_as_jax():
+    """JAX promotes both operands to one dtype before testing against zero: 1e-40 with a
+    float16 array is 0.0 (JAX 0.10.2: logical_xor gives [True, True, False] here); NumPy's
+    rules test the Python value (fuzz seed 2000000044, --jax x32, fused and not)."""
+    x = np.array([1.0, 2.0, 0.0], np.float16)
+    fn = lambda v: tnp.logical_xor(1e-40, tnp.ceil(v))     # noqa: E731
+    with tp.config.settings(transpile_dtype_rules="jax"):
+        assert tnp.logical_xor(1e-40, x).tolist() == [True, True, False]
+        assert tp.jit(fn)(x).tolist() == [True, True, False]
+        assert tnp.logical_and(1e-40, x).tolist() == [False, False, False]
+    assert tnp.logical_xor(1e-40, x).tolist() == np.logical_xor(1e-40, x).tolist()

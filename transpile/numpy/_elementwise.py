@@ -164,11 +164,20 @@ def _logical_operands(x, y):
     long first: one outside int64 raises OverflowError, whatever the other operand."""
     if dtypes.config.jax_rules():   # JAX: a Python int wraps into its partner's dtype first
         x, y = check_python_ints_fit("and", [x, y])
-        return as_bool(x), as_bool(y)
+        return tuple(as_bool(v) for v in _jax_promoted_scalars([x, y]))
     for v in (x, y):
         if type(v) is int and not -2**63 <= v < 2**63:
             raise int_out_of_bounds(v, dtypes.int64)
     return as_bool(x), as_bool(y)
+
+
+def _jax_promoted_scalars(xs):
+    """JAX promotes a logical op's operands to one dtype before testing them against zero, so
+    a weak Python float takes its partner's precision first: 1e-40 with a float16 array is
+    0.0, hence False (NumPy tests the Python value itself)."""
+    avals = [aval_of(operand(v)) for v in xs]
+    joined = dtypes.result_type([a.dtype for a in avals], [a.weak_type for a in avals])
+    return [astype(operand(v), joined) if type(v) is float else v for v in xs]
 
 
 def _logical_and(x, y):

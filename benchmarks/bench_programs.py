@@ -186,6 +186,58 @@ def np_element_updates(a, steps):
     return a
 
 
+def float_remainder(x, y):
+    """NumPy's float `%`: the sign of the divisor (issue 23: was 11x slower than XLA's)."""
+    return x % y
+
+
+def seidel_sweeps(a, steps, n):
+    """NPBench's seidel_2d in its JAX form: per row, a vector update of the row from its
+    neighbours, then a serial left-to-right sweep; each step is a few small kernels."""
+    def row(i, a):
+        a = a.at[i, 1:-1].set(a[i, 1:-1] + (a[i - 1, :-2] + a[i - 1, 1:-1] + a[i - 1, 2:]
+                                            + a[i, 2:] + a[i + 1, :-2] + a[i + 1, 1:-1]
+                                            + a[i + 1, 2:]))
+
+        def column(j, a):
+            return a.at[i, j].set((a[i, j] + a[i, j - 1]) / 9.0)
+        return lax.fori_loop(1, n - 1, column, a)
+    return lax.fori_loop(0, steps - 1, lambda _, a: lax.fori_loop(1, n - 1, row, a), a)
+
+
+def np_seidel_sweeps(a, steps, n):
+    a = a.copy()
+    for _ in range(steps - 1):
+        for i in range(1, n - 1):
+            a[i, 1:-1] += (a[i - 1, :-2] + a[i - 1, 1:-1] + a[i - 1, 2:] + a[i, 2:]
+                           + a[i + 1, :-2] + a[i + 1, 1:-1] + a[i + 1, 2:])
+            for j in range(1, n - 1):
+                a[i, j] = (a[i, j] + a[i, j - 1]) / 9.0
+    return a
+
+
+def jacobi_pair(a, b, steps):
+    """NPBench's jacobi_2d: two dependent 5-point updates per time step."""
+    def step(_, ab):
+        a, b = ab
+        b = b.at[1:-1, 1:-1].set(0.2 * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:]
+                                        + a[2:, 1:-1] + a[:-2, 1:-1]))
+        a = a.at[1:-1, 1:-1].set(0.2 * (b[1:-1, 1:-1] + b[1:-1, :-2] + b[1:-1, 2:]
+                                        + b[2:, 1:-1] + b[:-2, 1:-1]))
+        return a, b
+    return lax.fori_loop(1, steps, step, (a, b))
+
+
+def np_jacobi_pair(a, b, steps):
+    a, b = a.copy(), b.copy()
+    for _ in range(1, steps):
+        b[1:-1, 1:-1] = 0.2 * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:] + a[2:, 1:-1]
+                               + a[:-2, 1:-1])
+        a[1:-1, 1:-1] = 0.2 * (b[1:-1, 1:-1] + b[1:-1, :-2] + b[1:-1, 2:] + b[2:, 1:-1]
+                               + b[:-2, 1:-1])
+    return a, b
+
+
 def _spd(n, rng):
     m = rng.standard_normal((n, n))
     return m @ m.T / n + np.eye(n)
@@ -224,6 +276,19 @@ def cases(quick: bool) -> list[dict]:
              args=(rng.standard_normal((2000, 2000)),), rtol=1e-9),
         dict(name="row softmax 1000^2", tp=softmax, np=np_softmax,
              args=(rng.standard_normal((1000, 1000)),), rtol=1e-9),
+        dict(name="x % y 65k f32", tp=float_remainder, np=float_remainder,
+             args=tuple((rng.standard_normal((2, 65536)) * [[100], [3]]).astype(np.float32)),
+             rtol=0),
+        dict(name="x % y 65k f64", tp=float_remainder, np=float_remainder,
+             args=tuple(rng.standard_normal((2, 65536)) * [[100], [3]]), rtol=0),
+        # NPBench preset S sizes (bench_info/*.json), NPBench's initial values.
+        dict(name="seidel_2d S (8, 50)", tp=seidel_sweeps, np=np_seidel_sweeps,
+             args=(np.fromfunction(lambda i, j: (i * (j + 2) + 2) / 50, (50, 50)), 8, 50),
+             static=("steps", "n"), rtol=1e-9),
+        dict(name="jacobi_2d S (50, 150)", tp=jacobi_pair, np=np_jacobi_pair,
+             args=(np.fromfunction(lambda i, j: i * (j + 2) / 150 + 2, (150, 150)),
+                   np.fromfunction(lambda i, j: i * (j + 3) / 150 + 3, (150, 150)), 50),
+             static=("steps",), rtol=1e-9),
         dict(name="A[i,i] updates x250", tp=element_updates, np=np_element_updates,
              args=(diag, 250), static=("steps",), rtol=1e-12),
         dict(name="A[i,i] updates x1000", tp=element_updates, np=np_element_updates,
@@ -295,10 +360,10 @@ def jax_call(case):
     try:
         f = jax.jit(case["tp"], static_argnames=tuple(statics))
         dev = [jnp.asarray(a) for a in arrays]
-        f(*dev, **statics).block_until_ready()
+        jax.block_until_ready(f(*dev, **statics))
     finally:
         globals().update(saved)
-    return lambda: f(*dev, **statics).block_until_ready()
+    return lambda: jax.block_until_ready(f(*dev, **statics))
 
 
 def numba_call(case):

@@ -238,6 +238,161 @@ def np_jacobi_pair(a, b, steps):
     return a, b
 
 
+def vertical_advection(utens_stage, u_stage, wcon, u_pos, utens, dtr_stage):
+    """NPBench's vadv (a gt4py weather stencil) as its JAX version writes it: a Thomas
+    solve down every (i, j) column, one fori_loop step per level k updating (I, J) slabs
+    strided along k, then the back substitution; BET_M = BET_P = 0.5."""
+    depth = utens_stage.shape[2]
+
+    def forward(k, cd):
+        ccol, dcol = cd
+        gav = -0.25 * (wcon[1:, :, k] + wcon[:-1, :, k])
+        gcv = 0.25 * (wcon[1:, :, k + 1] + wcon[:-1, :, k + 1])
+        acol = gav * 0.5
+        ccol = ccol.at[:, :, k].set(gcv * 0.5)
+        bcol = dtr_stage - acol - ccol[:, :, k]
+        correction = -(gav * 0.5) * (u_stage[:, :, k - 1] - u_stage[:, :, k]) \
+            - (gcv * 0.5) * (u_stage[:, :, k + 1] - u_stage[:, :, k])
+        dcol = dcol.at[:, :, k].set(dtr_stage * u_pos[:, :, k] + utens[:, :, k]
+                                    + utens_stage[:, :, k] + correction)
+        divided = 1.0 / (bcol - ccol[:, :, k - 1] * acol)
+        ccol = ccol.at[:, :, k].set(ccol[:, :, k] * divided)
+        dcol = dcol.at[:, :, k].set((dcol[:, :, k] - dcol[:, :, k - 1] * acol) * divided)
+        return ccol, dcol
+
+    gcv = 0.25 * (wcon[1:, :, 1] + wcon[:-1, :, 1])
+    divided = 1.0 / (dtr_stage - gcv * 0.5)
+    ccol = tnp.zeros_like(utens_stage).at[:, :, 0].set(gcv * 0.5 * divided)
+    dcol = tnp.zeros_like(utens_stage).at[:, :, 0].set(
+        (dtr_stage * u_pos[:, :, 0] + utens[:, :, 0] + utens_stage[:, :, 0]
+         - gcv * 0.5 * (u_stage[:, :, 1] - u_stage[:, :, 0])) * divided)
+    ccol, dcol = lax.fori_loop(1, depth - 1, forward, (ccol, dcol))
+    k = depth - 1
+    gav = -0.25 * (wcon[1:, :, k] + wcon[:-1, :, k])
+    acol = gav * 0.5
+    last = dtr_stage * u_pos[:, :, k] + utens[:, :, k] + utens_stage[:, :, k] \
+        - acol * (u_stage[:, :, k - 1] - u_stage[:, :, k])
+    last = (last - dcol[:, :, k - 1] * acol) / (dtr_stage - acol - ccol[:, :, k - 1] * acol)
+    out = utens_stage.at[:, :, k].set(dtr_stage * (last - u_pos[:, :, k]))
+
+    def backward(step, state):
+        data, out = state
+        k = depth - 2 - step
+        data = dcol[:, :, k] - ccol[:, :, k] * data
+        return data, out.at[:, :, k].set(dtr_stage * (data - u_pos[:, :, k]))
+    return lax.fori_loop(0, depth - 1, backward, (last, out))[1]
+
+
+def np_vertical_advection(utens_stage, u_stage, wcon, u_pos, utens, dtr_stage):
+    depth = utens_stage.shape[2]
+    ccol, dcol = np.zeros_like(utens_stage), np.zeros_like(utens_stage)
+    out = utens_stage.copy()
+    for k in range(depth):
+        gav = -0.25 * (wcon[1:, :, k] + wcon[:-1, :, k]) if k > 0 else 0.0
+        gcv = 0.25 * (wcon[1:, :, k + 1] + wcon[:-1, :, k + 1]) if k < depth - 1 else 0.0
+        acol, ccol[:, :, k] = gav * 0.5, gcv * 0.5
+        d = dtr_stage * u_pos[:, :, k] + utens[:, :, k] + utens_stage[:, :, k]
+        if k > 0:
+            d = d - acol * (u_stage[:, :, k - 1] - u_stage[:, :, k])
+        if k < depth - 1:
+            d = d - gcv * 0.5 * (u_stage[:, :, k + 1] - u_stage[:, :, k])
+        b = dtr_stage - acol - ccol[:, :, k]
+        if k > 0:
+            b = b - ccol[:, :, k - 1] * acol
+            d = d - dcol[:, :, k - 1] * acol
+        ccol[:, :, k] /= b
+        dcol[:, :, k] = d / b
+    data = dcol[:, :, -1]
+    out[:, :, -1] = dtr_stage * (data - u_pos[:, :, -1])
+    for k in range(depth - 2, -1, -1):
+        data = dcol[:, :, k] - ccol[:, :, k] * data
+        out[:, :, k] = dtr_stage * (data - u_pos[:, :, k])
+    return out
+
+
+def cavity_flow(u, v, p, nt, nit):
+    """NPBench's cavity_flow (Barba & Forsyth's CFD Python, step 11) in its JAX form: a time
+    scan whose body builds the source term, runs a nested scan of pressure sweeps and
+    updates both velocities, each followed by boundary rows and columns set one by one."""
+    ny, nx = u.shape
+    dx, dy, dt, rho, nu = 2.0 / (nx - 1), 2.0 / (ny - 1), 0.1 / ((nx - 1) * (ny - 1)), 1.0, 0.1
+
+    def time_step(state, _):
+        u, v, p = state
+        du_dx = (u[1:-1, 2:] - u[1:-1, :-2]) / (2 * dx)
+        dv_dy = (v[2:, 1:-1] - v[:-2, 1:-1]) / (2 * dy)
+        src = tnp.zeros((ny, nx)).at[1:-1, 1:-1].set(
+            rho * (1 / dt * (du_dx + dv_dy) - du_dx**2
+                   - 2 * ((u[2:, 1:-1] - u[:-2, 1:-1]) / (2 * dy)
+                          * (v[1:-1, 2:] - v[1:-1, :-2]) / (2 * dx)) - dv_dy**2))
+
+        def pressure_sweep(p, _):
+            p = p.at[1:-1, 1:-1].set(((p[1:-1, 2:] + p[1:-1, :-2]) * dy**2
+                                      + (p[2:, 1:-1] + p[:-2, 1:-1]) * dx**2)
+                                     / (2 * (dx**2 + dy**2))
+                                     - dx**2 * dy**2 / (2 * (dx**2 + dy**2)) * src[1:-1, 1:-1])
+            p = p.at[:, -1].set(p[:, -2])
+            p = p.at[0, :].set(p[1, :])
+            p = p.at[:, 0].set(p[:, 1])
+            return p.at[-1, :].set(0.0), None
+
+        p = lax.scan(pressure_sweep, p, tnp.arange(nit))[0]
+        c = (slice(1, -1), slice(1, -1))
+        u_new = u.at[c].set(u[c] - u[c] * dt / dx * (u[c] - u[1:-1, :-2])
+                            - v[c] * dt / dy * (u[c] - u[:-2, 1:-1])
+                            - dt / (2 * rho * dx) * (p[1:-1, 2:] - p[1:-1, :-2])
+                            + nu * (dt / dx**2 * (u[1:-1, 2:] - 2 * u[c] + u[1:-1, :-2])
+                                    + dt / dy**2 * (u[2:, 1:-1] - 2 * u[c] + u[:-2, 1:-1])))
+        v_new = v.at[c].set(v[c] - u[c] * dt / dx * (v[c] - v[1:-1, :-2])
+                            - v[c] * dt / dy * (v[c] - v[:-2, 1:-1])
+                            - dt / (2 * rho * dy) * (p[2:, 1:-1] - p[:-2, 1:-1])
+                            + nu * (dt / dx**2 * (v[1:-1, 2:] - 2 * v[c] + v[1:-1, :-2])
+                                    + dt / dy**2 * (v[2:, 1:-1] - 2 * v[c] + v[:-2, 1:-1])))
+        u_new = u_new.at[0, :].set(0.0).at[:, 0].set(0.0).at[:, -1].set(0.0).at[-1, :].set(1.0)
+        v_new = v_new.at[0, :].set(0.0).at[-1, :].set(0.0).at[:, 0].set(0.0).at[:, -1].set(0.0)
+        return (u_new, v_new, p), None
+
+    return lax.scan(time_step, (u, v, p), tnp.arange(nt))[0]
+
+
+def np_cavity_flow(u, v, p, nt, nit):
+    u, v, p = u.copy(), v.copy(), p.copy()
+    ny, nx = u.shape
+    dx, dy, dt, rho, nu = 2.0 / (nx - 1), 2.0 / (ny - 1), 0.1 / ((nx - 1) * (ny - 1)), 1.0, 0.1
+    src = np.zeros((ny, nx))
+    for _ in range(nt):
+        un, vn = u.copy(), v.copy()
+        du_dx = (u[1:-1, 2:] - u[1:-1, :-2]) / (2 * dx)
+        dv_dy = (v[2:, 1:-1] - v[:-2, 1:-1]) / (2 * dy)
+        src[1:-1, 1:-1] = rho * (1 / dt * (du_dx + dv_dy) - du_dx**2
+                                 - 2 * ((u[2:, 1:-1] - u[:-2, 1:-1]) / (2 * dy)
+                                        * (v[1:-1, 2:] - v[1:-1, :-2]) / (2 * dx)) - dv_dy**2)
+        for _ in range(nit):
+            pn = p.copy()
+            p[1:-1, 1:-1] = (((pn[1:-1, 2:] + pn[1:-1, :-2]) * dy**2
+                              + (pn[2:, 1:-1] + pn[:-2, 1:-1]) * dx**2)
+                             / (2 * (dx**2 + dy**2))
+                             - dx**2 * dy**2 / (2 * (dx**2 + dy**2)) * src[1:-1, 1:-1])
+            p[:, -1] = p[:, -2]
+            p[0, :] = p[1, :]
+            p[:, 0] = p[:, 1]
+            p[-1, :] = 0
+        c = (slice(1, -1), slice(1, -1))
+        u[c] = (un[c] - un[c] * dt / dx * (un[c] - un[1:-1, :-2])
+                - vn[c] * dt / dy * (un[c] - un[:-2, 1:-1])
+                - dt / (2 * rho * dx) * (p[1:-1, 2:] - p[1:-1, :-2])
+                + nu * (dt / dx**2 * (un[1:-1, 2:] - 2 * un[c] + un[1:-1, :-2])
+                        + dt / dy**2 * (un[2:, 1:-1] - 2 * un[c] + un[:-2, 1:-1])))
+        v[c] = (vn[c] - un[c] * dt / dx * (vn[c] - vn[1:-1, :-2])
+                - vn[c] * dt / dy * (vn[c] - vn[:-2, 1:-1])
+                - dt / (2 * rho * dy) * (p[2:, 1:-1] - p[:-2, 1:-1])
+                + nu * (dt / dx**2 * (vn[1:-1, 2:] - 2 * vn[c] + vn[1:-1, :-2])
+                        + dt / dy**2 * (vn[2:, 1:-1] - 2 * vn[c] + vn[:-2, 1:-1])))
+        u[0, :], u[:, 0], u[:, -1], u[-1, :] = 0, 0, 0, 1
+        v[0, :], v[-1, :], v[:, 0], v[:, -1] = 0, 0, 0, 0
+    return u, v, p
+
+
 def _spd(n, rng):
     m = rng.standard_normal((n, n))
     return m @ m.T / n + np.eye(n)
@@ -289,6 +444,12 @@ def cases(quick: bool) -> list[dict]:
              args=(np.fromfunction(lambda i, j: i * (j + 2) / 150 + 2, (150, 150)),
                    np.fromfunction(lambda i, j: i * (j + 3) / 150 + 3, (150, 150)), 50),
              static=("steps",), rtol=1e-9),
+        dict(name="vadv S (60, 60, 40)", tp=vertical_advection, np=np_vertical_advection,
+             args=(*rng.random((2, 60, 60, 40)), rng.random((61, 60, 40)),
+                   *rng.random((2, 60, 60, 40)), 3.0 / 20.0), static=("dtr_stage",),
+             rtol=1e-9),
+        dict(name="cavity_flow S (61^2, 25, 5)", tp=cavity_flow, np=np_cavity_flow,
+             args=(*np.zeros((3, 61, 61)), 25, 5), static=("nt", "nit"), rtol=1e-9),
         dict(name="A[i,i] updates x250", tp=element_updates, np=np_element_updates,
              args=(diag, 250), static=("steps",), rtol=1e-12),
         dict(name="A[i,i] updates x1000", tp=element_updates, np=np_element_updates,

@@ -454,3 +454,22 @@ def test_updates_after_a_double_buffered_stencil_store_into_the_spare_buffer(ste
     # storing the updates into a buffer of their own would copy the array a second time.
     work = sum(iterations(bodies[name]) for name in re.findall(r"(kernel_\d+)\(", loop))
     assert work < 1.5 * N * N, loop
+
+
+def test_while_and_scan_nested_in_a_loop_body_run_in_its_carry():
+    def f(a):
+        def body(i, c):
+            c = c.at[i].add(1.0)
+            c = lax.while_loop(lambda s: s[0] < 3,
+                               lambda s: (s[0] + 1, s[1].at[s[0]].multiply(2.0)), (0, c))[1]
+            return lax.scan(lambda c, x: (c.at[0].add(x * 2.0), x), c, tnp.arange(3.0))[0]
+        return lax.fori_loop(0, 4, body, a * 1.5)
+    a = np.arange(1.0, 7.0)
+    expected = a * 1.5
+    for i in range(4):
+        expected[i] += 1.0
+        expected[:3] *= 2.0
+        for x in range(3):
+            expected[0] += x * 2.0
+    assert_same(run_checked(f, a), expected, rtol=1e-12)
+    assert "double *swap" not in entry(source_of(f, a))    # (the while's counter swaps)

@@ -393,6 +393,61 @@ def np_cavity_flow(u, v, p, nt, nit):
     return u, v, p
 
 
+def _deriche_coefficients(alpha):
+    e, e2 = math.exp(-alpha), math.exp(-2.0 * alpha)
+    k = (1.0 - e) ** 2 / (1.0 + alpha * e - math.exp(2.0 * alpha))
+    return k, k * e * (alpha - 1.0), k * e * (alpha + 1.0), -k * e2, 2.0 ** -alpha, -e2
+
+
+def deriche(img, alpha):
+    """NPBench's deriche in its JAX form: four second-order recursive filters (left to
+    right, right to left, top to bottom, bottom to top), one fori_loop step per column or
+    row, each step a small vector update of the carry."""
+    a1, a2, a3, a4, b1, b2 = _deriche_coefficients(alpha)
+    w, h = img.shape
+
+    def forward(src, x):        # along axis 1 of `x` (columns)
+        y = tnp.zeros_like(x).at[:, 0].set(a1 * x[:, 0])
+        y = y.at[:, 1].set(a1 * x[:, 1] + a2 * x[:, 0] + b1 * y[:, 0])
+        return lax.fori_loop(2, src, lambda j, y: y.at[:, j].set(
+            a1 * x[:, j] + a2 * x[:, j - 1] + b1 * y[:, j - 1] + b2 * y[:, j - 2]), y)
+
+    def backward(src, x):
+        y = tnp.zeros_like(x).at[:, -2].set(a3 * x[:, -1])
+
+        def step(j, y):
+            i = src - 3 - j
+            return y.at[:, i].set(a3 * x[:, i + 1] + a4 * x[:, i + 2]
+                                  + b1 * y[:, i + 1] + b2 * y[:, i + 2])
+        return lax.fori_loop(0, src - 2, step, y)
+
+    out = forward(h, img) + backward(h, img)
+    t = out.T
+    return (forward(w, t) + backward(w, t)).T
+
+
+def np_deriche(img, alpha):
+    a1, a2, a3, a4, b1, b2 = _deriche_coefficients(alpha)
+
+    def forward(x):
+        y = np.zeros_like(x)
+        y[:, 0] = a1 * x[:, 0]
+        y[:, 1] = a1 * x[:, 1] + a2 * x[:, 0] + b1 * y[:, 0]
+        for j in range(2, x.shape[1]):
+            y[:, j] = a1 * x[:, j] + a2 * x[:, j - 1] + b1 * y[:, j - 1] + b2 * y[:, j - 2]
+        return y
+
+    def backward(x):
+        y = np.zeros_like(x)
+        y[:, -2] = a3 * x[:, -1]
+        for i in range(x.shape[1] - 3, -1, -1):
+            y[:, i] = a3 * x[:, i + 1] + a4 * x[:, i + 2] + b1 * y[:, i + 1] + b2 * y[:, i + 2]
+        return y
+
+    out = forward(img) + backward(img)
+    return (forward(out.T) + backward(out.T)).T
+
+
 def _spd(n, rng):
     m = rng.standard_normal((n, n))
     return m @ m.T / n + np.eye(n)
@@ -450,6 +505,8 @@ def cases(quick: bool) -> list[dict]:
              rtol=1e-9),
         dict(name="cavity_flow S (61^2, 25, 5)", tp=cavity_flow, np=np_cavity_flow,
              args=(*np.zeros((3, 61, 61)), 25, 5), static=("nt", "nit"), rtol=1e-9),
+        dict(name="deriche S (400, 200)", tp=deriche, np=np_deriche,
+             args=(rng.random((400, 200)), 0.25), static=("alpha",), rtol=1e-9),
         dict(name="A[i,i] updates x250", tp=element_updates, np=np_element_updates,
              args=(diag, 250), static=("steps",), rtol=1e-12),
         dict(name="A[i,i] updates x1000", tp=element_updates, np=np_element_updates,

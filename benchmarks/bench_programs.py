@@ -186,6 +186,268 @@ def np_element_updates(a, steps):
     return a
 
 
+def float_remainder(x, y):
+    """NumPy's float `%`: the sign of the divisor (issue 23: was 11x slower than XLA's)."""
+    return x % y
+
+
+def seidel_sweeps(a, steps, n):
+    """NPBench's seidel_2d in its JAX form: per row, a vector update of the row from its
+    neighbours, then a serial left-to-right sweep; each step is a few small kernels."""
+    def row(i, a):
+        a = a.at[i, 1:-1].set(a[i, 1:-1] + (a[i - 1, :-2] + a[i - 1, 1:-1] + a[i - 1, 2:]
+                                            + a[i, 2:] + a[i + 1, :-2] + a[i + 1, 1:-1]
+                                            + a[i + 1, 2:]))
+
+        def column(j, a):
+            return a.at[i, j].set((a[i, j] + a[i, j - 1]) / 9.0)
+        return lax.fori_loop(1, n - 1, column, a)
+    return lax.fori_loop(0, steps - 1, lambda _, a: lax.fori_loop(1, n - 1, row, a), a)
+
+
+def np_seidel_sweeps(a, steps, n):
+    a = a.copy()
+    for _ in range(steps - 1):
+        for i in range(1, n - 1):
+            a[i, 1:-1] += (a[i - 1, :-2] + a[i - 1, 1:-1] + a[i - 1, 2:] + a[i, 2:]
+                           + a[i + 1, :-2] + a[i + 1, 1:-1] + a[i + 1, 2:])
+            for j in range(1, n - 1):
+                a[i, j] = (a[i, j] + a[i, j - 1]) / 9.0
+    return a
+
+
+def jacobi_pair(a, b, steps):
+    """NPBench's jacobi_2d: two dependent 5-point updates per time step."""
+    def step(_, ab):
+        a, b = ab
+        b = b.at[1:-1, 1:-1].set(0.2 * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:]
+                                        + a[2:, 1:-1] + a[:-2, 1:-1]))
+        a = a.at[1:-1, 1:-1].set(0.2 * (b[1:-1, 1:-1] + b[1:-1, :-2] + b[1:-1, 2:]
+                                        + b[2:, 1:-1] + b[:-2, 1:-1]))
+        return a, b
+    return lax.fori_loop(1, steps, step, (a, b))
+
+
+def np_jacobi_pair(a, b, steps):
+    a, b = a.copy(), b.copy()
+    for _ in range(1, steps):
+        b[1:-1, 1:-1] = 0.2 * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:] + a[2:, 1:-1]
+                               + a[:-2, 1:-1])
+        a[1:-1, 1:-1] = 0.2 * (b[1:-1, 1:-1] + b[1:-1, :-2] + b[1:-1, 2:] + b[2:, 1:-1]
+                               + b[:-2, 1:-1])
+    return a, b
+
+
+def vertical_advection(utens_stage, u_stage, wcon, u_pos, utens, dtr_stage):
+    """NPBench's vadv (a gt4py weather stencil) as its JAX version writes it: a Thomas
+    solve down every (i, j) column, one fori_loop step per level k updating (I, J) slabs
+    strided along k, then the back substitution; BET_M = BET_P = 0.5."""
+    depth = utens_stage.shape[2]
+
+    def forward(k, cd):
+        ccol, dcol = cd
+        gav = -0.25 * (wcon[1:, :, k] + wcon[:-1, :, k])
+        gcv = 0.25 * (wcon[1:, :, k + 1] + wcon[:-1, :, k + 1])
+        acol = gav * 0.5
+        ccol = ccol.at[:, :, k].set(gcv * 0.5)
+        bcol = dtr_stage - acol - ccol[:, :, k]
+        correction = -(gav * 0.5) * (u_stage[:, :, k - 1] - u_stage[:, :, k]) \
+            - (gcv * 0.5) * (u_stage[:, :, k + 1] - u_stage[:, :, k])
+        dcol = dcol.at[:, :, k].set(dtr_stage * u_pos[:, :, k] + utens[:, :, k]
+                                    + utens_stage[:, :, k] + correction)
+        divided = 1.0 / (bcol - ccol[:, :, k - 1] * acol)
+        ccol = ccol.at[:, :, k].set(ccol[:, :, k] * divided)
+        dcol = dcol.at[:, :, k].set((dcol[:, :, k] - dcol[:, :, k - 1] * acol) * divided)
+        return ccol, dcol
+
+    gcv = 0.25 * (wcon[1:, :, 1] + wcon[:-1, :, 1])
+    divided = 1.0 / (dtr_stage - gcv * 0.5)
+    ccol = tnp.zeros_like(utens_stage).at[:, :, 0].set(gcv * 0.5 * divided)
+    dcol = tnp.zeros_like(utens_stage).at[:, :, 0].set(
+        (dtr_stage * u_pos[:, :, 0] + utens[:, :, 0] + utens_stage[:, :, 0]
+         - gcv * 0.5 * (u_stage[:, :, 1] - u_stage[:, :, 0])) * divided)
+    ccol, dcol = lax.fori_loop(1, depth - 1, forward, (ccol, dcol))
+    k = depth - 1
+    gav = -0.25 * (wcon[1:, :, k] + wcon[:-1, :, k])
+    acol = gav * 0.5
+    last = dtr_stage * u_pos[:, :, k] + utens[:, :, k] + utens_stage[:, :, k] \
+        - acol * (u_stage[:, :, k - 1] - u_stage[:, :, k])
+    last = (last - dcol[:, :, k - 1] * acol) / (dtr_stage - acol - ccol[:, :, k - 1] * acol)
+    out = utens_stage.at[:, :, k].set(dtr_stage * (last - u_pos[:, :, k]))
+
+    def backward(step, state):
+        data, out = state
+        k = depth - 2 - step
+        data = dcol[:, :, k] - ccol[:, :, k] * data
+        return data, out.at[:, :, k].set(dtr_stage * (data - u_pos[:, :, k]))
+    return lax.fori_loop(0, depth - 1, backward, (last, out))[1]
+
+
+def np_vertical_advection(utens_stage, u_stage, wcon, u_pos, utens, dtr_stage):
+    depth = utens_stage.shape[2]
+    ccol, dcol = np.zeros_like(utens_stage), np.zeros_like(utens_stage)
+    out = utens_stage.copy()
+    for k in range(depth):
+        gav = -0.25 * (wcon[1:, :, k] + wcon[:-1, :, k]) if k > 0 else 0.0
+        gcv = 0.25 * (wcon[1:, :, k + 1] + wcon[:-1, :, k + 1]) if k < depth - 1 else 0.0
+        acol, ccol[:, :, k] = gav * 0.5, gcv * 0.5
+        d = dtr_stage * u_pos[:, :, k] + utens[:, :, k] + utens_stage[:, :, k]
+        if k > 0:
+            d = d - acol * (u_stage[:, :, k - 1] - u_stage[:, :, k])
+        if k < depth - 1:
+            d = d - gcv * 0.5 * (u_stage[:, :, k + 1] - u_stage[:, :, k])
+        b = dtr_stage - acol - ccol[:, :, k]
+        if k > 0:
+            b = b - ccol[:, :, k - 1] * acol
+            d = d - dcol[:, :, k - 1] * acol
+        ccol[:, :, k] /= b
+        dcol[:, :, k] = d / b
+    data = dcol[:, :, -1]
+    out[:, :, -1] = dtr_stage * (data - u_pos[:, :, -1])
+    for k in range(depth - 2, -1, -1):
+        data = dcol[:, :, k] - ccol[:, :, k] * data
+        out[:, :, k] = dtr_stage * (data - u_pos[:, :, k])
+    return out
+
+
+def cavity_flow(u, v, p, nt, nit):
+    """NPBench's cavity_flow (Barba & Forsyth's CFD Python, step 11) in its JAX form: a time
+    scan whose body builds the source term, runs a nested scan of pressure sweeps and
+    updates both velocities, each followed by boundary rows and columns set one by one."""
+    ny, nx = u.shape
+    dx, dy, dt, rho, nu = 2.0 / (nx - 1), 2.0 / (ny - 1), 0.1 / ((nx - 1) * (ny - 1)), 1.0, 0.1
+
+    def time_step(state, _):
+        u, v, p = state
+        du_dx = (u[1:-1, 2:] - u[1:-1, :-2]) / (2 * dx)
+        dv_dy = (v[2:, 1:-1] - v[:-2, 1:-1]) / (2 * dy)
+        src = tnp.zeros((ny, nx)).at[1:-1, 1:-1].set(
+            rho * (1 / dt * (du_dx + dv_dy) - du_dx**2
+                   - 2 * ((u[2:, 1:-1] - u[:-2, 1:-1]) / (2 * dy)
+                          * (v[1:-1, 2:] - v[1:-1, :-2]) / (2 * dx)) - dv_dy**2))
+
+        def pressure_sweep(p, _):
+            p = p.at[1:-1, 1:-1].set(((p[1:-1, 2:] + p[1:-1, :-2]) * dy**2
+                                      + (p[2:, 1:-1] + p[:-2, 1:-1]) * dx**2)
+                                     / (2 * (dx**2 + dy**2))
+                                     - dx**2 * dy**2 / (2 * (dx**2 + dy**2)) * src[1:-1, 1:-1])
+            p = p.at[:, -1].set(p[:, -2])
+            p = p.at[0, :].set(p[1, :])
+            p = p.at[:, 0].set(p[:, 1])
+            return p.at[-1, :].set(0.0), None
+
+        p = lax.scan(pressure_sweep, p, tnp.arange(nit))[0]
+        c = (slice(1, -1), slice(1, -1))
+        u_new = u.at[c].set(u[c] - u[c] * dt / dx * (u[c] - u[1:-1, :-2])
+                            - v[c] * dt / dy * (u[c] - u[:-2, 1:-1])
+                            - dt / (2 * rho * dx) * (p[1:-1, 2:] - p[1:-1, :-2])
+                            + nu * (dt / dx**2 * (u[1:-1, 2:] - 2 * u[c] + u[1:-1, :-2])
+                                    + dt / dy**2 * (u[2:, 1:-1] - 2 * u[c] + u[:-2, 1:-1])))
+        v_new = v.at[c].set(v[c] - u[c] * dt / dx * (v[c] - v[1:-1, :-2])
+                            - v[c] * dt / dy * (v[c] - v[:-2, 1:-1])
+                            - dt / (2 * rho * dy) * (p[2:, 1:-1] - p[:-2, 1:-1])
+                            + nu * (dt / dx**2 * (v[1:-1, 2:] - 2 * v[c] + v[1:-1, :-2])
+                                    + dt / dy**2 * (v[2:, 1:-1] - 2 * v[c] + v[:-2, 1:-1])))
+        u_new = u_new.at[0, :].set(0.0).at[:, 0].set(0.0).at[:, -1].set(0.0).at[-1, :].set(1.0)
+        v_new = v_new.at[0, :].set(0.0).at[-1, :].set(0.0).at[:, 0].set(0.0).at[:, -1].set(0.0)
+        return (u_new, v_new, p), None
+
+    return lax.scan(time_step, (u, v, p), tnp.arange(nt))[0]
+
+
+def np_cavity_flow(u, v, p, nt, nit):
+    u, v, p = u.copy(), v.copy(), p.copy()
+    ny, nx = u.shape
+    dx, dy, dt, rho, nu = 2.0 / (nx - 1), 2.0 / (ny - 1), 0.1 / ((nx - 1) * (ny - 1)), 1.0, 0.1
+    src = np.zeros((ny, nx))
+    for _ in range(nt):
+        un, vn = u.copy(), v.copy()
+        du_dx = (u[1:-1, 2:] - u[1:-1, :-2]) / (2 * dx)
+        dv_dy = (v[2:, 1:-1] - v[:-2, 1:-1]) / (2 * dy)
+        src[1:-1, 1:-1] = rho * (1 / dt * (du_dx + dv_dy) - du_dx**2
+                                 - 2 * ((u[2:, 1:-1] - u[:-2, 1:-1]) / (2 * dy)
+                                        * (v[1:-1, 2:] - v[1:-1, :-2]) / (2 * dx)) - dv_dy**2)
+        for _ in range(nit):
+            pn = p.copy()
+            p[1:-1, 1:-1] = (((pn[1:-1, 2:] + pn[1:-1, :-2]) * dy**2
+                              + (pn[2:, 1:-1] + pn[:-2, 1:-1]) * dx**2)
+                             / (2 * (dx**2 + dy**2))
+                             - dx**2 * dy**2 / (2 * (dx**2 + dy**2)) * src[1:-1, 1:-1])
+            p[:, -1] = p[:, -2]
+            p[0, :] = p[1, :]
+            p[:, 0] = p[:, 1]
+            p[-1, :] = 0
+        c = (slice(1, -1), slice(1, -1))
+        u[c] = (un[c] - un[c] * dt / dx * (un[c] - un[1:-1, :-2])
+                - vn[c] * dt / dy * (un[c] - un[:-2, 1:-1])
+                - dt / (2 * rho * dx) * (p[1:-1, 2:] - p[1:-1, :-2])
+                + nu * (dt / dx**2 * (un[1:-1, 2:] - 2 * un[c] + un[1:-1, :-2])
+                        + dt / dy**2 * (un[2:, 1:-1] - 2 * un[c] + un[:-2, 1:-1])))
+        v[c] = (vn[c] - un[c] * dt / dx * (vn[c] - vn[1:-1, :-2])
+                - vn[c] * dt / dy * (vn[c] - vn[:-2, 1:-1])
+                - dt / (2 * rho * dy) * (p[2:, 1:-1] - p[:-2, 1:-1])
+                + nu * (dt / dx**2 * (vn[1:-1, 2:] - 2 * vn[c] + vn[1:-1, :-2])
+                        + dt / dy**2 * (vn[2:, 1:-1] - 2 * vn[c] + vn[:-2, 1:-1])))
+        u[0, :], u[:, 0], u[:, -1], u[-1, :] = 0, 0, 0, 1
+        v[0, :], v[-1, :], v[:, 0], v[:, -1] = 0, 0, 0, 0
+    return u, v, p
+
+
+def _deriche_coefficients(alpha):
+    e, e2 = math.exp(-alpha), math.exp(-2.0 * alpha)
+    k = (1.0 - e) ** 2 / (1.0 + alpha * e - math.exp(2.0 * alpha))
+    return k, k * e * (alpha - 1.0), k * e * (alpha + 1.0), -k * e2, 2.0 ** -alpha, -e2
+
+
+def deriche(img, alpha):
+    """NPBench's deriche in its JAX form: four second-order recursive filters (left to
+    right, right to left, top to bottom, bottom to top), one fori_loop step per column or
+    row, each step a small vector update of the carry."""
+    a1, a2, a3, a4, b1, b2 = _deriche_coefficients(alpha)
+    w, h = img.shape
+
+    def forward(src, x):        # along axis 1 of `x` (columns)
+        y = tnp.zeros_like(x).at[:, 0].set(a1 * x[:, 0])
+        y = y.at[:, 1].set(a1 * x[:, 1] + a2 * x[:, 0] + b1 * y[:, 0])
+        return lax.fori_loop(2, src, lambda j, y: y.at[:, j].set(
+            a1 * x[:, j] + a2 * x[:, j - 1] + b1 * y[:, j - 1] + b2 * y[:, j - 2]), y)
+
+    def backward(src, x):
+        y = tnp.zeros_like(x).at[:, -2].set(a3 * x[:, -1])
+
+        def step(j, y):
+            i = src - 3 - j
+            return y.at[:, i].set(a3 * x[:, i + 1] + a4 * x[:, i + 2]
+                                  + b1 * y[:, i + 1] + b2 * y[:, i + 2])
+        return lax.fori_loop(0, src - 2, step, y)
+
+    out = forward(h, img) + backward(h, img)
+    t = out.T
+    return (forward(w, t) + backward(w, t)).T
+
+
+def np_deriche(img, alpha):
+    a1, a2, a3, a4, b1, b2 = _deriche_coefficients(alpha)
+
+    def forward(x):
+        y = np.zeros_like(x)
+        y[:, 0] = a1 * x[:, 0]
+        y[:, 1] = a1 * x[:, 1] + a2 * x[:, 0] + b1 * y[:, 0]
+        for j in range(2, x.shape[1]):
+            y[:, j] = a1 * x[:, j] + a2 * x[:, j - 1] + b1 * y[:, j - 1] + b2 * y[:, j - 2]
+        return y
+
+    def backward(x):
+        y = np.zeros_like(x)
+        y[:, -2] = a3 * x[:, -1]
+        for i in range(x.shape[1] - 3, -1, -1):
+            y[:, i] = a3 * x[:, i + 1] + a4 * x[:, i + 2] + b1 * y[:, i + 1] + b2 * y[:, i + 2]
+        return y
+
+    out = forward(img) + backward(img)
+    return (forward(out.T) + backward(out.T)).T
+
+
 def _spd(n, rng):
     m = rng.standard_normal((n, n))
     return m @ m.T / n + np.eye(n)
@@ -224,6 +486,27 @@ def cases(quick: bool) -> list[dict]:
              args=(rng.standard_normal((2000, 2000)),), rtol=1e-9),
         dict(name="row softmax 1000^2", tp=softmax, np=np_softmax,
              args=(rng.standard_normal((1000, 1000)),), rtol=1e-9),
+        dict(name="x % y 65k f32", tp=float_remainder, np=float_remainder,
+             args=tuple((rng.standard_normal((2, 65536)) * [[100], [3]]).astype(np.float32)),
+             rtol=0),
+        dict(name="x % y 65k f64", tp=float_remainder, np=float_remainder,
+             args=tuple(rng.standard_normal((2, 65536)) * [[100], [3]]), rtol=0),
+        # NPBench preset S sizes (bench_info/*.json), NPBench's initial values.
+        dict(name="seidel_2d S (8, 50)", tp=seidel_sweeps, np=np_seidel_sweeps,
+             args=(np.fromfunction(lambda i, j: (i * (j + 2) + 2) / 50, (50, 50)), 8, 50),
+             static=("steps", "n"), rtol=1e-9),
+        dict(name="jacobi_2d S (50, 150)", tp=jacobi_pair, np=np_jacobi_pair,
+             args=(np.fromfunction(lambda i, j: i * (j + 2) / 150 + 2, (150, 150)),
+                   np.fromfunction(lambda i, j: i * (j + 3) / 150 + 3, (150, 150)), 50),
+             static=("steps",), rtol=1e-9),
+        dict(name="vadv S (60, 60, 40)", tp=vertical_advection, np=np_vertical_advection,
+             args=(*rng.random((2, 60, 60, 40)), rng.random((61, 60, 40)),
+                   *rng.random((2, 60, 60, 40)), 3.0 / 20.0), static=("dtr_stage",),
+             rtol=1e-9),
+        dict(name="cavity_flow S (61^2, 25, 5)", tp=cavity_flow, np=np_cavity_flow,
+             args=(*np.zeros((3, 61, 61)), 25, 5), static=("nt", "nit"), rtol=1e-9),
+        dict(name="deriche S (400, 200)", tp=deriche, np=np_deriche,
+             args=(rng.random((400, 200)), 0.25), static=("alpha",), rtol=1e-9),
         dict(name="A[i,i] updates x250", tp=element_updates, np=np_element_updates,
              args=(diag, 250), static=("steps",), rtol=1e-12),
         dict(name="A[i,i] updates x1000", tp=element_updates, np=np_element_updates,
@@ -295,10 +578,10 @@ def jax_call(case):
     try:
         f = jax.jit(case["tp"], static_argnames=tuple(statics))
         dev = [jnp.asarray(a) for a in arrays]
-        f(*dev, **statics).block_until_ready()
+        jax.block_until_ready(f(*dev, **statics))
     finally:
         globals().update(saved)
-    return lambda: f(*dev, **statics).block_until_ready()
+    return lambda: jax.block_until_ready(f(*dev, **statics))
 
 
 def numba_call(case):

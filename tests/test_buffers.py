@@ -371,3 +371,123 @@ def test_column_sums_with_a_wider_accumulator_walk_rows(dtype):
     # (not run_checked: the interpreter sums float32 in float32, NumPy's way, far less exactly)
     assert_same(tp.jit(lambda a: a.sum(axis=0))(x), expected,
                 max_ulp=1 if dtype == np.float32 else 0)
+
+
+# -- loops nested in loops, loops running in their initial value's buffer ---------------------
+
+def row_sweeps(a, steps):
+    """NPBench's seidel_2d shape: a time loop around a row loop around a column loop."""
+    n = a.shape[0]
+
+    def row(i, a):
+        a = a.at[i, 1:-1].set(a[i, 1:-1] + a[i - 1, :-2] + a[i + 1, 2:])
+        return lax.fori_loop(1, n - 1, lambda j, a: a.at[i, j].set((a[i, j] + a[i, j - 1]) / 3),
+                             a)
+    return lax.fori_loop(0, steps, lambda _, a: lax.fori_loop(1, n - 1, row, a), a)
+
+
+def np_row_sweeps(a, steps):
+    a, n = a.copy(), a.shape[0]
+    for _ in range(steps):
+        for i in range(1, n - 1):
+            a[i, 1:-1] = a[i, 1:-1] + a[i - 1, :-2] + a[i + 1, 2:]
+            for j in range(1, n - 1):
+                a[i, j] = (a[i, j] + a[i, j - 1]) / 3
+    return a
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3])
+def test_nested_loops_update_one_buffer_in_place(steps):
+    a = np.random.default_rng(7).standard_normal((12, 12))
+    out = run_checked(row_sweeps, a, steps=steps, static_argnames=("steps",))
+    assert_same(out, np_row_sweeps(a, steps), rtol=1e-12)
+    source = source_of(row_sweeps, np.zeros((N, N)), steps=steps)
+    bodies = kernel_bodies(source)
+    assert "swap" not in entry(source), entry(source)
+    for name in loop_body_calls(source):
+        assert iterations(bodies[name]) < N * N, f"{name} copies the array:\n{bodies[name]}"
+
+
+def test_loop_over_a_value_it_also_captures_or_that_is_read_after():
+    def f(a):
+        y = a * 2.0
+        captured = lax.fori_loop(0, 3, lambda i, c: c.at[i].add(y[i + 1]), y)
+        z = a + 1.0
+        read_after = lax.fori_loop(0, 3, lambda i, c: c.at[i].multiply(2.0), z)
+        w = a - 1.0
+        twice = lax.fori_loop(0, 2, lambda i, pq: (pq[0].at[0].add(1.0), pq[1].at[1].add(2.0)),
+                              (w, w))
+        return captured, read_after, z[0] + z[1], twice
+    a = np.arange(1.0, 7.0)
+    captured, read_after, z01, (p, q) = run_checked(f, a)
+    y = a * 2.0
+    assert_same(captured, y + np.array([y[1], y[2], y[3], 0, 0, 0]))
+    assert_same(read_after, (a + 1.0) * np.array([2, 2, 2, 1, 1, 1]))
+    assert_same(z01, np.float64(2.0 + 3.0))
+    assert_same(p, (a - 1.0) + np.array([2.0, 0, 0, 0, 0, 0]))
+    assert_same(q, (a - 1.0) + np.array([0, 4.0, 0, 0, 0, 0]))
+
+
+def test_update_whose_value_reads_the_array_which_is_read_again_later():
+    def f(a):
+        b = a * 3.0
+        c = b.at[0].set(b[1] + b[2])
+        return c * 2.0, b[2] - 1.0
+    a = np.arange(1.0, 5.0)
+    c2, b2 = run_checked(f, a)
+    b = a * 3.0
+    assert_same(c2, np.array([b[1] + b[2], b[1], b[2], b[3]]) * 2.0)
+    assert_same(b2, b[2] - 1.0)
+
+
+def pressure_sweeps(p, steps):
+    """cavity_flow's pressure sweeps: a stencil that must double-buffer, then border updates."""
+    def sweep(_, p):
+        p = p.at[1:-1, 1:-1].set(0.25 * (p[1:-1, 2:] + p[1:-1, :-2] + p[2:, 1:-1] + p[:-2, 1:-1])
+                                 + 1.0)
+        p = p.at[:, 0].set(p[:, 1])
+        return p.at[-1, :].set(0.0)
+    return lax.fori_loop(0, steps, sweep, p)
+
+
+def np_pressure_sweeps(p, steps):
+    p = p.copy()
+    for _ in range(steps):
+        p[1:-1, 1:-1] = 0.25 * (p[1:-1, 2:] + p[1:-1, :-2] + p[2:, 1:-1] + p[:-2, 1:-1]) + 1.0
+        p[:, 0] = p[:, 1]
+        p[-1, :] = 0.0
+    return p
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3])
+def test_updates_after_a_double_buffered_stencil_store_into_the_spare_buffer(steps):
+    a = np.random.default_rng(8).standard_normal((9, 10))
+    out = run_checked(pressure_sweeps, a, steps=steps, static_argnames=("steps",))
+    assert_same(out, np_pressure_sweeps(a, steps), rtol=1e-12)
+    source = source_of(pressure_sweeps, np.zeros((N, N)), steps=steps)
+    bodies = kernel_bodies(source)
+    text = entry(source)
+    loop = text[text.index("for (int64_t it"):text.index("if (odd")]
+    # One pass over the array (the window and the borders it keeps) plus the updated borders;
+    # storing the updates into a buffer of their own would copy the array a second time.
+    work = sum(iterations(bodies[name]) for name in re.findall(r"(kernel_\d+)\(", loop))
+    assert work < 1.5 * N * N, loop
+
+
+def test_while_and_scan_nested_in_a_loop_body_run_in_its_carry():
+    def f(a):
+        def body(i, c):
+            c = c.at[i].add(1.0)
+            c = lax.while_loop(lambda s: s[0] < 3,
+                               lambda s: (s[0] + 1, s[1].at[s[0]].multiply(2.0)), (0, c))[1]
+            return lax.scan(lambda c, x: (c.at[0].add(x * 2.0), x), c, tnp.arange(3.0))[0]
+        return lax.fori_loop(0, 4, body, a * 1.5)
+    a = np.arange(1.0, 7.0)
+    expected = a * 1.5
+    for i in range(4):
+        expected[i] += 1.0
+        expected[:3] *= 2.0
+        for x in range(3):
+            expected[0] += x * 2.0
+    assert_same(run_checked(f, a), expected, rtol=1e-12)
+    assert "double *swap" not in entry(source_of(f, a))    # (the while's counter swaps)

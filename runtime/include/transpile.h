@@ -47,18 +47,49 @@ TP_UNSIGNED_DIVMOD(u16, uint16_t)
 TP_UNSIGNED_DIVMOD(u32, uint32_t)
 TP_UNSIGNED_DIVMOD(u64, uint64_t)
 
+/* ---- exact fmod without glibc's bit-by-bit loop where the quotient is small ----
+ * With q = trunc(a / b) below 2^29 (float, computed in double) or 2^52 (double, with FMA),
+ * a - q*b is exactly representable and computed exactly: q*b fits a double's 53 bits for a
+ * float b, and an FMA rounds the double case once, exactly. The rounded quotient can only
+ * overshoot the true one by one (when a / b lies just below an integer), which leaves the
+ * result on the wrong side of zero by exactly |b|: adding b back is exact too. Huge
+ * quotients, infinities, NaN and b == 0 go to libm. The sign of a zero result is not
+ * fmod's: the callers below replace every zero by one signed like b, or ignore its sign.
+ * CUDA devices keep their own fmod, which is fast there. */
+TP_INLINE float tp_fmod_f32(float a, float b) {
+#ifndef __CUDA_ARCH__
+    double q = trunc((double)a / (double)b);
+    if (fabs(q) < 0x1p29 && isfinite(b)) {
+        double mod = (double)a - q * (double)b;
+        if (mod != 0 && ((mod < 0) != (a < 0))) mod += copysign((double)b, (double)a);
+        return (float)mod;
+    }
+#endif
+    return fmodf(a, b);
+}
+TP_INLINE double tp_fmod_f64(double a, double b) {
+#if defined(__FMA__) && !defined(__CUDA_ARCH__)
+    double q = trunc(a / b);
+    if (fabs(q) < 0x1p52 && isfinite(b)) {
+        double mod = fma(-q, b, a);
+        if (mod != 0 && ((mod < 0) != (a < 0))) mod += copysign(b, a);
+        return mod;
+    }
+#endif
+    return fmod(a, b);
+}
+
 /* ---- float floor division and modulo: NumPy's npy_divmod ---- */
 #define TP_FLOAT_DIVMOD(tag, T, SFX)                                                          \
     TP_INLINE T tp_rem_##tag(T a, T b) {                                                      \
-        if (b == 0) return fmod##SFX(a, b);                                                   \
-        T mod = fmod##SFX(a, b);                                                              \
+        T mod = tp_fmod_##tag(a, b);                                                          \
         if (mod != 0) { if ((b < 0) != (mod < 0)) mod += b; }                                 \
         else mod = copysign##SFX((T)0, b);                                                    \
         return mod;                                                                           \
     }                                                                                         \
     TP_INLINE T tp_floor_div_##tag(T a, T b) {                                                \
         if (b == 0) return a / b;                                                             \
-        T mod = fmod##SFX(a, b);                                                              \
+        T mod = tp_fmod_##tag(a, b);                                                          \
         T div = (a - mod) / b;                                                                \
         if (mod != 0 && ((b < 0) != (mod < 0))) div -= (T)1;                                  \
         T floordiv;                                                                           \

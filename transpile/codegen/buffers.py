@@ -41,7 +41,39 @@ def plan_in_place(ir: IR, roots: set, donated: set, why_not: dict | None = None)
                 plan[eqn.outputs[0]] = eqn.inputs[0]
                 writable.add(eqn.outputs[0])
                 stop.add(eqn.outputs[0])
+        elif eqn.prim.name in FIRST_CARRY:
+            for out, init in _loop_carries_taking_over(eqn, position, writable, outvars,
+                                                       producers, readers, stop):
+                plan[out] = init
+                writable.add(out)
+                stop.add(out)
     return plan
+
+
+# Loops whose carries live in their output buffers (lower_control.py): the position of the
+# first initial carry among the equation's inputs.
+FIRST_CARRY = {"for_loop": 2, "while": 0, "scan": 0}
+
+
+def _loop_carries_taking_over(eqn, position, writable, outvars, producers, readers, stop):
+    """(carry output, initial value) pairs of a loop that may run in its initial value's
+    buffer: the loop then starts without copying it, and a loop nested in a loop body can
+    leave the outer carry in place (NPBench's seidel_2d: a row loop inside a time loop).
+
+    The initial value must be writable, dead after the loop and read by nothing else the
+    loop takes (a captured value, another carry), since the loop overwrites it while it
+    runs."""
+    first, n = FIRST_CARRY[eqn.prim.name], eqn.params["n_carry"]
+    inits = eqn.inputs[first:first + n]
+    others = eqn.inputs[:first] + eqn.inputs[first + n:]
+    for k, init in enumerate(inits):
+        if (not isinstance(init, Var) or init not in writable or init in outvars
+                or sum(a is init for a in eqn.inputs) > 1
+                or _reads_any([a for a in others + inits if a is not init], init,
+                              producers, stop)
+                or _used_after(position, init, readers, stop)):
+            continue
+        yield eqn.outputs[k], init
 
 
 def _readers(ir: IR) -> dict:
@@ -98,7 +130,8 @@ def _used_after(position, x, readers, stop) -> bool:
 
     Equations are emitted in order; a value fused into a later kernel is read when that
     kernel runs, so x's readers are followed forward through the values fused into others
-    (those without a buffer in `stop`) until one is computed after `position`. Forward
+    (those without a buffer in `stop`) until one is computed after `position`; not through
+    the equation at `position`, whose result replaces x. Forward
     from x, not back from every later equation: per update, only what x flows into."""
     stack, seen = [x], {x}
     while stack:
@@ -106,6 +139,8 @@ def _used_after(position, x, readers, stop) -> bool:
         for at, eqn in readers.get(value, ()):
             if at > position:
                 return True
+            if at == position:
+                continue    # the update (or loop) itself: its result is the new array
             for out in eqn.outputs:
                 if out not in stop and out not in seen:
                     seen.add(out)

@@ -103,6 +103,7 @@ class RegionLowering:
             if var in self.producers and var not in self.buffers:
                 self.buffers[var] = buf
                 written.add(var)
+                self._share_down_the_chain(var, buf, plan)
         for eqn in self.ir.eqns:
             for v in eqn.outputs:
                 operand = self.buffers.get(plan.get(v))
@@ -122,6 +123,19 @@ class RegionLowering:
             if var not in written:
                 stmts.append(self.copy_into(buf, var, "result"))
         return stmts
+
+    def _share_down_the_chain(self, var, buf, plan) -> None:
+        """Give `buf` (the destination of `var`) to the chain of in-place updates that ends
+        in `var`, back to its first value: that value is then computed straight into the
+        destination and every update after it is a store there. Without this, a chain
+        whose first value needs a buffer of its own (a stencil update that reads most of
+        the old array) ends in a whole-array copy into the destination (a loop's spare
+        buffer); the first value is dead once the update after it is done (buffers.py)."""
+        operand = plan.get(var)
+        while operand is not None and operand in self.producers \
+                and operand not in self.buffers and operand not in self.dests:
+            self.buffers[operand] = buf
+            operand = plan.get(operand)
 
     def nested(self, ir: IR, bound: dict, dests: dict | None = None, donated=frozenset(),
                matmul_limits=None) -> "RegionLowering":

@@ -55,6 +55,8 @@ def lower_region(region, ir, args, results, donated=frozenset(), matmul_limits=N
 def _init_carry(region, eqn, inits, stmts):
     carry = [region.buffers[v] for v in eqn.outputs[:len(inits)]]
     for buf, init in zip(carry, inits):
+        if region.buffers.get(init) is buf:
+            continue        # the loop runs in its initial value's buffer (buffers.py)
         stmts.append(region.copy_into(buf, init, "initial carry: the loop owns this buffer "
                                       "(inputs are never written)"))
     return carry

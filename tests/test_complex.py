@@ -418,3 +418,24 @@ def test_cuda_trigonometric_family_under_emulation(monkeypatch):
     for name, value in zip(names, got):
         np.testing.assert_allclose(np.asarray(value), getattr(np, name)(x), rtol=1e-12,
                                    atol=1e-14, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_cuda_inverse_functions_at_infinities_and_huge_values(monkeypatch, dtype):
+    """tp_complex.h's device formulas square z: beyond sqrt(MAX)/4 and at infinities
+    asin...atanh take their asymptotic forms (log 2z, 1/z + i pi/2), which give C99's
+    values there, as NumPy's (the formulas alone gave NaN at inf + 1j)."""
+    from transpile.runtime.nvcc import EmulatedCudaCompiler
+    if EmulatedCudaCompiler.from_environment() is None:
+        pytest.skip("CUDA emulation needs a C++ compiler (g++)")
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    from transpile import api
+    z = np.array([np.inf + 1j, -np.inf + 2j, complex(3, -np.inf), complex(np.inf, np.inf),
+                  -1e30 - 5j, complex(-2, 1e20), 1e200 + 1e200j, 700 + 1j], dtype)
+    names = ["arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"]
+    with np.errstate(all="ignore"):
+        got = api.jit(lambda v: [getattr(tnp, n)(v) for n in names], backend="cuda")(z)
+        for name, value in zip(names, got):
+            np.testing.assert_allclose(np.asarray(value), getattr(np, name)(z),
+                                       rtol=2e-6 if dtype == np.complex64 else 1e-13,
+                                       err_msg=name)

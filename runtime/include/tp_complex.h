@@ -241,7 +241,7 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
  * from log and sqrt (with the odd functions' symmetry, so the principal branch's sign is
  * kept): a few ulp for moderate arguments, less accurate than C's library near branch
  * points and for huge imaginary parts, and without all of Annex G's special values. */
-#define TP_COMPLEX_OWN_TRIG(tag, C, T, SFX)                                                   \
+#define TP_COMPLEX_OWN_TRIG(tag, C, T, SFX, MAX)                                              \
     TP_INLINE C tp_sinh_##tag(C a) {                                                          \
         return tp_make_##tag(sinh##SFX(a.re) * cos##SFX(a.im), cosh##SFX(a.re) * sin##SFX(a.im)); \
     }                                                                                         \
@@ -267,6 +267,15 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
     TP_INLINE C tp_tan_##tag(C a) {                                                           \
         return tp_times_minus_i_##tag(tp_tanh_##tag(tp_times_i_##tag(a)));                    \
     }                                                                                         \
+    /* |z| beyond sqrt(MAX)/4 (or infinite): the inverse functions' formulas would square it */\
+    TP_INLINE bool tp_huge_##tag(C a) {                                                       \
+        const T big = sqrt##SFX(MAX) / 4;                                                     \
+        return fabs##SFX(a.re) > big || fabs##SFX(a.im) > big;                                \
+    }                                                                                         \
+    TP_INLINE C tp_log_twice_##tag(C a) {  /* log 2z: C99's values at infinities too */       \
+        const C r = tp_log_##tag(a);                                                          \
+        return tp_make_##tag(r.re + (T)0.69314718055994531, r.im);                            \
+    }                                                                                         \
     /* log(1 + w) with the real part from log1p(2u + u^2 + v^2): exact for small w */        \
     TP_INLINE C tp_log1p_small_##tag(C w) {                                                   \
         return tp_make_##tag(log1p##SFX(w.re * (2 + w.re) + w.im * w.im) / 2,                 \
@@ -275,6 +284,10 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
     TP_INLINE C tp_asinh_##tag(C a) {  /* log1p(z + z^2 / (1 + sqrt(1 + z^2))), odd */        \
         const bool flip = a.re < 0;                                                           \
         const C z = flip ? tp_neg_##tag(a) : a;                                               \
+        if (tp_huge_##tag(z)) {  /* z^2 overflows: asinh z = log 2z to rounding */            \
+            const C r = tp_log_twice_##tag(z);                                                \
+            return flip ? tp_neg_##tag(r) : r;                                                \
+        }                                                                                     \
         const C one = tp_make_##tag((T)1, (T)0);                                              \
         const C zz = tp_mul_plain_##tag(z, z);                                                \
         const C w = tp_add_##tag(z, tp_div_##tag(zz, tp_add_##tag(one,                        \
@@ -290,11 +303,19 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
         return tp_make_##tag((T)1.5707963267948966 - s.re, -s.im);                            \
     }                                                                                         \
     TP_INLINE C tp_acosh_##tag(C a) {  /* log(z + sqrt(z + 1) sqrt(z - 1)) */                 \
+        if (tp_huge_##tag(a)) return tp_log_twice_##tag(a);                                   \
         const C one = tp_make_##tag((T)1, (T)0);                                              \
         return tp_log_##tag(tp_add_##tag(a, tp_mul_plain_##tag(                               \
             tp_sqrt_##tag(tp_add_##tag(a, one)), tp_sqrt_##tag(tp_sub_##tag(a, one)))));      \
     }                                                                                         \
-    TP_INLINE C tp_atanh_##tag(C a) {  /* (log1p(z) - log1p(-z)) / 2 */                      \
+    TP_INLINE C tp_atanh_##tag(C a) {  /* (log1p(z) - log1p(-z)) / 2 */                       \
+        if (tp_huge_##tag(a)) {  /* 1/z + i pi/2 sign(im), 1/z's real part without overflow */\
+            const bool by_re = fabs##SFX(a.re) >= fabs##SFX(a.im);                            \
+            const T r = by_re ? a.im / a.re : a.re / a.im;                                    \
+            const T re = isinf(a.re) || isinf(a.im) ? copysign##SFX((T)0, a.re)               \
+                : by_re ? 1 / (a.re * (1 + r * r)) : r / (a.im * (1 + r * r));                \
+            return tp_make_##tag(re, copysign##SFX((T)1.5707963267948966, a.im));             \
+        }                                                                                     \
         const C d = tp_sub_##tag(tp_log1p_small_##tag(a),                                     \
                                  tp_log1p_small_##tag(tp_neg_##tag(a)));                      \
         return tp_make_##tag(d.re / 2, d.im / 2);                                             \
@@ -304,8 +325,8 @@ TP_COMPLEX_LIBM(c128, tp_c128, double, )
     }
 TP_COMPLEX_OWN(c64, tp_c64, float, f, FLT_MAX)
 TP_COMPLEX_OWN(c128, tp_c128, double, , DBL_MAX)
-TP_COMPLEX_OWN_TRIG(c64, tp_c64, float, f)
-TP_COMPLEX_OWN_TRIG(c128, tp_c128, double, )
+TP_COMPLEX_OWN_TRIG(c64, tp_c64, float, f, FLT_MAX)
+TP_COMPLEX_OWN_TRIG(c128, tp_c128, double, , DBL_MAX)
 /* + and * for templates written for numbers (tp_cuda.h's matmul tile). */
 #define TP_COMPLEX_OPERATORS(tag, C)                                                          \
     TP_DEVICE inline C operator+(C a, C b) { return tp_add_##tag(a, b); }                     \

@@ -72,6 +72,8 @@ PYTHON_VALUED_CALLS = {
     "finfo": lambda x: tnp.finfo(x.dtype).eps,
     "iinfo": lambda x: tnp.iinfo(tnp.int32).max,
     "iscomplexobj": lambda x: tnp.iscomplexobj(x),
+    "isrealobj": lambda x: tnp.isrealobj(x),
+    "isscalar": lambda x: tnp.isscalar(x),
     "isdtype": lambda x: tnp.isdtype(x.dtype, "real floating"),
     "issubdtype": lambda x: tnp.issubdtype(x.dtype, tnp.floating),
     "ndim": lambda x: tnp.ndim(x),

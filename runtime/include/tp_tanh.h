@@ -110,17 +110,7 @@ TP_INLINE double tp_tanh_exp_f64(double ax) {
     const double tail = k * 1.9082149292705877e-10;
     const double r = head - tail;
     const double c = (head - r) - tail;                 /* r + c == head - tail */
-    double p = 2.0914679595617734e-09;                  /* tp_exp's polynomial */
-    p = TP_FMA(p, r, 2.510520668068106e-08);
-    p = TP_FMA(p, r, 2.7557273660822466e-07);
-    p = TP_FMA(p, r, 2.7557255425009614e-06);
-    p = TP_FMA(p, r, 2.480158732553378e-05);
-    p = TP_FMA(p, r, 0.00019841269874801073);
-    p = TP_FMA(p, r, 0.0013888888888883752);
-    p = TP_FMA(p, r, 0.008333333333326141);
-    p = TP_FMA(p, r, 0.04166666666666667);
-    p = TP_FMA(p, r, 0.1666666666666667);
-    p = TP_FMA(p, r, 0.5);
+    const double p = tp_exp_poly(r);                    /* tp_exp's polynomial */
     /* exp(r) = 1 + r + u = s + s_lo, s_lo below half an ulp of s (TwoSum, then Fast2Sum) */
     const double u = TP_FMA(r * r, p, c);
     const double w = r + u, w_virtual = w - u;

@@ -262,6 +262,22 @@ TP_INLINE float tp_expf(float x) {
 #else
 #define TP_FMA(a, b, c) ((a) * (b) + (c))
 #endif
+/* exp(r) = 1 + r + r^2 p(r) for the reduced argument |r| <= ln 2 / 2 of tp_exp (tp_tanh.h's
+ * float64 tanh reduces the same way and shares it). */
+TP_INLINE double tp_exp_poly(double r) {
+    double p = 2.0914679595617734e-09;
+    p = TP_FMA(p, r, 2.510520668068106e-08);
+    p = TP_FMA(p, r, 2.7557273660822466e-07);
+    p = TP_FMA(p, r, 2.7557255425009614e-06);
+    p = TP_FMA(p, r, 2.480158732553378e-05);
+    p = TP_FMA(p, r, 0.00019841269874801073);
+    p = TP_FMA(p, r, 0.0013888888888883752);
+    p = TP_FMA(p, r, 0.008333333333326141);
+    p = TP_FMA(p, r, 0.04166666666666667);
+    p = TP_FMA(p, r, 0.1666666666666667);
+    p = TP_FMA(p, r, 0.5);
+    return p;
+}
 TP_INLINE double tp_exp(double x) {
     /* No clamp (gcc turns one into many masked moves): outside [-746, 709.78] the result is
      * selected at the end, and whatever bits k has there only meet unsigned arithmetic. */
@@ -275,17 +291,7 @@ TP_INLINE double tp_exp(double x) {
     const double tail = k * 1.9082149292705877e-10;     /* ln 2 - head */
     const double r = head - tail;
     const double c = (head - r) - tail;                 /* r + c == head - tail */
-    double p = 2.0914679595617734e-09;
-    p = TP_FMA(p, r, 2.510520668068106e-08);
-    p = TP_FMA(p, r, 2.7557273660822466e-07);
-    p = TP_FMA(p, r, 2.7557255425009614e-06);
-    p = TP_FMA(p, r, 2.480158732553378e-05);
-    p = TP_FMA(p, r, 0.00019841269874801073);
-    p = TP_FMA(p, r, 0.0013888888888883752);
-    p = TP_FMA(p, r, 0.008333333333326141);
-    p = TP_FMA(p, r, 0.04166666666666667);
-    p = TP_FMA(p, r, 0.1666666666666667);
-    p = TP_FMA(p, r, 0.5);
+    const double p = tp_exp_poly(r);
     const double e = 1.0 + (r + TP_FMA(r * r, p, c));
     /* k1 = floor(k / 2) and k2 = k - k1, both in [-539, 512]: biased exponents of 2^k1, 2^k2 */
     const uint64_t k1_biased = (ku >> 1) - 1024u + 1023u;

@@ -491,3 +491,21 @@ def test_while_and_scan_nested_in_a_loop_body_run_in_its_carry():
             expected[0] += x * 2.0
     assert_same(run_checked(f, a), expected, rtol=1e-12)
     assert "double *swap" not in entry(source_of(f, a))    # (the while's counter swaps)
+
+
+def test_an_interchanged_loop_running_in_its_starting_buffer_compiles():
+    """An elementwise fori_loop (interchanged: elements outside, steps inside) whose initial
+    carry is built in the output's buffer runs in that buffer: its kernel reads and writes
+    one pointer, which must be declared once (JAX-mode fuzz seed 510191: gcc refused a kernel
+    with `out0` as two parameters)."""
+    x = np.arange(24, dtype=np.uint8).reshape(2, 3, 4)
+
+    def f(x):
+        c = tnp.concatenate([x, x, x], axis=2)
+        d = c * c
+        return lax.fori_loop(0, 3, lambda i, v: v * d + i.astype(np.uint8), c)
+    expected = np.concatenate([x, x, x], axis=2)
+    d = expected * expected
+    for i in range(3):
+        expected = expected * d + np.uint8(i)
+    assert_same(run_checked(f, x), expected)

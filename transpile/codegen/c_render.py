@@ -172,8 +172,11 @@ class CRenderer:
         stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
         affines = stores + [a for e in exprs for a in collect_affines(e, [])]
         space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
-        reads = self._reads(exprs, self._buffers)
         outs = [buf for *_, buf in k.carries]
+        # A loop that runs in its starting array's buffer reads its initial carry from the
+        # buffer it writes: that pointer is a parameter once, writable.
+        written = {b.name for b in outs}
+        reads = [b for b in self._reads(exprs, self._buffers) if b.name not in written]
         params = [self.pointer_param(b, const=True) for b in reads]
         params += [self.pointer_param(b, const=False) for b in outs]
         params += ["int64_t lower", "int64_t upper"]

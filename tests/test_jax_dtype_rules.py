@@ -307,3 +307,17 @@ def test_logical_ops_promote_a_python_float_first_as_jax():
         assert tp.jit(fn)(x).tolist() == [True, True, False]
         assert tnp.logical_and(1e-40, x).tolist() == [False, False, False]
     assert tnp.logical_xor(1e-40, x).tolist() == np.logical_xor(1e-40, x).tolist()
+
+
+def test_round_refuses_what_jax_refuses():
+    """JAX 0.10.2: round of booleans is a ValueError, of integers with negative decimals a
+    NotImplementedError; computing the latter through float32 (x32) gave 2801280512 for
+    round(2801280549, -2) (fuzz seed 510359). NumPy's rules keep NumPy's answers."""
+    u = np.array([2801280549, 15], np.uint32)
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=False):
+        with pytest.raises(ValueError, match="bool"):
+            tnp.round(np.array([True, False]))
+        with pytest.raises(NotImplementedError, match="decimals < 0"):
+            tp.jit(lambda u: tnp.round(u, -2))(u)
+        assert tnp.round(u, 1).tolist() == [2801280549, 15]
+    assert tnp.round(u, -2).tolist() == np.round(u, -2).tolist()

@@ -43,9 +43,20 @@ def _jax_floor_divide(params, x, y):
     return out if np.ndim(out) else out[()]
 
 
+def _jax_round(params, x):
+    """JAX refuses round of booleans (ValueError) and of integers with negative decimals
+    (NotImplementedError). Raised here as TypeError, the generator's mark of an error that
+    types alone decide (transpile must raise too, whatever the class)."""
+    kind = np.asarray(x).dtype.kind if not is_pyscalar(x) else None
+    if kind == "b" or (kind in ("i", "u") and params["decimals"] < 0):
+        raise TypeError(f"JAX refuses round of {np.asarray(x).dtype} with decimals "
+                        f"{params['decimals']}")
+    return OPS["round"].ref(params, x)
+
+
 # What JAX computes where NumPy refuses (positive of booleans) or answers otherwise.
 _JAX_ACCEPTS = {"positive": lambda params, x: np.positive(x) if np.asarray(x).dtype != np.bool_
-                else x, "floor_divide": _jax_floor_divide}
+                else x, "floor_divide": _jax_floor_divide, "round": _jax_round}
 
 
 class _NumPyAsJax:
@@ -58,8 +69,16 @@ class _NumPyAsJax:
         return getattr(np, name)
 
 
+def _narrowed_params(params):
+    """An op's `dtype=` as JAX makes it: without x64 a 64-bit dtype asked for by name is
+    its 32-bit one (ones(5, uint64) is uint32, with JAX's warning)."""
+    if not params.get("dtype"):
+        return params
+    return {**params, "dtype": dtypes.canonicalize(np.dtype(params["dtype"])).name}
+
+
 _JAX_ACCEPTS["const_chain"] = lambda params, *xs: ops_contexts.const_chain(
-    _NumPyAsJax(), params, *xs)
+    _NumPyAsJax(), _narrowed_params(params), *xs)
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 

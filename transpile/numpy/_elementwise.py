@@ -122,6 +122,14 @@ def round(x, decimals: int = 0):
     decimals = int(decimals)
     if dt == dtypes.bool_ and decimals == 0 and not dtypes.config.jax_rules():
         return rint(x)        # NumPy's float16 rint of booleans
+    if dt == dtypes.bool_ and dtypes.config.jax_rules():
+        raise ValueError("data type bool not inexact: jnp.round refuses booleans, as JAX; "
+                         "cast to an integer or float dtype first")
+    if dtypes.is_int(dt) and decimals < 0 and dtypes.config.jax_rules():
+        # JAX refuses it; computing it through its float (float32 without x64) would round
+        # 2801280549 to 2801280512 where NumPy's float64 gives 2801280500.
+        raise NotImplementedError("integer np.round not implemented for decimals < 0 (as in "
+                                  "JAX): round a float copy, x.astype(float)")
     if dt == dtypes.bool_:
         raise TypeError("round of booleans with decimals: NumPy refuses it; cast to an "
                         "integer or float dtype first")

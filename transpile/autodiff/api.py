@@ -227,14 +227,6 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
     """`fun`'s value and its gradient with respect to the `argnums` arguments."""
     nums = _argnums(argnums, "value_and_grad")
 
-    @functools.wraps(fun)
-    def value_and_grad_fun(*args, **kwargs):
-        diff = _check_argnums(nums, args, "grad", argnums)
-        if current_trace() is None:
-            return _cached_eagerly(value_and_grad_fun, diff, args, kwargs,
-                                   lambda: value_and_grad_traced(diff, args, kwargs))
-        return value_and_grad_traced(diff, args, kwargs)
-
     def value_and_grad_traced(diff, args, kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
         traced = _Traced(bound, args, diff, has_aux, "grad")
@@ -251,14 +243,31 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         if has_aux:
             return (value, traced.aux(aux_leaves)), grads
         return value, grads
-    value_and_grad_fun.__wrapped_transformation__ = "value_and_grad"
-    value_and_grad_fun.__transpile_transform__ = (
-        fun, ("value_and_grad", _argnums_key(argnums), has_aux, holomorphic, allow_int))
-    return value_and_grad_fun
+    transformed = _transformation(fun, nums, argnums, "grad", value_and_grad_traced,
+                                  ("value_and_grad", _argnums_key(argnums), has_aux,
+                                   holomorphic, allow_int))
+    transformed.__wrapped_transformation__ = "value_and_grad"
+    return transformed
 
 
 def _is_array(x) -> bool:
     return isinstance(x, (np.ndarray, np.generic, Array))
+
+
+def _transformation(fun, nums, given, what, traced, key):
+    """The public function of a differentiating transformation of `fun`: it checks the
+    argnums, runs `traced(diff, args, kwargs)` inside a trace, and eagerly goes through the
+    trace cache. `key` (the transformation and its parameters) is how jit and the cache
+    recognise it (`__transpile_transform__`)."""
+    @functools.wraps(fun)
+    def transformed(*args, **kwargs):
+        diff = _check_argnums(nums, args, what, given)
+        if current_trace() is None:
+            return _cached_eagerly(transformed, diff, args, kwargs,
+                                   lambda: traced(diff, args, kwargs))
+        return traced(diff, args, kwargs)
+    transformed.__transpile_transform__ = (fun, key)
+    return transformed
 
 
 def _cached_eagerly(transformed, diff, args, kwargs, run):
@@ -455,14 +464,6 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
     """The Jacobian of `fun` by forward mode (one linear pass per input element)."""
     nums = _argnums(argnums, "jacfwd")
 
-    @functools.wraps(fun)
-    def jacfwd_fun(*args, **kwargs):
-        diff = _check_argnums(nums, args, "jacfwd", argnums)
-        if current_trace() is None:
-            return _cached_eagerly(jacfwd_fun, diff, args, kwargs,
-                                   lambda: jacfwd_traced(diff, args, kwargs))
-        return jacfwd_traced(diff, args, kwargs)
-
     def jacfwd_traced(diff, args, kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
         traced = _Traced(bound, args, diff, has_aux, "jacfwd")
@@ -495,9 +496,8 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         blocks = _jacobian_blocks(stacked, out_avals, in_avals, forward=True)
         jac = _jacobian_tree(traced, blocks, argnums)
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
-    jacfwd_fun.__transpile_transform__ = (fun, ("jacfwd", _argnums_key(argnums), has_aux,
-                                                holomorphic))
-    return jacfwd_fun
+    return _transformation(fun, nums, argnums, "jacfwd", jacfwd_traced,
+                           ("jacfwd", _argnums_key(argnums), has_aux, holomorphic))
 
 
 def _check_real_inputs(leaves, what, holomorphic):
@@ -514,14 +514,6 @@ def _check_real_inputs(leaves, what, holomorphic):
 def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """The Jacobian of `fun` by reverse mode (one backward pass per output element)."""
     nums = _argnums(argnums, "jacrev")
-
-    @functools.wraps(fun)
-    def jacrev_fun(*args, **kwargs):
-        diff = _check_argnums(nums, args, "jacrev", argnums)
-        if current_trace() is None:
-            return _cached_eagerly(jacrev_fun, diff, args, kwargs,
-                                   lambda: jacrev_traced(diff, args, kwargs))
-        return jacrev_traced(diff, args, kwargs)
 
     def jacrev_traced(diff, args, kwargs):
         bound = functools.partial(fun, **kwargs) if kwargs else fun
@@ -543,9 +535,8 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         blocks = _jacobian_blocks(stacked, out_avals, in_avals, forward=False)
         jac = _jacobian_tree(traced, blocks, argnums)
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
-    jacrev_fun.__transpile_transform__ = (fun, ("jacrev", _argnums_key(argnums), has_aux,
-                                                holomorphic, allow_int))
-    return jacrev_fun
+    return _transformation(fun, nums, argnums, "jacrev", jacrev_traced,
+                           ("jacrev", _argnums_key(argnums), has_aux, holomorphic, allow_int))
 
 
 jacobian = jacrev            # jax.jacobian

@@ -72,8 +72,10 @@ def test_fuzz_sample_under_jax_rules(x64):
 # Seeds of x64 JAX-mode findings, each fixed in the fuzzer's reference or in transpile:
 # 320081 cast_math of float(2**63) to int64 (masked as out of range now), 320147 const_chain
 # floor_divide by zero (JAX's -2), 320010 const_chain positive of bools (JAX accepts it),
-# 320126 where(c, 1.5, 2**64) (JAX raises OverflowError; transpile did not).
-JAX_X64_REGRESSION_SEEDS = (320081, 320147, 320010, 320126)
+# 320126 where(c, 1.5, 2**64) (JAX raises OverflowError; transpile did not), 830272 uint8 //
+# -2**63 (the int wraps to 0: a division by zero, JAX's 255; transpile tested the int as
+# written).
+JAX_X64_REGRESSION_SEEDS = (320081, 320147, 320010, 320126, 830272)
 
 
 def test_fuzz_jax_x64_regression_seeds():
@@ -81,7 +83,20 @@ def test_fuzz_jax_x64_regression_seeds():
     with jax_mode.jax_rules(True):
         report = run.run_seeds(JAX_X64_REGRESSION_SEEDS)
     bad = [f for f in _unexpected(report.findings) if not known.jax_mode_wraps(f)]
-    assert report.programs == 4 and not bad, "\n".join(f.summary() for f in bad[:20])
+    assert report.programs == len(JAX_X64_REGRESSION_SEEDS) and not bad, \
+        "\n".join(f.summary() for f in bad[:20])
+
+
+def test_fuzz_jax_x32_regression_seeds():
+    """Seed 820271: astype(uint64) of float32 9.2e18 is uint32 without x64, out of range
+    there; the reference compared it as if uint64 were kept. Seed 820022: a cond whose
+    branches multiply by 2**31 raises OverflowError in JAX (and transpile) without x64; the
+    reference computed it."""
+    from fuzz import jax_mode
+    with jax_mode.jax_rules(False):
+        report = run.run_seeds([820271, 820022])
+    bad = [f for f in _unexpected(report.findings) if not known.jax_mode_wraps(f)]
+    assert report.programs == 2 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
 def test_open_classes_still_reproduce():

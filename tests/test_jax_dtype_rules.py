@@ -220,6 +220,19 @@ def test_edge_values_where_jax_and_numpy_differ(mode):
         assert tp.jit(lambda x: x // 0)(i32).tolist() == [0, 0, 0]     # NumPy mode: NumPy's
 
 
+def test_floor_divide_by_a_python_int_that_wraps_to_zero():
+    """A Python int divisor divides as the value it wraps to: uint8 // -256 divides by 0
+    (JAX's 255), int8 // 257 by 1; a wrapped dividend 256 // int8 is 0 // y. The expected
+    lists are JAX 0.10.2's answers (x64 on)."""
+    u8, i8 = np.array([3, 1, 7, 254], np.uint8), np.array([3, -1, 0, -4], np.int8)
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        out = tp.jit(lambda x, y: (x // -2**63, x // -256, x // 3, 256 // y, 300 // y,
+                                   y // -256, y // 257))(u8, i8)
+    assert [o.tolist() for o in out] == [[255] * 4, [255] * 4, [1, 0, 2, 84], [0, 0, -1, 0],
+                                         [14, -44, -2, -11], [-2, -2, -1, -2], [3, -1, 0, -4]]
+    assert [o.dtype for o in out] == [np.uint8] * 3 + [np.int8] * 4
+
+
 @pytest.mark.parametrize("mode", ["eager", "jit"])
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
 def test_random_matches_jax_under_jax_rules(x64, mode):

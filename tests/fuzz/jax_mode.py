@@ -133,6 +133,8 @@ def jax_reference(op):
         for a in args:
             if type(a) is int:
                 _as(a, dtypes.default_int())     # beyond the default int: JAX raises
+        if type(params.get("lit")) is int:          # so does a literal inside cond's branches,
+            _as(params["lit"], dtypes.default_int())   # both traced (seed 820022, x32)
         _check_fill(params, args)
         typing = _jax_dtype(op, params, args)
         if all(is_pyscalar(a) for a in args) and args and (

@@ -67,6 +67,9 @@ def _floor_divide(x, y):
     # JAX's integer division by zero (XLA's quotient -1, then floor's step toward -inf for
     # a nonzero signed dividend): -1 or -2 signed, the maximum unsigned. NumPy's is 0.
     dt = aval_of(q).dtype
+    # A Python int operand divides as the value it wraps to in dt (uint8 // -256 divides by
+    # 0 in JAX): test that value, not the int as written (fuzz seed 830272, --jax x64).
+    x, y = (_wrapped_int(v, dt) for v in (x, y))
     if dt.kind == "u":
         by_zero = dt.type(np.iinfo(dt).max)
     else:
@@ -74,6 +77,14 @@ def _floor_divide(x, y):
         if not aval_of(q).weak_type:         # (Python ints: a weak quotient stays weak)
             by_zero = astype(by_zero, dt)
     return where(equal(y, 0), by_zero, q)
+
+
+def _wrapped_int(v, dt):
+    """A Python int as the dt value JAX wraps it to; anything else as it is."""
+    if type(v) is not int:
+        return v
+    with np.errstate(over="ignore"):
+        return int(np.array(v).astype(dt))
 
 
 floor_divide = ufunc("floor_divide", "floor_div", fn=_floor_divide)

@@ -233,6 +233,23 @@ def test_floor_divide_by_a_python_int_that_wraps_to_zero():
     assert [o.dtype for o in out] == [np.uint8] * 3 + [np.int8] * 4
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+def test_integer_array_to_a_python_int_power_is_exact(jit):
+    """An integer array ** a Python int is JAX's integer_pow: the exponent is not wrapped into
+    the array's dtype (uint8 ** 257 is x ** 257 modulo 256) and a negative one raises
+    TypeError. Expected lists: JAX 0.10.2's answers (x64 on)."""
+    u8, i8 = np.array([3, 1, 7, 254], np.uint8), np.array([3, -1, 0, -4], np.int8)
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        run = tp.jit if jit else (lambda f: lambda *a: f(*map(tnp.asarray, a)))
+        out = run(lambda x, y: (x ** 257, y ** 3, tnp.power(y, 257), x ** 2**40))(u8, i8)
+        assert [o.tolist() for o in out] == [[3, 1, 7, 0], [27, -1, 0, -64], [3, -1, 0, 0],
+                                             [1, 1, 1, 0]]
+        with pytest.raises(TypeError, match="negative power"):
+            run(lambda y: y ** -1)(i8)
+    with pytest.raises(ValueError, match="negative"):    # NumPy's error type
+        run(lambda y: y ** -1)(i8)
+
+
 @pytest.mark.parametrize("mode", ["eager", "jit"])
 @pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
 def test_random_matches_jax_under_jax_rules(x64, mode):

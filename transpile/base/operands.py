@@ -156,7 +156,7 @@ def _jax_python_ints(name: str, xs):
                                     weak_flags(xs))
     except dtypes.DTypeError:
         return xs
-    return [_wrapped_python_int(x, dt) if type(x) is int and dtypes.is_int(dt) else x
+    return [wrapped_python_int(x, dt) if type(x) is int and dtypes.is_int(dt) else x
             for x, dt in zip(xs, loop)]
 
 
@@ -186,7 +186,7 @@ def _check_fits_default_int(x) -> None:
                "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array"))
 
 
-def _wrapped_python_int(x: int, dt):
+def wrapped_python_int(x: int, dt):
     """x as the loop dtype sees it: unchanged if it fits, else wrapped into a scalar of that
     dtype (strong, which changes no result type: its partner is strongly typed dt)."""
     info = np.iinfo(dt)

@@ -9,7 +9,8 @@ from ..core import aval_of, bind
 from ._ufunc import ufunc
 from ..base.operands import (as_bool, astype, beyond_int64_as, broadcast_operands,
                              check_ints_fit_loop, check_python_ints_fit, elementwise,
-                             int_out_of_bounds, is_weak_int_tracer, operand, weak_flags)
+                             int_out_of_bounds, is_weak_int_tracer, operand, weak_flags,
+                             wrapped_python_int)
 
 
 def _unary(prim_name: str, public: str):
@@ -69,7 +70,7 @@ def _floor_divide(x, y):
     dt = aval_of(q).dtype
     # A Python int operand divides as the value it wraps to in dt (uint8 // -256 divides by
     # 0 in JAX): test that value, not the int as written (fuzz seed 830272, --jax x64).
-    x, y = (_wrapped_int(v, dt) for v in (x, y))
+    x, y = (wrapped_python_int(v, dt) if type(v) is int else v for v in (x, y))
     if dt.kind == "u":
         by_zero = dt.type(np.iinfo(dt).max)
     else:
@@ -79,17 +80,32 @@ def _floor_divide(x, y):
     return where(equal(y, 0), by_zero, q)
 
 
-def _wrapped_int(v, dt):
-    """A Python int as the dt value JAX wraps it to; anything else as it is."""
-    if type(v) is not int:
-        return v
-    with np.errstate(over="ignore"):
-        return int(np.array(v).astype(dt))
-
-
 floor_divide = ufunc("floor_divide", "floor_div", fn=_floor_divide)
 remainder = mod = _binary("rem", "remainder")
-power = pow = _binary("pow", "power")
+def _power(x, y):
+    if type(y) is not int or type(x) in (bool, int, float, complex):
+        return elementwise("pow", x, y)
+    dt = aval_of(operand(x)).dtype
+    if dt.kind not in "iu":
+        return elementwise("pow", x, y)
+    if y < 0:                  # NumPy (ValueError) and JAX (TypeError) both refuse it
+        error = TypeError if dtypes.config.jax_rules() else ValueError
+        raise error(f"power: integers cannot be raised to a negative power (got "
+                    f"{dt.name} ** {y}); raise a float, e.g. x.astype(float) ** {y}")
+    if not dtypes.config.jax_rules():
+        return elementwise("pow", x, y)
+    # JAX raises an integer array to a Python int with integer_pow: the exponent is exact,
+    # not wrapped into x's dtype as other Python ints are (uint8 ** 257 is x ** 257, not x).
+    info = np.iinfo(dt)
+    if y <= info.max:
+        return elementwise("pow", x, y)
+    # x ** y modulo 2**bits: an even x gives 0 (y >= bits); odd x form a group of exponent
+    # 2**(bits - 2), so only y modulo that matters, which fits dt.
+    reduced = elementwise("pow", x, y % 2 ** (info.bits - 2))
+    return where(equal(bitwise_and(x, 1), 0), dt.type(0), reduced)
+
+
+power = pow = ufunc("power", "pow", fn=_power)
 maximum = _binary("max", "maximum")
 minimum = _binary("min", "minimum")
 arctan2 = _binary("atan2", "arctan2")

@@ -1,0 +1,149 @@
+"""Programs shared by tools/record_jax_laxapi.py (which runs them with JAX 0.10, x64 on, and
+stores the results in tests/data/jax_laxapi.json) and tests/test_jax_laxapi.py (which runs
+them with transpile under JAX's dtype rules, eagerly and under jit, and compares).
+
+Each group is a function of (jnp, lax, special, api) -- api being `jax` or `transpile`, for
+grad and vmap -- returning name -> (make, args, jittable): make() gives the function to call
+on args; jittable is False where the call cannot be traced (a static argument in args).
+Scatter cases with duplicate positions use only the order-free combiners (add, mul, min,
+max): which duplicate a plain scatter keeps is the backend's choice in JAX.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+X = np.arange(12.).reshape(3, 4) - 4.5
+Y = np.arange(30.).reshape(5, 6) * 0.5 - 3
+B = np.arange(30.).reshape(2, 5, 3) - 7.0
+
+
+def _c(make, *args, jit=True):
+    return make, args, jit
+
+
+def _gathers(jnp, lax, special, api):
+    G = lax.GatherDimensionNumbers
+    rows = G(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+    points = G(offset_dims=(), collapsed_slice_dims=(0, 1), start_index_map=(0, 1))
+    windows = G(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1))
+    swapped = G(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(1, 0))
+    middle = G(offset_dims=(0,), collapsed_slice_dims=(1,), start_index_map=(1,))
+    batched = G(offset_dims=(2,), collapsed_slice_dims=(1,), start_index_map=(1,),
+                operand_batching_dims=(0,), start_indices_batching_dims=(0,))
+    rix = np.array([[2], [0], [5], [-1]])
+    pix = np.array([[0, 1], [2, 3], [1, 0], [3, 0], [2, -2]])
+    wix = np.array([[0, 0], [3, 4], [4, 1], [-1, 2]])
+    cases = {
+        "gather_rows_default": _c(lambda x, i: lax.gather(x, i, rows, (1, 4)), X, rix),
+        "gather_rows_fill": _c(lambda x, i: lax.gather(x, i, rows, (1, 4), mode="fill"),
+                               X, rix),
+        "gather_rows_clip": _c(lambda x, i: lax.gather(x, i, rows, (1, 4), mode="clip"),
+                               X, rix),
+        "gather_rows_promise": _c(lambda x, i: lax.gather(
+            x, i, rows, (1, 4), mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS), X, rix),
+        "gather_rows_fill_value": _c(lambda x, i: lax.gather(
+            x, i, rows, (1, 4), mode="fill", fill_value=-1.0), X, rix),
+        "gather_rows_partial": _c(lambda x, i: lax.gather(x, i, rows, (1, 2), mode="clip"),
+                                  X, rix),
+        "gather_points": _c(lambda x, i: lax.gather(x, i, points, (1, 1)), X, pix),
+        "gather_points_clip": _c(lambda x, i: lax.gather(x, i, points, (1, 1), mode="clip"),
+                                 X, pix),
+        "gather_windows_fill": _c(lambda x, i: lax.gather(x, i, windows, (2, 3),
+                                                          mode="fill"), Y, wix),
+        "gather_windows_clip": _c(lambda x, i: lax.gather(x, i, windows, (2, 3),
+                                                          mode="clip"), Y, wix),
+        "gather_windows_swapped": _c(lambda x, i: lax.gather(x, i, swapped, (3, 2),
+                                                             mode="clip"), Y, wix),
+        "gather_offset_first": _c(lambda x, i: lax.gather(x, i, middle, (3, 1), mode="clip"),
+                                  X, np.array([[[1], [3]], [[0], [2]]])),
+        "gather_batching": _c(lambda x, i: lax.gather(x, i, batched, (1, 1, 3), mode="clip"),
+                              B, np.array([[[4], [0], [2]], [[1], [1], [3]]])),
+        "gather_int32_fill": _c(lambda x, i: lax.gather(x, i, rows, (1, 4), mode="fill"),
+                                np.arange(12, dtype=np.int32).reshape(3, 4), rix),
+        "gather_uint8_fill": _c(lambda x, i: lax.gather(x, i, rows, (1, 4), mode="fill"),
+                                np.arange(12, dtype=np.uint8).reshape(3, 4), rix),
+        "gather_bool_fill": _c(lambda x, i: lax.gather(x, i, rows, (1, 4), mode="fill"),
+                               np.arange(12).reshape(3, 4) % 3 == 0, rix),
+        "gather_float32_int32_indices": _c(
+            lambda x, i: lax.gather(x, i, windows, (2, 2), mode="clip"),
+            Y.astype(np.float32), wix.astype(np.int32)),
+        "gather_grad": _c(lambda x: api.grad(lambda y: (lax.gather(
+            y, pix, points, (1, 1), mode="clip") * np.arange(1., 6.)).sum())(x), X),
+        "gather_vmap": _c(lambda x, i: api.vmap(lambda y, j: lax.gather(
+            y, j, rows, (1, 4), mode="clip"))(x, i), np.stack([X, X * 2]),
+            np.array([[[1], [2]], [[0], [0]]])),
+    }
+    return cases
+
+
+def _scatters(jnp, lax, special, api):
+    S = lax.ScatterDimensionNumbers
+    rows = S(update_window_dims=(1,), inserted_window_dims=(0,),
+             scatter_dims_to_operand_dims=(0,))
+    points = S(update_window_dims=(), inserted_window_dims=(0, 1),
+               scatter_dims_to_operand_dims=(0, 1))
+    windows = S(update_window_dims=(1, 2), inserted_window_dims=(),
+                scatter_dims_to_operand_dims=(0, 1))
+    batched = S(update_window_dims=(2,), inserted_window_dims=(1,),
+                scatter_dims_to_operand_dims=(1,), operand_batching_dims=(0,),
+                scatter_indices_batching_dims=(0,))
+    dup = np.array([[2], [0], [2], [7], [-1]])
+    uniq = np.array([[2], [0], [7]])
+    pix = np.array([[0, 1], [2, 3], [0, 1], [3, 0], [1, 2]])
+    wix = np.array([[0, 0], [3, 4], [4, 1], [2, 2]])
+    upd_rows = np.arange(20.).reshape(5, 4) - 6
+    upd_win = np.arange(24.).reshape(4, 2, 3) + 0.25
+    return {
+        "scatter_add_rows": _c(lambda x, u: lax.scatter_add(x, dup, u, rows), X, upd_rows),
+        "scatter_add_rows_clip": _c(lambda x, u: lax.scatter_add(x, dup, u, rows,
+                                                                 mode="clip"), X, upd_rows),
+        "scatter_sub_rows": _c(lambda x, u: lax.scatter_sub(x, dup, u, rows), X, upd_rows),
+        "scatter_mul_rows": _c(lambda x, u: lax.scatter_mul(x, dup, u, rows), X,
+                               upd_rows * 0.5),
+        "scatter_min_points": _c(lambda x, u: lax.scatter_min(x, pix, u, points), X,
+                                 np.array([-9., 3., -20., 1., 0.5])),
+        "scatter_max_points": _c(lambda x, u: lax.scatter_max(x, pix, u, points), X,
+                                 np.array([-9., 3., -20., 1., 0.5])),
+        "scatter_set_unique": _c(lambda x, u: lax.scatter(x, uniq, u, rows), X,
+                                 upd_rows[:3]),
+        "scatter_set_unique_clip": _c(lambda x, u: lax.scatter(
+            x, uniq, u, rows, mode="clip", unique_indices=True), X, upd_rows[:3]),
+        "scatter_add_windows_drop": _c(lambda x, u: lax.scatter_add(x, wix, u, windows),
+                                       Y, upd_win),
+        "scatter_add_windows_clip": _c(lambda x, u: lax.scatter_add(x, wix, u, windows,
+                                                                    mode="clip"), Y, upd_win),
+        "scatter_add_batching": _c(lambda x, u: lax.scatter_add(
+            x, np.array([[[4], [0], [4]], [[1], [1], [3]]]), u, batched), B,
+            np.arange(18.).reshape(2, 3, 3)),
+        "scatter_add_int32": _c(lambda x, u: lax.scatter_add(x, dup, u, rows),
+                                np.arange(12, dtype=np.int32).reshape(3, 4),
+                                np.arange(20, dtype=np.int32).reshape(5, 4)),
+        "scatter_apply_square": _c(lambda x: lax.scatter_apply(
+            x, uniq, lambda v: v * v, rows, update_shape=(3, 4)), X),
+        "scatter_add_grad": _c(lambda x, u: api.grad(lambda a, b: (lax.scatter_add(
+            a, dup, b, rows) * np.arange(12.).reshape(3, 4)).sum(), argnums=(0, 1))(x, u),
+            X, upd_rows),
+        "scatter_add_vmap": _c(lambda x, u: api.vmap(lambda a, b: lax.scatter_add(
+            a, dup, b, rows))(x, u), np.stack([X, -X]), np.stack([upd_rows, upd_rows + 1])),
+    }
+
+
+def _enums(jnp, lax, special, api):
+    Z = np.array([[1 + 2j, 0.5 - 1j, 3j], [2, -1 + 1j, 0.25]])
+    return {
+        "round_away": _c(lambda x: lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO),
+                         np.array([0.5, 1.5, 2.5, -0.5, -2.5, 3.7])),
+        "round_even": _c(lambda x: lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN),
+                         np.array([0.5, 1.5, 2.5, -0.5, -2.5, 3.7])),
+        "dot_algorithm_preset": _c(lambda x: lax.dot(
+            x, x.T, precision=lax.DotAlgorithmPreset.F64_F64_F64), X),
+        "lax_fft_fft": _c(lambda x: lax.fft(x, lax.FftType.FFT, (2, 3)), Z),
+        "lax_fft_ifft": _c(lambda x: lax.fft(x, "ifft", (3,)), Z),
+        "lax_fft_rfft": _c(lambda x: lax.fft(x, "rfft", (2, 4)), X[:2]),
+        "lax_fft_rfft_f32": _c(lambda x: lax.fft(x, "rfft", (4,)), X.astype(np.float32)),
+        "lax_fft_irfft": _c(lambda x: lax.fft(x, lax.FftType.IRFFT, (2, 4)), Z),
+        "lax_fft_real_input": _c(lambda x: lax.fft(x, "fft", (4,)), X),
+    }
+
+
+GROUPS = [_gathers, _scatters, _enums]

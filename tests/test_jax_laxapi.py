@@ -1,0 +1,89 @@
+"""lax.gather/scatter with dimension numbers, lax.fft and the enums, eig and the polynomial
+roots, the added special functions, against JAX's recorded values
+(tests/jax_laxapi_cases.py, tools/record_jax_laxapi.py): under JAX's dtype rules with x64
+on, eagerly and under jit (one C build per group of cases)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import transpile as tp
+import transpile.lax as tlax
+import transpile.numpy as tnp
+import transpile.scipy.special as tspecial
+from jax_laxapi_cases import GROUPS
+from transpile.config import config
+from transpile.pytree import tree_flatten
+
+RECORDED = json.loads((Path(__file__).parent / "data" / "jax_laxapi.json").read_text())["cases"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def jax_rules_with_x64():
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        yield
+
+
+def _recorded(entry):
+    values = np.asarray(entry["values"], dtype=np.float64 if entry["dtype"] not in
+                        ("int64", "uint64") else entry["dtype"])
+    if entry["dtype"].startswith("complex"):
+        values = values[..., 0] + 1j * values[..., 1]
+    return values.reshape(entry["shape"]).astype(entry["dtype"])
+
+
+def assert_like_jax(result, name):
+    leaves, _ = tree_flatten(result)
+    want = RECORDED[name]
+    assert len(leaves) == len(want), (name, len(leaves), len(want))
+    for got, entry in zip(leaves, want):
+        expected = _recorded(entry)
+        got = np.asarray(got)
+        assert got.dtype == expected.dtype, (name, got.dtype, expected.dtype)
+        assert got.shape == expected.shape, (name, got.shape, expected.shape)
+        single = expected.dtype in (np.float32, np.complex64)
+        finite = np.abs(expected[np.isfinite(expected)]) if expected.dtype.kind in "fc" \
+            else np.abs(expected)
+        scale = max(1.0, float(finite.max(initial=0)))
+        np.testing.assert_allclose(got, expected, rtol=2e-6 if single else 1e-12,
+                                   atol=(1e-6 if single else 1e-12) * scale, equal_nan=True,
+                                   err_msg=name)
+
+
+def _cases(group):
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        return group(tnp, tlax, tspecial, tp)
+
+
+CASES = {name: case for group in GROUPS for name, case in _cases(group).items()}
+
+
+def test_every_case_was_recorded():
+    assert sorted(CASES) == sorted(RECORDED)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_eager_matches_jax(name):
+    make, args, _ = CASES[name]
+    assert_like_jax(make(*args), name)
+
+
+@pytest.fixture(scope="module")
+def jitted():
+    """Each group's jittable cases as one jitted program."""
+    results = {}
+    for group in GROUPS:
+        table = {n: c for n, c in _cases(group).items() if c[2]}
+
+        def run_all(arguments, table=table):
+            return {n: table[n][0](*arguments[n]) for n in table}
+        results.update(tp.jit(run_all)({n: c[1] for n, c in table.items()}))
+    return results
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if c[2]))
+def test_jit_matches_jax(name, jitted):
+    assert_like_jax(jitted[name], name)

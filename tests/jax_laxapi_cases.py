@@ -146,4 +146,46 @@ def _enums(jnp, lax, special, api):
     }
 
 
-GROUPS = [_gathers, _scatters, _enums]
+def _carry_errors(jnp, lax, special, api):
+    """Control flow whose types do not line up: JAX's TypeError and its message, eagerly and
+    under jit (each case alone: they are not jitted as a group)."""
+    def int_branch(x):
+        return x.astype(jnp.int32)
+
+    def float_branch(x):
+        return x * 2.0
+
+    def pair_body(c, x):
+        return {"a": c["a"] * 2, "b": c["b"] + 0.5}, None
+
+    def grow(c):
+        return jnp.concatenate([c, c])
+    ones = np.ones(3)
+    return {
+        "error_cond_dtype": _c(lambda x: lax.cond(True, float_branch, int_branch, x), ones,
+                               jit=False),
+        "error_cond_shape": _c(lambda x: lax.cond(False, lambda y: y, lambda y: y[:2], x),
+                               ones, jit=False),
+        "error_cond_path": _c(lambda x: lax.cond(True, lambda y: (y, jnp.int32(1)),
+                                                 lambda y: (y, jnp.float32(1)), x), ones,
+                              jit=False),
+        "error_cond_weak_float": _c(lambda x: lax.cond(True, lambda y: 1.0,
+                                                       lambda y: jnp.float32(2), x), ones,
+                                    jit=False),
+        "error_switch_dtype": _c(lambda x: lax.switch(1, [int_branch, float_branch], x), ones,
+                                 jit=False),
+        "error_scan_dtype": _c(lambda x: lax.scan(pair_body, {"a": x, "b": jnp.int32(2)},
+                                                  None, length=2), np.int32(1), jit=False),
+        "error_scan_shape": _c(lambda x: lax.scan(lambda c, y: (c[1:], y), x, x), ones,
+                               jit=False),
+        "error_while_shape": _c(lambda x: lax.while_loop(lambda c: c.sum() < 10, grow, x),
+                                ones, jit=False),
+        "error_while_dtype": _c(lambda x: lax.while_loop(lambda c: c[0] < 3,
+                                                         lambda c: (c[0] + 1, c[1] * 0.5),
+                                                         (0, x)), np.int32(4), jit=False),
+        "error_fori_weak_output": _c(lambda x: lax.fori_loop(0, 3, lambda i, c: 2.0, x),
+                                     np.float32(1), jit=False),
+    }
+
+
+GROUPS = [_gathers, _scatters, _enums, _carry_errors]

@@ -5,6 +5,7 @@ on, eagerly and under jit (one C build per group of cases)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -65,7 +66,27 @@ def test_every_case_was_recorded():
     assert sorted(CASES) == sorted(RECORDED)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+VALUE_CASES = sorted(n for n in CASES if "error" not in RECORDED.get(n, {}))
+ERROR_CASES = sorted(n for n in CASES if "error" in RECORDED.get(n, {}))
+
+
+def _located(message: str) -> str:
+    """A message with each `name at /some/dir/file.py:12` reduced to `file.py:12`."""
+    return re.sub(r" at \S*?([^/\s]+\.py):(\d+)", r" at \1:\2", message)
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+@pytest.mark.parametrize("name", ERROR_CASES)
+def test_error_matches_jax(name, jit):
+    """JAX's exception type and message (which transpile may follow with a hint)."""
+    make, args, _ = CASES[name]
+    with pytest.raises(Exception) as raised:
+        (tp.jit(make) if jit else make)(*args)
+    assert RECORDED[name]["error"] in {t.__name__ for t in type(raised.value).__mro__}
+    assert _located(str(raised.value)).startswith(RECORDED[name]["message"])
+
+
+@pytest.mark.parametrize("name", VALUE_CASES)
 def test_eager_matches_jax(name):
     make, args, _ = CASES[name]
     assert_like_jax(make(*args), name)

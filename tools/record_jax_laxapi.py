@@ -9,12 +9,14 @@ JAX is not a dependency of transpile: run this with a Python that has JAX instal
 x64 is on (JAX_ENABLE_X64=1). Each result is a list of arrays (a tuple result flattened),
 each stored with its dtype, shape and values (complex as [real, imaginary] pairs, floats to
 17 significant digits, so float64 values round-trip; NaN and infinities as JSON's
-non-standard tokens, which Python's json reads).
+non-standard tokens, which Python's json reads). A case that raises records the error's
+type and message instead.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 os.environ.setdefault("JAX_ENABLE_X64", "1")
@@ -43,7 +45,13 @@ def main(path):
     out = {}
     for group in GROUPS:
         for name, (make, args, _) in sorted(group(jnp, lax, special, jax).items()):
-            result = make(*args)
+            try:
+                result = make(*args)
+            except Exception as e:          # noqa: BLE001 (the error is what is recorded)
+                # Where a function was defined, as file name and line (no directories).
+                message = re.sub(r" at \S*?([^/\s]+\.py):(\d+)", r" at \1:\2", str(e))
+                out[name] = {"error": type(e).__name__, "message": message}
+                continue
             out[name] = [_leaf(leaf) for leaf in jax.tree_util.tree_leaves(result)]
     with open(path, "w") as f:
         json.dump({"jax_version": jax.__version__, "cases": out}, f, sort_keys=True)

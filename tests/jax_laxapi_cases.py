@@ -146,6 +146,46 @@ def _enums(jnp, lax, special, api):
     }
 
 
+def _special_functions(jnp, lax, special, api):
+    """Away from where JAX's own values are approximations (zeta for q below -10, bessel_jn
+    at 0, beyond |z| = 25 with n_iter=50, and below |z| = 5 in float32, where JAX's overflow), where transpile's follow SciPy's."""
+    s = np.array([1.0, 1.5, 2.0, 3.0, 10.0, 40.0, 2.0, 2.0, 2.0, 2.5, 3.0, 0.5, 7.25, 1.001])
+    q = np.array([1.0, 1.0, 1.0, 2.5, 0.5, 1.0, -0.5, -2.0, 0.0, -1.5, 1e-3, 1.0, 3.75, 20.0])
+    n = np.array([0, 1, 2, 3, 1, 2, 4, 6, 1, 0])
+    x = np.array([0.5, 1.0, 2.5, -0.5, -1.5, 10.0, 0.1, 7.3, 1e3, -2.5])
+    e = np.array([-30.0, -23.3, -5.0, -0.5, 0.0, 0.3, 1.0, 5.0, 25.0, 26.5, 30.0, 1e5, 1e300,
+                  np.inf, -np.inf, np.nan])
+    v = np.array([-1.0, 0.0, 1e-12, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 10.0, 1e6, np.inf,
+                  np.nan])
+    z = np.array([0.5, 1.0, 2.5, 5.0, 10.0, 17.5, 24.0, -3.0, -12.25])
+    return {
+        "zeta": _c(lambda a, b: special.zeta(a, b), s, q),
+        "zeta_f32": _c(lambda a, b: special.zeta(a, b), s.astype(np.float32),
+                       q.astype(np.float32)),
+        "zeta_int": _c(lambda a, b: special.zeta(a, b), np.array([2, 3, 4]), np.array([1, 2, 5])),
+        "lax_zeta": _c(lambda a, b: lax.zeta(a, b), s, q),
+        "polygamma": _c(lambda a, b: special.polygamma(a, b), n, x),
+        "polygamma_f32": _c(lambda a, b: special.polygamma(a, b), n.astype(np.int32),
+                            x.astype(np.float32)),
+        "polygamma_int_x": _c(lambda a, b: special.polygamma(a, b), np.array([1, 2]),
+                              np.array([2, 3])),
+        "lax_polygamma": _c(lambda a, b: lax.polygamma(a, b), n.astype(np.float64), x),
+        "erfcx": _c(lambda a: special.erfcx(a), e),
+        "erfcx_f32": _c(lambda a: special.erfcx(a), e[2:11].astype(np.float32)),
+        "erfcx_int": _c(lambda a: special.erfcx(a), np.array([0, 1, 3])),
+        "spence": _c(lambda a: special.spence(a), v),
+        "spence_f32": _c(lambda a: special.spence(a), v.astype(np.float32)),
+        "bessel_jn": _c(lambda a: special.bessel_jn(a, v=4), z),
+        "bessel_jn_f32": _c(lambda a: special.bessel_jn(a, v=2),
+                              z[3:7].astype(np.float32)),
+        "bessel_jn_v0": _c(lambda a: special.bessel_jn(a, v=0, n_iter=60), z[:3]),
+        "error_spence_int": _c(lambda a: special.spence(a), np.array([1, 2]), jit=False),
+        "error_polygamma_float_n": _c(lambda a: special.polygamma(a, 2.0), np.array([1.0]),
+                                      jit=False),
+        "error_zeta_riemann": _c(lambda a: special.zeta(a), np.array([2.0]), jit=False),
+    }
+
+
 def _carry_errors(jnp, lax, special, api):
     """Control flow whose types do not line up: JAX's TypeError and its message, eagerly and
     under jit (each case alone: they are not jitted as a group)."""
@@ -188,4 +228,4 @@ def _carry_errors(jnp, lax, special, api):
     }
 
 
-GROUPS = [_gathers, _scatters, _enums, _carry_errors]
+GROUPS = [_gathers, _scatters, _enums, _special_functions, _carry_errors]

@@ -186,6 +186,55 @@ def _special_functions(jnp, lax, special, api):
     }
 
 
+def _eig_cases(jnp, lax, special, api):
+    """Eigenvalues and roots sorted (by real, then imaginary part), and the eigenvectors'
+    magnitudes in that order: a general eigensolver's order is its own (LAPACK's; here the
+    Schur form's), and a real eigenvector's sign is as arbitrary."""
+    a = np.array([[4.0, -2, 1, 3], [1, 1, 5, -1], [2, 0, -3, 2], [1, 7, 2, 0]])
+    c = a + 1j * np.array([[0.5, 0, 1, 0], [0, -1, 0, 2], [1, 0, 0, 0], [0, 0.25, 0, 1]])
+
+    def sorted_eig(m):
+        w, v = jnp.linalg.eig(m)
+        order = jnp.argsort(jnp.real(w) * 1000 + jnp.imag(w))
+        return w[order], jnp.abs(v[:, order])
+
+    def ordered(w):
+        """By real part (to 1e-6, so that rounding noise does not reorder), then imaginary."""
+        key = jnp.round(jnp.real(w), 6) * 1000 + jnp.imag(w)
+        return jnp.take_along_axis(w, jnp.argsort(key, axis=-1), axis=-1)
+
+    def eigval_square_sum(m):
+        return jnp.sum(jnp.real(jnp.linalg.eigvals(m)) ** 2 - jnp.imag(jnp.linalg.eigvals(m)))
+    return {
+        "eig_real": _c(sorted_eig, a),
+        "eig_complex": _c(sorted_eig, c),
+        "eig_symmetric": _c(sorted_eig, a + a.T),
+        "eigvals_f32": _c(lambda m: ordered(jnp.linalg.eigvals(m)),
+                          a.astype(np.float32)),
+        "eigvals_int": _c(lambda m: ordered(jnp.linalg.eigvals(m)),
+                          np.array([[2, 1, 0], [1, 3, 1], [0, 1, 4]])),
+        "eigvals_batched": _c(lambda m: ordered(jnp.linalg.eigvals(m)),
+                              np.stack([a[:3, :3], a[1:, 1:], np.diag([3.0, -1, 2])])),
+        "eigvals_defective": _c(lambda m: jnp.linalg.eigvals(m),
+                                np.array([[2.0, 1], [0, 2]])),
+        "eigvals_rotation": _c(lambda m: ordered(jnp.linalg.eigvals(m)),
+                               np.array([[0.0, -1], [1, 0]])),
+        "eigvals_grad": _c(lambda m: api.grad(eigval_square_sum)(m), a),
+        # Stripping leading zeros needs p's values: not under jit (in JAX neither).
+        "roots": _c(lambda p: ordered(jnp.roots(p)), np.array([1.0, -6, 11, -6]), jit=False),
+        "roots_complex": _c(lambda p: ordered(jnp.roots(p)), np.array([2.0, 0, 3, -1, 5]),
+                            jit=False),
+        "roots_strip": _c(lambda p: ordered(jnp.roots(p)), np.array([0.0, 0, 1, 0, -4]),
+                          jit=False),
+        "roots_keep_zeros": _c(lambda p: jnp.roots(p, strip_zeros=False)[2:],
+                               np.array([0.0, 0, 1, 0, -4])),
+        "roots_keep_zeros_sorted": _c(lambda p: ordered(jnp.roots(p, strip_zeros=False)[:2]),
+                                      np.array([0.0, 0, 1, 0, -4])),
+        "roots_int": _c(lambda p: ordered(jnp.roots(p)), np.array([1, 0, -1]), jit=False),
+        "poly_of_matrix": _c(lambda m: jnp.poly(m), np.array([[1.0, 2], [3, 4]])),
+    }
+
+
 def _carry_errors(jnp, lax, special, api):
     """Control flow whose types do not line up: JAX's TypeError and its message, eagerly and
     under jit (each case alone: they are not jitted as a group)."""
@@ -228,4 +277,4 @@ def _carry_errors(jnp, lax, special, api):
     }
 
 
-GROUPS = [_gathers, _scatters, _enums, _special_functions, _carry_errors]
+GROUPS = [_gathers, _scatters, _enums, _special_functions, _eig_cases, _carry_errors]

@@ -40,6 +40,13 @@ def even_bernoulli(count: int) -> tuple[float, ...]:
     return tuple(float(b) for b in values)
 
 
+def working_precision(x):
+    """x as float64, the precision these functions compute in (float32 under JAX's rules
+    without x64, where float64 does not exist: without the warning a user's request for it
+    gives)."""
+    return astype(x, dtypes.canonicalize(dtypes.float64))
+
+
 def _hurwitz_f64(s, q):
     """zeta(s, q) for float64 arrays (broadcast together)."""
     a = E.add(q, float(_DIRECT))
@@ -51,6 +58,8 @@ def _hurwitz_f64(s, q):
                                            E.multiply(a, a)))
     total = E.add(E.divide(E.multiply(a, power), E.subtract(s, 1.0)),
                   E.multiply(power, E.add(0.5, corrections)))
+    # For huge s the remainder underflows to 0 while its correction factors overflow.
+    total = E.where(E.equal(power, 0.0), 0.0, total)
     for k in range(_DIRECT - 1, -1, -1):
         total = E.add(total, E.power(E.add(q, float(k)), E.negative(s)))
     total = E.where(E.greater(a, 0.0), total, np.nan)
@@ -70,7 +79,7 @@ def _check_floats(name, *xs):
 
 def hurwitz_zeta(s, q, dt):
     """zeta(s, q), computed in float64 and returned as dt."""
-    s, q = astype(s, dtypes.float64), astype(q, dtypes.float64)
+    s, q = working_precision(s), working_precision(q)
     return astype(_hurwitz_f64(s, q), dt)
 
 
@@ -78,14 +87,19 @@ def hurwitz_zeta(s, q, dt):
 _FACTORIALS = np.array([float(math.factorial(n)) for n in range(171)] + [np.inf])
 
 
+def _factorials(dt):
+    """The table in the dtype the computation runs in (float32 under JAX's rules without
+    x64): inf where it overflows, without NumPy's warning."""
+    return np.where(_FACTORIALS <= np.finfo(dt).max, _FACTORIALS, np.inf).astype(dt)
+
+
 def polygamma_values(n, x, dt):
     """psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for integer n >= 1, digamma for n = 0, NaN
     for negative n; computed in float64 and returned as dt."""
     from .numpy._indexing import take
-    n64 = astype(n, dtypes.float64)
-    x64 = astype(x, dtypes.float64)
+    n64, x64 = working_precision(n), working_precision(x)
     whole = astype(E.clip(astype(n, dtypes.int64), 0, 171), dtypes.int64)
-    factorial = take(_FACTORIALS, whole, mode="clip")
+    factorial = take(_factorials(aval_of(x64).dtype), whole, mode="clip")
     sign = E.where(E.equal(E.remainder(whole, 2), 1), 1.0, -1.0)
     higher = E.multiply(E.multiply(sign, factorial), _hurwitz_f64(E.add(n64, 1.0), x64))
     value = E.where(E.equal(n64, 0.0), digamma(x64), higher)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import numpy as tnp
+from ..lax_zeta import working_precision
 
 _MARGIN = 20
-_RESCALE_ABOVE = 1e200
 
 
 def bessel_jn(z, *, v: int, n_iter: int = 50):
@@ -25,12 +25,15 @@ def bessel_jn(z, *, v: int, n_iter: int = 50):
     if v < 0:
         raise ValueError(f"bessel_jn: the highest order v must be >= 0, got {v}")
     dt = z.dtype
-    z = tnp.asarray(z, dtype=tnp.float64)
+    z = working_precision(z)
     zero = z == 0
     safe = tnp.where(zero, 1.0, z)
     start = max(n_iter, v) + _MARGIN
     start += start % 2
-    above, current = tnp.zeros_like(safe), tnp.full_like(safe, 1e-300)   # J_(k+1), J_k
+    # The scale of the recurrence's values is free: start at 1 and keep them below the
+    # square root of the largest float (float32's under JAX's rules without x64).
+    limit = float(np.sqrt(np.finfo(safe.dtype).max))
+    above, current = tnp.zeros_like(safe), tnp.ones_like(safe)          # J_(k+1), J_k
     norm = tnp.zeros_like(safe)
     wanted = {}
     for k in range(start, 0, -1):
@@ -41,7 +44,7 @@ def bessel_jn(z, *, v: int, n_iter: int = 50):
         below = (2 * k / safe) * current - above
         above, current = current, below
         # Keep the values in range: scale everything gathered so far by the same factor.
-        scale = tnp.where(tnp.abs(current) > _RESCALE_ABOVE, 1 / _RESCALE_ABOVE, 1.0)
+        scale = tnp.where(tnp.abs(current) > limit, 1 / limit, 1.0)
         above, current, norm = above * scale, current * scale, norm * scale
         wanted = {order: value * scale for order, value in wanted.items()}
     wanted[0] = current

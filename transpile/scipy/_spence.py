@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .. import numpy as tnp
+from ..lax_zeta import working_precision
 from ..lax_zeta import even_bernoulli
 
 _TERMS = 12
@@ -35,7 +36,7 @@ def _li2_series(u):
 def spence(x):
     """Li2(1 - x) for a float operand (the caller promotes)."""
     dt = x.dtype
-    x = tnp.asarray(x, dtype=tnp.float64)
+    x = working_precision(x)
     valid = (x >= 0) & tnp.isfinite(x)
     # Stand-ins keep every branch finite; tnp.where picks the one that applies.
     small = tnp.where(valid & (x > 0) & (x < 0.5), x, 0.25)

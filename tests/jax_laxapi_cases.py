@@ -6,7 +6,8 @@ Each group is a function of (jnp, lax, special, api) -- api being `jax` or `tran
 grad and vmap -- returning name -> (make, args, jittable): make() gives the function to call
 on args; jittable is False where the call cannot be traced (a static argument in args).
 Scatter cases with duplicate positions use only the order-free combiners (add, mul, min,
-max): which duplicate a plain scatter keeps is the backend's choice in JAX.
+max, and scatter_apply's repeated func): which duplicate a plain scatter keeps is the
+backend's choice in JAX.
 """
 from __future__ import annotations
 
@@ -120,6 +121,10 @@ def _scatters(jnp, lax, special, api):
                                 np.arange(20, dtype=np.int32).reshape(5, 4)),
         "scatter_apply_square": _c(lambda x: lax.scatter_apply(
             x, uniq, lambda v: v * v, rows, update_shape=(3, 4)), X),
+        "scatter_apply_duplicates": _c(lambda x: lax.scatter_apply(
+            x, np.array([[1], [1], [3], [1], [9]]), lambda v: v * 2 + 1,
+            S(update_window_dims=(), inserted_window_dims=(0,),
+              scatter_dims_to_operand_dims=(0,)), update_shape=(5,)), np.zeros(6)),
         "scatter_add_grad": _c(lambda x, u: api.grad(lambda a, b: (lax.scatter_add(
             a, dup, b, rows) * np.arange(12.).reshape(3, 4)).sum(), argnums=(0, 1))(x, u),
             X, upd_rows),

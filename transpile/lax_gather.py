@@ -13,7 +13,7 @@ windows entirely (also the scatters' `promise_in_bounds`, which is XLA's native 
 `indices_are_sorted` and `unique_indices` are promises that allow faster code in XLA; they
 are accepted and change nothing here. Duplicate positions: `scatter` keeps the last update
 in row-major order of `updates` (JAX leaves the choice to the backend); `scatter_apply`
-applies `func` once to each position any update window touches.
+applies `func` once per window covering a position, as XLA does.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import numpy as np
 
 from . import dtypes
 from . import primitives as P
+from .base.control_flow import while_loop
 from .base.iota import broadcasted_iota
 from .base.operands import astype, broadcast_to, reshape, shape_of
 from .base.operands import operand as as_operand
@@ -354,16 +355,35 @@ def scatter_max(operand, scatter_indices, updates, dimension_numbers, *,
 
 def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_shape=(),
                   indices_are_sorted=False, unique_indices=False, mode=None):
-    """func applied to the operand's elements that an update window of `update_shape`
-    covers: a boolean scatter marks them, and a select keeps func's value there."""
+    """func applied to the operand's elements that update windows of `update_shape` cover,
+    once per window covering each (as XLA applies it: func(func(x)) where two do). A scatter
+    counts the windows at each element; a loop applies func where the count is not yet
+    reached, as many times as the largest count (once, for unique indices)."""
     x = _operand_of(operand)
-    marks = broadcast_to(np.zeros((), np.bool_), shape_of(x))
-    touched = _scatter(marks, scatter_indices, broadcast_to(np.ones((), np.bool_),
-                                                            tuple(update_shape)),
-                       dimension_numbers, "set", mode, "lax.scatter_apply")
-    applied = as_operand(func(x))
-    if shape_of(applied) != shape_of(x) or aval_of(applied).dtype != aval_of(x).dtype:
-        raise TypeError(f"lax.scatter_apply: func must map the operand elementwise to its own "
-                        f"dtype; got {aval_of(applied).str_short()} from "
-                        f"{aval_of(x).str_short()}")
-    return E.where(touched, applied, x)
+    counts = _scatter(broadcast_to(np.zeros((), np.int32), shape_of(x)), scatter_indices,
+                      broadcast_to(np.ones((), np.int32), tuple(update_shape)),
+                      dimension_numbers, "add", mode, "lax.scatter_apply")
+
+    def apply_once(x_):
+        applied = as_operand(func(x_))
+        if shape_of(applied) != shape_of(x_) or aval_of(applied).dtype != aval_of(x_).dtype:
+            raise TypeError(f"lax.scatter_apply: func must map the operand elementwise to its "
+                            f"own dtype; got {aval_of(applied).str_short()} from "
+                            f"{aval_of(x_).str_short()}")
+        return applied
+
+    if unique_indices:      # the caller's promise: one application, and no loop (so that
+        return E.where(E.greater(counts, 0), apply_once(x), x)   # reverse mode works too)
+
+    def more(state):
+        return E.less(state[0], _max_count(counts))
+
+    def step(state):
+        i, x_ = state
+        return E.add(i, np.int32(1)), E.where(E.less(i, counts), apply_once(x_), x_)
+    return while_loop(more, step, (np.int32(0), x))[1]
+
+
+def _max_count(counts):
+    from .numpy._reductions import max as reduce_max
+    return reduce_max(counts, initial=np.int32(0))

@@ -153,7 +153,8 @@ def _enums(jnp, lax, special, api):
 
 def _special_functions(jnp, lax, special, api):
     """Away from where JAX's own values are approximations (zeta for q below -10, bessel_jn
-    at 0, beyond |z| = 25 with n_iter=50, and below |z| = 5 in float32, where JAX's overflow), where transpile's follow SciPy's."""
+    at 0, beyond |z| = 25 with n_iter=50, and below |z| = 5 in float32, where JAX's
+    overflow), where transpile's follow SciPy's."""
     s = np.array([1.0, 1.5, 2.0, 3.0, 10.0, 40.0, 2.0, 2.0, 2.0, 2.5, 3.0, 0.5, 7.25, 1.001])
     q = np.array([1.0, 1.0, 1.0, 2.5, 0.5, 1.0, -0.5, -2.0, 0.0, -1.5, 1e-3, 1.0, 3.75, 20.0])
     n = np.array([0, 1, 2, 3, 1, 2, 4, 6, 1, 0])

@@ -196,8 +196,9 @@ TP_EIG_FN int tp_eig_schur(double *hr, double *hi, double *zr, double *zi, int64
         } else {                                           /* Wilkinson's shift */
             const double ar = hr[m * n + m], ai = hi[m * n + m], dr = hr[hi_ * n + hi_],
                          di = hi[hi_ * n + hi_];
-            const double bcr = hr[m * n + hi_] * hr[hi_ * n + m] - hi[m * n + hi_] * hi[hi_ * n + m];
-            const double bci = hr[m * n + hi_] * hi[hi_ * n + m] + hi[m * n + hi_] * hr[hi_ * n + m];
+            const double br = hr[m * n + hi_], bi = hi[m * n + hi_];     /* b c */
+            const double cr = hr[hi_ * n + m], ci = hi[hi_ * n + m];
+            const double bcr = br * cr - bi * ci, bci = br * ci + bi * cr;
             const double hr_ = 0.5 * (ar - dr), hi2 = 0.5 * (ai - di);
             double sr, si;                                 /* sqrt(((a-d)/2)^2 + bc) */
             tp_eig_sqrt(hr_ * hr_ - hi2 * hi2 + bcr, 2 * hr_ * hi2 + bci, &sr, &si);
@@ -253,7 +254,10 @@ TP_EIG_FN void tp_eig_vectors(const double *tr, const double *ti, const double *
             xr[j * n + k] = qr;
             xi[j * n + k] = qi;
             if (tp_eig_l1(qr, qi) > 1e150)                 /* rescale before overflow */
-                for (int64_t m = j; m <= k; m++) { xr[m * n + k] *= 1e-150; xi[m * n + k] *= 1e-150; }
+                for (int64_t m = j; m <= k; m++) {
+                    xr[m * n + k] *= 1e-150;
+                    xi[m * n + k] *= 1e-150;
+                }
         }
     }
     for (int64_t k = 0; k < n; k++) {

@@ -32,9 +32,15 @@ from .lax_conv import *  # noqa: E402,F401,F403
 from .lax_reduce_window import *  # noqa: E402,F401,F403
 from .lax_extras import *  # noqa: E402,F401,F403
 from .lax_conv_transpose import *  # noqa: E402,F401,F403
+from .lax_gather import *  # noqa: E402,F401,F403
+from .lax_fft import FftType, fft  # noqa: E402,F401
+from .lax_zeta import polygamma, zeta  # noqa: E402,F401
+from .precision import DotAlgorithmPreset  # noqa: E402,F401
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transpile.lax_special",
                                    "transpile.lax_sorting", "transpile.base.control_flow",
                                    "transpile.base.slicing", "transpile.base.iota",
-                                   "transpile.lax_extras", "transpile.lax_conv_transpose"))
+                                   "transpile.lax_extras", "transpile.lax_conv_transpose",
+                                   "transpile.lax_gather", "transpile.lax_fft",
+                                   "transpile.lax_zeta"))

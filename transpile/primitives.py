@@ -78,6 +78,7 @@ qr_r = _make("qr_r")                          # a (..., m, n); complete
 eigh = _make("eigh")                          # a (..., n, n), lower -> (..., n+1, n): w; V
 svd = _make("svd")                            # a (..., m, n) -> (..., U s V^T packed);
                                               # full_matrices, compute_uv
+eig = _make("eig")                            # a (..., n, n) -> complex (..., 2n+1, n): w; V; V^-1
 fft = _make("fft")                            # x; fft_type, length, scale: along the last axis
 conv = _make("conv")                          # lhs (N,D,H,W,C) rhs (KD,KH,KW,I,O); window_strides,
                                               # padding, lhs/rhs_dilation, feature_group_count
@@ -101,7 +102,7 @@ ARG_REDUCTIONS = {"argmax", "argmin"}
 VIEWS = {"broadcast_in_dim", "reshape", "transpose", "slice", "rev"}
 # Run-time helper calls: whole contiguous buffers in, one buffer out (codegen/lower_helpers.py).
 HELPER_CALLS = {"scatter", "linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q",
-                "qr_r", "eigh", "svd", "fft", "conv"}
+                "qr_r", "eigh", "svd", "fft", "conv", "eig"}
 CONTROL_FLOW = {"cond", "while", "for_loop", "scan"}
 AUTODIFF_MARKERS = {"stop_gradient", "custom_jvp_call", "custom_vjp_call", "custom_vjp_lin"}
 # Equations kept for what they do, not what they return: never folded, merged or dropped.

@@ -198,8 +198,62 @@ def qr_r_jvp(primals, tangents, *, complete):
     return bind(P.qr_r, a, complete=complete), _qr_tangents(a, tangents[0], complete)[1]
 
 
+def _eig_parts(packed, shape):
+    """(w, V, V^-1) sliced from eig's packed (..., 2n+1, n) result."""
+    n, nd = shape[-1], len(shape)
+    lead = (0,) * (nd - 2)
+    w = ops.reshape(ops.slice_(packed, lead + (0, 0), shape[:-2] + (1, n)), shape[:-1])
+    v = ops.slice_(packed, lead + (1, 0), shape[:-2] + (n + 1, n))
+    v_inv = ops.slice_(packed, lead + (n + 1, 0), shape[:-2] + (2 * n + 1, n))
+    return w, v, v_inv
+
+
+def eig_jvp(primals, tangents):
+    """For distinct eigenvalues: with M = V^-1 A' V, w' = diag(M) and V' = V (F o M), F_ij =
+    1 / (w_j - w_i) off the diagonal, then each column moved along itself so that it keeps
+    unit norm (Re v^H v' = 0) and a real largest component (the helper's normalisation);
+    (V^-1)' = -V^-1 V' V^-1. JAX differentiates the eigenvalues only."""
+    a, = primals
+    packed = bind(P.eig, a)
+    shape = ops.aval(a).shape
+    cdt = ops.aval(packed).dtype
+    n, nd = shape[-1], len(shape)
+    w, v, v_inv = _eig_parts(packed, shape)
+    m = ops.matmul(ops.matmul(v_inv, ops.convert(tangents[0], cdt)), v)
+    eye = _eye_mask(n, shape, cdt)
+    dw = ops.reduce_sum(ops.mul(m, eye), (nd - 1,))
+    gaps = ops.add(_pairwise(w, "sub"), eye)                # w_j - w_i, 1 on the diagonal
+    f = ops.mul(ops.div(ops.full(1, ops.aval(gaps)), gaps), ops.sub(ops.full(1, ops.aval(eye)),
+                                                                    eye))
+    dv = ops.matmul(v, ops.mul(f, m))
+    dv = ops.add(dv, ops.mul(v, _eig_normalisation(v, dv, cdt)))
+    dv_inv = ops.neg(ops.matmul(ops.matmul(v_inv, dv), v_inv))
+    return packed, ops.concatenate([_vector_row(dw), dv, dv_inv], nd - 2)
+
+
+def _eig_normalisation(v, dv, cdt):
+    """alpha_k (broadcast over rows) with Re(v^H (dv + v alpha)) = 0 and Im of the largest
+    component of dv + v alpha = 0, that component of v being real and positive."""
+    shape = ops.aval(v).shape
+    nd = len(shape)
+    rdt = np.dtype(np.float32) if cdt == np.complex64 else np.dtype(np.float64)
+    along = ops.reduce_sum(ops.mul(ops.unary("conj", v), dv), (nd - 2,))
+    real = ops.neg(ops.unary("real", along))
+    mag = ops.unary("abs", v)
+    top = bind(P.reduce_max, mag, axes=(nd - 2,))
+    lead = ops.convert(ops.binary("eq", mag, ops.broadcast_in_dim(
+        top, shape, tuple(d for d in range(nd) if d != nd - 2))), rdt)
+    count = ops.reduce_sum(lead, (nd - 2,))
+    lead_v = ops.div(ops.reduce_sum(ops.mul(lead, ops.unary("real", v)), (nd - 2,)), count)
+    lead_dv = ops.div(ops.reduce_sum(ops.mul(lead, ops.unary("imag", dv)), (nd - 2,)), count)
+    imag = ops.neg(ops.div(lead_dv, lead_v))
+    alpha = ops.add(ops.convert(real, cdt), ops.mul(ops.convert(imag, cdt),
+                                                    ops.full(1j, ShapedArray((), cdt))))
+    return ops.broadcast_in_dim(alpha, shape, tuple(d for d in range(nd) if d != nd - 2))
+
+
 LINALG_JVP_RULES = {
     "linalg_solve": linalg_solve_jvp, "linalg_det": linalg_det_jvp,
     "linalg_slogdet": linalg_slogdet_jvp, "cholesky": cholesky_jvp, "eigh": eigh_jvp,
-    "svd": svd_jvp, "qr_q": qr_q_jvp, "qr_r": qr_r_jvp,
+    "svd": svd_jvp, "qr_q": qr_q_jvp, "qr_r": qr_r_jvp, "eig": eig_jvp,
 }

@@ -20,6 +20,7 @@ from ..ir import IR, Var
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
 from ..tracing import trace_subfunction
+from . import carry_types
 from .operands import as_bool, astype, elementwise, is_weak, operand, weak_flags
 
 
@@ -103,9 +104,10 @@ def cond(pred, true_fun, false_fun, *operands):
     """`true_fun(*operands)` if pred else `false_fun(*operands)`; only one branch runs."""
     if not _tracing():     # eagerly, the branch gets EagerArrays (so `.at` works) as traced
         operands = eager_tree(operands)
+        _check_branches_eagerly("cond", [false_fun, true_fun], operands)
         return true_fun(*operands) if bool(np.asarray(pred)) else false_fun(*operands)
     index = astype(as_bool(operand(pred)), dtypes.int32)
-    return switch(index, [false_fun, true_fun], *operands)
+    return _switch(index, [false_fun, true_fun], operands, "cond")
 
 
 def switch(index, branches, *operands):
@@ -114,15 +116,24 @@ def switch(index, branches, *operands):
     if not branches:
         raise ValueError("lax.switch needs at least one branch")
     if not _tracing():
+        operands = eager_tree(operands)
+        _check_branches_eagerly("switch", branches, operands)
         i = int(np.clip(np.asarray(index), 0, len(branches) - 1))
-        return branches[i](*eager_tree(operands))
+        return branches[i](*operands)
     index = operand(index)
     if aval_of(index).shape != () or not dtypes.is_int(aval_of(index).dtype):
         raise TypeError(f"lax.switch index must be an integer scalar, got "
                         f"{aval_of(index).str_short()}")
+    return _switch(index, branches, operands, "switch")
+
+
+def _branch_regions(branches, operands, api_name):
+    """Each branch traced on the operands' types, checked to agree (JAX's TypeError if not);
+    returns the operand leaves and the regions."""
     leaves, treedef = tree_flatten(operands)
     leaves = _region_operands(leaves)
     avals, deps = _flat_avals(leaves), _deps(leaves)
+
     def trace_all(strong=()):
         return [_trace_region(b, treedef, avals, deps, "a lax.cond/switch branch",
                               wrap=lambda t: tree_unflatten(treedef, t), strong_outputs=strong)
@@ -131,13 +142,79 @@ def switch(index, branches, *operands):
     mixed = _weak_mismatches([ir for ir, _, _ in regions])
     if mixed:
         regions = trace_all(mixed)
-    first_ir, _, first_tree = regions[0]
-    for b, (ir, _, tree) in zip(branches[1:], regions[1:]):
-        if tree != first_tree or _types(ir) != _types(first_ir):
-            raise TypeError(
-                "lax.cond/switch branches must return the same structure and types, but "
-                f"{describe_function(branches[0])} returns {first_tree} of {_types(first_ir)} "
-                f"while {describe_function(b)} returns {tree} of {_types(ir)}")
+    _check_branch_types(api_name, branches, regions)
+    return leaves, regions
+
+
+def _check_branch_types(api_name, branches, regions):
+    names = carry_types.branch_names(api_name, len(branches))
+    # JAX compares cond's true_fun with false_fun, and switch's branch 0 with each other.
+    first = 1 if api_name == "cond" else 0
+    others = [i for i in range(len(branches)) if i != first]
+    first_ir, _, first_tree = regions[first]
+    for i in others:
+        ir, _, tree = regions[i]
+        pair, funs = (names[first], names[i]), (branches[first], branches[i])
+        if tree != first_tree:
+            raise carry_types.branch_structure_error(api_name, pair, funs,
+                                                     (first_tree, tree))
+        if _types(ir) != _types(first_ir):
+            raise carry_types.branch_type_error(
+                api_name, pair, funs, first_tree, [v.aval for v in first_ir.outvars],
+                [v.aval for v in ir.outvars])
+
+
+def _check_branches_eagerly(api_name, branches, operands):
+    """Eagerly only one branch runs, but JAX traces them all and refuses branches whose
+    types differ: trace them here too. A branch that cannot be traced (it needs a concrete
+    value) runs eagerly as before, unchecked."""
+    _checked_once(branches, operands, lambda: _branch_regions(branches, operands, api_name))
+
+
+# Eager checks already passed, by the functions' code and the types they were traced with:
+# tracing costs ~10x an eager cond's own time, and a loop of eager calls repeats the same
+# check. (A function whose globals change type between calls is checked only the first time.)
+_EAGER_CHECKED: set = set()
+
+
+def _type_key(value):
+    aval = getattr(value, "aval", None)
+    if aval is not None or hasattr(value, "dtype") and hasattr(value, "shape"):
+        return ("array", tuple(np.shape(value)), str(value.dtype))
+    if isinstance(value, (bool, int, float, complex)):
+        return type(value)
+    return ("object", id(value))
+
+
+def _checked_once(funs, operands, check):
+    """Run `check` (which traces funs on the operands' types and raises CarryTypeError on a
+    mismatch) unless it passed before for the same code and types. Any other error while
+    tracing leaves the eager call unchecked, as before."""
+    try:
+        leaves, treedef = tree_flatten((operands, [f.__closure__ or () for f in funs]))
+        key = (tuple(f.__code__ for f in funs), treedef,
+               tuple(_type_key(getattr(x, "cell_contents", x)) for x in leaves),
+               dtypes.config._token)
+        hash(key)
+    except (AttributeError, TypeError, ValueError):
+        key = None                  # not plain functions: check every time
+    if key is not None and key in _EAGER_CHECKED:
+        return
+    try:
+        check()
+    except carry_types.CarryTypeError:
+        raise
+    except Exception:       # noqa: BLE001 (untraceable eagerly-written code stays allowed)
+        return
+    if key is not None:
+        if len(_EAGER_CHECKED) > 4096:
+            _EAGER_CHECKED.clear()
+        _EAGER_CHECKED.add(key)
+
+
+def _switch(index, branches, operands, api_name):
+    leaves, regions = _branch_regions(branches, operands, api_name)
+    first_tree = regions[0][2]
     merged, captured = _merge_captures(regions)
     index = astype(index, dtypes.int32) if aval_of(index).dtype != dtypes.int32 else index
     outs = bind(P.cond, index, *leaves, *captured, branches=tuple(ir for ir, _ in merged))
@@ -146,7 +223,7 @@ def switch(index, branches, *operands):
 
 # -- loops ------------------------------------------------------------------------------------
 
-def _loop_carry(init, what, trace_body):
+def _loop_carry(init, what, trace_body, body_fun=None, carry_position=0):
     """Trace a loop body whose outputs must match its carry; weakly typed initial values
     (Python numbers) take the dtype the body produces, as in JAX.
 
@@ -163,11 +240,12 @@ def _loop_carry(init, what, trace_body):
             converted = [x if aval_of(x).dtype == a.dtype else astype(x, a.dtype)
                          for x, a in zip(leaves, avals)]
             return converted, treedef, region
-        if out_tree != treedef or len(outs) != len(avals) or not _promotable(avals, outs):
-            raise TypeError(
-                f"{what} must return the same structure and types as its carry: the carry is "
-                f"{treedef} of {[a.str_short() for a in avals]} but the body returns "
-                f"{out_tree} of {[o.str_short() for o in outs]}")
+        if out_tree != treedef or len(outs) != len(avals):
+            raise carry_types.carry_structure_error(what, body_fun, carry_position, treedef,
+                                                    out_tree)
+        if not _promotable(avals, outs):
+            raise carry_types.carry_type_error(what, body_fun, carry_position, treedef, avals,
+                                               outs)
         avals = [o if a.weak_type and a != o else a for a, o in zip(avals, outs)]
     raise TypeError(f"{what}: the carry types do not settle; give the initial values explicit "
                     "dtypes")
@@ -180,19 +258,18 @@ def _promotable(avals, outs) -> bool:
 
 def while_loop(cond_fun, body_fun, init_val):
     """Repeat `val = body_fun(val)` while `cond_fun(val)`; returns the final value."""
+    def trace_body(treedef, avals, deps):
+        region = _trace_region(body_fun, treedef, avals, deps, "lax.while_loop body_fun")
+        return region, region[2]
     if not _tracing():
         val = eager_tree(init_val)
+        _check_carry_eagerly(val, "while_loop body", trace_body, body_fun, 0)
         carry_type = _eager_carry_type(val)
         while bool(np.asarray(cond_fun(val))):
             val = body_fun(val)
             _check_eager_carry(carry_type, val, body_fun)
         return val
-
-    def trace_body(treedef, avals, deps):
-        region = _trace_region(body_fun, treedef, avals, deps, "lax.while_loop body_fun")
-        return region, region[2]
-    what = f"lax.while_loop body_fun {describe_function(body_fun)}"
-    leaves, treedef, body = _loop_carry(init_val, what, trace_body)
+    leaves, treedef, body = _loop_carry(init_val, "while_loop body", trace_body, body_fun)
     cond = _trace_region(cond_fun, treedef, _flat_avals(leaves), _deps(leaves),
                          "lax.while_loop cond_fun")
     if len(cond[0].outvars) != 1 or cond[0].outvars[0].aval.shape != () or \
@@ -203,6 +280,14 @@ def while_loop(cond_fun, body_fun, init_val):
     outs = bind(P.while_loop, *leaves, *captured, cond=cond_ir, body=body_ir,
                 n_carry=len(leaves))
     return tree_unflatten(treedef, outs)
+
+
+def _check_carry_eagerly(init, what, trace_body, body_fun, carry_position, other_types=()):
+    """Eagerly the body runs on values, but JAX traces it once and refuses a body that
+    changes its carry's types: trace it here too. A body that cannot be traced (it needs a
+    concrete value) runs eagerly as before, checked only for its carry's shapes."""
+    _checked_once([body_fun], (init, other_types),
+                  lambda: _loop_carry(init, what, trace_body, body_fun, carry_position))
 
 
 def _eager_carry_type(val):
@@ -243,6 +328,10 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                              "statically known.")
     if not _tracing():
         val = eager_tree(init_val)
+        if _fori_index_aval(operand(lower), operand(upper)) is not None:
+            index_aval = _fori_index_aval(operand(lower), operand(upper))
+            _check_carry_eagerly(val, "scan body", _fori_trace_body(body_fun, index_aval),
+                                 body_fun, _FORI_CARRY, (str(index_aval),))
         for i in range(int(lower), int(upper)):
             val = body_fun(i, val)
         return val
@@ -256,21 +345,39 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                         f"one, e.g. upper.astype(lower.dtype)")
     if index_dtype == dtypes.uint64:
         return _uint64_fori_loop(lower, upper, body_fun, init_val)
-    # Python-int bounds give a weakly typed index, as in JAX: `x_f32 * i` stays float32.
-    weak = is_weak(lower) and is_weak(upper)
-    index_aval = ShapedArray((), index_dtype, weak)
+    # JAX runs a fori_loop with static bounds as a scan, otherwise as a while_loop, and
+    # names the carry by its place in the (i, carry) pair; its messages say so.
+    what = "while_loop body" if isinstance(lower, Tracer) or isinstance(upper, Tracer) \
+        else "scan body"
+    leaves, treedef, (body_ir, captured, _) = _loop_carry(
+        init_val, what, _fori_trace_body(body_fun, _fori_index_aval(lower, upper)), body_fun,
+        _FORI_CARRY)
+    outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
+                *captured, body=body_ir, n_carry=len(leaves))
+    return tree_unflatten(treedef, outs)
 
+
+_FORI_CARRY = "loop_carry[1]"
+
+
+def _fori_index_aval(lower, upper):
+    """The loop index's type (None for bounds that are not integers). Python-int bounds give
+    a weakly typed index, as in JAX: `x_f32 * i` stays float32."""
+    index_dtype = dtypes.result_type([aval_of(lower).dtype, aval_of(upper).dtype],
+                                     weak_flags([lower, upper]))
+    if not dtypes.is_int(index_dtype):
+        return None
+    return ShapedArray((), index_dtype, is_weak(lower) and is_weak(upper))
+
+
+def _fori_trace_body(body_fun, index_aval):
     def trace_body(treedef, avals, deps):
         def wrap(tracers):
             return tracers[0], tree_unflatten(treedef, tracers[1:])
         region = _trace_region(body_fun, treedef, [index_aval] + avals,
                                [frozenset()] + deps, "lax.fori_loop body_fun", wrap=wrap)
         return region, region[2]
-    what = f"lax.fori_loop body_fun {describe_function(body_fun)}"
-    leaves, treedef, (body_ir, captured, _) = _loop_carry(init_val, what, trace_body)
-    outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
-                *captured, body=body_ir, n_carry=len(leaves))
-    return tree_unflatten(treedef, outs)
+    return trace_body
 
 
 def _uint64_fori_loop(lower, upper, body_fun, init_val):
@@ -303,8 +410,6 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
         length = lengths.pop()
     elif lengths and lengths != {length}:
         raise ValueError(f"lax.scan: length={length} but xs have leading lengths {sorted(lengths)}")
-    if not _tracing():
-        return _eager_scan(f, init, x_leaves, x_tree, length, reverse)
     slice_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in x_leaves]
     y_tree = []
 
@@ -324,8 +429,11 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
                                described=f)
         out_tree = region[2]        # (new carry, *y leaves)
         return region, out_tree.children[0]
-    what = f"lax.scan f {describe_function(f)}"
-    leaves, treedef, (body_ir, captured, _) = _loop_carry(init, what, trace_body)
+    if not _tracing():
+        _check_carry_eagerly(eager_tree(init), "scan body", trace_body, f, 0,
+                             tuple(str(a) for a in slice_avals))
+        return _eager_scan(f, init, x_leaves, x_tree, length, reverse)
+    leaves, treedef, (body_ir, captured, _) = _loop_carry(init, "scan body", trace_body, f)
     outs = bind(P.scan, *leaves, *x_leaves, *captured, body=body_ir, n_carry=len(leaves),
                 n_xs=len(x_leaves), length=int(length), reverse=bool(reverse))
     carry = tree_unflatten(treedef, outs[:len(leaves)])

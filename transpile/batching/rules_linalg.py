@@ -75,5 +75,5 @@ def _stacked_rule(prim):
 
 
 for _name in ("linalg_solve", "linalg_det", "linalg_slogdet", "cholesky", "qr_q", "qr_r",
-              "eigh", "svd"):
+              "eigh", "svd", "eig"):
     register(_name)(_stacked_rule(P.get(_name)))

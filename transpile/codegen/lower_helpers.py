@@ -118,6 +118,15 @@ def _conv(low, eqn, buf, comment):
                          [low.buffers[lhs], low.buffers[rhs]], [buf], scalars, comment)]
 
 
+def _eig(low, eqn, buf, comment):
+    """One call of tp_eig.h over the batch, with 6 n^2 + 4 n doubles of work per matrix."""
+    (a,) = eqn.inputs
+    batch, _, n = _square(eqn)
+    work = low.builder.temp((batch * (6 * n * n + 4 * n),), np.dtype(np.float64))
+    return [HelperKernel("tp_eig.h", f"tp_eig_{TAG[a.aval.dtype]}", [low.buffers[a]],
+                         [buf, work], (batch, n), comment, items=batch)]
+
+
 HELPER_LOWERINGS = {
     "scatter": _scatter,
     "linalg_solve": _factorization("solve"),
@@ -130,4 +139,5 @@ HELPER_LOWERINGS = {
     "svd": _factorization("svd", "tp_spectral.h"),
     "fft": _fft,                                            # Stockham / Bluestein
     "conv": _conv,                                          # direct, channels last
+    "eig": _eig,                                            # Hessenberg QR
 }

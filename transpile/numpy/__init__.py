@@ -69,6 +69,7 @@ from ._cumulative import nancumprod, nancumsum
 from ._windows import bartlett, blackman, hamming, hanning, kaiser
 from ._polynomial import (poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,
                           polyval)
+from ._eig import roots
 from ._sets import (intersect1d, setdiff1d, setxor1d, union1d, unique_all, unique_counts,
                     unique_inverse, unique_values)
 from ._ordering import argpartition, lexsort, partition

@@ -36,8 +36,8 @@ def poly(seq_of_zeros):
     (z,) = _promoted(seq_of_zeros, inexact=True)
     z = atleast_1d(z)
     if len(shape_of(z)) == 2 and shape_of(z)[0] == shape_of(z)[1] != 0:
-        raise NotImplementedError("poly of a square matrix needs its eigenvalues "
-                                  "(linalg.eigvals), which transpile does not have yet")
+        from ._eig import eigvals          # its characteristic polynomial (complex, as JAX)
+        z = eigvals(z)
     if len(shape_of(z)) != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = aval_of(z).dtype

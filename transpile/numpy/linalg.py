@@ -285,9 +285,10 @@ from ._spectral import (EighResult, SVDResult, eigh, eigvalsh, lstsq,  # noqa: E
                               matrix_rank, pinv, svd, svdvals)
 
 from ._tensor_solve import cross, tensorinv, tensorsolve  # noqa: E402
+from ._eig import EigResult, eig, eigvals  # noqa: E402,F401
 
 from ..eager_results import install as _install_eager_results  # noqa: E402
 
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), (__name__, "transpile.numpy._spectral",
-                                   "transpile.numpy._tensor_solve"))
+                                   "transpile.numpy._tensor_solve", "transpile.numpy._eig"))

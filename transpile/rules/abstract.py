@@ -8,6 +8,7 @@ from .. import dtypes
 from ..core import ShapedArray
 from .convolution import conv_abstract
 from .fourier import fft_abstract
+from .eig import eig_abstract
 from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC, REDUCTIONS,
                           SPECIAL_UNARY)
 
@@ -87,6 +88,7 @@ def debug_print_abstract(*values, fmt, treedef):
 
 abstract_rules["bitcast_convert_type"] = bitcast_convert_type_abstract
 abstract_rules["debug_print"] = debug_print_abstract
+abstract_rules["eig"] = eig_abstract
 
 
 def select_abstract(pred, on_true, on_false):

@@ -18,6 +18,7 @@ from .abstract import abstract_rules, elementwise_dtypes
 from .effects import debug_print_impl
 from .convolution import conv_impl
 from .fourier import fft_impl
+from .eig import eig_impl
 from .special import SPECIAL_IMPLS
 
 impl_rules: dict[str, callable] = {}
@@ -389,6 +390,7 @@ for _fn in (dynamic_slice_impl, dynamic_update_slice_impl, gather_impl, sort_imp
     impl_rules[_fn.__name__[:-len("_impl")]] = _fn
 impl_rules["while"] = while_impl
 impl_rules["fft"] = fft_impl
+impl_rules["eig"] = eig_impl
 impl_rules["conv"] = conv_impl
 
 

@@ -1,7 +1,7 @@
 """jax.scipy.special: erf, erfc, erfinv, gammaln, digamma (psi), betaln, logsumexp, expit,
 logit, xlogy, xlog1py, entr, rel_entr, kl_div, softmax, log_softmax, ndtr, log_ndtr, ndtri,
 i0, i0e, i1, i1e, gammainc, gammaincc, betainc, gamma, gammasgn, loggamma, factorial, beta,
-poch and multigammaln, with SciPy's promotion
+poch, multigammaln, zeta, polygamma, erfcx, spence and bessel_jn, with SciPy's promotion
 (booleans and integers compute in float64)."""
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from ._gamma_family import (beta, factorial, gamma, gammasgn, loggamma,  # noqa:
                             multigammaln, poch)
 from ._incomplete import betainc, gammainc, gammaincc  # noqa: F401
 from ._logsumexp import logsumexp  # noqa: F401
+from . import _bessel_jn, _erfcx, _spence
+from ..lax_zeta import hurwitz_zeta, polygamma_values
 
 
 def _promoted(x):
@@ -161,6 +163,44 @@ def i1(x):
     """I1(x) = exp(|x|) i1e(x)."""
     x = _promoted(x)
     return tnp.exp(tnp.abs(x)) * _bessel.i1e(x)
+
+
+def zeta(x, q=None):
+    """The Hurwitz zeta function sum_k (q + k)^-x (lax_zeta.py)."""
+    if q is None:
+        raise NotImplementedError("Riemann zeta function not implemented; pass q != None to "
+                                  "compute the Hurwitz Zeta function. (zeta(x, 1.0) is "
+                                  "Riemann's.)")
+    x, q = _promoted_pair(x, q)
+    return hurwitz_zeta(x, q, aval_of(x).dtype)
+
+
+def polygamma(n, x):
+    """The n-th derivative of digamma; n of an integer dtype, as JAX requires."""
+    n = operand(n)
+    if not dtypes.is_int(aval_of(n).dtype):
+        raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype "
+                         f"{aval_of(n).dtype}.")
+    n, x = _promoted_pair(n, x)
+    return polygamma_values(n, x, aval_of(x).dtype)
+
+
+def erfcx(x):
+    return _erfcx.erfcx(_promoted(x))
+
+
+def spence(x):
+    """Spence's function Li2(1 - x), for float x (an integer dtype is a TypeError, as JAX)."""
+    x = operand(x)
+    if not dtypes.is_float(aval_of(x).dtype):
+        raise TypeError(f"x.dtype={aval_of(x).dtype} is not supported, see docstring for "
+                        "supported types. Convert x to a float dtype.")
+    return _spence.spence(tnp.asarray(x))
+
+
+def bessel_jn(z, *, v, n_iter=50):
+    """J_0(z) ... J_v(z), stacked along a new first axis."""
+    return _bessel_jn.bessel_jn(tnp.asarray(_promoted(z)), v=v, n_iter=n_iter)
 
 
 from ..eager_results import install as _install_eager_results  # noqa: E402

@@ -52,7 +52,7 @@ os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="tp-bench-n
 import transpile as tp  # noqa: E402  (after the cache directory is chosen)
 import transpile.numpy as tnp  # noqa: E402
 from transpile import lax  # noqa: E402
-from transpile.backends import cpu  # noqa: E402
+from transpile.backends import compiled_backend, cpu  # noqa: E402
 from transpile.runtime import runtime_library  # noqa: E402
 from transpile.runtime.cache_location import cache_root  # noqa: E402
 
@@ -95,8 +95,9 @@ def _timed(name, fun):
 @contextlib.contextmanager
 def stage_timers():
     """Time the CPU backend's stages (module attributes patched for the duration)."""
-    patches = [(cpu, "simplify"), (cpu, "lower"), (cpu.CRenderer, "render_program"),
-               (cpu.CPUBackend, "_build"), (cpu.Executable, "__init__")]
+    patches = [(compiled_backend, "simplify"), (compiled_backend, "lower"),
+               (cpu.CRenderer, "render_program"), (compiled_backend.CompiledBackend, "_build"),
+               (compiled_backend.CompiledExecutable, "__init__")]
     names = dict(zip(patches, STAGES))
     saved = [(owner, attr, owner.__dict__[attr]) for owner, attr in patches]
     for owner, attr, fun in saved:

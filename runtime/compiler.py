@@ -47,7 +47,7 @@ class CCompiler:
         if not cc or not shutil.which(cc):
             return None
         extra = tuple(shlex.split(os.environ.get("TRANSPILE_CFLAGS", "")))
-        return CCompiler(shutil.which(cc), DEFAULT_FLAGS + extra)
+        return CCompiler(shutil.which(cc), DEFAULT_FLAGS + faster_linker() + extra)
 
     @functools.cached_property
     def identity(self) -> str:
@@ -151,6 +151,14 @@ def compiler_problem() -> str:
     if not os.path.exists(named):
         return f"TRANSPILE_CC={named!r} is a broken symbolic link; {fix}"
     return (f"TRANSPILE_CC={named!r} is not executable (make it so with chmod +x, or {fix})")
+
+
+def faster_linker() -> tuple[str, ...]:
+    """gold where it is installed: linking a module against libm, libgomp and libc took the
+    default linker 20 ms of CPU, gold 15 (a fifth of a small module's build). The flag is
+    among the compiler's flags, so part of every key; TRANSPILE_CFLAGS may still name
+    another linker (the last -fuse-ld wins)."""
+    return ("-fuse-ld=gold",) if shutil.which("ld.gold") else ()
 
 
 @functools.lru_cache(maxsize=1)

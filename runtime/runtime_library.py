@@ -146,11 +146,21 @@ class RuntimeLibrary:
     key: str
     built_seconds: float | None  # how long this process took to build it; None: found
     handle: object = None        # the loaded library, never closed
-    prelude: Prelude | None = None
+    # (entry directory, the manifest's "built"): where the prelude is, checked on first use
+    # only (hashing its 6 MB is not for a process whose modules are all on disk already).
+    prelude_in: tuple | None = None
+    _prelude: object = dataclasses.field(default=None, repr=False)
 
     @property
     def soname(self) -> str:
         return soname(self.key)
+
+    @property
+    def prelude(self) -> Prelude | None:
+        if self._prelude is None:
+            self._prelude = (checked_prelude(*self.prelude_in) if self.prelude_in else None) \
+                or False
+        return self._prelude or None
 
 
 _loaded: dict[str, RuntimeLibrary] = {}        # compiler identity -> the library in use
@@ -175,7 +185,7 @@ def ensure(compiler: CCompiler, log=None) -> RuntimeLibrary:
         # loaded copy keeps serving, but building a module needs a file to link against.
         found = _find_or_build(compiler, log)
         if current is not None:
-            current.path = found.path
+            current.path, current.prelude_in, current._prelude = found.path, found.prelude_in, None
             return current
         try:
             found.handle = load_library(found.path)
@@ -258,12 +268,12 @@ def _through_disk(compiler: CCompiler, cache: DiskCache, log) -> RuntimeLibrary:
         f"{cache.entry_dir(key)} in {built['seconds']:.2f} s "
         f"({built['compiler_cpu_seconds']:.2f} s of compiler CPU time)")
     return RuntimeLibrary(path, key, built["seconds"],
-                          prelude=checked_prelude(os.path.dirname(path), built))
+                          prelude_in=(os.path.dirname(path), built))
 
 
 def _found(found, key: str) -> RuntimeLibrary:
     return RuntimeLibrary(found.so_path, key, None,
-                          prelude=checked_prelude(found.path, found.manifest.get("built")))
+                          prelude_in=(found.path, found.manifest.get("built")))
 
 
 _private_dirs: list[str] = []
@@ -281,7 +291,7 @@ def _build_private(compiler: CCompiler, log, why: str) -> RuntimeLibrary:
     _report_warnings(built, log)
     log("compiles", f"built a private runtime library ({why}) in {built['seconds']:.2f} s")
     return RuntimeLibrary(os.path.join(tmp, "module.so"), key, built["seconds"],
-                          prelude=checked_prelude(tmp, built))
+                          prelude_in=(tmp, built))
 
 
 def _report_warnings(built: dict, log) -> None:

@@ -79,3 +79,16 @@ def test_a_prelude_replaced_after_its_check_is_not_used(library, tmp_path):
     shutil.copyfile(tmp_path / runtime_library.PRECOMPILED, replacement)
     os.replace(replacement, tmp_path / runtime_library.PRECOMPILED)     # same bytes, new file
     assert not checked.current()
+
+
+def test_a_prelude_removed_during_the_build_is_built_without(library, cache_dir, monkeypatch,
+                                                             tmp_path):
+    """The compiler fails on a prelude that went away between its check and its reading
+    (`transpile cache clear` meanwhile); the module is then built without it."""
+    gone = str(tmp_path / "removed" / runtime_library.PRELUDE)
+    answers = iter([gone, None])
+    monkeypatch.setattr(runtime_library, "prelude", lambda compiler: next(answers))
+    x = np.arange(12.0)
+    assert_same(tp.jit(lambda x: x * 2 + 1)(x), x * 2 + 1)
+    (manifest,) = cache_dir.glob("*/*/manifest.json")
+    assert "-include" not in json.loads(manifest.read_text())["built"]["command"]

@@ -24,6 +24,7 @@ from ..errors import describe_function
 from ..ir import IR
 from ..passes.half_float import compute_halves_in_float32
 from ..passes.simplify import simplify
+from ..runtime.compiler import CompileError
 from ..runtime.loader import load_entry
 from .cached_build import compile_cached
 from .debug_hook import install_printer
@@ -211,7 +212,15 @@ class CompiledBackend:
         link = self._link_libraries(prepared)
         extra = (link,) if link else ()      # compilers that link nothing take no such argument
         options = self._compile_options()
-        warnings_text = self.compiler.compile(c_path, so_path, *extra, **options)
+        try:
+            warnings_text = self.compiler.compile(c_path, so_path, *extra, **options)
+        except CompileError:
+            # The options only speed the build up; if what they name went away meanwhile
+            # (`transpile cache clear` removing the prelude), build without them.
+            if not options or self._compile_options() == options:
+                raise
+            options = {}
+            warnings_text = self.compiler.compile(c_path, so_path, *extra)
         seconds = time.perf_counter() - started
         if warnings_text.strip():
             logs.warn_once(f"cc-warnings:{c_path}",

@@ -29,6 +29,11 @@ at most 1.5x JAX's first call, the geometric mean at most 0.7x.
 Python bookkeeping), simplify, lower, render (the C text), cc (the compiler and linker), load
 (the binary through cffi) and run (what is left: the call itself), by timing those functions
 of the CPU backend. --steady adds the median time of later calls (the steady state) for both.
+--compiler-split rebuilds each kernel's module once more, as its manifest records, with the
+compiler's -time, and shows the CPU milliseconds of its parts: cc1 (parsing and optimising),
+as (assembling) and collect2 (the linker). --stages shows `cc` as one wall-clock span; this
+says where it goes (issue 22's profile: parsing the headers was a third of a small module's
+cc1 time before they were precompiled, and linking against libm/libgomp/libc a quarter).
 `--clock cpu` counts process and compiler CPU time: steadier than wall time on a loaded
 machine, but it counts every thread (OpenMP's and XLA's) in full.
 """
@@ -40,7 +45,10 @@ import json
 import math
 import os
 import platform
+import shlex
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,8 +60,8 @@ os.environ.setdefault("TRANSPILE_CACHE_DIR", tempfile.mkdtemp(prefix="tp-bench-n
 import transpile as tp  # noqa: E402  (after the cache directory is chosen)
 import transpile.numpy as tnp  # noqa: E402
 from transpile import lax  # noqa: E402
-from transpile.backends import cpu  # noqa: E402
-from transpile.runtime import runtime_library  # noqa: E402
+from transpile.backends import compiled_backend, cpu  # noqa: E402
+from transpile.runtime import cache_admin, runtime_library  # noqa: E402
 from transpile.runtime.cache_location import cache_root  # noqa: E402
 
 from bench_compile import cpu_seconds, drop_module_entries  # noqa: E402  (beside this file)
@@ -95,8 +103,9 @@ def _timed(name, fun):
 @contextlib.contextmanager
 def stage_timers():
     """Time the CPU backend's stages (module attributes patched for the duration)."""
-    patches = [(cpu, "simplify"), (cpu, "lower"), (cpu.CRenderer, "render_program"),
-               (cpu.CPUBackend, "_build"), (cpu.Executable, "__init__")]
+    patches = [(compiled_backend, "simplify"), (compiled_backend, "lower"),
+               (cpu.CRenderer, "render_program"), (compiled_backend.CompiledBackend, "_build"),
+               (compiled_backend.CompiledExecutable, "__init__")]
     names = dict(zip(patches, STAGES))
     saved = [(owner, attr, owner.__dict__[attr]) for owner, attr in patches]
     for owner, attr, fun in saved:
@@ -154,7 +163,8 @@ def answers_agree(ours, theirs, rtol) -> bool:
         for a, b in zip(ours, theirs))
 
 
-def measure(kernel, preset: str, repeat: int, stages: bool, steady: bool) -> dict:
+def measure(kernel, preset: str, repeat: int, stages: bool, steady: bool,
+            split_compiler: bool = False) -> dict:
     args = kernel.init(kernel.sizes[preset])
     row = {"name": kernel.name}
     runs, split = [], []
@@ -164,6 +174,8 @@ def measure(kernel, preset: str, repeat: int, stages: bool, steady: bool) -> dic
             runs.append(seconds)
             split.append(parts)
     row["transpile"] = statistics.median(runs)
+    if split_compiler:
+        row["compiler_split"] = compiler_split()
     if stages:
         row["stages"] = {s: statistics.median(p.get(s, 0.0) for p in split) for s in STAGES}
     if steady:
@@ -184,6 +196,26 @@ def measure(kernel, preset: str, repeat: int, stages: bool, steady: bool) -> dic
         device_args = _on_device(kernel, args)
         row["jax_steady"] = steady_seconds(lambda: jax.block_until_ready(jfun(*device_args)))
     return row
+
+
+def compiler_split() -> dict[str, float]:
+    """CPU ms of cc1, as and collect2 for the newest module entry, rebuilt in a scratch
+    directory with the command its manifest records plus -time (gcc and clang print it)."""
+    modules = [e for e in cache_admin.entries(cache_root())
+               if e.manifest.get("built", {}).get("kind") != "runtime"]
+    if not modules:
+        return {}
+    entry = max(modules, key=lambda e: os.stat(os.path.join(e.path, "manifest.json")).st_mtime)
+    command = shlex.split(entry.manifest["built"]["command"]) + ["-time"]
+    with tempfile.TemporaryDirectory() as scratch:
+        shutil.copyfile(os.path.join(entry.path, "module.c"), os.path.join(scratch, "module.c"))
+        report = subprocess.run(command, cwd=scratch, capture_output=True, text=True).stderr
+    parts: dict[str, float] = {}
+    for line in report.splitlines():            # "# cc1 0.04 0.00": user and system seconds
+        words = line.split()
+        if len(words) == 4 and words[0] == "#":
+            parts[words[1]] = parts.get(words[1], 0.0) + (float(words[2]) + float(words[3])) * 1e3
+    return parts
 
 
 def jax_free_call(fun, args):
@@ -223,6 +255,8 @@ def row_line(row, before: dict | None, stages: bool, steady: bool) -> str:
         known = sum(parts.values()) + (run or 0.0)
         cells = [ours - known] + [parts[s] for s in STAGES] + [run]
         line += "  " + " ".join("       -" if c is None else f"{c * 1e3:8.1f}" for c in cells)
+    if "compiler_split" in row:
+        line += "  " + " ".join(f"{name} {ms:.0f}" for name, ms in row["compiler_split"].items())
     if "jax_error" in row:
         line += f"  (JAX failed: {row['jax_error']})"
     elif row.get("agree") is False:
@@ -252,6 +286,8 @@ def main(argv=None) -> int:
     p.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     p.add_argument("--stages", action="store_true", help="split transpile's first call")
     p.add_argument("--steady", action="store_true", help="add later calls' median times")
+    p.add_argument("--compiler-split", action="store_true",
+                   help="CPU ms of the compiler's parts (cc1, as, collect2) per module")
     p.add_argument("--save", help="write the rows as JSON")
     p.add_argument("--before", help="a --save file: its transpile times as a column")
     args = p.parse_args(argv)
@@ -283,15 +319,17 @@ def main(argv=None) -> int:
         with open(args.before) as f:
             before = {r["name"]: r["transpile"] for r in json.load(f)["rows"]}
     print(header(bool(before), args.stages, args.steady), flush=True)
-    rows = []
+    rows, failed = [], []
     for kernel in kernels:                      # each row printed as soon as it is measured
         try:
-            rows.append(measure(kernel, args.preset, args.repeat, args.stages, args.steady))
+            rows.append(measure(kernel, args.preset, args.repeat, args.stages, args.steady,
+                                args.compiler_split))
         except Exception as err:       # a kernel transpile cannot run: said, not hidden
             print(f"{kernel.name}: transpile FAILED: {type(err).__name__}: {err}")
+            failed.append(kernel.name)
             continue
         print(row_line(rows[-1], before, args.stages, args.steady), flush=True)
-    missed = summary(rows)
+    missed = summary(rows) + [f"{name} failed" for name in failed]
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     print("targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
     if args.save:

@@ -103,13 +103,8 @@ class NvccCompiler:
                 "-o", so, src]
 
     def version(self) -> str:
-        try:
-            out = subprocess.run([self.nvcc, "--version"], capture_output=True, text=True,
-                                 timeout=60).stdout
-        except (OSError, subprocess.SubprocessError):
-            return "nvcc (unknown version)"
-        lines = [line for line in out.splitlines() if "release" in line]
-        return lines[0].strip() if lines else "nvcc (unknown version)"
+        """Asked once per compiler identity and process (each module's manifest records it)."""
+        return _nvcc_version(self.nvcc, self.identity)
 
     def compile(self, src: str, so: str) -> str:
         return _run(self.command(src, so), src)
@@ -138,12 +133,29 @@ class EmulatedCudaCompiler:
         return [self.cxx, *self.flags, "-I", INCLUDE_DIR, "-o", so, src, "-lm"]
 
     def version(self) -> str:
-        try:
-            out = subprocess.run([self.cxx, "--version"], capture_output=True, text=True,
-                                 timeout=30).stdout
-        except (OSError, subprocess.SubprocessError):
-            return "unknown"
-        return (out.splitlines()[0] if out else "unknown") + " (CUDA emulated on the CPU)"
+        return _cxx_version(self.cxx, self.identity) + " (CUDA emulated on the CPU)"
 
     def compile(self, src: str, so: str) -> str:
         return _run(self.command(src, so), src)
+
+
+@functools.lru_cache(maxsize=None)
+def _nvcc_version(nvcc: str, identity: str) -> str:
+    """`identity` is in the key only so that an upgraded toolkit is asked again."""
+    try:
+        out = subprocess.run([nvcc, "--version"], capture_output=True, text=True,
+                             timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "nvcc (unknown version)"
+    lines = [line for line in out.splitlines() if "release" in line]
+    return lines[0].strip() if lines else "nvcc (unknown version)"
+
+
+@functools.lru_cache(maxsize=None)
+def _cxx_version(cxx: str, identity: str) -> str:
+    try:
+        out = subprocess.run([cxx, "--version"], capture_output=True, text=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.splitlines()[0] if out else "unknown"

@@ -24,6 +24,7 @@ from ..errors import describe_function
 from ..ir import IR
 from ..passes.half_float import compute_halves_in_float32
 from ..passes.simplify import simplify
+from ..runtime.compiler import CompileError
 from ..runtime.loader import load_entry
 from .cached_build import compile_cached
 from .debug_hook import install_printer
@@ -196,6 +197,10 @@ class CompiledBackend:
         """The libraries (paths) the module built from `prepared` links against."""
         return ()
 
+    def _compile_options(self) -> dict:
+        """Keyword arguments of `compiler.compile` that only make the build faster."""
+        return {}
+
     def _build(self, prepared: Prepared, tmp: str) -> dict:
         """Compile the source into tmp/module.so (beside tmp/module.c or .cu); how it was built
         goes to the manifest, not the source, so the source is byte-identical for one key."""
@@ -206,12 +211,22 @@ class CompiledBackend:
         started = time.perf_counter()
         link = self._link_libraries(prepared)
         extra = (link,) if link else ()      # compilers that link nothing take no such argument
-        warnings_text = self.compiler.compile(c_path, so_path, *extra)
+        options = self._compile_options()
+        try:
+            warnings_text = self.compiler.compile(c_path, so_path, *extra, **options)
+        except CompileError:
+            # The options only speed the build up; if what they name went away meanwhile
+            # (`transpile cache clear` removing the prelude), build without them.
+            if not options or self._compile_options() == options:
+                raise
+            options = {}
+            warnings_text = self.compiler.compile(c_path, so_path, *extra)
         seconds = time.perf_counter() - started
         if warnings_text.strip():
             logs.warn_once(f"cc-warnings:{c_path}",
                            f"transpile: the C compiler warned on generated code "
                            f"(please report):\n{warnings_text}")
         return {"compiler": self.compiler.version(), "seconds": round(seconds, 3),
-                "command": " ".join(self.compiler.command(name, "module.so", *extra)),
+                "command": " ".join(self.compiler.command(name, "module.so", *extra,
+                                                          **options)),
                 "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

@@ -123,6 +123,12 @@ class CPUBackend(CompiledBackend):
             return ()
         return (runtime_library.ensure(self.compiler, log=logs.log).path,)
 
+    def _compile_options(self) -> dict:
+        # The runtime's headers precompiled once (runtime_library.prelude): parsing them was
+        # a third of the compiler's time on a small module. Same code either way.
+        header = runtime_library.prelude(self.compiler)
+        return {"prelude": header} if header else {}
+
 
 _backend = None
 

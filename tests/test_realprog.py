@@ -125,12 +125,12 @@ def test_shim_leaves_no_jax_alias_behind():
 
 
 if __name__ == "__main__":
-    # A table for reports: outcome and dtype differences per program.
-    for program_name in sorted(RECORDED):
+    # A table for reports: outcome and dtype differences per program (all, or those named).
+    for program_name in sys.argv[1:] or sorted(RECORDED):
         try:
             with jax_dtype_rules():
                 differences = compare(program_name, run_with_transpile(program_name))
             print(f"PASS {program_name}" + (f"  dtypes (out, jax, transpile): {differences}"
                                            if differences else ""))
         except Exception as exc:  # noqa: BLE001 - the table reports every failure's kind
-            print(f"FAIL {program_name}: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+            print(f"FAIL {program_name}: {type(exc).__name__}: {str(exc)[:600]}")

@@ -55,10 +55,6 @@ KNOWN_GAPS = {
     "pca_projection": (True, "the compiled jnp.linalg.svd picks other signs for the singular "
                               "vectors than LAPACK/JAX (and transpile's eager svd) do; "
                               "singular values agree, projections flip sign"),
-    "cma_es": (True, "the compiled jnp.linalg.eigh (Jacobi) signs each eigenvector so its "
-                     "largest entry is positive; LAPACK's syevd (JAX's) signs come from its "
-                     "tridiagonal QL iteration, so CMA-ES samples along flipped axes from the "
-                     "second generation on and the runs diverge (both valid)"),
     "gaussian_blur_conv": (not JAX_DTYPE_RULES,
                            "the Gaussian kernel built from jnp.arange(5) - 2.0 is float64 under "
                            "NumPy's promotion while the image is float32, and "

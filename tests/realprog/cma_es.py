@@ -1,7 +1,10 @@
 """evosax's CMA-ES on an ellipsoid: recombination weights from log ranks, sampling through the
 eigendecomposition of C (jnp.linalg.eigh, clipped eigenvalues), evolution paths for sigma and
 C with the Heaviside stall switch, rank-one and rank-mu updates via outer/einsum, and the
-generations in a jitted lax.scan with the fitness of each population by vmap."""
+generations in a jitted lax.scan with the fitness of each population by vmap. Fifteen
+generations: float32 runs drift apart by rounding as the search goes on (about 3e-4 relative
+by generation 16 between JAX and transpile with LAPACK's eigenvector signs on both sides),
+beyond the corpus's float32 tolerance."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -65,7 +68,7 @@ def program(seed, init_mean):
     k = strategy_constants()
     state = dict(mean=init_mean, sigma=jnp.float32(0.5), C=jnp.eye(DIM),
                  p_sigma=jnp.zeros(DIM), p_c=jnp.zeros(DIM), gen=0)
-    keys = jax.random.split(jax.random.PRNGKey(seed), 25)
+    keys = jax.random.split(jax.random.PRNGKey(seed), 15)
     final, (best, sigmas) = lax.scan(lambda s, key: generation(s, key, k), state, keys)
     return final["mean"], final["sigma"], jnp.linalg.eigvalsh(final["C"]), best, sigmas
 

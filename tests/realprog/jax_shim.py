@@ -20,7 +20,7 @@ import sys
 PUBLIC_MODULES = ("", ".numpy", ".numpy.linalg", ".numpy.fft", ".lax", ".random", ".nn", ".ops",
                   ".nn.initializers", ".scipy", ".scipy.special", ".scipy.stats",
                   ".scipy.signal", ".scipy.linalg", ".scipy.ndimage", ".scipy.sparse",
-                  ".scipy.sparse.linalg", ".tree_util", ".tree",
+                  ".scipy.sparse.linalg", ".scipy.optimize", ".tree_util", ".tree",
                   ".debug", ".flatten_util", ".example_libraries",
                   ".example_libraries.stax", ".example_libraries.optimizers")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Tracer, aval_of
+from ..core import aval_of
 from . import _elementwise as E
 from ._indexing import _default_fill
 from ._shape import _expand_ellipsis, getitem

@@ -149,8 +149,8 @@ def eliminate_dead_code(ir: IR) -> IR:
     return IR(ir.constvars, ir.invars, kept[::-1], ir.outvars)
 
 
-PASSES = (drop_stop_gradients, fold_constants, drop_noops, eliminate_common_subexpressions, hoist_invariant_carries,
-          eliminate_dead_code)
+PASSES = (drop_stop_gradients, fold_constants, drop_noops, eliminate_common_subexpressions,
+          hoist_invariant_carries, eliminate_dead_code)
 
 
 def simplify(ir: IR) -> IR:

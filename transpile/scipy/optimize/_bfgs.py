@@ -4,10 +4,10 @@ Algorithms 3.5 and 3.6: bracket, then zoom by safeguarded cubic interpolation).
 
 Everything is one `lax.while_loop` (the line search is a nested one), so it runs eagerly, under
 `jit` and under `vmap` like JAX's. Results are JAX's `OptimizeResults` fields; stopping follows
-JAX (gradient norm below `gtol`, default 1e-5 in the infinity norm, `tol` unused as in JAX; at
-most 200 n iterations; status 0 converged, 1 iteration limit, 3 line search failed). At convergence `x` agrees with
-JAX's to the tolerance; the iteration and evaluation counts are this line search's, which
-picks trial steps its own way, so they can differ from JAX's.
+JAX: the gradient's norm below `gtol` (default 1e-5, infinity norm; `tol` is unused, as in
+JAX), at most 200 n iterations; status 0 converged, 1 iteration limit, 3 line search failed.
+At convergence `x` agrees with JAX's to the tolerance; the iteration and evaluation counts are
+this line search's, which picks trial steps its own way, so they can differ from JAX's.
 """
 from __future__ import annotations
 

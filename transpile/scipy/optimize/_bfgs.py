@@ -103,10 +103,6 @@ def _line_search(value_grad, x, p, f0, g0, first_step, maxiter):
             & ~(~s.zooming & bracket_hi)
         flip = (~replaces_hi) & (d * (s.hi - s.lo) >= 0)
 
-        def pick(zoom_lo, zoom_hi, bracket_lo, bracket_hi_value, keep):
-            return tnp.where(s.zooming, zoom_lo, tnp.where(start_zoom, bracket_lo, keep)), \
-                tnp.where(s.zooming, zoom_hi, tnp.where(start_zoom, bracket_hi_value, keep))
-
         # new bracket ends: while zooming, a replaces hi, or becomes lo (old lo -> hi on flip)
         lo_z = tnp.where(replaces_hi, s.lo, a)
         hi_z = tnp.where(replaces_hi, a, tnp.where(flip, s.lo, s.hi))

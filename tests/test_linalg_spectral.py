@@ -37,17 +37,20 @@ def _check_eigh(a, w, v, tol):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_eigh_values_vectors_and_sign_convention(dtype):
-    shapes = [(1, 1), (4, 4), (2, 3, 6, 6), (17, 17)]
+def test_eigh_values_vectors_and_lapack_signs(dtype):
+    shapes = [(1, 1), (2, 2), (4, 4), (2, 3, 6, 6), (17, 17), (25, 25)]
     arrays = [_symmetric(shape, dtype) for shape in shapes]
     for results in _ways(lambda xs: [L.eigh(x) for x in xs], arrays):
         for a, (w, v) in zip(arrays, results):
             assert w.dtype == v.dtype == dtype and w.shape == a.shape[:-1] and v.shape == a.shape
             _check_eigh(a, w, v, TOL[dtype])
-    # The compiled helper's convention: each eigenvector's largest entry is positive.
-    for w, v in tp.jit(lambda xs: [L.eigh(x) for x in xs])(arrays):
-        big = np.take_along_axis(v, np.argmax(np.abs(v), axis=-2)[..., None, :], axis=-2)
-        assert np.all(big > 0)
+            if dtype == np.float64:
+                # LAPACK's dsyevd (NumPy's, JAX's) signs: the helper follows its route to
+                # order 25. (Float32 signs rest on rounding in BLAS kernels for some matrices
+                # and NumPy's float32 eigh differs from JAX's there; realprog's CMA-ES checks
+                # float32 against recorded JAX runs.)
+                _, lapack = np.linalg.eigh(a)
+                assert np.all(np.sum(v * lapack, axis=-2) > 0.5)
 
 
 def test_eigh_repeated_and_graded_eigenvalues():

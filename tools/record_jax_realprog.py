@@ -3,7 +3,9 @@ tests/test_realprog.py.
 
 JAX is not a dependency of transpile: run this with a Python that has JAX installed,
 
-    /path/to/jax/python tools/record_jax_realprog.py tests/data/jax_realprog.json
+    /path/to/jax/python tools/record_jax_realprog.py tests/data/jax_realprog.json [NAME ...]
+
+Naming programs re-records only those and keeps the file's other entries.
 
 64-bit mode stays as JAX's default (off) unless a program turns it on itself (orbit_x64.py,
 at import; the setting is restored after each program), so the recorded dtypes are the
@@ -38,10 +40,15 @@ def program_paths():
                   if not os.path.basename(p).startswith(("_", "jax_shim")))
 
 
-def main(path):
+def main(path, only=()):
     recorded = {}
+    if only and os.path.exists(path):
+        with open(path) as fh:
+            recorded = json.load(fh)["programs"]
     for program_path in program_paths():
         name = os.path.basename(program_path)[:-3]
+        if only and name not in only:
+            continue
         x64 = jax.config.jax_enable_x64
         try:
             module = load_program(program_path, with_transpile=False)
@@ -50,7 +57,7 @@ def main(path):
         finally:    # a program that turns 64-bit mode on keeps it to itself
             jax.config.update("jax_enable_x64", x64)
     with open(path, "w") as fh:
-        json.dump({"jax_version": jax.__version__, "programs": recorded}, fh, indent=None,
+        json.dump({"jax_version": jax.__version__, "programs": dict(sorted(recorded.items()))}, fh, indent=None,
                   separators=(",", ":"))
         fh.write("\n")
     print(f"wrote {len(recorded)} programs to {path}")
@@ -58,4 +65,5 @@ def main(path):
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "tests", "data",
-                                                             "jax_realprog.json"))
+                                                             "jax_realprog.json"),
+         only=tuple(sys.argv[2:]))

@@ -29,6 +29,10 @@ _LAZY = {
     "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
     "devices": "device_array", "device_count": "device_array", "default_backend": "device_array",
     "make_jaxpr": "api", "Compiled": "api",
+    "local_devices": "process_api", "local_device_count": "process_api",
+    "process_index": "process_api", "process_count": "process_api",
+    "named_scope": "process_api", "named_call": "process_api",
+    "ensure_compile_time_eval": "process_api",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
     "vmap": "batching",
     # Differentiation (transpile/autodiff/)
@@ -41,7 +45,7 @@ _LAZY = {
     "checkpoint_policies": "autodiff.custom",
 }
 _SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops",
-               "config")
+               "config", "flatten_util")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

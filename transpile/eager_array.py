@@ -17,6 +17,7 @@ installed: eager arrays stay NumPy arrays at NumPy's speed.
 """
 from __future__ import annotations
 
+import operator
 import threading
 
 import numpy as np
@@ -77,6 +78,37 @@ class EagerArray(np.ndarray):
 
     def __str__(self):
         return str(self.view(np.ndarray))
+
+
+# `a += x` on a JAX array rebinds `a` to a new array (JAX arrays are immutable). An eager
+# array does the same where updating in place cannot be right: under JAX's dtype rules
+# (where `int32_array += 0.5` is float32, and other names for the old array must not
+# change), and whenever `x` is traced (a NumPy buffer cannot hold a traced value; gymnax's
+# `reward = jnp.array(0); reward += hit` under jit). NumPy's rules keep NumPy's in-place update.
+_NUMPY_OPERANDS = (np.ndarray, np.generic, int, float, complex, bool)
+_INPLACE_OPERATORS = {
+    "__iadd__": operator.add, "__isub__": operator.sub, "__imul__": operator.mul,
+    "__itruediv__": operator.truediv, "__ifloordiv__": operator.floordiv,
+    "__imod__": operator.mod, "__ipow__": operator.pow, "__imatmul__": operator.matmul,
+    "__iand__": operator.and_, "__ior__": operator.or_, "__ixor__": operator.xor,
+    "__ilshift__": operator.lshift, "__irshift__": operator.rshift,
+}
+
+
+def _rebinding_inplace(name, binary):
+    numpy_inplace = getattr(np.ndarray, name)
+
+    def inplace(self, other):
+        if config.jax_rules() or not isinstance(other, _NUMPY_OPERANDS):
+            return binary(self, other)
+        return numpy_inplace(self, other)
+
+    inplace.__name__ = name
+    return inplace
+
+
+for _name, _binary in _INPLACE_OPERATORS.items():
+    setattr(EagerArray, _name, _rebinding_inplace(_name, _binary))
 
 
 def register_jax_dispatch(ufunc_call, astype) -> None:

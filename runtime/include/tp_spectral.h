@@ -1,8 +1,8 @@
 /* Spectral decompositions for batches of row-major real matrices, by Jacobi rotations
  * (accurate to working precision, simple, and needing no LAPACK):
- *   eigh: cyclic two-sided Jacobi on the symmetric matrix built from the lower triangle;
- *         eigenvalues ascending (as NumPy), eigenvectors as columns, each normalised and
- *         signed so that its entry of largest magnitude (the first such) is positive.
+ *   eigh: LAPACK's xSYEVD route on the lower triangle (tp_symmetric_eigen_impl.h: Householder
+ *         tridiagonalisation, implicit QL/QR, back-transformation), so eigenvalues ascend and
+ *         the eigenvectors (columns) carry the signs JAX's and NumPy's LAPACK give them.
  *   svd:  one-sided (Hestenes) Jacobi on the columns of the taller of A and A^T; singular
  *         values descending; left vectors of zero singular values, and the extra columns
  *         of full_matrices, complete an orthonormal basis.
@@ -30,6 +30,37 @@
 #define TP_JACOBI_MAX_SWEEPS 80
 #define TP_SPECTRAL_MAX(T) (sizeof(T) == sizeof(float) ? (T)FLT_MAX : (T)DBL_MAX)
 
+#define TP_SE_T float
+#define TP_SE_TAG(name) name##_f32
+#define TP_SE_SQRT sqrtf
+#define TP_SE_FABS fabsf
+#define TP_SE_COPYSIGN copysignf
+#define TP_SE_EPSILON FLT_EPSILON
+#define TP_SE_TINY FLT_MIN
+#include "tp_symmetric_eigen_impl.h"
+#undef TP_SE_T
+#undef TP_SE_TAG
+#undef TP_SE_SQRT
+#undef TP_SE_FABS
+#undef TP_SE_COPYSIGN
+#undef TP_SE_EPSILON
+#undef TP_SE_TINY
+#define TP_SE_T double
+#define TP_SE_TAG(name) name##_f64
+#define TP_SE_SQRT sqrt
+#define TP_SE_FABS fabs
+#define TP_SE_COPYSIGN copysign
+#define TP_SE_EPSILON DBL_EPSILON
+#define TP_SE_TINY DBL_MIN
+#include "tp_symmetric_eigen_impl.h"
+#undef TP_SE_T
+#undef TP_SE_TAG
+#undef TP_SE_SQRT
+#undef TP_SE_FABS
+#undef TP_SE_COPYSIGN
+#undef TP_SE_EPSILON
+#undef TP_SE_TINY
+
 /* Dynamic: the sweep count, so the work, differs from matrix to matrix. The condition reads
  * the driver's `batch` and `n` themselves (_Pragma's string takes no macro arguments). */
 #define TP_SPECTRAL_PARALLEL \
@@ -45,88 +76,27 @@
         *c = 1 / HYPOT(t, (T)1);                                                              \
         *s = t * *c;                                                                          \
     }                                                                                         \
-    /* Eigen-decomposition of the symmetric n x n matrix a (full, overwritten: its diagonal   \
-     * ends as the eigenvalues) with the eigenvectors accumulated in the columns of v. */     \
-    static inline TP_DEVICE void tp_jacobi_eigh_##tag(T *a, T *v, int64_t n) {                \
-        for (int64_t i = 0; i < n * n; i++) v[i] = 0;                                         \
-        for (int64_t i = 0; i < n; i++) v[i * n + i] = 1;                                     \
-        for (int sweep = 0; sweep < TP_JACOBI_MAX_SWEEPS; sweep++) {                          \
-            int rotated = 0;                                                                  \
-            for (int64_t p = 0; p < n - 1; p++)                                               \
-                for (int64_t q = p + 1; q < n; q++) {                                         \
-                    const T apq = a[p * n + q], app = a[p * n + p], aqq = a[q * n + q];       \
-                    if (apq == 0) continue;                                                   \
-                    /* Negligible beside both diagonal entries: drop it, as in EISPACK. */     \
-                    const T g = 100 * FABS(apq);                                              \
-                    if (FABS(app) + g == FABS(app) && FABS(aqq) + g == FABS(aqq)) {           \
-                        a[p * n + q] = a[q * n + p] = 0;                                      \
-                        continue;                                                             \
-                    }                                                                         \
-                    T c, s;                                                                   \
-                    tp_jacobi_rotation_##tag(app, aqq, apq, &c, &s);                          \
-                    if (!(c == c && s == s)) continue;         /* NaN input: leave it */      \
-                    rotated = 1;                                                              \
-                    for (int64_t k = 0; k < n; k++) {          /* a <- a J (columns) */       \
-                        const T akp = a[k * n + p], akq = a[k * n + q];                       \
-                        a[k * n + p] = c * akp - s * akq;                                     \
-                        a[k * n + q] = s * akp + c * akq;                                     \
-                    }                                                                         \
-                    for (int64_t k = 0; k < n; k++) {          /* a <- J^T a (rows) */        \
-                        const T apk = a[p * n + k], aqk = a[q * n + k];                       \
-                        a[p * n + k] = c * apk - s * aqk;                                     \
-                        a[q * n + k] = s * apk + c * aqk;                                     \
-                    }                                                                         \
-                    a[p * n + q] = a[q * n + p] = 0;                                          \
-                    for (int64_t k = 0; k < n; k++) {          /* v <- v J */                 \
-                        const T vkp = v[k * n + p], vkq = v[k * n + q];                       \
-                        v[k * n + p] = c * vkp - s * vkq;                                     \
-                        v[k * n + q] = s * vkp + c * vkq;                                     \
-                    }                                                                         \
-                }                                                                             \
-            if (!rotated) break;                                                              \
-        }                                                                                     \
-    }                                                                                         \
     /* out[s] is (n + 1) x n: row 0 the eigenvalues ascending, rows 1..n the eigenvectors    \
-     * as columns. a is read from its lower triangle. work: n * n per matrix. */              \
+     * as columns. a is read from its lower triangle. work: n * n + 4 n per matrix. */        \
     TP_SPECTRAL_ITEM tp_eigh_##tag##_item(                                                    \
             const T *a, T *out, T *work, int64_t batch, int64_t n, int64_t n2,                \
             int64_t s) {                                                                      \
         (void)batch; (void)n2;                                                                \
         {                                                                                     \
             const T *in = a + s * n * n;                                                      \
-            T *m = work + s * n * n, *w = out + s * (n + 1) * n, *v = w + n;                  \
+            T *m = work + s * (n * n + 4 * n), *w = out + s * (n + 1) * n, *v = w + n;        \
             int finite = 1;                                                                   \
             for (int64_t i = 0; i < n; i++)                                                   \
                 for (int64_t j = 0; j <= i; j++) {                                            \
                     const T x = in[i * n + j];                                                \
-                    m[i * n + j] = m[j * n + i] = x;                                          \
+                    m[i * n + j] = x;                                                         \
                     if (!(FABS(x) <= TP_SPECTRAL_MAX(T))) finite = 0;                         \
                 }                                                                             \
-            /* Checked before the sweeps: they skip a NaN off the diagonal, which would */    \
-            /* leave finite eigenvalues. */                                                   \
-            if (finite) tp_jacobi_eigh_##tag(m, v, n);                                        \
-            for (int64_t i = 0; i < n; i++) {                                                 \
-                w[i] = m[i * n + i];                                                          \
-                if (!(FABS(w[i]) <= TP_SPECTRAL_MAX(T))) finite = 0;                         \
-            }                                                                                 \
-            if (!finite) {                       /* NaN or inf in: NaN out, as JAX */        \
+            if (finite && tp_se_syevd_##tag(m, w, v, m + n * n, n) != 0) finite = 0;          \
+            for (int64_t i = 0; i < n; i++)                                                   \
+                if (!(FABS(w[i]) <= TP_SPECTRAL_MAX(T))) finite = 0;                          \
+            if (!finite) {          /* NaN or inf in, or no convergence: NaN out, as JAX */  \
                 for (int64_t i = 0; i < (n + 1) * n; i++) w[i] = (T)NAN;                      \
-                return;                                                                       \
-            }                                                                                 \
-            for (int64_t i = 1; i < n; i++) {          /* stable insertion sort, ascending */ \
-                for (int64_t j = i; j > 0 && w[j] < w[j - 1]; j--) {                          \
-                    T t = w[j]; w[j] = w[j - 1]; w[j - 1] = t;                                \
-                    for (int64_t k = 0; k < n; k++) {                                         \
-                        t = v[k * n + j]; v[k * n + j] = v[k * n + j - 1]; v[k * n + j - 1] = t; \
-                    }                                                                         \
-                }                                                                             \
-            }                                                                                 \
-            for (int64_t j = 0; j < n; j++) {          /* the sign convention */              \
-                int64_t big = 0;                                                              \
-                for (int64_t k = 1; k < n; k++)                                               \
-                    if (FABS(v[k * n + j]) > FABS(v[big * n + j])) big = k;                   \
-                if (v[big * n + j] < 0)                                                       \
-                    for (int64_t k = 0; k < n; k++) v[k * n + j] = -v[k * n + j];             \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \

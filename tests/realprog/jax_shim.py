@@ -19,7 +19,10 @@ import sys
 # name when transpile has one.
 PUBLIC_MODULES = ("", ".numpy", ".numpy.linalg", ".numpy.fft", ".lax", ".random", ".nn", ".ops",
                   ".nn.initializers", ".scipy", ".scipy.special", ".scipy.stats",
-                  ".scipy.signal", ".scipy.linalg", ".tree_util", ".tree", ".debug")
+                  ".scipy.signal", ".scipy.linalg", ".scipy.ndimage", ".scipy.sparse",
+                  ".scipy.sparse.linalg", ".scipy.optimize", ".tree_util", ".tree",
+                  ".debug", ".flatten_util", ".example_libraries",
+                  ".example_libraries.stax", ".example_libraries.optimizers")
 
 
 @contextlib.contextmanager

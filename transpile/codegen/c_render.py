@@ -686,13 +686,16 @@ class CRenderer:
         a buffer it reads is recorded, so the entry declares that buffer's pointer."""
         if scalar.buffer is None:
             return _entry_literal(scalar.value, scalar.dtype)
-        self._entry_reads.add(scalar.buffer.name)
-        return self._read_one_element(scalar.buffer)
+        buf = scalar.buffer
+        # A view (a scan's slice of its xs) has no C variable of its own: the entry reads
+        # through its pointer expression, and declares the buffer it views.
+        self._entry_reads.add(buf.base or buf.name)
+        return self._read_one_element(buf.pointer or buf.name)
 
     @staticmethod
-    def _read_one_element(buf) -> str:
+    def _read_one_element(pointer: str) -> str:
         """The entry's read of a one-element buffer (`t3[0]` in C)."""
-        return f"{buf.name}[0]"
+        return f"{pointer}[0]"
 
     @staticmethod
     def _store_loop_index(lines: Lines, index, var: str) -> None:

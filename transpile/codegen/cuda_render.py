@@ -336,9 +336,9 @@ class CudaRenderer(CRenderer):
             lines.add(line)
 
     @staticmethod
-    def _read_one_element(buf) -> str:
+    def _read_one_element(pointer: str) -> str:
         """A copy from the device (synchronising), its failure recorded in `status`."""
-        return f"tp_read({buf.name}, &status)"
+        return f"tp_read({pointer}, &status)"
 
     def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
         """Bounds held on the device are read once, before the loop: a read is a

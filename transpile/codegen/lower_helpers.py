@@ -66,8 +66,8 @@ def _scratch(low, name, dtype, batch, m, n) -> list:
         return [low.builder.temp((batch * m * n,), dtype), low.builder.temp((batch * m,), I64)]
     if name in ("qr_q", "qr_r"):
         return [low.builder.temp((batch * (m * n + min(m, n)),), dtype)]
-    if name == "eigh":
-        return [low.builder.temp((batch * n * n,), dtype)]
+    if name == "eigh":      # the matrix, and tp_se_syevd's 4 n (tp_symmetric_eigen_impl.h)
+        return [low.builder.temp((batch * (n * n + 4 * n),), dtype)]
     if name == "svd":
         big, small = max(m, n), min(m, n)
         return [low.builder.temp((batch * (big * big + small * small),), dtype)]
@@ -135,7 +135,7 @@ HELPER_LOWERINGS = {
     "cholesky": _factorization("cholesky"),
     "qr_q": _factorization("qr_q"),
     "qr_r": _factorization("qr_r"),
-    "eigh": _factorization("eigh", "tp_spectral.h"),        # Jacobi rotations
+    "eigh": _factorization("eigh", "tp_spectral.h"),        # LAPACK's xSYEVD route
     "svd": _factorization("svd", "tp_spectral.h"),
     "fft": _fft,                                            # Stockham / Bluestein
     "conv": _conv,                                          # direct, channels last

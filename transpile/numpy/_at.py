@@ -33,8 +33,12 @@ class IndexUpdateRef:
     def __init__(self, array, index):
         self.array, self.index = array, index if isinstance(index, tuple) else (index,)
 
-    def get(self):
-        return getitem(self.array, self.index)
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            fill_value=None):
+        if mode is None:
+            return getitem(self.array, self.index)
+        from ._at_get import indexed_get
+        return indexed_get(self.array, self.index, mode, fill_value)
 
     def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, lambda old, new: new, "set", mode)

@@ -8,6 +8,7 @@ from ..core import aval_of
 from . import _elementwise as E
 from ._dtype_api import finfo
 from ._elementwise import _binary, _unary
+from ._preferred import takes_precision
 from ..base.operands import astype, operand, weak_flags
 
 arcsinh = _unary("asinh", "arcsinh")
@@ -144,10 +145,15 @@ def _check_1d(a, v, name):
             raise ValueError(f"{name}: '{what}' must be 1-d, got shape {aval_of(arg).shape}")
         if aval_of(arg).shape[0] == 0:
             raise ValueError(f"{name}: '{what}' cannot be empty")
-    dt = np.result_type(aval_of(a).dtype, aval_of(v).dtype)
+    # The mode's promotion (JAX's: int32 with float32 is float32, not NumPy's float64);
+    # JAX convolves integers and booleans as floats too (NumPy keeps them integers).
+    dt = dtypes.result_type([aval_of(a).dtype, aval_of(v).dtype], weak_flags([a, v]))
+    if dtypes.config.jax_rules():
+        dt = dtypes.float_for_integers(dt)
     return astype(a, dt), astype(v, dt)
 
 
+@takes_precision
 def correlate(a, v, mode="valid"):
     a, v = _check_1d(a, v, "correlate")
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]
@@ -156,6 +162,7 @@ def correlate(a, v, mode="valid"):
     return _mode_window(_correlate_full(a, v), n, m, mode)
 
 
+@takes_precision
 def convolve(a, v, mode="full"):
     a, v = _check_1d(a, v, "convolve")
     if aval_of(v).shape[0] > aval_of(a).shape[0]:

@@ -1,13 +1,14 @@
 """Spectral linear algebra: eigh/eigvalsh (symmetric eigenproblems) and svd/svdvals, with
 what is built on singular values: pinv, lstsq, matrix_rank. JAX's signatures and results.
 
-`eigh` and `svd` are primitives lowered to Jacobi-rotation helpers
-(runtime/include/tp_spectral.h), batched over leading axes, float32 or float64 (other dtypes
-compute in float64, as NumPy). Each returns one packed buffer that is sliced here: eigh's is
-(..., n + 1, n) (the eigenvalues, then the eigenvector matrix), svd's is U, s and V^T
-flattened one after another. Eigenvalues ascend and singular values descend, as NumPy's.
-Eigenvectors are signed so that each one's entry of largest magnitude is positive; singular
-vectors' signs are whatever the rotations give (LAPACK's are as arbitrary): A = U S V^T holds.
+`eigh` and `svd` are primitives lowered to helpers in runtime/include/tp_spectral.h (eigh by
+LAPACK's xSYEVD route, svd by Jacobi rotations), batched over leading axes, float32 or float64
+(other dtypes compute in float64, as NumPy). Each returns one packed buffer that is sliced
+here: eigh's is (..., n + 1, n) (the eigenvalues, then the eigenvector matrix), svd's is U, s
+and V^T flattened one after another. Eigenvalues ascend and singular values descend, as
+NumPy's. Eigenvectors carry LAPACK's signs, JAX's and NumPy's (exactly up to order 25, where
+xSYEVD iterates as the helper does; above, it divides and conquers and signs may differ);
+singular vectors' signs are whatever the rotations give: A = U S V^T holds.
 """
 from __future__ import annotations
 

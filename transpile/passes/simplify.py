@@ -46,6 +46,30 @@ def fold_constants(ir: IR) -> IR:
     return _rebuild(ir, eqns, env)
 
 
+def drop_stop_gradients(ir: IR) -> IR:
+    """`stop_gradient x` is x: by the time an IR is compiled every differentiation is done.
+    The marker stays in an IR only where a loop or branch body was traced while a
+    differentiation was on the stack (reverse mode of a scan whose body calls
+    lax.stop_gradient); nested bodies included."""
+    env, eqns = {}, []
+    for eqn in ir.eqns:
+        inputs = [_substitute(a, env) for a in eqn.inputs]
+        if eqn.prim.name == "stop_gradient":
+            env[eqn.outputs[0]] = inputs[0]
+            continue
+        params = {k: _without_stop_gradients(v) for k, v in eqn.params.items()}
+        eqns.append(Eqn(eqn.prim, inputs, params, eqn.outputs, eqn.source))
+    return _rebuild(ir, eqns, env)
+
+
+def _without_stop_gradients(value):
+    if isinstance(value, IR):
+        return drop_stop_gradients(value)
+    if isinstance(value, tuple) and any(isinstance(v, IR) for v in value):
+        return tuple(_without_stop_gradients(v) for v in value)
+    return value
+
+
 # x * 1 and x + 0 on integers (tnp.arange's start and step): exact identities. Not on floats,
 # where -0.0 + 0 is +0.0.
 _INTEGER_IDENTITY = {"mul": 1, "add": 0}
@@ -125,8 +149,8 @@ def eliminate_dead_code(ir: IR) -> IR:
     return IR(ir.constvars, ir.invars, kept[::-1], ir.outvars)
 
 
-PASSES = (fold_constants, drop_noops, eliminate_common_subexpressions, hoist_invariant_carries,
-          eliminate_dead_code)
+PASSES = (drop_stop_gradients, fold_constants, drop_noops, eliminate_common_subexpressions,
+          hoist_invariant_carries, eliminate_dead_code)
 
 
 def simplify(ir: IR) -> IR:

@@ -283,8 +283,8 @@ def qr_r_impl(avals, a, *, complete):
 
 
 def eigh_impl(avals, a):
-    """NumPy's eigh (lower triangle) packed as the helper's (..., n + 1, n) result, with its
-    sign convention: each eigenvector's entry of largest magnitude (the first) is positive."""
+    """NumPy's eigh (lower triangle: LAPACK's xSYEVD, as the compiled helper follows) packed
+    as the helper's (..., n + 1, n) result."""
     a = np.asarray(a)
     with np.errstate(all="ignore"):
         try:
@@ -292,9 +292,7 @@ def eigh_impl(avals, a):
         except np.linalg.LinAlgError:
             n = a.shape[-1]
             return np.full(a.shape[:-2] + (n + 1, n), np.nan, avals[0].dtype)
-    big = np.argmax(np.abs(v), axis=-2)[..., None, :] if v.shape[-1] else np.zeros_like(v, int)
-    sign = np.where(np.take_along_axis(v, big, axis=-2) < 0, -1, 1)
-    return np.concatenate([w[..., None, :], v * sign], axis=-2).astype(avals[0].dtype)
+    return np.concatenate([w[..., None, :], v], axis=-2).astype(avals[0].dtype)
 
 
 def svd_impl(avals, a, *, full_matrices, compute_uv):

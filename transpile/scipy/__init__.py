@@ -1,3 +1,3 @@
 """`transpile.scipy`: the jax.scipy names transpile has (`special`, `stats`, `signal`, `ndimage`,
-`linalg`)."""
-from . import linalg, ndimage, signal, special, stats  # noqa: F401
+`linalg`, `sparse.linalg.cg`, `optimize.minimize`)."""
+from . import linalg, ndimage, optimize, signal, sparse, special, stats  # noqa: F401

@@ -1,0 +1,2 @@
+"""`transpile.scipy.sparse`: the jax.scipy.sparse names transpile has (`linalg`)."""
+from . import linalg  # noqa: F401

@@ -13,7 +13,7 @@ import os
 
 from .c_comment import comment_text
 from .c_ops import C_TYPE, op_headers, op_rule, render_cast, render_literal, type_headers
-from .kernel_ir import Affine, Expr
+from .kernel_ir import Affine, Expr, children, walk
 
 INDENT = "    "
 
@@ -46,32 +46,6 @@ class Lines:
 
 
 # -- loop merging ----------------------------------------------------------------------------
-
-def children(expr: Expr) -> list:
-    """Sub-expressions, including the run-time offsets inside indices."""
-    if expr.kind == "load":
-        return [e for e, _ in expr.args[1].dyn]
-    if expr.kind == "index":
-        return [e for e, _ in expr.args[0].dyn]
-    if expr.kind == "op":
-        return list(expr.args[1])
-    if expr.kind in ("cast", "select"):
-        return list(expr.args)
-    return []
-
-
-def walk(expr: Expr, seen=None):
-    """Every node of an expression DAG once."""
-    seen = set() if seen is None else seen
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        yield e
-        stack.extend(children(e))
-
 
 def collect_affines(expr: Expr, out: list) -> list:
     for e in walk(expr):
@@ -168,7 +142,7 @@ class ExprRenderer:
     def _text(self, e: Expr) -> str:
         if e.kind == "load":
             buf, index = e.args
-            return f"{buf}[{self.space.render(index, self)}]"
+            return f"{buf.name}[{self.space.render(index, self)}]"
         if e.kind == "index":
             return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
         if e.kind == "cast":
@@ -189,6 +163,7 @@ def _short_source(source) -> str:
 
 
 def buffers_of(expr: Expr, out: set) -> set:
+    """The Buffers `expr` loads from, added to `out`."""
     out.update(e.args[0] for e in walk(expr) if e.kind == "load")
     return out
 

@@ -320,6 +320,22 @@ def op_rule(name: str, loop):
 # Helpers that live outside transpile.h. The renderer includes a header when it spells a type
 # or an operation from it: `type_headers` and `op_headers` say which, from the dtype and the
 # primitive (never from the C text).
+# The runtime header that declares each whole-buffer helper (kernel_ir.HELPER_OPERATIONS),
+# whose functions are spelled `tp_{operation}_{dtype tag}` (helper_function).
+HELPER_HEADERS = {
+    **{f"scatter_{mode}": "tp_scatter.h" for mode in ("set", "add", "mul", "min", "max")},
+    **{name: "tp_linalg.h" for name in ("solve", "det", "slogdet", "cholesky", "qr_q", "qr_r")},
+    "eigh": "tp_spectral.h", "svd": "tp_spectral.h",
+    "fft_c2c": "tp_fft.h", "fft_r2c": "tp_fft.h", "fft_c2r": "tp_fft.h",
+    "conv": "tp_conv.h",
+}
+
+
+def helper_function(operation: str, dt) -> str:
+    """The C name of a whole-buffer helper on elements of `dt` (`tp_scatter_add_f64`)."""
+    return f"tp_{operation}_{TAG[dt]}"
+
+
 COMPLEX_HEADER = "tp_complex.h"
 SPECIAL_HEADER = "tp_special.h"
 TANH_HEADER = "tp_tanh.h"

@@ -13,13 +13,14 @@ import numpy as np
 from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
-                     collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, TAG, is_scalar_call, render_literal
+                     collect_affines, counter as _counter, merge_groups)
+from .c_ops import (C_TYPE, HELPER_HEADERS, TAG, helper_function, is_scalar_call,
+                    render_literal)
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
 from .kernel_ir import (Affine, Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
                         LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
-                        While, swapped_buffers)
+                        While, swapped_buffers, walk)
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 # Headers of whole-buffer kernels that the runtime library compiles once (see
@@ -129,14 +130,15 @@ class CRenderer:
         restrict = "" if buf.name in self._swapped else f"{self.restrict} "
         return f"{'const ' if const else ''}{C_TYPE[buf.dtype]} *{restrict}{buf.name}"
 
-    def _reads(self, exprs, buffers_by_name, out=None):
+    @staticmethod
+    def _reads(exprs, out=None):
         """Buffers the expressions load from, except `out` (an update in place reads the
         buffer it writes: one parameter, written through)."""
-        names = set()
+        found = set()
         for e in exprs:
-            buffers_of(e, names)
-        names.discard(getattr(out, "name", None))
-        return [buffers_by_name[n] for n in sorted(names, key=_buffer_order)]
+            buffers_of(e, found)
+        found.discard(out)
+        return sorted(found, key=_buffer_order)
 
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
         affines = collect_affines(k.value, [k.store])
@@ -176,11 +178,11 @@ class CRenderer:
         # A loop that runs in its starting array's buffer reads its initial carry from the
         # buffer it writes: that pointer is a parameter once, writable.
         written = {b.name for b in outs}
-        reads = [b for b in self._reads(exprs, self._buffers) if b.name not in written]
+        reads = [b for b in self._reads(exprs) if b.name not in written]
         params = [self.pointer_param(b, const=True) for b in reads]
         params += [self.pointer_param(b, const=False) for b in outs]
         params += ["int64_t lower", "int64_t upper"]
-        self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
+        self._kernel_args[index] = reads + outs
         lines = Lines()
         lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
@@ -222,10 +224,10 @@ class CRenderer:
         return ExprRenderer(lines, space, counter, self.includes)
 
     def _kernel_header(self, lines, index, exprs, out, comment):
-        reads = self._reads(exprs, self._buffers, out)
+        reads = self._reads(exprs, out)
         lines.add(c_comment(comment))
         lines.add(self.kernel_signature(index, reads, out) + " {")
-        self._kernel_args[index] = [b.name for b in reads] + [out.name]
+        self._kernel_args[index] = reads + [out]
 
     def _open_loops(self, lines, space, start, stop, parallel, innermost_pragma="simd",
                     reduction="", simd_body=None):
@@ -448,7 +450,7 @@ class CRenderer:
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         if k.limits is not None:
             reads.append(k.limits.index)
-        self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
+        self._kernel_args[index] = reads + [k.out]
         lines = Lines()
         lines.add(c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
                             f"lhs strides {k.lhs.strides}, rhs strides {k.rhs.strides}"))
@@ -530,21 +532,21 @@ class CRenderer:
     def _debug_params(self, k: DebugKernel, index: int) -> str:
         """The parameters of a debug print's function: its non-empty values' buffers."""
         read = [b for b in k.values if b is not None]
-        self._kernel_args[index] = [b.name for b in read]
+        self._kernel_args[index] = read
         return ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
 
     def _helper_kernel(self, k: HelperKernel, index: int) -> str:
-        self.includes.add(k.header)
+        self.includes.add(HELPER_HEADERS[k.operation])
         reads = list({b.name: b for b in k.reads}.values())   # solve(a, a) reads a once
         args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
-        return self._helper_call_kernel(index, k.comment, reads, k.writes, k.function, args,
-                                        k.items)
+        return self._helper_call_kernel(index, k.comment, reads, k.writes,
+                                        helper_function(k.operation, k.dtype), args, k.items)
 
     def _helper_call_kernel(self, index, comment, reads, writes, function, args, items) -> str:
         """A kernel that hands whole buffers to a runtime helper (sorts, scatters,
         factorizations). `items`: how many independent problems the helper runs (rows,
         matrices), each alone as `{function}_item(args..., item)`; None for one serial one."""
-        self._kernel_args[index] = [b.name for b in reads + writes]
+        self._kernel_args[index] = reads + writes
         params = [self.pointer_param(b, const=True) for b in reads]
         params += [self.pointer_param(b, const=False) for b in writes]
         return "\n".join([
@@ -572,8 +574,8 @@ class CRenderer:
         body = Lines()
         body.depth = lines.depth
         self._render_statements(body, program.body)
-        used = {name for args in self._kernel_args.values() for name in args}
-        used |= {view.base for view in program.views} | self._entry_reads
+        used = {b.name for args in self._kernel_args.values() for b in args}
+        used |= {view.root.name for view in program.views} | self._entry_reads
         for b in program.inputs:
             if b.name in used:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
@@ -699,7 +701,7 @@ class CRenderer:
         lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
 
     def _render_call(self, lines: Lines, st: Call) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+        args = [self._pointer(b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
         lines.add(f"kernel_{st.kernel}({', '.join(args)});")
 
@@ -786,14 +788,19 @@ class CRenderer:
                 self._render_statements(lines, [swap.restore])
                 self._exchange(lines, swap)
 
-    def _pointer(self, name: str) -> str:
-        buf = self._buffers[name]
-        return buf.pointer or name
+    def _pointer(self, buf) -> str:
+        """The address a kernel is handed for `buf`: a view is its base's plus its offset."""
+        if buf.of is None:
+            return buf.name
+        step = buf.offset
+        position = step.var if step.reverse_length is None else \
+            f"({step.reverse_length - 1} - {step.var})"
+        return f"({self._pointer(buf.of)} + {position} * {step.stride})"
 
     def render_program(self, program: Program, header: str) -> str:
         self._buffers = {b.name: b for b in
                          program.inputs + program.outputs + program.temps + program.views}
-        self._kernel_args: dict[int, list[str]] = {}
+        self._kernel_args: dict[int, list] = {}   # kernel -> the Buffers it takes
         self._swapped = swapped_buffers(program.body)
         self.declared_reductions = set()
         self.includes = set()
@@ -825,8 +832,9 @@ def _row_major(shape, nvars) -> Affine:
     return Affine(tuple(coeffs), 0)
 
 
-def _buffer_order(name: str):
+def _buffer_order(buf):
     """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs."""
+    name = buf.name
     prefix = name.rstrip("0123456789")
     rank = {"c": 0, "in": 1, "t": 2, "view": 3, "out": 4}.get(prefix, 5)
     return rank, int(name[len(prefix):] or 0), name

@@ -28,12 +28,11 @@ import math
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import (Lines, LoopSpace, _short_source, collect_affines, counter,
-                     merge_groups, walk)
-from .c_ops import C_TYPE, unsigned_work_type
+from .c_expr import Lines, LoopSpace, _short_source, collect_affines, counter, merge_groups
+from .c_ops import C_TYPE, HELPER_HEADERS, unsigned_work_type
 from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
 from .c_render import CRenderer, _row_major
-from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
+from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel, walk
 
 _WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
 _BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, not a thread
@@ -178,7 +177,7 @@ class CudaRenderer(CRenderer):
         w = t if k.out.dtype.kind in "fc" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         limit_reads = [k.limits.index] if k.limits is not None else []
-        self._kernel_args[index] = [b.name for b in reads + limit_reads] + [k.out.name]
+        self._kernel_args[index] = reads + limit_reads + [k.out]
         tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
         grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
                 f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
@@ -263,9 +262,10 @@ class CudaRenderer(CRenderer):
             self._block_per_item = False
 
     def _helper_kernel(self, k, index: int) -> str:
-        if k.header in _HOST_ONLY_HELPERS:
-            raise NotImplementedError(f"{_HOST_ONLY_HELPERS[k.header]} has no CUDA kernel yet "
-                                      "(runtime/include/" + k.header + " is host code); "
+        header = HELPER_HEADERS[k.operation]
+        if header in _HOST_ONLY_HELPERS:
+            raise NotImplementedError(f"{_HOST_ONLY_HELPERS[header]} has no CUDA kernel yet "
+                                      f"(runtime/include/{header} is host code); "
                                       "use backend='cpu'")
         return super()._helper_kernel(k, index)
 
@@ -330,7 +330,7 @@ class CudaRenderer(CRenderer):
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
     def _render_call(self, lines: Lines, st) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+        args = [self._pointer(b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
         for line in self._launches[st.kernel](args):
             lines.add(line)
@@ -432,9 +432,9 @@ class _Reduction:
         return lines.text() + "\n"
 
     def _signature(self, name: str, extra: list[str]) -> str:
-        reads = self.r._reads([self.k.body], self.r._buffers)
+        reads = self.r._reads([self.k.body])
         params = [f"const {C_TYPE[b.dtype]} *__restrict__ {b.name}" for b in reads] + extra
-        self.r._kernel_args[self.index] = [b.name for b in reads] + [self.k.out.name]
+        self.r._kernel_args[self.index] = reads + [self.k.out]
         return f"{name}({', '.join(params)})"
 
     def _out_param(self) -> str:

@@ -19,8 +19,8 @@ from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC,
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
-                        MatmulLimits, Program, ReduceKernel, SortKernel, StridedOperand,
-                        linearize)
+                        MatmulLimits, Program, ReduceKernel, SortKernel, StepOffset,
+                        StridedOperand, linearize)
 from .lower_control import CONTROL_FLOW_LOWERINGS
 from .lower_exprs import (I64, cast, clamp_expr, literal_expr, op_expr,
                           short_source)
@@ -61,9 +61,8 @@ class ProgramBuilder:
         self.temps.append(buf)
         return buf
 
-    def view(self, of: Buffer, shape, offset: str) -> Buffer:
-        view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view",
-                      f"({of.pointer or of.name} + {offset})", of.base or of.name)
+    def view(self, of: Buffer, shape, offset: StepOffset) -> Buffer:
+        view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view", of, offset)
         self.views.append(view)
         return view
 
@@ -91,7 +90,6 @@ class RegionLowering:
         self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
         self.matmul_limits = matmul_limits or {}  # {product: loop_ranges.LoopLimits}
         self._memo: dict = {}
-        self._by_name: dict[str, Buffer] = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
@@ -187,7 +185,7 @@ class RegionLowering:
                 buf = self.buffers.get(atom)
                 if buf is None:
                     return None
-                expr = Expr("load", (buf.name, linearize(idx, buf.shape, nvars)), buf.dtype)
+                expr = Expr("load", (buf, linearize(idx, buf.shape, nvars)), buf.dtype)
             self._memo[key] = expr
         return expr
 
@@ -303,18 +301,8 @@ class RegionLowering:
         expr = self.value_at(atom, tuple(Affine.var(d, n) for d in range(n)), n)
         if expr.kind != "load" or expr.args[1].dyn:
             return None
-        name, flat = expr.args
-        buffer = self._buffer_named(name)
+        buffer, flat = expr.args
         return StridedOperand(buffer, flat.const, flat.coeffs)
-
-    def _buffer_named(self, name: str) -> Buffer:
-        """The buffer a load reads, from an index rebuilt only when a name is missing
-        (products in an unrolled loop would otherwise search every buffer once each)."""
-        found = self._by_name.get(name)
-        if found is None:
-            self._by_name = {b.name: b for b in self.buffers.values()}
-            found = self._by_name[name]
-        return found
 
     @staticmethod
     def _strided_operand_of(buf):
@@ -469,7 +457,7 @@ def _reshape_index(low, eqn, idx, nvars):
         return (yield x, sub, nvars)
     # The schedule guarantees x has a contiguous buffer: reuse the flat offset.
     buf = low.buffers[x]
-    return Expr("load", (buf.name, linearize(idx, new, nvars)), buf.dtype)
+    return Expr("load", (buf, linearize(idx, new, nvars)), buf.dtype)
 
 
 def _iota_index(low, eqn, idx, nvars):

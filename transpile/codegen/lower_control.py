@@ -1,5 +1,5 @@
 """Lowering of structured control flow: `cond`, `while`, `for_loop` and `scan` equations
-become C statements around the kernels of their regions.
+become statements (loops, switches) around the kernels of their regions.
 
 Loop state lives in buffers: the equation's output buffers hold the carry (initialised by
 one copy, since inputs are never written). A carry the body updates in place (see
@@ -19,7 +19,7 @@ import numpy as np
 from ..ir import Literal
 from .interchange import try_interchanged_for_loop
 from .buffers import carries_in_place
-from .kernel_ir import EntryScalar, For, Swap, Switch, While
+from .kernel_ir import EntryScalar, For, StepOffset, Swap, Switch, While
 from .lower_exprs import copy_kernel
 from .loop_ranges import matmul_limits
 from .schedule import materialised_vars
@@ -149,10 +149,10 @@ def _scan(region, eqn) -> list:
     xs = [region.buffer_for(a, stmts) for a in eqn.inputs[n:n + n_xs]]
     captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n + n_xs:]]
     var = region.builder.fresh("it")
-    position = f"({length - 1} - {var})" if p["reverse"] else var
 
     def step_view(buf):
-        return region.builder.view(buf, buf.shape[1:], f"{position} * {math.prod(buf.shape[1:])}")
+        offset = StepOffset(var, math.prod(buf.shape[1:]), length if p["reverse"] else None)
+        return region.builder.view(buf, buf.shape[1:], offset)
     x_views = [step_view(x) for x in xs]
     y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
     body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views)

@@ -11,7 +11,6 @@ import numpy as np
 
 from .. import dtypes
 from ..rules.fourier import SCALES
-from .c_ops import TAG
 from .kernel_ir import Affine, Expr, HelperKernel, LoopKernel, linearize
 
 I64 = np.dtype(np.int64)
@@ -33,7 +32,7 @@ def _scatter(low, eqn, buf, comment):
                                   "orders complex numbers lexicographically); use "
                                   "backend='interpret'")
     positions, widen = _int64_positions(low, indices, comment)
-    call = HelperKernel("tp_scatter.h", f"tp_scatter_{mode}_{TAG[buf.dtype]}",
+    call = HelperKernel(f"scatter_{mode}", buf.dtype,
                         [positions, low.buffers[updates]], [buf],
                         (math.prod(indices.aval.shape), buf.size),
                         f"{comment}: {mode} at data-dependent positions, in order")
@@ -74,7 +73,7 @@ def _scratch(low, name, dtype, batch, m, n) -> list:
     return []
 
 
-def _factorization(function, header="tp_linalg.h"):
+def _factorization(operation):
     def lower(low, eqn, buf, comment):
         batch, m, n = _square(eqn)
         reads = [low.buffers[a] for a in eqn.inputs]
@@ -86,10 +85,9 @@ def _factorization(function, header="tp_linalg.h"):
             scalars += (int(eqn.params["complete"]),)
         if eqn.prim.name == "svd":
             scalars += (int(eqn.params["full_matrices"]), int(eqn.params["compute_uv"]))
-        name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        # Each matrix is one call of `{name}_item` (a device thread each on CUDA).
-        return [HelperKernel(header, name, reads, [buf] + scratch, scalars, comment,
-                             items=batch)]
+        # Each matrix is an item (a device thread each on CUDA).
+        return [HelperKernel(operation, reads[0].dtype, reads, [buf] + scratch, scalars,
+                             comment, items=batch)]
     return lower
 
 
@@ -103,8 +101,8 @@ def _fft(low, eqn, buf, comment):
     scalars = (math.prod(shape[:axis]), length, math.prod(shape[axis + 1:]))
     scalars += (int(fft_type == "ifft"),) if kind == "c2c" else ()
     scalars += (SCALES[eqn.params["scale"]],)
-    return [HelperKernel("tp_fft.h", f"tp_fft_{kind}_{TAG[complex_dtype]}", [low.buffers[x]],
-                         [buf], scalars, comment)]
+    return [HelperKernel(f"fft_{kind}", complex_dtype, [low.buffers[x]], [buf], scalars,
+                         comment)]
 
 
 def _conv(low, eqn, buf, comment):
@@ -114,8 +112,8 @@ def _conv(low, eqn, buf, comment):
     scalars = (*lhs.aval.shape, *rhs.aval.shape, *buf.shape[1:4], *p["window_strides"],
                *(lo for lo, _ in p["padding"]), *p["lhs_dilation"], *p["rhs_dilation"],
                p["feature_group_count"])
-    return [HelperKernel("tp_conv.h", f"tp_conv_{TAG[buf.dtype]}",
-                         [low.buffers[lhs], low.buffers[rhs]], [buf], scalars, comment)]
+    return [HelperKernel("conv", buf.dtype, [low.buffers[lhs], low.buffers[rhs]], [buf],
+                         scalars, comment)]
 
 
 HELPER_LOWERINGS = {
@@ -126,8 +124,8 @@ HELPER_LOWERINGS = {
     "cholesky": _factorization("cholesky"),
     "qr_q": _factorization("qr_q"),
     "qr_r": _factorization("qr_r"),
-    "eigh": _factorization("eigh", "tp_spectral.h"),        # Jacobi rotations
-    "svd": _factorization("svd", "tp_spectral.h"),
+    "eigh": _factorization("eigh"),                         # Jacobi rotations
+    "svd": _factorization("svd"),
     "fft": _fft,                                            # Stockham / Bluestein
     "conv": _conv,                                          # direct, channels last
 }

@@ -45,28 +45,7 @@ class Lines:
         return "\n".join(self.lines)
 
 
-# -- loop merging ----------------------------------------------------------------------------
-
-def collect_affines(expr: Expr, out: list) -> list:
-    for e in walk(expr):
-        if e.kind == "load":
-            out.append(e.args[1])
-        elif e.kind == "index":
-            out.append(e.args[0])
-    return out
-
-
-def merge_groups(extents, affines, start: int, stop: int) -> list[list[int]]:
-    """Group adjacent loop dims in [start, stop) that every index treats as one flat dim."""
-    groups: list[list[int]] = []
-    affines = [a for a in affines if a.coeffs]     # scalar loads do not depend on the loops
-    for d in range(start, stop):
-        if groups and all(a.coeffs[groups[-1][-1]] == a.coeffs[d] * extents[d] for a in affines):
-            groups[-1].append(d)
-        else:
-            groups.append([d])
-    return groups
-
+# -- loop variables (merged: loop_nest.py) ------------------------------------------------
 
 class LoopSpace:
     """Loop variables after merging: names, extents, and how to render an Affine over them."""

@@ -6,21 +6,20 @@ a CUDA renderer can override only those.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
-                     collect_affines, counter as _counter, merge_groups)
-from .c_ops import (C_TYPE, HELPER_HEADERS, TAG, helper_function, is_scalar_call,
-                    render_literal)
+from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
+from .c_expr import counter as _counter
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
-from .kernel_ir import (Affine, Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
+from .kernel_ir import (Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
                         LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
                         While, swapped_buffers, walk)
+from .loop_nest import collect_affines, row_major
+from .loop_schedule import CpuTarget
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 # Headers of whole-buffer kernels that the runtime library compiles once (see
@@ -29,10 +28,6 @@ DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 RUNTIME_LIBRARY_HEADERS = frozenset({"tp_gemm.h", "tp_sort.h", "tp_linalg.h", "tp_spectral.h",
                                      "tp_scatter.h", "tp_fft.h", "tp_conv.h"})
 RUNTIME_DECLARATIONS = "tp_runtime.h"
-# Products with fewer multiply-adds than this (batch included) stay inlined in the module
-# (tp_gemm_small.h): specialised on their constant shapes they run faster in a hot loop than
-# the library's general kernel, and build in milliseconds. tp_gemm_small.h's TP_GEMM_SMALL_MAX.
-SMALL_PRODUCT_MAX = 32 * 32 * 32
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -47,24 +42,9 @@ class CRenderer:
     kernel_qualifier = "static __attribute__((noinline)) void"
     entry_qualifier = ""
     restrict = "restrict"
-    # Below this many loop iterations a kernel runs serially: measured on the loaded 2-core
-    # machine (benchmarks/bench_parallel.py, README "Threads"), a parallel region only paid
-    # off from about 2^19 elements; below, waking the other thread cost more than it saved.
-    parallel_min_elements = 1 << 19
-    # A copy or fill is bound by memory bandwidth, which the cores share: copying 2^20
-    # doubles took 0.28-0.31 ms on one thread and 0.40-0.59 ms on two, under load.
-    copy_parallel_min_elements = 1 << 22
-    # An element that calls libm (tanh, log, sin in float64, ...) counts as this many: a
-    # scalar call takes 15-25 ns against well under 1 ns for a vectorised add, so a float64
-    # tanh over 128x512 (1.3 ms on one thread) is worth two threads.
-    scalar_call_weight = 32
-    # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
-    iterated_parallel_min_elements = 1 << 9
-
-    # Consecutive parallel kernels run in one `omp parallel` region, each kernel's loop an
-    # orphaned `omp for` (its implicit barrier orders the kernels): one fork and join for
-    # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
-    team_regions = True
+    # The schedule pass of this dialect's target (loop_schedule.py): how each kernel's loops
+    # map to the machine, decided on the IR before anything is spelled.
+    target = CpuTarget
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
     # gcc's time grows linearly with a kernel's length: expressions fuse however deep.
     max_fused_height = None
@@ -81,13 +61,7 @@ class CRenderer:
         self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
-        self._in_region: set[int] = set()       # kernels called inside a shared region
-        self._parallel_loops: dict[int, int] = {}
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
-        if self.team_regions:
-            self._in_region = self._shared_region_runs(program.body)
-            for i in sorted(self._in_region):    # again, with orphaned worksharing loops
-                kernels[i] = self.render_kernel(program.kernels[i], i)
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
         if any(dtypes.is_half(b.dtype) for b in self._buffers.values()):
@@ -112,6 +86,7 @@ class CRenderer:
     # -- kernels ----------------------------------------------------------------------------
     def render_kernel(self, kernel, index: int) -> str:
         self._current_kernel = index
+        self._plan = self.plans[index]
         method = _KERNEL_METHODS.get(type(kernel))
         if method is None:
             raise NotImplementedError(type(kernel).__name__)
@@ -141,17 +116,13 @@ class CRenderer:
         return sorted(found, key=_buffer_order)
 
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
-        affines = collect_affines(k.value, [k.store])
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        space = LoopSpace(k.shape, self._plan.groups)
         lines = Lines()
         # A store at a run-time offset (an update in place) reads that offset's buffers too.
         exprs = [k.value] + [e for e, _ in k.store.dyn]
         self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
-        copy = k.value.kind in ("load", "lit")
-        parallel = self._work(k.shape, k.value) >= (self.copy_parallel_min_elements if copy
-                                                    else self.parallel_min_elements)
-        self._open_loops(lines, space, 0, len(space.names), parallel)
+        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop")
         render = self._expressions(lines, space, _counter())
         value = render(k.value)
         lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
@@ -160,20 +131,13 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    def _work(self, shape, expr) -> int:
-        """Elements of a loop nest over `shape` computing `expr`, a libm call counting as
-        scalar_call_weight elements (the parallel thresholds compare against this)."""
-        calls = sum(1 for e in walk(expr)
-                    if e.kind == "op" and is_scalar_call(e.args[0], (*e.args[2], e.dtype)[0]))
-        return math.prod(shape) * (1 + self.scalar_call_weight * calls)
-
     def _iterated_header(self, k: IteratedKernel, index: int):
         """(lines with the open kernel, loop space, carry stores, affines) of an
         interchanged loop, in every dialect."""
         exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
-        stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
+        stores = [row_major(k.shape, len(k.shape)) for _ in k.carries]
         affines = stores + [a for e in exprs for a in collect_affines(e, [])]
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        space = LoopSpace(k.shape, self._plan.groups)
         outs = [buf for *_, buf in k.carries]
         # A loop that runs in its starting array's buffer reads its initial carry from the
         # buffer it writes: that pointer is a parameter once, writable.
@@ -192,8 +156,7 @@ class CRenderer:
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
         lines, space, stores, _ = self._iterated_header(k, index)
         counter = _counter()
-        self._open_loops(lines, space, 0, len(space.names),
-                         math.prod(k.shape) >= self.iterated_parallel_min_elements,
+        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop",
                          innermost_pragma="", simd_body=True)
         self._iterated_element(lines, space, k, stores, counter)
         self._close_loops(lines, len(space.names))
@@ -253,30 +216,10 @@ class CRenderer:
 
     def _parallel_pragma(self, pragma: str, clause: str = "") -> str:
         """A kernel's parallel loop: `parallel for...`, or the orphaned `for...` when the
-        kernel runs inside a region shared with its neighbours. Records which kernels have
-        exactly one parallel loop and no reduction clause (those can share a region: every
-        statement they run is inside that loop)."""
-        index = self._current_kernel
-        self._parallel_loops[index] = self._parallel_loops.get(index, 0) + (9 if clause else 1)
-        if index in self._in_region:
+        schedule runs the kernel inside a region shared with its neighbours."""
+        if self._plan.shared_region:
             pragma = pragma.replace("parallel ", "", 1)
         return f"#pragma omp {pragma}{clause}"
-
-    def _shared_region_runs(self, stmts) -> set[int]:
-        """Kernels in runs of two or more consecutive calls that can share a region."""
-        shared, run = set(), []
-        for st in stmts + [None]:
-            if isinstance(st, Call) and self._parallel_loops.get(st.kernel) == 1:
-                run.append(st.kernel)
-                continue
-            if len(run) > 1:
-                shared.update(run)
-            run = []
-            for nested in (getattr(st, "body", None), getattr(st, "cond", None)):
-                shared |= self._shared_region_runs(nested) if nested else set()
-            for case in getattr(st, "cases", ()):
-                shared |= self._shared_region_runs(case)
-        return shared
 
     @staticmethod
     def _close_loops(lines, count):
@@ -285,29 +228,26 @@ class CRenderer:
             lines.add("}")
 
     def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
+        plan = self._plan
         n_out, n_red = len(k.out_shape), len(k.reduce_shape)
         extents = k.out_shape + k.reduce_shape
-        store = _row_major(k.out_shape, n_out + n_red)
-        affines = collect_affines(k.body, [store])
-        groups = merge_groups(extents, affines, 0, n_out) + \
-            merge_groups(extents, affines, n_out, n_out + n_red)
-        space = LoopSpace(extents, groups)
-        n_out_loops = len(merge_groups(extents, affines, 0, n_out))
-        if self._walks_rows(k, space, affines, n_out_loops):
+        store = row_major(k.out_shape, n_out + n_red)
+        space = LoopSpace(extents, plan.groups)
+        n_out_loops = plan.out_loops
+        if plan.layout == "rows_outside":
             return self._column_reduce_kernel(k, index, space, store)
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment)
         lines.depth += 1
-        out_size = math.prod(k.out_shape)
-        big = self._work(extents, k.body) >= self.parallel_min_elements
-        self._open_loops(lines, space, 0, n_out_loops, big and out_size > 1, innermost_pragma="")
+        self._open_loops(lines, space, 0, n_out_loops, plan.threads == "loop",
+                         innermost_pragma="")
         dt = k.body.dtype
         if k.combiner in ("argmax", "argmin"):
             self._arg_reduce_body(lines, space, k, n_out_loops)
         else:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
-            if self._in_order(k):
+            if plan.layout == "in_order":
                 self._open_loops(lines, space, n_out_loops, len(space.names), False,
                                  innermost_pragma="")
             else:
@@ -315,7 +255,8 @@ class CRenderer:
                 if clause.startswith("tp_"):
                     self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
                 self._open_loops(lines, space, n_out_loops, len(space.names),
-                                 big and out_size == 1, reduction=f" reduction({clause}:acc)")
+                                 plan.threads == "reduction",
+                                 reduction=f" reduction({clause}:acc)")
             v = self._expressions(lines, space, _counter())(k.body)
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
             lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
@@ -329,50 +270,11 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    @staticmethod
-    def _in_order(k: ReduceKernel) -> bool:
-        """Must this reduction take its terms strictly in order (no simd lanes, no threads)?
-
-        A float product: NumPy multiplies in order, and a reassociated product is not a few
-        ulp off but arbitrarily far where partial products pass through subnormals or
-        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Complex max/min: of NaNs, or of equal
-        values with different bits (signed zeros), the first is NumPy's answer. Sums are
-        reassociated: their error is bounded by the terms' magnitudes, and NumPy's own order
-        is pairwise, not serial."""
-        dt = k.body.dtype
-        return (k.combiner == "prod" and dtypes.is_inexact(dt)) or \
-            (k.combiner in ("max", "min") and dtypes.is_complex(dt))
-
-    # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
-    # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
-    column_block = 2048
-
-    @staticmethod
-    def _walks_rows(k: ReduceKernel, space, affines, n_out_loops) -> bool:
-        """Should this reduction run with the reduced loop outside and the outputs inside?
-
-        Yes for a column reduction: one output loop and one reduced loop (after merging),
-        the outputs contiguous in memory and the reduced dimension strided, and a real
-        accumulator (the output buffer accumulates, or a block of accumulators of their own
-        type where that differs: float32 sums in double). Walking rows then reads memory in
-        order instead of one cache line per element (a float32 bias gradient, the sum of a
-        128x512 batch over its rows: 0.14-0.27 ms by columns)."""
-        if n_out_loops != 1 or len(space.groups) != 2 or k.combiner in ("argmax", "argmin"):
-            return False
-        if k.combiner in ("max", "min") and dtypes.is_float(k.body.dtype):
-            return False     # the sign of a zero result has its own pass (_zero_sign_pass)
-        if dtypes.is_complex(k.body.dtype) or dtypes.is_complex(k.out.dtype):
-            return False
-        out_var, red_var = space.groups[0][-1], space.groups[1][-1]
-        loads = [a for a in affines[1:] if any(a.coeffs)]
-        return any(a.coeffs[out_var] == 1 for a in loads) and \
-            all(a.coeffs[red_var] != 1 for a in loads)
-
     def _column_reduce_kernel(self, k: ReduceKernel, index: int, space, store) -> str:
         """Blocks of outputs (in parallel when big); per block, every row of the reduced
         dimension updates the block's outputs in place (a simd loop). Each output still sees
         its terms in order, as the row-walking serial loop would."""
-        dt, block = k.body.dtype, self.column_block
+        dt, block = k.body.dtype, self.target.column_block
         n_out, n_red = space.extents
         o, r = space.names
         target = f"{k.out.name}[{space.render(store)}]"
@@ -382,7 +284,7 @@ class CRenderer:
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment + " (rows outside)")
         lines.depth += 1
-        if n_out * n_red >= self.parallel_min_elements and n_out > block:
+        if self._plan.threads == "loop":
             lines.add(self._parallel_pragma("parallel for"))
         with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
             lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
@@ -417,7 +319,7 @@ class CRenderer:
 
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype
-        store = _row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
+        store = row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
         lines.add(f"{C_TYPE[dt]} best = {render_literal(0, dt)};")
         lines.add("int64_t best_index = -1;")
         self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
@@ -444,7 +346,7 @@ class CRenderer:
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
-        small = k.batch * k.m * k.n * k.k < SMALL_PRODUCT_MAX
+        small = self._plan.layout == "gemm_small"
         self.includes.add("tp_gemm_small.h" if small else "tp_gemm.h")
         function = "tp_gemm_small" if small else "tp_gemm"
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
@@ -710,10 +612,10 @@ class CRenderer:
         while position < len(stmts):
             st = stmts[position]
             position += 1
-            if isinstance(st, Call) and st.kernel in self._in_region:
+            if isinstance(st, Call) and self.plans[st.kernel].shared_region:
                 run = [st]
                 while position < len(stmts) and isinstance(stmts[position], Call) and \
-                        stmts[position].kernel in self._in_region:
+                        self.plans[stmts[position].kernel].shared_region:
                     run.append(stmts[position])
                     position += 1
                 lines.add("#pragma omp parallel  /* one region for these kernels */")
@@ -802,6 +704,7 @@ class CRenderer:
                          program.inputs + program.outputs + program.temps + program.views}
         self._kernel_args: dict[int, list] = {}   # kernel -> the Buffers it takes
         self._swapped = swapped_buffers(program.body)
+        self.plans = self.target.schedule(program)
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)
@@ -822,14 +725,6 @@ def _entry_literal(value, dt) -> str:
         v = int(value)
         return str(v) if v >= 0 else f"({v})"
     return render_literal(value, dt)
-
-
-def _row_major(shape, nvars) -> Affine:
-    coeffs, stride = [0] * nvars, 1
-    for d in range(len(shape) - 1, -1, -1):
-        coeffs[d] = stride
-        stride *= shape[d]
-    return Affine(tuple(coeffs), 0)
 
 
 def _buffer_order(buf):

@@ -28,14 +28,14 @@ import math
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import Lines, LoopSpace, _short_source, collect_affines, counter, merge_groups
+from .c_expr import Lines, LoopSpace, _short_source, counter
 from .c_ops import C_TYPE, HELPER_HEADERS, unsigned_work_type
 from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
-from .c_render import CRenderer, _row_major
-from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel, walk
+from .c_render import CRenderer
+from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
+from .loop_nest import collect_affines, row_major
+from .loop_schedule import CudaTarget
 
-_WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
-_BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, not a thread
 # Run-time helpers written for the host only (OpenMP, plans allocated and cached with malloc),
 # with no device form yet: what uses them, and the way out.
 _HOST_ONLY_HELPERS = {"tp_fft.h": "jnp.fft", "tp_conv.h": "lax.conv_general_dilated"}
@@ -45,7 +45,7 @@ class CudaRenderer(CRenderer):
     kernel_qualifier = "__global__ void __launch_bounds__(TP_THREADS)"
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
-    team_regions = False          # OpenMP's shared parallel regions have no CUDA counterpart
+    target = CudaTarget
     runtime_header = "tp_cuda.h"
     # nvcc's optimiser (cicc) slows down more than linearly with a kernel's length: an
     # unrolled 200-step chain of sin, as one kernel, took 9.8 s of CPU to compile and a
@@ -63,7 +63,6 @@ class CudaRenderer(CRenderer):
     def render_program(self, program, header: str) -> str:
         self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines
         self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
-        self._block_per_item = False               # set while a long-row sort renders
         return super().render_program(program, header)
 
     # -- thread mapping -----------------------------------------------------------------------
@@ -103,7 +102,7 @@ class CudaRenderer(CRenderer):
     # -- elementwise kernels ------------------------------------------------------------------
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
         affines = collect_affines(k.value, [k.store])
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        space = LoopSpace(k.shape, self._plan.groups)
         total = math.prod(k.shape)
         lines = Lines()
         # A store at a run-time offset (an update in place) reads that offset's buffers too.
@@ -150,23 +149,19 @@ class CudaRenderer(CRenderer):
 
     # -- reductions ---------------------------------------------------------------------------
     def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
-        n_out = len(k.out_shape)
         extents = k.out_shape + k.reduce_shape
-        store = _row_major(k.out_shape, len(extents))
+        store = row_major(k.out_shape, len(extents))
         affines = collect_affines(k.body, [store])
-        out_groups = merge_groups(extents, affines, 0, n_out)
-        space = LoopSpace(extents, out_groups + merge_groups(extents, affines, n_out,
-                                                             len(extents)))
-        red = _Reduction(self, k, index, space, len(out_groups), store, affines)
+        space = LoopSpace(extents, self._plan.groups)
+        red = _Reduction(self, k, index, space, self._plan.out_loops, store, affines)
         if red.rows == 0:
             lines = Lines()
             self._kernel_header(lines, index, [k.body], k.out, k.comment)
             lines.depth += 1
             return self._empty_kernel(lines, index)
-        layout = red.layout()
-        text = {"full": red.full, "warp": red.warp_per_row, "block": red.block_per_row,
-                "thread": red.thread_per_output}[layout]()
-        return text
+        return {"full": red.full, "warp_per_row": red.warp_per_row,
+                "block_per_row": red.block_per_row,
+                "thread_per_output": red.thread_per_output}[self._plan.layout]()
 
     # -- matmul ---------------------------------------------------------------------------------
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
@@ -253,14 +248,6 @@ class CudaRenderer(CRenderer):
         return first, rows, depth
 
     # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
-    def _sort_kernel(self, k, index: int) -> str:
-        """Short rows: a thread each; long ones: a block each (tp_sort.h's merge path)."""
-        self._block_per_item = k.n >= _BLOCK_SORT_MIN
-        try:
-            return super()._sort_kernel(k, index)
-        finally:
-            self._block_per_item = False
-
     def _helper_kernel(self, k, index: int) -> str:
         header = HELPER_HEADERS[k.operation]
         if header in _HOST_ONLY_HELPERS:
@@ -280,7 +267,7 @@ class CudaRenderer(CRenderer):
             return [f"    {function}({joined});  /* one thread: in order */"]
         lines = Lines()
         lines.depth = 1
-        if self._block_per_item:
+        if self._plan.layout == "block_per_item":
             self._launches[index] = self._launch_1d(f"kernel_{index}", f"tp_blocks({items}, 1)")
             with self._grid_stride(lines, "item", items, "(int64_t)blockIdx.x",
                                    "(int64_t)gridDim.x"):
@@ -393,21 +380,6 @@ class _Reduction:
         else:
             self.acc_t = accumulator_type(k.combiner, dt)
             self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"
-
-    def layout(self) -> str:
-        if self.k.combiner == "prod" and dtypes.is_inexact(self.k.body.dtype):
-            # NumPy multiplies in order: a reassociated product is not a few ulp off but
-            # arbitrarily far where partial products pass through subnormals or overflow.
-            return "thread"
-        if self.rows == 1:
-            return "full"
-        if self.length < 32 or len(self.space.names) == self.n_out:
-            return "thread"
-        innermost = self.space.groups[-1][-1]
-        loads = [e.args[1] for e in walk(self.k.body) if e.kind == "load"]
-        if any(a.coeffs and abs(a.coeffs[innermost]) == 1 for a in loads):
-            return "warp" if self.length <= _WARP_ROW_MAX else "block"
-        return "thread"
 
     # -- pieces ---------------------------------------------------------------------------------
     def _open(self, lines: Lines, params: str, comment: str):

@@ -70,3 +70,11 @@ def test_temporaries_live_in_one_kept_block_and_threads_share_the_function():
     assert len(results) == 80
     for got in results:
         np.testing.assert_allclose(got, expected, rtol=2e-6, atol=1e-7)
+
+
+def test_float32_literals_print_as_written():
+    """A float32 constant is spelled as its shortest decimal (`1.67f`, as in the source), not
+    float64's digits of the float32 nearest to it; both read back as the same bits."""
+    source = tp.jit(lambda x: x * 1.67 - 0.9).lower(np.ones(4, np.float32)).source
+    assert "1.67f" in source and "0.9f" in source
+    assert "1.6699999" not in source

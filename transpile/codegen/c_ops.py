@@ -443,6 +443,9 @@ def _float_literal(v: float, dt: np.dtype) -> str:
     if np.isinf(v):
         inf = "INFINITY" if f32 else "(double)INFINITY"
         return inf if v > 0 else f"(-{inf})"
-    text = repr(v)
-    text += "f" if f32 else ""
+    # The shortest decimal that reads back as the same value in its own type: `0.9f`, as
+    # the user wrote it, not float64's spelling of the float32 nearest to it
+    # (`0.89999997615814209f`). C rounds a float constant straight to float, so both read
+    # back as the same bits.
+    text = str(np.float32(v)) + "f" if f32 else repr(v)
     return f"({text})" if text.startswith("-") else text

@@ -147,3 +147,40 @@ def _imports(path: Path) -> set[str]:
 def test_lowering_imports_no_renderer(module):
     bad = _imports(CODEGEN / f"{module}.py") & RENDERER_MODULES
     assert not bad, f"codegen/{module}.py imports renderer module(s) {sorted(bad)}"
+
+
+# -- names from the Python source ---------------------------------------------------------------
+
+def test_buffers_take_the_python_names_of_arguments_and_operations():
+    program = _program("softmax_f32")
+    assert [b.name for b in program.inputs] == ["x"]
+    assert [b.name for b in program.temps] == ["max0", "exp0", "sum0"]
+    source = lowered("softmax_f32").source
+    assert "const float *restrict x, const float *restrict max0, float *restrict exp0" in source
+
+
+def test_pytree_paths_become_c_names():
+    import transpile as tp
+
+    def f(params, xs):
+        return params["w"] * xs[0] + params["b"] - xs[1]
+    args = ({"w": np.ones(3), "b": np.ones(3)}, (np.ones(3), np.ones(3)))
+    program = tp.jit(f).lower(*args)._prepared.program
+    names = [b.name for b in program.inputs]
+    assert len(set(names)) == 4 and all(n.isidentifier() for n in names)
+    assert names == ["params_b", "params_w", "xs_0", "xs_1"]
+
+
+def test_python_names_never_shadow_generated_ones():
+    """An argument named like a generated name (a loop variable, a value, a local of the
+    entry, a C keyword or type) gets a trailing underscore, and the program still runs."""
+    import transpile as tp
+
+    def f(i0, v0, status, acc, double, x_ptr, int32_t):
+        return i0 * v0 + status - acc * double + x_ptr.sum() + int32_t
+    args = [np.arange(4.0) + k for k in range(7)]
+    lowered_f = tp.jit(f).lower(*args)
+    assert [b.name for b in lowered_f._prepared.program.inputs] == [
+        "i0_", "v0_", "status_", "acc_", "double_", "x_ptr_", "int32_t_"]
+    got = tp.jit(f)(*args)
+    np.testing.assert_array_equal(np.asarray(got), f(*args))

@@ -193,3 +193,35 @@ def test_the_c_renderer_spells_the_schedule_and_renders_each_kernel_once():
     assert source.count("#pragma omp parallel  /* one region") == 1
     assert source.count("#pragma omp for simd") == 2
     assert renderer.rendered == [0, 1]
+
+
+# -- scalars in registers -------------------------------------------------------------------------
+
+def test_zero_dimensional_temporaries_live_in_registers_on_the_cpu():
+    """0-d temporaries (a full reduction, a loop's index, a while flag) are C locals of the
+    entry, not memory; except a carry whose pointer the loop swaps. CUDA keeps them in device
+    memory."""
+    def f(x):
+        total = x.sum()
+        y = lax.fori_loop(0, 3, lambda i, c: c * 0.5 + i, x / total)
+        n = lax.while_loop(lambda c: c < 10.0, lambda c: c * 2.0 + total, total)
+        return y, n
+    program = _program(f, np.ones((8, 8)))
+    scalars = {b.name for b in program.temps if b.shape == ()}
+    registers = CpuTarget.registers(program)
+    assert registers and registers <= scalars
+    assert {n.rstrip("0123456789") for n in registers} >= {"sum", "flag"}
+    assert not CudaTarget.registers(program)
+    swapped = {b.name for st in program.body for s in getattr(st, "swaps", ())
+               for b in (s.current, s.spare)}
+    assert not registers & swapped
+
+
+def test_kernels_read_register_scalars_by_value():
+    source = tp.jit(lambda x: x / x.sum()).lower(np.ones((8, 8)))._prepared.source
+    assert "double sum0 = 0.0;" in source                  # a local of the entry
+    assert "const double sum0, double *restrict out0" in source      # read by value
+    assert "kernel_0(x, &sum0);" in source and "kernel_1(x, sum0, out0);" in source
+    assert "malloc" not in source and "space" not in source
+    x = np.arange(64.0).reshape(8, 8)
+    np.testing.assert_allclose(np.asarray(tp.jit(lambda v: v / v.sum())(x)), x / x.sum())

@@ -727,12 +727,13 @@ def _entry_literal(value, dt) -> str:
     return render_literal(value, dt)
 
 
+_ROLE_ORDER = {"const": 0, "input": 1, "temp": 2, "view": 3, "output": 4}
+
+
 def _buffer_order(buf):
-    """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs."""
-    name = buf.name
-    prefix = name.rstrip("0123456789")
-    rank = {"c": 0, "in": 1, "t": 2, "view": 3, "out": 4}.get(prefix, 5)
-    return rank, int(name[len(prefix):] or 0), name
+    """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs,
+    each in the order lowering made them."""
+    return _ROLE_ORDER[buf.role], buf.order, buf.name
 
 
 def _batch_groups(k: MatmulKernel) -> list:

@@ -74,6 +74,9 @@ class Buffer:
     # copy, and structure rather than a pointer expression (each renderer spells it).
     of: "Buffer | None" = None
     offset: StepOffset | None = None
+    # Creation order within its role: kernel parameters and entry declarations follow it
+    # (names come from the Python source and do not sort).
+    order: int = 0
 
     # Names are unique within a program: hashing the name alone keeps the hash of every
     # load (which holds its buffer) cheap; equality still compares every field.

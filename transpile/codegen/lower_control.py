@@ -79,7 +79,7 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
         elif outvars[k] is invars[k]:
             results.append(None)         # passed through (its type changed, so not hoisted)
         else:
-            spare = region.builder.temp(carry[k].shape, carry[k].dtype)
+            spare = region.builder.temp(carry[k].shape, carry[k].dtype, "spare")
             restore = region.builder.add_kernel(copy_kernel(
                 spare, carry[k], "the loop stopped after an odd number of pointer swaps, "
                 "so the carry is in the spare buffer: copy it home once"))
@@ -107,7 +107,7 @@ def _while(region, eqn) -> list:
     stmts = []
     carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
     captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n:]]
-    flag = region.builder.temp((), np.bool_)
+    flag = region.builder.temp((), np.bool_, "flag")
     cond = lower_region(region, cond_ir, carry + captured, [flag])
     body, swaps = _loop_body(region, body_ir, carry + captured, carry, 0)
     stmts.append(While(cond, flag, body, swaps, region.builder.fresh("odd")))
@@ -125,7 +125,7 @@ def _for_loop(region, eqn) -> list:
         return stmts + interchanged
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
     captured = [region.buffer_for(a, stmts) for a in eqn.inputs[2 + n:]]
-    index = region.builder.temp((), body_ir.invars[0].aval.dtype)
+    index = region.builder.temp((), body_ir.invars[0].aval.dtype, "index")
     limits = matmul_limits(eqn, region.producers)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
                              matmul_limits=limits)

@@ -48,7 +48,7 @@ def _int64_positions(low, indices, comment):
     shape = indices.aval.shape
     n = len(shape)
     idx = tuple(Affine.var(d, n) for d in range(n))
-    wide = low.builder.temp((math.prod(shape),), I64)
+    wide = low.builder.temp((math.prod(shape),), I64, "positions")
     value = Expr("cast", (low.value_at(indices, idx, n),), I64)
     return wide, [LoopKernel(shape, wide, linearize(idx, shape, n), value,
                              f"{comment}: positions widened to int64")]
@@ -62,14 +62,15 @@ def _square(eqn):
 def _scratch(low, name, dtype, batch, m, n) -> list:
     """Working space of each helper: a copy of each matrix (and LU's pivots, QR's taus)."""
     if name in ("linalg_solve", "linalg_det", "linalg_slogdet"):
-        return [low.builder.temp((batch * m * n,), dtype), low.builder.temp((batch * m,), I64)]
+        return [low.builder.temp((batch * m * n,), dtype, "scratch"),
+                low.builder.temp((batch * m,), I64, "pivots")]
     if name in ("qr_q", "qr_r"):
-        return [low.builder.temp((batch * (m * n + min(m, n)),), dtype)]
+        return [low.builder.temp((batch * (m * n + min(m, n)),), dtype, "scratch")]
     if name == "eigh":
-        return [low.builder.temp((batch * n * n,), dtype)]
+        return [low.builder.temp((batch * n * n,), dtype, "scratch")]
     if name == "svd":
         big, small = max(m, n), min(m, n)
-        return [low.builder.temp((batch * (big * big + small * small),), dtype)]
+        return [low.builder.temp((batch * (big * big + small * small),), dtype, "scratch")]
     return []
 
 

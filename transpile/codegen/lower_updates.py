@@ -29,7 +29,7 @@ def in_place_update_kernels(low, eqn, buf, comment):
     value = cast(low.value_at(update, idx, n), buf.dtype, eqn.source)
     kernels = []
     if math.prod(sizes) > 1 and not reads_only_at(value, buf, store, sizes):
-        tmp = low.builder.temp(sizes, buf.dtype)
+        tmp = low.builder.temp(sizes, buf.dtype, "window")
         flat = linearize(idx, sizes, n)
         kernels.append(LoopKernel(sizes, tmp, flat, value, f"{comment}: the update, "
                                   f"computed before {buf.name} changes under it"))

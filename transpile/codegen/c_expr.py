@@ -75,9 +75,11 @@ class ExprRenderer:
     """Emits one `const T vN = ...;` per expression node, reusing equal nodes. Adds to
     `headers` every runtime header a type or operation it spells is declared in."""
 
-    def __init__(self, lines: Lines, space: LoopSpace, counter, headers: set):
+    def __init__(self, lines: Lines, space: LoopSpace, counter, headers: set,
+                 by_value=frozenset()):
         self.lines, self.space, self.counter = lines, space, counter
         self.headers = headers
+        self.by_value = by_value          # names of scalars the kernel takes by value
         self.names: dict[Expr, str] = {}
 
     def __call__(self, e: Expr) -> str:
@@ -121,6 +123,8 @@ class ExprRenderer:
     def _text(self, e: Expr) -> str:
         if e.kind == "load":
             buf, index = e.args
+            if buf.name in self.by_value:
+                return buf.name
             return f"{buf.name}[{self.space.render(index, self)}]"
         if e.kind == "index":
             return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"

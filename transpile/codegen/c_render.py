@@ -77,7 +77,7 @@ class CRenderer:
             parts.append("")
         if program.effects:
             parts.append(self.debug_hook(program.name))
-        if self._keeps_workspace(program.temps):
+        if self._keeps_workspace(self._memory_temps):
             parts.append(self._workspace_declarations())
         parts.extend(kernels)
         parts.append(self.render_entry(program))
@@ -96,6 +96,14 @@ class CRenderer:
         params = [self.pointer_param(b, const=True) for b in reads]
         params.append(self.pointer_param(out, const=False))
         return f"{self.kernel_qualifier} kernel_{index}({', '.join(params)})"
+
+    def _read_params(self, index, reads) -> list[str]:
+        """A loop kernel's read parameters: a scalar in a register (CpuTarget.registers) by
+        value, every other buffer by pointer."""
+        by_value = frozenset(b.name for b in reads if b.name in self.registers)
+        self._by_value[index] = by_value
+        return [f"const {C_TYPE[b.dtype]} {b.name}" if b.name in by_value
+                else self.pointer_param(b, const=True) for b in reads]
 
     def pointer_param(self, buf, const: bool) -> str:
         """A kernel's pointer parameter. Buffers whose pointers a loop swaps are never
@@ -143,9 +151,9 @@ class CRenderer:
         # buffer it writes: that pointer is a parameter once, writable.
         written = {b.name for b in outs}
         reads = [b for b in self._reads(exprs) if b.name not in written]
-        params = [self.pointer_param(b, const=True) for b in reads]
+        params = self._read_params(index, reads)
         params += [self.pointer_param(b, const=False) for b in outs]
-        params += ["int64_t lower", "int64_t upper"]
+        params += ["int64_t step_from", "int64_t step_to"]
         self._kernel_args[index] = reads + outs
         lines = Lines()
         lines.add(c_comment(k.comment))
@@ -170,7 +178,7 @@ class CRenderer:
         outer = self._expressions(lines, space, counter)
         for name, init, _, buf in k.carries:
             lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
-        with lines.block("for (int64_t step = lower; step < upper; step++)"):
+        with lines.block("for (int64_t step = step_from; step < step_to; step++)"):
             if any(e.kind == "var" and e.args[0] == k.index_name
                    for _, _, update, _ in k.carries for e in walk(update)):
                 lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
@@ -184,12 +192,14 @@ class CRenderer:
 
     def _expressions(self, lines, space, counter) -> ExprRenderer:
         """Renders scalar expressions into `lines`; the headers they call into are included."""
-        return ExprRenderer(lines, space, counter, self.includes)
+        return ExprRenderer(lines, space, counter, self.includes,
+                            self._by_value.get(self._current_kernel, frozenset()))
 
     def _kernel_header(self, lines, index, exprs, out, comment):
         reads = self._reads(exprs, out)
         lines.add(c_comment(comment))
-        lines.add(self.kernel_signature(index, reads, out) + " {")
+        params = self._read_params(index, reads) + [self.pointer_param(out, const=False)]
+        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
         self._kernel_args[index] = reads + [out]
 
     def _open_loops(self, lines, space, start, stop, parallel, innermost_pragma="simd",
@@ -487,13 +497,17 @@ class CRenderer:
         for b in program.outputs:
             lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
         self._entry_reads = used
-        status = self._allocate_temps(lines, program.temps)
+        for b in program.temps:
+            if b.name in self.registers and b.name in used:
+                lines.add(f"{C_TYPE[b.dtype]} {b.name} = {_entry_literal(0, b.dtype)};  "
+                          "/* a scalar: a local */")
+        status = self._allocate_temps(lines, self._memory_temps)
         lines.lines.extend(body.lines)
         if status != "0":
             lines.depth -= 1
             lines.add("cleanup:")
             lines.depth += 1
-            for line in self._free_temps(program.temps):
+            for line in self._free_temps(self._memory_temps):
                 lines.add(line)
         lines.add(f"return {status};")
         lines.depth -= 1
@@ -593,17 +607,23 @@ class CRenderer:
         self._entry_reads.add(scalar.buffer.name)
         return self._read_one_element(scalar.buffer)
 
-    @staticmethod
-    def _read_one_element(buf) -> str:
-        """The entry's read of a one-element buffer (`t3[0]` in C)."""
-        return f"{buf.name}[0]"
+    def _read_one_element(self, buf) -> str:
+        """The entry's read of a one-element buffer (`t3[0]` in C; a local: its name)."""
+        return buf.name if buf.name in self.registers else f"{buf.name}[0]"
 
-    @staticmethod
-    def _store_loop_index(lines: Lines, index, var: str) -> None:
-        lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
+    def _store_loop_index(self, lines: Lines, index, var: str) -> None:
+        target = index.name if index.name in self.registers else f"{index.name}[0]"
+        lines.add(f"{target} = ({C_TYPE[index.dtype]}){var};")
+
+    def _argument(self, kernel: int, buf) -> str:
+        """What the entry hands a kernel for `buf`: a pointer, or for a scalar held in a
+        local, its value (a kernel reading it by value) or its address (any other)."""
+        if buf.name in self.registers:
+            return buf.name if buf.name in self._by_value.get(kernel, ()) else f"&{buf.name}"
+        return self._pointer(buf)
 
     def _render_call(self, lines: Lines, st: Call) -> None:
-        args = [self._pointer(b) for b in self._kernel_args[st.kernel]]
+        args = [self._argument(st.kernel, b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
         lines.add(f"kernel_{st.kernel}({', '.join(args)});")
 
@@ -705,6 +725,9 @@ class CRenderer:
         self._kernel_args: dict[int, list] = {}   # kernel -> the Buffers it takes
         self._swapped = swapped_buffers(program.body)
         self.plans = self.target.schedule(program)
+        self.registers = self.target.registers(program)
+        self._memory_temps = [b for b in program.temps if b.name not in self.registers]
+        self._by_value: dict[int, frozenset] = {}    # kernel -> scalars it takes by value
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)

@@ -20,7 +20,7 @@ import math
 from .. import dtypes
 from .c_ops import is_scalar_call
 from .kernel_ir import (Call, DebugKernel, HelperKernel, IteratedKernel, LoopKernel,
-                        MatmulKernel, Program, ReduceKernel, SortKernel, walk)
+                        MatmulKernel, Program, ReduceKernel, SortKernel, swapped_buffers, walk)
 from .loop_nest import collect_affines, group_extents, merge_groups, row_major
 
 # How a plan maps its kernel (KernelPlan.layout), per target:
@@ -131,6 +131,15 @@ class CpuTarget:
             for i in shared_region_runs(program.body, plans):
                 plans[i] = dataclasses.replace(plans[i], shared_region=True)
         return plans
+
+    @classmethod
+    def registers(cls, program: Program) -> frozenset[str]:
+        """The 0-d temporaries that live in registers: C locals of the entry function, which
+        kernels reading them take by value (a write takes the local's address), instead of
+        one-element blocks of memory. Not those whose pointers a loop swaps."""
+        swapped = swapped_buffers(program.body)
+        return frozenset(b.name for b in program.temps
+                         if b.shape == () and b.name not in swapped)
 
     @classmethod
     def plan(cls, kernel) -> KernelPlan:
@@ -250,6 +259,12 @@ class CudaTarget:
     @classmethod
     def schedule(cls, program: Program) -> dict[int, KernelPlan]:
         return {i: cls.plan(k) for i, k in enumerate(program.kernels)}
+
+    @classmethod
+    def registers(cls, program: Program) -> frozenset[str]:
+        """None: the host entry cannot hand a kernel a host local (scalars stay in device
+        memory, which the entry reads back where it needs them)."""
+        return frozenset()
 
     @classmethod
     def plan(cls, kernel) -> KernelPlan:

@@ -19,7 +19,7 @@ _KEYWORDS = frozenset("""
     NULL errno stdin stdout stderr
 """.split())
 _LOCALS = frozenset("""
-    acc best best_index block end at depth first step lower upper swap values lane row flat
+    acc best best_index block end at depth first step step_from step_to swap values lane row flat
     r p count partial identity combine z tile_row tile_col item i status space shared_space
     cleanup value values effect hook
 """.split())

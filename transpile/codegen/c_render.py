@@ -52,6 +52,13 @@ class CRenderer:
     # False where the module must hold them: CUDA (device code) and exports (self-contained).
     uses_runtime_library = True
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
+    # How the entry reads and writes the one element of a scalar buffer (CUDA: a copy from or
+    # to the device, its failure recorded in `status`).
+    read_element = "{name}[0]"
+    write_element = "{name}[0] = {value};"
+    # May the entry's declarations carry initializers? C++ (CUDA) forbids a `goto cleanup`
+    # past an initialized declaration: there they are declared, then assigned.
+    initialised_declarations = True
     # Temporaries live in one block kept between calls, up to this many bytes (see
     # _workspace_declarations). A dialect that allocates otherwise (CUDA) turns it off.
     kept_workspace_max_bytes = 64 << 20
@@ -609,11 +616,13 @@ class CRenderer:
 
     def _read_one_element(self, buf) -> str:
         """The entry's read of a one-element buffer (`t3[0]` in C; a local: its name)."""
-        return buf.name if buf.name in self.registers else f"{buf.name}[0]"
+        return buf.name if buf.name in self.registers else \
+            self.read_element.format(name=buf.name)
 
     def _store_loop_index(self, lines: Lines, index, var: str) -> None:
-        target = index.name if index.name in self.registers else f"{index.name}[0]"
-        lines.add(f"{target} = ({C_TYPE[index.dtype]}){var};")
+        value = f"({C_TYPE[index.dtype]}){var}"
+        lines.add(f"{index.name} = {value};" if index.name in self.registers else
+                  self.write_element.format(name=index.name, value=value))
 
     def _argument(self, kernel: int, buf) -> str:
         """What the entry hands a kernel for `buf`: a pointer, or for a scalar held in a
@@ -625,7 +634,13 @@ class CRenderer:
     def _render_call(self, lines: Lines, st: Call) -> None:
         args = [self._argument(st.kernel, b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
-        lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+        for line in self._launches.get(st.kernel, self._plain_call(st.kernel))(args):
+            lines.add(line)
+
+    @staticmethod
+    def _plain_call(index: int):
+        """The entry's call of a kernel that needs no launch of its own (every C kernel)."""
+        return lambda args: [f"kernel_{index}({', '.join(args)});"]
 
     def _render_statements(self, lines: Lines, stmts) -> None:
         position = 0
@@ -684,10 +699,14 @@ class CRenderer:
         """A fori_loop's bounds as the entry's `for` reads them."""
         return self._entry_scalar(loop.lower), self._entry_scalar(loop.upper)
 
-    @staticmethod
-    def _parity_flag(lines, loop) -> None:
-        if loop.swaps:
+    def _parity_flag(self, lines, loop) -> None:
+        if not loop.swaps:
+            return
+        if self.initialised_declarations:
             lines.add(f"bool {loop.parity} = false;  /* odd number of carry pointer swaps? */")
+        else:
+            lines.add(f"bool {loop.parity};  /* odd number of carry pointer swaps? */")
+            lines.add(f"{loop.parity} = false;")
 
     @staticmethod
     def _exchange(lines, swap) -> None:
@@ -728,6 +747,7 @@ class CRenderer:
         self.registers = self.target.registers(program)
         self._memory_temps = [b for b in program.temps if b.name not in self.registers]
         self._by_value: dict[int, frozenset] = {}    # kernel -> scalars it takes by value
+        self._launches: dict[int, object] = {}       # kernel -> args -> its launch's lines
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)

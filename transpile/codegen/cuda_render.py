@@ -57,11 +57,14 @@ class CudaRenderer(CRenderer):
     # link step per module, dearer than what it saves). The host side has no heavy helper.
     uses_runtime_library = False
     kept_workspace_max_bytes = 0          # temporaries are cudaMalloc'd (_allocate_temps)
+    # The entry runs on the host: a scalar is a synchronising copy from or to the device.
+    read_element = "tp_read({name}, &status)"
+    write_element = "tp_write({name}, {value}, &status);"
+    initialised_declarations = False
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 
     def render_program(self, program, header: str) -> str:
-        self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines
         self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
         return super().render_program(program, header)
 
@@ -316,17 +319,6 @@ class CudaRenderer(CRenderer):
         names = [b.name for b in temps] + [name for name, _ in self._scratch]
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
-    def _render_call(self, lines: Lines, st) -> None:
-        args = [self._pointer(b) for b in self._kernel_args[st.kernel]]
-        args += [self._entry_scalar(s) for s in st.scalars]
-        for line in self._launches[st.kernel](args):
-            lines.add(line)
-
-    @staticmethod
-    def _read_one_element(buf) -> str:
-        """A copy from the device (synchronising), its failure recorded in `status`."""
-        return f"tp_read({buf.name}, &status)"
-
     def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
         """Bounds held on the device are read once, before the loop: a read is a
         synchronising copy, which in the `for` condition would stall every iteration."""
@@ -345,17 +337,6 @@ class CudaRenderer(CRenderer):
             lines.add("if (status != 0) goto cleanup;")
         return bounds[0], bounds[1]
 
-    @staticmethod
-    def _parity_flag(lines: Lines, loop) -> None:
-        # Declared without an initializer: C++ forbids a `goto cleanup` past an initialized one.
-        if loop.swaps:
-            lines.add(f"bool {loop.parity};  /* odd number of carry pointer swaps? */")
-            lines.add(f"{loop.parity} = false;")
-
-    @staticmethod
-    def _store_loop_index(lines: Lines, index, var: str) -> None:
-        t = C_TYPE[index.dtype]
-        lines.add(f"tp_write({index.name}, ({t}){var}, &status);")
 
 
 class _Reduction:

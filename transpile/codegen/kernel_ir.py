@@ -203,7 +203,7 @@ class IteratedKernel:
     """A fori_loop interchanged with its elementwise body: for each element (in parallel),
     the carries live in scalar variables while the loop runs, then are stored once.
 
-    `carries` are (C variable name, initial value Expr, update Expr, output Buffer); the
+    `carries` are (register name, initial value Expr, update Expr, output Buffer); the
     update Exprs read the carries and the loop index through "var" leaves.
     """
     shape: tuple[int, ...]
@@ -366,7 +366,7 @@ class For:
     index: Buffer | None = None
     reverse_length: int | None = None    # scan(reverse=True): position = length - 1 - var
     swaps: list = dataclasses.field(default_factory=list)
-    parity: str = ""                     # C name of the "odd number of swaps" flag
+    parity: str = ""                     # name of the "odd number of swaps" flag
     # Does the body read `index`? If not, it is never stored (on CUDA each store would be a
     # host-to-device copy per iteration); its dtype still types the loop variable.
     index_read: bool = True

@@ -24,7 +24,8 @@ CODEGEN = Path(__file__).resolve().parents[1] / "transpile" / "codegen"
 # The modules that build or transform the kernel IR; the renderers (c_*.py, cuda_render.py)
 # read it. Structure flows one way: none of these may import a renderer's module.
 STRUCTURE_MODULES = ("kernel_ir", "lower", "lower_control", "lower_exprs", "lower_helpers",
-                     "lower_updates", "interchange", "schedule", "buffers", "loop_ranges")
+                     "lower_updates", "interchange", "schedule", "buffers", "loop_ranges",
+                     "loop_nest", "names")
 RENDERER_MODULES = {"c_ops", "c_expr", "c_render", "c_reductions", "c_comment", "cuda_render"}
 # Fields that hold prose for a reader (kernel comments, Python source locations) or the
 # Python side's own data (a debug print's format string), never spelled as code.

@@ -195,7 +195,7 @@ class CudaRenderer(CRenderer):
         if rows != str(k.m):
             tiles_m = f"({rows} + TP_TILE - 1) / TP_TILE"
         # Loop bounds depend on the block only: every thread reaches the tile's barriers.
-        loops = [("z", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
+        loops = [("matrix", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
         for var, count, axis in loops:
             lines.add(f"for (int64_t {var} = blockIdx.{axis}; {var} < {count}; "
                       f"{var} += gridDim.{axis}) {{")
@@ -209,11 +209,11 @@ class CudaRenderer(CRenderer):
             for d in range(len(k.batch_shape) - 1, -1, -1):
                 size, step = k.batch_shape[d], operand.strides[d]
                 if step and size > 1:
-                    index_d = "z" if stride == 1 else f"(z / {stride})"
+                    index_d = "matrix" if stride == 1 else f"(matrix / {stride})"
                     terms.append(f"({index_d} % {size}) * {step}")
                 stride *= size
             pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
-        out = f"{k.out.name} + z * {k.m * k.n}" + (f" + {first} * {k.n}" if first else "")
+        out = f"{k.out.name} + matrix * {k.m * k.n}" + (f" + {first} * {k.n}" if first else "")
         lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, {out}, {rows}, "
                   f"{depth}, {k.n}, tile_row, tile_col);")
         for _ in loops:

@@ -20,7 +20,7 @@ _KEYWORDS = frozenset("""
 """.split())
 _LOCALS = frozenset("""
     acc best best_index block end at depth first step step_from step_to swap values lane row flat
-    r p count partial identity combine z tile_row tile_col item i status space shared_space
+    r p count partial identity combine matrix tile_row tile_col item i status space shared_space
     cleanup value values effect hook
 """.split())
 # Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, `kernel_3`).

@@ -9,7 +9,7 @@ same kernels compiled twice: every loop parallel (threshold 0) and every loop se
 kernels: an elementwise map (x * 2 + 1), a full sum, and a loop of 50 small stencil steps
 (one parallel region per step: the pattern whose regions multiply). Medians of
 interleaved samples, like the other benchmarks. The README's choice of policy and of
-CRenderer.parallel_min_elements comes from this table, run while other jobs load the
+CpuTarget.parallel_min_elements comes from this table, run while other jobs load the
 machine (the load average is printed).
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ def child(policy: str, sizes, repeats: int) -> dict:
     import transpile as tp
     import transpile.numpy as tnp
     from transpile import lax
-    from transpile.codegen.c_render import CRenderer
+    from transpile.codegen.loop_schedule import CpuTarget
 
     def kernels():
         def stencil(x):
@@ -44,13 +44,13 @@ def child(policy: str, sizes, repeats: int) -> dict:
                 "stencil loop": stencil}
 
     def compiled(threshold, fun, x):
-        saved = CRenderer.parallel_min_elements
-        CRenderer.parallel_min_elements = threshold
+        saved = CpuTarget.parallel_min_elements
+        CpuTarget.parallel_min_elements = threshold
         try:
             f = tp.jit(lambda x: fun(x))     # a new function object: compiled afresh
             f(x)
         finally:
-            CRenderer.parallel_min_elements = saved
+            CpuTarget.parallel_min_elements = saved
         return f
 
     results = {}

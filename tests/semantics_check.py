@@ -6,9 +6,9 @@ import numpy as np
 
 import transpile as tp
 from conftest import assert_same
-from transpile.codegen.c_render import CRenderer
+from transpile.codegen.loop_schedule import CpuTarget
 
-THRESHOLD = CRenderer.parallel_min_elements      # sizes straddle the serial/parallel switch
+THRESHOLD = CpuTarget.parallel_min_elements      # sizes straddle the serial/parallel switch
 BACKENDS = ("cpu", "interpret")
 
 

@@ -31,7 +31,7 @@ def test_small_loops_stay_serial_and_large_ones_are_parallel():
 def test_broadcasts_and_transposes_are_index_arithmetic_not_copies():
     source = tp.jit(lambda a, b: a.T + b[:, None]).lower(np.ones((3, 4)), np.ones(4)).source
     assert source.count("for (") == 2 and "malloc" not in source
-    assert "in0[i0 + 4 * i1]" in source          # a.T is read in place, with strides
+    assert "a[i0 + 4 * i1]" in source          # a.T is read in place, with strides
 
 
 def test_every_statement_names_its_python_line_and_no_fast_math():
@@ -70,3 +70,11 @@ def test_temporaries_live_in_one_kept_block_and_threads_share_the_function():
     assert len(results) == 80
     for got in results:
         np.testing.assert_allclose(got, expected, rtol=2e-6, atol=1e-7)
+
+
+def test_float32_literals_print_as_written():
+    """A float32 constant is spelled as its shortest decimal (`1.67f`, as in the source), not
+    float64's digits of the float32 nearest to it; both read back as the same bits."""
+    source = tp.jit(lambda x: x * 1.67 - 0.9).lower(np.ones(4, np.float32)).source
+    assert "1.67f" in source and "0.9f" in source
+    assert "1.6699999" not in source

@@ -58,7 +58,7 @@ def test_a_source_for_65536_matrices_keeps_grid_z_within_cudas_limit():
     a = np.ones((65536, 1, 1), np.float32)
     source = cuda_jit(matmul).lower(a, a).source
     assert "tp_grid_dim(65536, TP_GRID_YZ_MAX)" in source
-    assert "for (int64_t z = blockIdx.z; z < 65536; z += gridDim.z)" in source
+    assert "for (int64_t matrix = blockIdx.z; matrix < 65536; matrix += gridDim.z)" in source
 
 
 GEOMETRY = r"""

@@ -39,6 +39,11 @@ SHAPES = [
 ]
 
 
+def _inputs(lowered) -> set:
+    """The names of the buffers holding the arguments, in the generated source."""
+    return {b.name for b in lowered._prepared.program.inputs}
+
+
 def _gemm_operands(source):
     """The two operand pointers of every tp_gemm call in generated C."""
     calls = re.findall(r"tp_gemm_\w+\(\d+, \d+, \d+, \d+, ([^,]+), [^,]+, [^,]+, [^,]+, "
@@ -87,7 +92,8 @@ def test_transposed_layouts_across_every_threshold(dtype):
     pairs = _operands(SHAPES, dtype, np.random.default_rng(8))
     operands = [(a.T.copy(), b, a, b.T.copy()) for a, b in pairs]
     f = tp.jit(_transposed_products)
-    assert all(name.startswith("in") for name in _gemm_operands(f.lower(operands).source))
+    lowered = f.lower(operands)
+    assert all(name in _inputs(lowered) for name in _gemm_operands(lowered.source))
     for _ in range(2):
         got = f(operands)
         assert len(got) == 3 * len(pairs)
@@ -129,9 +135,9 @@ def test_transposed_sliced_reversed_operands(dtype):
     a, b = rng.standard_normal((90, 90)).astype(dtype), rng.standard_normal((90, 90)).astype(dtype)
     c, v = rng.standard_normal((90, 70)).astype(dtype), rng.standard_normal(90).astype(dtype)
     f = tp.jit(_views)
-    source = f.lower(a, b, c, v).source
-    operands = _gemm_operands(source)        # read in place from the inputs: no copies
-    assert len(operands) == 18 and all(name.startswith("in") for name in operands)
+    lowered = f.lower(a, b, c, v)
+    operands = _gemm_operands(lowered.source)    # read in place from the inputs: no copies
+    assert len(operands) == 18 and all(name in _inputs(lowered) for name in operands)
     for _ in range(2):
         for got, want in zip(f(a, b, c, v), _views(a, b, c, v)):
             assert got.dtype == want.dtype
@@ -161,11 +167,12 @@ def test_batched_with_broadcast_operands(dtype):
     z = rng.standard_normal((2, 1, 5, 40)).astype(dtype)        # (2, 1) x (1,) -> (2, 1)
     shared = rng.standard_normal((40, 40)).astype(dtype)
     f = tp.jit(_batched)
-    source = f.lower(x, y, z, shared).source
+    lowered = f.lower(x, y, z, shared)
+    source = lowered.source
     # The shared matrix is read with batch stride 0: one kernel per product, no copies.
     operands = _gemm_operands(source)
-    assert len(operands) == 12 and all(name.startswith("in") for name in operands)
-    assert "in3, 0, 40, 1, out0" in source         # x @ shared: shared's batch stride is 0
+    assert len(operands) == 12 and all(name in _inputs(lowered) for name in operands)
+    assert "shared, 0, 40, 1, out0" in source      # x @ shared: shared's batch stride is 0
     for _ in range(2):
         for got, want in zip(f(x, y, z, shared), _batched(x, y, z, shared)):
             assert got.shape == want.shape
@@ -187,8 +194,9 @@ def test_batched_transposed_operands(dtype):
     x, y, z, w = (rng.standard_normal(s).astype(dtype)
                   for s in ((3, 70, 45), (3, 70, 60), (3, 60, 45), (70, 33)))
     f = tp.jit(_batched_transposed)
-    operands = _gemm_operands(f.lower(x, y, z, w).source)
-    assert len(operands) == 10 and all(name.startswith("in") for name in operands)
+    lowered = f.lower(x, y, z, w)
+    operands = _gemm_operands(lowered.source)
+    assert len(operands) == 10 and all(name in _inputs(lowered) for name in operands)
     for _ in range(2):
         for got, want in zip(f(x, y, z, w), _batched_transposed(x, y, z, w)):
             assert got.shape == want.shape

@@ -583,7 +583,15 @@ class Lowered:
 
     @functools.cached_property
     def _prepared(self):
-        return self._backend.prepare(self.ir, self.consts, self.fun, self.signature)
+        return self._backend.prepare(self.ir, self.consts, self.fun, self.signature,
+                                     self.leaf_paths)
+
+    @property
+    def leaf_paths(self) -> list:
+        """Each traced leaf's Python path ("params['w']", "xs[0]"), in the order of the
+        avals: the generated source names its buffers after them."""
+        paths = [str(p) for p in self.description if not str(p).startswith("static ")]
+        return paths if len(paths) == len(self.in_avals) else list(self.in_names)
 
     @property
     def source(self) -> str:

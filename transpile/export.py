@@ -81,7 +81,8 @@ def export(lowered, directory: str, name: str | None = None) -> ExportedLibrary:
     name = check_name(name or getattr(lowered.fun, "__name__", "") or "transpiled")
     origin = _portable_origin(lowered.fun)
     prepared = prepare_c(lowered.ir, lowered.consts, origin, lowered.signature,
-                         entry=f"{name}_impl", renderer_class=_StaticEntryRenderer)
+                         entry=f"{name}_impl", renderer_class=_StaticEntryRenderer,
+                         arg_names=lowered.leaf_paths)
     # Parameter names must not shadow what the wrapper calls.
     taken = {name, f"{name}_impl"} | {f"{name}_{b.name}" for b in prepared.program.inputs}
     inputs = _input_arguments(lowered, taken)

@@ -10,7 +10,7 @@ COMPLEX_DTYPES = [np.dtype(np.complex64), np.dtype(np.complex128)]
 # float16 programs (seeds from generate.HALF_SEEDS) draw it besides DTYPES.
 HALF_DTYPE = np.dtype(np.float16)
 
-# Below 1 << 15 elements the C renderer emits serial loops (c_render.parallel_min_elements);
+# Below 1 << 15 elements the C renderer emits serial loops (loop_schedule.CpuTarget.parallel_min_elements);
 # iterated kernels go parallel from 1 << 9. Shapes sit on both sides of both thresholds.
 SMALL_SHAPES = [(), (1,), (5,), (7,), (3, 4), (4, 1), (1, 6), (2, 3, 4), (3, 1, 5), (2, 2, 2, 3)]
 MEDIUM_SHAPES = [(600,), (30, 40), (8, 9, 10)]

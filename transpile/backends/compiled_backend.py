@@ -62,11 +62,12 @@ def source_header(origin: str, signature: str, ir: IR) -> str:
 
 
 def prepare_source(ir, consts, origin: str, signature: str, renderer_class,
-                   entry: str = ENTRY) -> Prepared:
+                   entry: str = ENTRY, arg_names=()) -> Prepared:
     """Simplify, lower and render: the source of one specialisation (also what
-    `Lowered.export` writes out, under another entry name)."""
+    `Lowered.export` writes out, under another entry name). `arg_names`: the Python names
+    of the arguments (one per input), which the source's buffers take."""
     ir = compute_halves_in_float32(simplify(ir))     # 16-bit floats computed in float32
-    program = lower(ir, entry, renderer_class.max_fused_height)
+    program = lower(ir, entry, renderer_class.max_fused_height, arg_names)
     renderer = renderer_class()
     source = renderer.render_program(program, source_header(origin, signature, ir))
     # Simplification never removes constvars, so consts still match ir.constvars.
@@ -180,9 +181,9 @@ class CompiledBackend:
     executable_class: type
     renderer_class: type
 
-    def prepare(self, ir, consts, fun, signature) -> Prepared:
+    def prepare(self, ir, consts, fun, signature, arg_names=()) -> Prepared:
         return prepare_source(ir, consts, describe_function(fun), signature,
-                              self.renderer_class)
+                              self.renderer_class, arg_names=arg_names)
 
     def compile(self, prepared: Prepared):
         """(Executable, found_on_disk): through the disk cache when it can be used, else a

@@ -98,9 +98,9 @@ def _allocation_failed() -> MemoryError:
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,
-              renderer_class=CRenderer) -> Prepared:
+              renderer_class=CRenderer, arg_names=()) -> Prepared:
     """The C source of one specialisation (`Lowered.export` renders it under another entry)."""
-    return prepare_source(ir, consts, origin, signature, renderer_class, entry)
+    return prepare_source(ir, consts, origin, signature, renderer_class, entry, arg_names)
 
 
 class CPUBackend(CompiledBackend):

@@ -31,7 +31,7 @@ class Executable:
 class InterpretBackend:
     name = "interpret"
 
-    def prepare(self, ir, consts, fun, signature) -> Prepared:
+    def prepare(self, ir, consts, fun, signature, arg_names=()) -> Prepared:
         return Prepared(ir, consts)
 
     def compile(self, prepared: Prepared):

@@ -13,7 +13,7 @@ import os
 
 from .c_comment import comment_text
 from .c_ops import C_TYPE, op_headers, op_rule, render_cast, render_literal, type_headers
-from .kernel_ir import Affine, Expr
+from .kernel_ir import Affine, Expr, children, walk
 
 INDENT = "    "
 
@@ -45,54 +45,7 @@ class Lines:
         return "\n".join(self.lines)
 
 
-# -- loop merging ----------------------------------------------------------------------------
-
-def children(expr: Expr) -> list:
-    """Sub-expressions, including the run-time offsets inside indices."""
-    if expr.kind == "load":
-        return [e for e, _ in expr.args[1].dyn]
-    if expr.kind == "index":
-        return [e for e, _ in expr.args[0].dyn]
-    if expr.kind == "op":
-        return list(expr.args[1])
-    if expr.kind in ("cast", "select"):
-        return list(expr.args)
-    return []
-
-
-def walk(expr: Expr, seen=None):
-    """Every node of an expression DAG once."""
-    seen = set() if seen is None else seen
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        yield e
-        stack.extend(children(e))
-
-
-def collect_affines(expr: Expr, out: list) -> list:
-    for e in walk(expr):
-        if e.kind == "load":
-            out.append(e.args[1])
-        elif e.kind == "index":
-            out.append(e.args[0])
-    return out
-
-
-def merge_groups(extents, affines, start: int, stop: int) -> list[list[int]]:
-    """Group adjacent loop dims in [start, stop) that every index treats as one flat dim."""
-    groups: list[list[int]] = []
-    affines = [a for a in affines if a.coeffs]     # scalar loads do not depend on the loops
-    for d in range(start, stop):
-        if groups and all(a.coeffs[groups[-1][-1]] == a.coeffs[d] * extents[d] for a in affines):
-            groups[-1].append(d)
-        else:
-            groups.append([d])
-    return groups
-
+# -- loop variables (merged: loop_nest.py) ------------------------------------------------
 
 class LoopSpace:
     """Loop variables after merging: names, extents, and how to render an Affine over them."""
@@ -122,9 +75,11 @@ class ExprRenderer:
     """Emits one `const T vN = ...;` per expression node, reusing equal nodes. Adds to
     `headers` every runtime header a type or operation it spells is declared in."""
 
-    def __init__(self, lines: Lines, space: LoopSpace, counter, headers: set):
+    def __init__(self, lines: Lines, space: LoopSpace, counter, headers: set,
+                 by_value=frozenset()):
         self.lines, self.space, self.counter = lines, space, counter
         self.headers = headers
+        self.by_value = by_value          # names of scalars the kernel takes by value
         self.names: dict[Expr, str] = {}
 
     def __call__(self, e: Expr) -> str:
@@ -168,7 +123,9 @@ class ExprRenderer:
     def _text(self, e: Expr) -> str:
         if e.kind == "load":
             buf, index = e.args
-            return f"{buf}[{self.space.render(index, self)}]"
+            if buf.name in self.by_value:
+                return buf.name
+            return f"{buf.name}[{self.space.render(index, self)}]"
         if e.kind == "index":
             return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
         if e.kind == "cast":
@@ -189,6 +146,7 @@ def _short_source(source) -> str:
 
 
 def buffers_of(expr: Expr, out: set) -> set:
+    """The Buffers `expr` loads from, added to `out`."""
     out.update(e.args[0] for e in walk(expr) if e.kind == "load")
     return out
 

@@ -320,6 +320,22 @@ def op_rule(name: str, loop):
 # Helpers that live outside transpile.h. The renderer includes a header when it spells a type
 # or an operation from it: `type_headers` and `op_headers` say which, from the dtype and the
 # primitive (never from the C text).
+# The runtime header that declares each whole-buffer helper (kernel_ir.HELPER_OPERATIONS),
+# whose functions are spelled `tp_{operation}_{dtype tag}` (helper_function).
+HELPER_HEADERS = {
+    **{f"scatter_{mode}": "tp_scatter.h" for mode in ("set", "add", "mul", "min", "max")},
+    **{name: "tp_linalg.h" for name in ("solve", "det", "slogdet", "cholesky", "qr_q", "qr_r")},
+    "eigh": "tp_spectral.h", "svd": "tp_spectral.h",
+    "fft_c2c": "tp_fft.h", "fft_r2c": "tp_fft.h", "fft_c2r": "tp_fft.h",
+    "conv": "tp_conv.h", "eig": "tp_eig.h",
+}
+
+
+def helper_function(operation: str, dt) -> str:
+    """The C name of a whole-buffer helper on elements of `dt` (`tp_scatter_add_f64`)."""
+    return f"tp_{operation}_{TAG[dt]}"
+
+
 COMPLEX_HEADER = "tp_complex.h"
 SPECIAL_HEADER = "tp_special.h"
 TANH_HEADER = "tp_tanh.h"
@@ -427,6 +443,9 @@ def _float_literal(v: float, dt: np.dtype) -> str:
     if np.isinf(v):
         inf = "INFINITY" if f32 else "(double)INFINITY"
         return inf if v > 0 else f"(-{inf})"
-    text = repr(v)
-    text += "f" if f32 else ""
+    # The shortest decimal that reads back as the same value in its own type: `0.9f`, as
+    # the user wrote it, not float64's spelling of the float32 nearest to it
+    # (`0.89999997615814209f`). C rounds a float constant straight to float, so both read
+    # back as the same bits.
+    text = str(np.float32(v)) + "f" if f32 else repr(v)
     return f"({text})" if text.startswith("-") else text

@@ -6,20 +6,20 @@ a CUDA renderer can override only those.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import (INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of,
-                     collect_affines, counter as _counter, merge_groups, walk)
-from .c_ops import C_TYPE, TAG, is_scalar_call, render_literal
+from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
+from .c_expr import counter as _counter
+from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
-from .kernel_ir import (Affine, Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
+from .kernel_ir import (Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
                         LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
-                        While, swapped_buffers)
+                        While, swapped_buffers, walk)
+from .loop_nest import collect_affines, row_major
+from .loop_schedule import CpuTarget
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 # Headers of whole-buffer kernels that the runtime library compiles once (see
@@ -28,10 +28,6 @@ DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 RUNTIME_LIBRARY_HEADERS = frozenset({"tp_gemm.h", "tp_sort.h", "tp_linalg.h", "tp_spectral.h",
                                      "tp_scatter.h", "tp_fft.h", "tp_conv.h"})
 RUNTIME_DECLARATIONS = "tp_runtime.h"
-# Products with fewer multiply-adds than this (batch included) stay inlined in the module
-# (tp_gemm_small.h): specialised on their constant shapes they run faster in a hot loop than
-# the library's general kernel, and build in milliseconds. tp_gemm_small.h's TP_GEMM_SMALL_MAX.
-SMALL_PRODUCT_MAX = 32 * 32 * 32
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -46,24 +42,9 @@ class CRenderer:
     kernel_qualifier = "static __attribute__((noinline)) void"
     entry_qualifier = ""
     restrict = "restrict"
-    # Below this many loop iterations a kernel runs serially: measured on the loaded 2-core
-    # machine (benchmarks/bench_parallel.py, README "Threads"), a parallel region only paid
-    # off from about 2^19 elements; below, waking the other thread cost more than it saved.
-    parallel_min_elements = 1 << 19
-    # A copy or fill is bound by memory bandwidth, which the cores share: copying 2^20
-    # doubles took 0.28-0.31 ms on one thread and 0.40-0.59 ms on two, under load.
-    copy_parallel_min_elements = 1 << 22
-    # An element that calls libm (tanh, log, sin in float64, ...) counts as this many: a
-    # scalar call takes 15-25 ns against well under 1 ns for a vectorised add, so a float64
-    # tanh over 128x512 (1.3 ms on one thread) is worth two threads.
-    scalar_call_weight = 32
-    # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
-    iterated_parallel_min_elements = 1 << 9
-
-    # Consecutive parallel kernels run in one `omp parallel` region, each kernel's loop an
-    # orphaned `omp for` (its implicit barrier orders the kernels): one fork and join for
-    # the sequence instead of one per kernel. A dialect without OpenMP turns this off.
-    team_regions = True
+    # The schedule pass of this dialect's target (loop_schedule.py): how each kernel's loops
+    # map to the machine, decided on the IR before anything is spelled.
+    target = CpuTarget
     runtime_header = "transpile.h"       # the dialect's prelude (helpers every kernel uses)
     # gcc's time grows linearly with a kernel's length: expressions fuse however deep.
     max_fused_height = None
@@ -71,6 +52,13 @@ class CRenderer:
     # False where the module must hold them: CUDA (device code) and exports (self-contained).
     uses_runtime_library = True
     entry_returns = "Returns 0, or 1 if a temporary could not be allocated."
+    # How the entry reads and writes the one element of a scalar buffer (CUDA: a copy from or
+    # to the device, its failure recorded in `status`).
+    read_element = "{name}[0]"
+    write_element = "{name}[0] = {value};"
+    # May the entry's declarations carry initializers? C++ (CUDA) forbids a `goto cleanup`
+    # past an initialized declaration: there they are declared, then assigned.
+    initialised_declarations = True
     # Temporaries live in one block kept between calls, up to this many bytes (see
     # _workspace_declarations). A dialect that allocates otherwise (CUDA) turns it off.
     kept_workspace_max_bytes = 64 << 20
@@ -80,13 +68,7 @@ class CRenderer:
         self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
-        self._in_region: set[int] = set()       # kernels called inside a shared region
-        self._parallel_loops: dict[int, int] = {}
         kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
-        if self.team_regions:
-            self._in_region = self._shared_region_runs(program.body)
-            for i in sorted(self._in_region):    # again, with orphaned worksharing loops
-                kernels[i] = self.render_kernel(program.kernels[i], i)
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
         if any(dtypes.is_half(b.dtype) for b in self._buffers.values()):
@@ -102,7 +84,7 @@ class CRenderer:
             parts.append("")
         if program.effects:
             parts.append(self.debug_hook(program.name))
-        if self._keeps_workspace(program.temps):
+        if self._keeps_workspace(self._memory_temps):
             parts.append(self._workspace_declarations())
         parts.extend(kernels)
         parts.append(self.render_entry(program))
@@ -111,6 +93,7 @@ class CRenderer:
     # -- kernels ----------------------------------------------------------------------------
     def render_kernel(self, kernel, index: int) -> str:
         self._current_kernel = index
+        self._plan = self.plans[index]
         method = _KERNEL_METHODS.get(type(kernel))
         if method is None:
             raise NotImplementedError(type(kernel).__name__)
@@ -121,6 +104,14 @@ class CRenderer:
         params.append(self.pointer_param(out, const=False))
         return f"{self.kernel_qualifier} kernel_{index}({', '.join(params)})"
 
+    def _read_params(self, index, reads) -> list[str]:
+        """A loop kernel's read parameters: a scalar in a register (CpuTarget.registers) by
+        value, every other buffer by pointer."""
+        by_value = frozenset(b.name for b in reads if b.name in self.registers)
+        self._by_value[index] = by_value
+        return [f"const {C_TYPE[b.dtype]} {b.name}" if b.name in by_value
+                else self.pointer_param(b, const=True) for b in reads]
+
     def pointer_param(self, buf, const: bool) -> str:
         """A kernel's pointer parameter. Buffers whose pointers a loop swaps are never
         `restrict`: gcc -O3 inlined two iterations' kernels into one unrolled loop and
@@ -129,27 +120,24 @@ class CRenderer:
         restrict = "" if buf.name in self._swapped else f"{self.restrict} "
         return f"{'const ' if const else ''}{C_TYPE[buf.dtype]} *{restrict}{buf.name}"
 
-    def _reads(self, exprs, buffers_by_name, out=None):
+    @staticmethod
+    def _reads(exprs, out=None):
         """Buffers the expressions load from, except `out` (an update in place reads the
         buffer it writes: one parameter, written through)."""
-        names = set()
+        found = set()
         for e in exprs:
-            buffers_of(e, names)
-        names.discard(getattr(out, "name", None))
-        return [buffers_by_name[n] for n in sorted(names, key=_buffer_order)]
+            buffers_of(e, found)
+        found.discard(out)
+        return sorted(found, key=_buffer_order)
 
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
-        affines = collect_affines(k.value, [k.store])
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        space = LoopSpace(k.shape, self._plan.groups)
         lines = Lines()
         # A store at a run-time offset (an update in place) reads that offset's buffers too.
         exprs = [k.value] + [e for e, _ in k.store.dyn]
         self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
-        copy = k.value.kind in ("load", "lit")
-        parallel = self._work(k.shape, k.value) >= (self.copy_parallel_min_elements if copy
-                                                    else self.parallel_min_elements)
-        self._open_loops(lines, space, 0, len(space.names), parallel)
+        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop")
         render = self._expressions(lines, space, _counter())
         value = render(k.value)
         lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
@@ -158,29 +146,22 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    def _work(self, shape, expr) -> int:
-        """Elements of a loop nest over `shape` computing `expr`, a libm call counting as
-        scalar_call_weight elements (the parallel thresholds compare against this)."""
-        calls = sum(1 for e in walk(expr)
-                    if e.kind == "op" and is_scalar_call(e.args[0], (*e.args[2], e.dtype)[0]))
-        return math.prod(shape) * (1 + self.scalar_call_weight * calls)
-
     def _iterated_header(self, k: IteratedKernel, index: int):
         """(lines with the open kernel, loop space, carry stores, affines) of an
         interchanged loop, in every dialect."""
         exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
-        stores = [_row_major(k.shape, len(k.shape)) for _ in k.carries]
+        stores = [row_major(k.shape, len(k.shape)) for _ in k.carries]
         affines = stores + [a for e in exprs for a in collect_affines(e, [])]
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        space = LoopSpace(k.shape, self._plan.groups)
         outs = [buf for *_, buf in k.carries]
         # A loop that runs in its starting array's buffer reads its initial carry from the
         # buffer it writes: that pointer is a parameter once, writable.
         written = {b.name for b in outs}
-        reads = [b for b in self._reads(exprs, self._buffers) if b.name not in written]
-        params = [self.pointer_param(b, const=True) for b in reads]
+        reads = [b for b in self._reads(exprs) if b.name not in written]
+        params = self._read_params(index, reads)
         params += [self.pointer_param(b, const=False) for b in outs]
-        params += ["int64_t lower", "int64_t upper"]
-        self._kernel_args[index] = [b.name for b in reads] + [b.name for b in outs]
+        params += ["int64_t step_from", "int64_t step_to"]
+        self._kernel_args[index] = reads + outs
         lines = Lines()
         lines.add(c_comment(k.comment))
         lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
@@ -190,8 +171,7 @@ class CRenderer:
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
         lines, space, stores, _ = self._iterated_header(k, index)
         counter = _counter()
-        self._open_loops(lines, space, 0, len(space.names),
-                         math.prod(k.shape) >= self.iterated_parallel_min_elements,
+        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop",
                          innermost_pragma="", simd_body=True)
         self._iterated_element(lines, space, k, stores, counter)
         self._close_loops(lines, len(space.names))
@@ -205,7 +185,7 @@ class CRenderer:
         outer = self._expressions(lines, space, counter)
         for name, init, _, buf in k.carries:
             lines.add(f"{C_TYPE[buf.dtype]} {name} = {outer(init)};")
-        with lines.block("for (int64_t step = lower; step < upper; step++)"):
+        with lines.block("for (int64_t step = step_from; step < step_to; step++)"):
             if any(e.kind == "var" and e.args[0] == k.index_name
                    for _, _, update, _ in k.carries for e in walk(update)):
                 lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
@@ -219,13 +199,15 @@ class CRenderer:
 
     def _expressions(self, lines, space, counter) -> ExprRenderer:
         """Renders scalar expressions into `lines`; the headers they call into are included."""
-        return ExprRenderer(lines, space, counter, self.includes)
+        return ExprRenderer(lines, space, counter, self.includes,
+                            self._by_value.get(self._current_kernel, frozenset()))
 
     def _kernel_header(self, lines, index, exprs, out, comment):
-        reads = self._reads(exprs, self._buffers, out)
+        reads = self._reads(exprs, out)
         lines.add(c_comment(comment))
-        lines.add(self.kernel_signature(index, reads, out) + " {")
-        self._kernel_args[index] = [b.name for b in reads] + [out.name]
+        params = self._read_params(index, reads) + [self.pointer_param(out, const=False)]
+        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
+        self._kernel_args[index] = reads + [out]
 
     def _open_loops(self, lines, space, start, stop, parallel, innermost_pragma="simd",
                     reduction="", simd_body=None):
@@ -251,30 +233,10 @@ class CRenderer:
 
     def _parallel_pragma(self, pragma: str, clause: str = "") -> str:
         """A kernel's parallel loop: `parallel for...`, or the orphaned `for...` when the
-        kernel runs inside a region shared with its neighbours. Records which kernels have
-        exactly one parallel loop and no reduction clause (those can share a region: every
-        statement they run is inside that loop)."""
-        index = self._current_kernel
-        self._parallel_loops[index] = self._parallel_loops.get(index, 0) + (9 if clause else 1)
-        if index in self._in_region:
+        schedule runs the kernel inside a region shared with its neighbours."""
+        if self._plan.shared_region:
             pragma = pragma.replace("parallel ", "", 1)
         return f"#pragma omp {pragma}{clause}"
-
-    def _shared_region_runs(self, stmts) -> set[int]:
-        """Kernels in runs of two or more consecutive calls that can share a region."""
-        shared, run = set(), []
-        for st in stmts + [None]:
-            if isinstance(st, Call) and self._parallel_loops.get(st.kernel) == 1:
-                run.append(st.kernel)
-                continue
-            if len(run) > 1:
-                shared.update(run)
-            run = []
-            for nested in (getattr(st, "body", None), getattr(st, "cond", None)):
-                shared |= self._shared_region_runs(nested) if nested else set()
-            for case in getattr(st, "cases", ()):
-                shared |= self._shared_region_runs(case)
-        return shared
 
     @staticmethod
     def _close_loops(lines, count):
@@ -283,29 +245,26 @@ class CRenderer:
             lines.add("}")
 
     def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
+        plan = self._plan
         n_out, n_red = len(k.out_shape), len(k.reduce_shape)
         extents = k.out_shape + k.reduce_shape
-        store = _row_major(k.out_shape, n_out + n_red)
-        affines = collect_affines(k.body, [store])
-        groups = merge_groups(extents, affines, 0, n_out) + \
-            merge_groups(extents, affines, n_out, n_out + n_red)
-        space = LoopSpace(extents, groups)
-        n_out_loops = len(merge_groups(extents, affines, 0, n_out))
-        if self._walks_rows(k, space, affines, n_out_loops):
+        store = row_major(k.out_shape, n_out + n_red)
+        space = LoopSpace(extents, plan.groups)
+        n_out_loops = plan.out_loops
+        if plan.layout == "rows_outside":
             return self._column_reduce_kernel(k, index, space, store)
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment)
         lines.depth += 1
-        out_size = math.prod(k.out_shape)
-        big = self._work(extents, k.body) >= self.parallel_min_elements
-        self._open_loops(lines, space, 0, n_out_loops, big and out_size > 1, innermost_pragma="")
+        self._open_loops(lines, space, 0, n_out_loops, plan.threads == "loop",
+                         innermost_pragma="")
         dt = k.body.dtype
         if k.combiner in ("argmax", "argmin"):
             self._arg_reduce_body(lines, space, k, n_out_loops)
         else:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
-            if self._in_order(k):
+            if plan.layout == "in_order":
                 self._open_loops(lines, space, n_out_loops, len(space.names), False,
                                  innermost_pragma="")
             else:
@@ -313,7 +272,8 @@ class CRenderer:
                 if clause.startswith("tp_"):
                     self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
                 self._open_loops(lines, space, n_out_loops, len(space.names),
-                                 big and out_size == 1, reduction=f" reduction({clause}:acc)")
+                                 plan.threads == "reduction",
+                                 reduction=f" reduction({clause}:acc)")
             v = self._expressions(lines, space, _counter())(k.body)
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
             lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
@@ -327,50 +287,11 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    @staticmethod
-    def _in_order(k: ReduceKernel) -> bool:
-        """Must this reduction take its terms strictly in order (no simd lanes, no threads)?
-
-        A float product: NumPy multiplies in order, and a reassociated product is not a few
-        ulp off but arbitrarily far where partial products pass through subnormals or
-        overflow (1e-300 * 1e-300 * 1e300 * 1e300). Complex max/min: of NaNs, or of equal
-        values with different bits (signed zeros), the first is NumPy's answer. Sums are
-        reassociated: their error is bounded by the terms' magnitudes, and NumPy's own order
-        is pairwise, not serial."""
-        dt = k.body.dtype
-        return (k.combiner == "prod" and dtypes.is_inexact(dt)) or \
-            (k.combiner in ("max", "min") and dtypes.is_complex(dt))
-
-    # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
-    # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
-    column_block = 2048
-
-    @staticmethod
-    def _walks_rows(k: ReduceKernel, space, affines, n_out_loops) -> bool:
-        """Should this reduction run with the reduced loop outside and the outputs inside?
-
-        Yes for a column reduction: one output loop and one reduced loop (after merging),
-        the outputs contiguous in memory and the reduced dimension strided, and a real
-        accumulator (the output buffer accumulates, or a block of accumulators of their own
-        type where that differs: float32 sums in double). Walking rows then reads memory in
-        order instead of one cache line per element (a float32 bias gradient, the sum of a
-        128x512 batch over its rows: 0.14-0.27 ms by columns)."""
-        if n_out_loops != 1 or len(space.groups) != 2 or k.combiner in ("argmax", "argmin"):
-            return False
-        if k.combiner in ("max", "min") and dtypes.is_float(k.body.dtype):
-            return False     # the sign of a zero result has its own pass (_zero_sign_pass)
-        if dtypes.is_complex(k.body.dtype) or dtypes.is_complex(k.out.dtype):
-            return False
-        out_var, red_var = space.groups[0][-1], space.groups[1][-1]
-        loads = [a for a in affines[1:] if any(a.coeffs)]
-        return any(a.coeffs[out_var] == 1 for a in loads) and \
-            all(a.coeffs[red_var] != 1 for a in loads)
-
     def _column_reduce_kernel(self, k: ReduceKernel, index: int, space, store) -> str:
         """Blocks of outputs (in parallel when big); per block, every row of the reduced
         dimension updates the block's outputs in place (a simd loop). Each output still sees
         its terms in order, as the row-walking serial loop would."""
-        dt, block = k.body.dtype, self.column_block
+        dt, block = k.body.dtype, self.target.column_block
         n_out, n_red = space.extents
         o, r = space.names
         target = f"{k.out.name}[{space.render(store)}]"
@@ -380,7 +301,7 @@ class CRenderer:
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment + " (rows outside)")
         lines.depth += 1
-        if n_out * n_red >= self.parallel_min_elements and n_out > block:
+        if self._plan.threads == "loop":
             lines.add(self._parallel_pragma("parallel for"))
         with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
             lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
@@ -415,7 +336,7 @@ class CRenderer:
 
     def _arg_reduce_body(self, lines, space, k, n_out_loops):
         dt = k.body.dtype
-        store = _row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
+        store = row_major(k.out_shape, len(k.out_shape) + len(k.reduce_shape))
         lines.add(f"{C_TYPE[dt]} best = {render_literal(0, dt)};")
         lines.add("int64_t best_index = -1;")
         self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
@@ -442,13 +363,13 @@ class CRenderer:
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
         """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
-        small = k.batch * k.m * k.n * k.k < SMALL_PRODUCT_MAX
+        small = self._plan.layout == "gemm_small"
         self.includes.add("tp_gemm_small.h" if small else "tp_gemm.h")
         function = "tp_gemm_small" if small else "tp_gemm"
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         if k.limits is not None:
             reads.append(k.limits.index)
-        self._kernel_args[index] = [b.name for b in reads] + [k.out.name]
+        self._kernel_args[index] = reads + [k.out]
         lines = Lines()
         lines.add(c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
                             f"lhs strides {k.lhs.strides}, rhs strides {k.rhs.strides}"))
@@ -530,21 +451,21 @@ class CRenderer:
     def _debug_params(self, k: DebugKernel, index: int) -> str:
         """The parameters of a debug print's function: its non-empty values' buffers."""
         read = [b for b in k.values if b is not None]
-        self._kernel_args[index] = [b.name for b in read]
+        self._kernel_args[index] = read
         return ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
 
     def _helper_kernel(self, k: HelperKernel, index: int) -> str:
-        self.includes.add(k.header)
+        self.includes.add(HELPER_HEADERS[k.operation])
         reads = list({b.name: b for b in k.reads}.values())   # solve(a, a) reads a once
         args = [b.name for b in k.reads + k.writes] + [str(int(s)) for s in k.scalars]
-        return self._helper_call_kernel(index, k.comment, reads, k.writes, k.function, args,
-                                        k.items)
+        return self._helper_call_kernel(index, k.comment, reads, k.writes,
+                                        helper_function(k.operation, k.dtype), args, k.items)
 
     def _helper_call_kernel(self, index, comment, reads, writes, function, args, items) -> str:
         """A kernel that hands whole buffers to a runtime helper (sorts, scatters,
         factorizations). `items`: how many independent problems the helper runs (rows,
         matrices), each alone as `{function}_item(args..., item)`; None for one serial one."""
-        self._kernel_args[index] = [b.name for b in reads + writes]
+        self._kernel_args[index] = reads + writes
         params = [self.pointer_param(b, const=True) for b in reads]
         params += [self.pointer_param(b, const=False) for b in writes]
         return "\n".join([
@@ -572,8 +493,8 @@ class CRenderer:
         body = Lines()
         body.depth = lines.depth
         self._render_statements(body, program.body)
-        used = {name for args in self._kernel_args.values() for name in args}
-        used |= {view.base for view in program.views} | self._entry_reads
+        used = {b.name for args in self._kernel_args.values() for b in args}
+        used |= {view.root.name for view in program.views} | self._entry_reads
         for b in program.inputs:
             if b.name in used:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
@@ -583,13 +504,17 @@ class CRenderer:
         for b in program.outputs:
             lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
         self._entry_reads = used
-        status = self._allocate_temps(lines, program.temps)
+        for b in program.temps:
+            if b.name in self.registers and b.name in used:
+                lines.add(f"{C_TYPE[b.dtype]} {b.name} = {_entry_literal(0, b.dtype)};  "
+                          "/* a scalar: a local */")
+        status = self._allocate_temps(lines, self._memory_temps)
         lines.lines.extend(body.lines)
         if status != "0":
             lines.depth -= 1
             lines.add("cleanup:")
             lines.depth += 1
-            for line in self._free_temps(program.temps):
+            for line in self._free_temps(self._memory_temps):
                 lines.add(line)
         lines.add(f"return {status};")
         lines.depth -= 1
@@ -688,33 +613,50 @@ class CRenderer:
             return _entry_literal(scalar.value, scalar.dtype)
         buf = scalar.buffer
         # A view (a scan's slice of its xs) has no C variable of its own: the entry reads
-        # through its pointer expression, and declares the buffer it views.
-        self._entry_reads.add(buf.base or buf.name)
-        return self._read_one_element(buf.pointer or buf.name)
+        # through its pointer, and declares the buffer it views.
+        root = buf
+        while root.of is not None:
+            root = root.of
+        self._entry_reads.add(root.name)
+        return self._read_one_element(buf)
 
-    @staticmethod
-    def _read_one_element(pointer: str) -> str:
-        """The entry's read of a one-element buffer (`t3[0]` in C)."""
-        return f"{pointer}[0]"
+    def _read_one_element(self, buf) -> str:
+        """The entry's read of a one-element buffer (`t3[0]` in C; a local: its name)."""
+        return buf.name if buf.name in self.registers else \
+            self.read_element.format(name=self._pointer(buf))
 
-    @staticmethod
-    def _store_loop_index(lines: Lines, index, var: str) -> None:
-        lines.add(f"{index.name}[0] = ({C_TYPE[index.dtype]}){var};")
+    def _store_loop_index(self, lines: Lines, index, var: str) -> None:
+        value = f"({C_TYPE[index.dtype]}){var}"
+        lines.add(f"{index.name} = {value};" if index.name in self.registers else
+                  self.write_element.format(name=index.name, value=value))
+
+    def _argument(self, kernel: int, buf) -> str:
+        """What the entry hands a kernel for `buf`: a pointer, or for a scalar held in a
+        local, its value (a kernel reading it by value) or its address (any other)."""
+        if buf.name in self.registers:
+            return buf.name if buf.name in self._by_value.get(kernel, ()) else f"&{buf.name}"
+        return self._pointer(buf)
 
     def _render_call(self, lines: Lines, st: Call) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
+        args = [self._argument(st.kernel, b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
-        lines.add(f"kernel_{st.kernel}({', '.join(args)});")
+        for line in self._launches.get(st.kernel, self._plain_call(st.kernel))(args):
+            lines.add(line)
+
+    @staticmethod
+    def _plain_call(index: int):
+        """The entry's call of a kernel that needs no launch of its own (every C kernel)."""
+        return lambda args: [f"kernel_{index}({', '.join(args)});"]
 
     def _render_statements(self, lines: Lines, stmts) -> None:
         position = 0
         while position < len(stmts):
             st = stmts[position]
             position += 1
-            if isinstance(st, Call) and st.kernel in self._in_region:
+            if isinstance(st, Call) and self.plans[st.kernel].shared_region:
                 run = [st]
                 while position < len(stmts) and isinstance(stmts[position], Call) and \
-                        stmts[position].kernel in self._in_region:
+                        self.plans[stmts[position].kernel].shared_region:
                     run.append(stmts[position])
                     position += 1
                 lines.add("#pragma omp parallel  /* one region for these kernels */")
@@ -763,10 +705,14 @@ class CRenderer:
         """A fori_loop's bounds as the entry's `for` reads them."""
         return self._entry_scalar(loop.lower), self._entry_scalar(loop.upper)
 
-    @staticmethod
-    def _parity_flag(lines, loop) -> None:
-        if loop.swaps:
+    def _parity_flag(self, lines, loop) -> None:
+        if not loop.swaps:
+            return
+        if self.initialised_declarations:
             lines.add(f"bool {loop.parity} = false;  /* odd number of carry pointer swaps? */")
+        else:
+            lines.add(f"bool {loop.parity};  /* odd number of carry pointer swaps? */")
+            lines.add(f"{loop.parity} = false;")
 
     @staticmethod
     def _exchange(lines, swap) -> None:
@@ -789,15 +735,25 @@ class CRenderer:
                 self._render_statements(lines, [swap.restore])
                 self._exchange(lines, swap)
 
-    def _pointer(self, name: str) -> str:
-        buf = self._buffers[name]
-        return buf.pointer or name
+    def _pointer(self, buf) -> str:
+        """The address a kernel is handed for `buf`: a view is its base's plus its offset."""
+        if buf.of is None:
+            return buf.name
+        step = buf.offset
+        position = step.var if step.reverse_length is None else \
+            f"({step.reverse_length - 1} - {step.var})"
+        return f"({self._pointer(buf.of)} + {position} * {step.stride})"
 
     def render_program(self, program: Program, header: str) -> str:
         self._buffers = {b.name: b for b in
                          program.inputs + program.outputs + program.temps + program.views}
-        self._kernel_args: dict[int, list[str]] = {}
+        self._kernel_args: dict[int, list] = {}   # kernel -> the Buffers it takes
         self._swapped = swapped_buffers(program.body)
+        self.plans = self.target.schedule(program)
+        self.registers = self.target.registers(program)
+        self._memory_temps = [b for b in program.temps if b.name not in self.registers]
+        self._by_value: dict[int, frozenset] = {}    # kernel -> scalars it takes by value
+        self._launches: dict[int, object] = {}       # kernel -> args -> its launch's lines
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)
@@ -820,19 +776,13 @@ def _entry_literal(value, dt) -> str:
     return render_literal(value, dt)
 
 
-def _row_major(shape, nvars) -> Affine:
-    coeffs, stride = [0] * nvars, 1
-    for d in range(len(shape) - 1, -1, -1):
-        coeffs[d] = stride
-        stride *= shape[d]
-    return Affine(tuple(coeffs), 0)
+_ROLE_ORDER = {"const": 0, "input": 1, "temp": 2, "view": 3, "output": 4}
 
 
-def _buffer_order(name: str):
-    """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs."""
-    prefix = name.rstrip("0123456789")
-    rank = {"c": 0, "in": 1, "t": 2, "view": 3, "out": 4}.get(prefix, 5)
-    return rank, int(name[len(prefix):] or 0), name
+def _buffer_order(buf):
+    """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs,
+    each in the order lowering made them."""
+    return _ROLE_ORDER[buf.role], buf.order, buf.name
 
 
 def _batch_groups(k: MatmulKernel) -> list:

@@ -28,15 +28,14 @@ import math
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import (Lines, LoopSpace, _short_source, collect_affines, counter,
-                     merge_groups, walk)
-from .c_ops import C_TYPE, unsigned_work_type
+from .c_expr import Lines, LoopSpace, _short_source, counter
+from .c_ops import C_TYPE, HELPER_HEADERS, unsigned_work_type
 from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
-from .c_render import CRenderer, _row_major
+from .c_render import CRenderer
 from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
+from .loop_nest import collect_affines, row_major
+from .loop_schedule import CudaTarget
 
-_WARP_ROW_MAX = 1024      # rows up to this long get one warp each, longer ones a block
-_BLOCK_SORT_MIN = 256     # rows at least this long are sorted by a block each, not a thread
 # Run-time helpers written for the host only (OpenMP, plans allocated and cached with malloc),
 # with no device form yet: what uses them, and the way out.
 _HOST_ONLY_HELPERS = {"tp_fft.h": "jnp.fft", "tp_conv.h": "lax.conv_general_dilated"}
@@ -46,7 +45,7 @@ class CudaRenderer(CRenderer):
     kernel_qualifier = "__global__ void __launch_bounds__(TP_THREADS)"
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
-    team_regions = False          # OpenMP's shared parallel regions have no CUDA counterpart
+    target = CudaTarget
     runtime_header = "tp_cuda.h"
     # nvcc's optimiser (cicc) slows down more than linearly with a kernel's length: an
     # unrolled 200-step chain of sin, as one kernel, took 9.8 s of CPU to compile and a
@@ -58,13 +57,15 @@ class CudaRenderer(CRenderer):
     # link step per module, dearer than what it saves). The host side has no heavy helper.
     uses_runtime_library = False
     kept_workspace_max_bytes = 0          # temporaries are cudaMalloc'd (_allocate_temps)
+    # The entry runs on the host: a scalar is a synchronising copy from or to the device.
+    read_element = "tp_read({name}, &status)"
+    write_element = "tp_write({name}, {value}, &status);"
+    initialised_declarations = False
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
 
     def render_program(self, program, header: str) -> str:
-        self._launches: dict[int, object] = {}    # kernel index -> args -> launch lines
         self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
-        self._block_per_item = False               # set while a long-row sort renders
         return super().render_program(program, header)
 
     # -- thread mapping -----------------------------------------------------------------------
@@ -104,7 +105,7 @@ class CudaRenderer(CRenderer):
     # -- elementwise kernels ------------------------------------------------------------------
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
         affines = collect_affines(k.value, [k.store])
-        space = LoopSpace(k.shape, merge_groups(k.shape, affines, 0, len(k.shape)))
+        space = LoopSpace(k.shape, self._plan.groups)
         total = math.prod(k.shape)
         lines = Lines()
         # A store at a run-time offset (an update in place) reads that offset's buffers too.
@@ -151,23 +152,19 @@ class CudaRenderer(CRenderer):
 
     # -- reductions ---------------------------------------------------------------------------
     def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
-        n_out = len(k.out_shape)
         extents = k.out_shape + k.reduce_shape
-        store = _row_major(k.out_shape, len(extents))
+        store = row_major(k.out_shape, len(extents))
         affines = collect_affines(k.body, [store])
-        out_groups = merge_groups(extents, affines, 0, n_out)
-        space = LoopSpace(extents, out_groups + merge_groups(extents, affines, n_out,
-                                                             len(extents)))
-        red = _Reduction(self, k, index, space, len(out_groups), store, affines)
+        space = LoopSpace(extents, self._plan.groups)
+        red = _Reduction(self, k, index, space, self._plan.out_loops, store, affines)
         if red.rows == 0:
             lines = Lines()
             self._kernel_header(lines, index, [k.body], k.out, k.comment)
             lines.depth += 1
             return self._empty_kernel(lines, index)
-        layout = red.layout()
-        text = {"full": red.full, "warp": red.warp_per_row, "block": red.block_per_row,
-                "thread": red.thread_per_output}[layout]()
-        return text
+        return {"full": red.full, "warp_per_row": red.warp_per_row,
+                "block_per_row": red.block_per_row,
+                "thread_per_output": red.thread_per_output}[self._plan.layout]()
 
     # -- matmul ---------------------------------------------------------------------------------
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
@@ -178,7 +175,7 @@ class CudaRenderer(CRenderer):
         w = t if k.out.dtype.kind in "fc" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         limit_reads = [k.limits.index] if k.limits is not None else []
-        self._kernel_args[index] = [b.name for b in reads + limit_reads] + [k.out.name]
+        self._kernel_args[index] = reads + limit_reads + [k.out]
         tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
         grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
                 f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
@@ -198,7 +195,7 @@ class CudaRenderer(CRenderer):
         if rows != str(k.m):
             tiles_m = f"({rows} + TP_TILE - 1) / TP_TILE"
         # Loop bounds depend on the block only: every thread reaches the tile's barriers.
-        loops = [("z", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
+        loops = [("matrix", k.batch, "z"), ("tile_row", tiles_m, "y"), ("tile_col", tiles_n, "x")]
         for var, count, axis in loops:
             lines.add(f"for (int64_t {var} = blockIdx.{axis}; {var} < {count}; "
                       f"{var} += gridDim.{axis}) {{")
@@ -212,11 +209,11 @@ class CudaRenderer(CRenderer):
             for d in range(len(k.batch_shape) - 1, -1, -1):
                 size, step = k.batch_shape[d], operand.strides[d]
                 if step and size > 1:
-                    index_d = "z" if stride == 1 else f"(z / {stride})"
+                    index_d = "matrix" if stride == 1 else f"(matrix / {stride})"
                     terms.append(f"({index_d} % {size}) * {step}")
                 stride *= size
             pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
-        out = f"{k.out.name} + z * {k.m * k.n}" + (f" + {first} * {k.n}" if first else "")
+        out = f"{k.out.name} + matrix * {k.m * k.n}" + (f" + {first} * {k.n}" if first else "")
         lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, {out}, {rows}, "
                   f"{depth}, {k.n}, tile_row, tile_col);")
         for _ in loops:
@@ -254,18 +251,11 @@ class CudaRenderer(CRenderer):
         return first, rows, depth
 
     # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
-    def _sort_kernel(self, k, index: int) -> str:
-        """Short rows: a thread each; long ones: a block each (tp_sort.h's merge path)."""
-        self._block_per_item = k.n >= _BLOCK_SORT_MIN
-        try:
-            return super()._sort_kernel(k, index)
-        finally:
-            self._block_per_item = False
-
     def _helper_kernel(self, k, index: int) -> str:
-        if k.header in _HOST_ONLY_HELPERS:
-            raise NotImplementedError(f"{_HOST_ONLY_HELPERS[k.header]} has no CUDA kernel yet "
-                                      "(runtime/include/" + k.header + " is host code); "
+        header = HELPER_HEADERS[k.operation]
+        if header in _HOST_ONLY_HELPERS:
+            raise NotImplementedError(f"{_HOST_ONLY_HELPERS[header]} has no CUDA kernel yet "
+                                      f"(runtime/include/{header} is host code); "
                                       "use backend='cpu'")
         return super()._helper_kernel(k, index)
 
@@ -280,7 +270,7 @@ class CudaRenderer(CRenderer):
             return [f"    {function}({joined});  /* one thread: in order */"]
         lines = Lines()
         lines.depth = 1
-        if self._block_per_item:
+        if self._plan.layout == "block_per_item":
             self._launches[index] = self._launch_1d(f"kernel_{index}", f"tp_blocks({items}, 1)")
             with self._grid_stride(lines, "item", items, "(int64_t)blockIdx.x",
                                    "(int64_t)gridDim.x"):
@@ -329,17 +319,6 @@ class CudaRenderer(CRenderer):
         names = [b.name for b in temps] + [name for name, _ in self._scratch]
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
-    def _render_call(self, lines: Lines, st) -> None:
-        args = [self._pointer(name) for name in self._kernel_args[st.kernel]]
-        args += [self._entry_scalar(s) for s in st.scalars]
-        for line in self._launches[st.kernel](args):
-            lines.add(line)
-
-    @staticmethod
-    def _read_one_element(pointer: str) -> str:
-        """A copy from the device (synchronising), its failure recorded in `status`."""
-        return f"tp_read({pointer}, &status)"
-
     def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
         """Bounds held on the device are read once, before the loop: a read is a
         synchronising copy, which in the `for` condition would stall every iteration."""
@@ -358,17 +337,6 @@ class CudaRenderer(CRenderer):
             lines.add("if (status != 0) goto cleanup;")
         return bounds[0], bounds[1]
 
-    @staticmethod
-    def _parity_flag(lines: Lines, loop) -> None:
-        # Declared without an initializer: C++ forbids a `goto cleanup` past an initialized one.
-        if loop.swaps:
-            lines.add(f"bool {loop.parity};  /* odd number of carry pointer swaps? */")
-            lines.add(f"{loop.parity} = false;")
-
-    @staticmethod
-    def _store_loop_index(lines: Lines, index, var: str) -> None:
-        t = C_TYPE[index.dtype]
-        lines.add(f"tp_write({index.name}, ({t}){var}, &status);")
 
 
 class _Reduction:
@@ -394,21 +362,6 @@ class _Reduction:
             self.acc_t = accumulator_type(k.combiner, dt)
             self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"
 
-    def layout(self) -> str:
-        if self.k.combiner == "prod" and dtypes.is_inexact(self.k.body.dtype):
-            # NumPy multiplies in order: a reassociated product is not a few ulp off but
-            # arbitrarily far where partial products pass through subnormals or overflow.
-            return "thread"
-        if self.rows == 1:
-            return "full"
-        if self.length < 32 or len(self.space.names) == self.n_out:
-            return "thread"
-        innermost = self.space.groups[-1][-1]
-        loads = [e.args[1] for e in walk(self.k.body) if e.kind == "load"]
-        if any(a.coeffs and abs(a.coeffs[innermost]) == 1 for a in loads):
-            return "warp" if self.length <= _WARP_ROW_MAX else "block"
-        return "thread"
-
     # -- pieces ---------------------------------------------------------------------------------
     def _open(self, lines: Lines, params: str, comment: str):
         lines.add(f"/* {self.k.comment}; {comment} */")
@@ -432,9 +385,9 @@ class _Reduction:
         return lines.text() + "\n"
 
     def _signature(self, name: str, extra: list[str]) -> str:
-        reads = self.r._reads([self.k.body], self.r._buffers)
+        reads = self.r._reads([self.k.body])
         params = [f"const {C_TYPE[b.dtype]} *__restrict__ {b.name}" for b in reads] + extra
-        self.r._kernel_args[self.index] = [b.name for b in reads] + [self.k.out.name]
+        self.r._kernel_args[self.index] = reads + [self.k.out]
         return f"{name}({', '.join(params)})"
 
     def _out_param(self) -> str:

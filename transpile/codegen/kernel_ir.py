@@ -56,25 +56,53 @@ def linearize(idx: tuple[Affine, ...], shape: tuple[int, ...], nvars: int) -> Af
 
 
 @dataclasses.dataclass(frozen=True)
+class StepOffset:
+    """Where step `var` of a loop starts in a stacked buffer, in elements: position * stride,
+    the position being `var`, or `reverse_length - 1 - var` for a scan run in reverse."""
+    var: str
+    stride: int
+    reverse_length: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Buffer:
     name: str
     shape: tuple[int, ...]
     dtype: np.dtype
     role: str           # "input", "const", "output", "temp", or "view"
-    pointer: str = ""   # for views: the C expression of the first element's address
-    base: str = ""      # for views: the name of the (non-view) buffer the view points into
+    # A view (a scan's x or y of one step) is `of`'s memory from element `offset` on: no
+    # copy, and structure rather than a pointer expression (each renderer spells it).
+    of: "Buffer | None" = None
+    offset: StepOffset | None = None
+    # Creation order within its role: kernel parameters and entry declarations follow it
+    # (names come from the Python source and do not sort).
+    order: int = 0
+
+    # Names are unique within a program: hashing the name alone keeps the hash of every
+    # load (which holds its buffer) cheap; equality still compares every field.
+    def __hash__(self):
+        return hash(self.name)
 
     @property
     def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
+    @property
+    def root(self) -> "Buffer":
+        """The buffer a view points into, through views of views (itself if not a view)."""
+        buf = self
+        while buf.of is not None:
+            buf = buf.of
+        return buf
+
 
 class Expr:
     """A scalar expression node. `kind` is one of:
 
-    load (args: buffer name, Affine), lit (args: value), index (args: Affine),
+    load (args: Buffer, Affine), lit (args: value, its bytes), index (args: Affine),
     op (args: primitive name, operand Exprs, operand loop dtypes), cast (args: Expr),
-    select (args: pred, on_true, on_false).
+    select (args: pred, on_true, on_false), var (args: the name of a scalar register: an
+    interchanged loop's carry or index, see IteratedKernel).
 
     Nodes are immutable and compared structurally (that is how the renderer shares
     equal subexpressions); the hash is computed once, because expressions are DAGs and
@@ -97,7 +125,8 @@ class Expr:
     def __repr__(self):
         # One level only: a whole expression can be thousands of levels deep, and as a DAG
         # printed as a tree, exponentially long.
-        head = self.args[0] if self.kind in ("op", "load", "lit", "var") else ""
+        head = self.args[0] if self.kind in ("op", "lit", "var") else \
+            self.args[0].name if self.kind == "load" else ""
         return f"Expr({self.kind}, {head!r}, {self.dtype})"
 
 
@@ -133,6 +162,32 @@ def _same_structure(a: Expr, b: Expr) -> bool:
     return True
 
 
+def children(expr: Expr) -> list:
+    """Sub-expressions, including the run-time offsets inside indices."""
+    if expr.kind == "load":
+        return [e for e, _ in expr.args[1].dyn]
+    if expr.kind == "index":
+        return [e for e, _ in expr.args[0].dyn]
+    if expr.kind == "op":
+        return list(expr.args[1])
+    if expr.kind in ("cast", "select"):
+        return list(expr.args)
+    return []
+
+
+def walk(expr: Expr, seen=None):
+    """Every node of an expression DAG once."""
+    seen = set() if seen is None else seen
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        stack.extend(children(e))
+
+
 @dataclasses.dataclass
 class LoopKernel:
     """out[store(i)] = value(i) for every i in `shape` (one loop nest, elementwise)."""
@@ -148,7 +203,7 @@ class IteratedKernel:
     """A fori_loop interchanged with its elementwise body: for each element (in parallel),
     the carries live in scalar variables while the loop runs, then are stored once.
 
-    `carries` are (C variable name, initial value Expr, update Expr, output Buffer); the
+    `carries` are (register name, initial value Expr, update Expr, output Buffer); the
     update Exprs read the carries and the loop index through "var" leaves.
     """
     shape: tuple[int, ...]
@@ -232,16 +287,30 @@ class DebugKernel:
     comment: str = ""
 
 
+# The run-time helpers a HelperKernel can call: operation -> what it does. Each renderer
+# spells the call (its function and where it is declared) from (operation, dtype).
+HELPER_OPERATIONS = {
+    **{f"scatter_{mode}": f"scatter ({mode}) at positions, in order"
+       for mode in ("set", "add", "mul", "min", "max")},
+    "solve": "LU solve", "det": "determinant by LU", "slogdet": "sign and log|det| by LU",
+    "cholesky": "Cholesky factor", "qr_q": "QR's Q", "qr_r": "QR's R",
+    "eigh": "symmetric eigenvalues by LAPACK's xSYEVD route", "svd": "SVD by one-sided Jacobi",
+    "eig": "eigenvalues and vectors by Hessenberg QR",
+    "fft_c2c": "complex FFT", "fft_r2c": "real-input FFT", "fft_c2r": "real-output FFT",
+    "conv": "direct convolution, channels last",
+}
+
+
 @dataclasses.dataclass
 class HelperKernel:
-    """`function(reads..., writes..., scalars...)`: a run-time helper declared in `header`
-    that works on whole contiguous buffers (scatters, factorizations). Whether it runs in
-    parallel is the helper's own business; a scatter runs serially, in index order.
-    `items`: the independent problems it runs (the matrices of a batch), each of which
-    `{function}_item(args..., item)` runs alone (a device thread each); None when the work
-    is one serial problem (a scatter: duplicates make the order matter)."""
-    header: str
-    function: str
+    """The run-time helper `operation` on elements of `dtype` (reads..., writes...,
+    scalars...): work on whole contiguous buffers (scatters, factorizations, FFTs). Whether
+    it runs in parallel is the helper's own business; a scatter runs serially, in index
+    order. `items`: the independent problems it runs (the matrices of a batch), each of
+    which the helper can run alone (a device thread each); None when the work is one
+    serial problem (a scatter: duplicates make the order matter)."""
+    operation: str       # a key of HELPER_OPERATIONS
+    dtype: np.dtype
     reads: list
     writes: list
     scalars: tuple = ()
@@ -298,7 +367,7 @@ class For:
     index: Buffer | None = None
     reverse_length: int | None = None    # scan(reverse=True): position = length - 1 - var
     swaps: list = dataclasses.field(default_factory=list)
-    parity: str = ""                     # C name of the "odd number of swaps" flag
+    parity: str = ""                     # name of the "odd number of swaps" flag
     # Does the body read `index`? If not, it is never stored (on CUDA each store would be a
     # host-to-device copy per iteration); its dtype still types the loop variable.
     index_read: bool = True

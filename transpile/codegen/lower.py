@@ -19,13 +19,14 @@ from ..primitives import (ARG_REDUCTIONS, COMPLEX_PARTS, ELEMENTWISE_UFUNC,
 from ..rules.abstract import elementwise_dtypes
 from .buffers import plan_in_place
 from .kernel_ir import (Affine, Buffer, Call, DebugKernel, Expr, LoopKernel, MatmulKernel,
-                        MatmulLimits, Program, ReduceKernel, SortKernel, StridedOperand,
-                        linearize)
+                        MatmulLimits, Program, ReduceKernel, SortKernel, StepOffset,
+                        StridedOperand, linearize)
 from .lower_control import CONTROL_FLOW_LOWERINGS
 from .lower_exprs import (I64, cast, clamp_expr, literal_expr, op_expr,
                           short_source)
 from .lower_helpers import HELPER_LOWERINGS
 from .lower_updates import in_place_update_kernels, static_update_kernels
+from .names import python_name, value_name
 from .schedule import is_trivial_reshape, materialised_vars
 
 # On booleans max and sum are "any", min and prod "all". Never an arithmetic combiner: a C
@@ -50,20 +51,30 @@ class ProgramBuilder:
         self.views: list[Buffer] = []
         self.effects: list = []
         self._counts: dict[str, int] = {}
+        self._taken: set[str] = set()
 
     def fresh(self, prefix: str) -> str:
+        """`prefix` and the next count no other name of the program has (`exp0`, `exp1`)."""
         n = self._counts.get(prefix, 0)
+        while f"{prefix}{n}" in self._taken:
+            n += 1
         self._counts[prefix] = n + 1
-        return f"{prefix}{n}"
+        return self.claim(f"{prefix}{n}")
 
-    def temp(self, shape, dtype) -> Buffer:
-        buf = Buffer(self.fresh("t"), tuple(shape), np.dtype(dtype), "temp")
+    def claim(self, name: str) -> str:
+        self._taken.add(name)
+        return name
+
+    def temp(self, shape, dtype, stem: str = "t") -> Buffer:
+        """A temporary named `stem` and a count (the operation that fills it, see names.py)."""
+        buf = Buffer(self.fresh(stem), tuple(shape), np.dtype(dtype), "temp",
+                     order=len(self.temps))
         self.temps.append(buf)
         return buf
 
-    def view(self, of: Buffer, shape, offset: str) -> Buffer:
-        view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view",
-                      f"({of.pointer or of.name} + {offset})", of.base or of.name)
+    def view(self, of: Buffer, shape, offset: StepOffset) -> Buffer:
+        view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view", of, offset,
+                      order=len(self.views))
         self.views.append(view)
         return view
 
@@ -91,7 +102,6 @@ class RegionLowering:
         self.not_in_place: dict[Var, str] = {}    # other updates: why they write a new buffer
         self.matmul_limits = matmul_limits or {}  # {product: loop_ranges.LoopLimits}
         self._memo: dict = {}
-        self._by_name: dict[str, Buffer] = {}
 
     # -- the statements of this region ------------------------------------------------------
     def lower(self) -> list:
@@ -111,7 +121,8 @@ class RegionLowering:
                     self.buffers[v] = operand     # the update writes its operand's buffer
                     self.in_place.add(v)
                 elif v in roots and v not in self.buffers:
-                    self.buffers[v] = self.builder.temp(v.aval.shape, v.aval.dtype)
+                    self.buffers[v] = self.builder.temp(v.aval.shape, v.aval.dtype,
+                                                        value_name(eqn.prim.name))
         stmts = []
         for eqn in self.ir.eqns:
             statements = STATEMENT_LOWERINGS.get(eqn.prim.name)
@@ -147,7 +158,7 @@ class RegionLowering:
         temporary (its copy appended to `stmts`) when it has none."""
         buf = self.buffers.get(atom)
         if buf is None:
-            buf = self.builder.temp(atom.aval.shape, atom.aval.dtype)
+            buf = self.builder.temp(atom.aval.shape, atom.aval.dtype, "operand")
             stmts.append(self.copy_into(buf, atom, "operand"))
         return buf
 
@@ -187,7 +198,7 @@ class RegionLowering:
                 buf = self.buffers.get(atom)
                 if buf is None:
                     return None
-                expr = Expr("load", (buf.name, linearize(idx, buf.shape, nvars)), buf.dtype)
+                expr = Expr("load", (buf, linearize(idx, buf.shape, nvars)), buf.dtype)
             self._memo[key] = expr
         return expr
 
@@ -280,7 +291,7 @@ class RegionLowering:
         for atom in eqn.inputs:
             operand = self._strided_operand(atom)
             if operand is None:
-                tmp = self.builder.temp(atom.aval.shape, atom.aval.dtype)
+                tmp = self.builder.temp(atom.aval.shape, atom.aval.dtype, "operand")
                 kernels.append(self._copy_kernel(tmp, atom, "matmul operand"))
                 operand = self._strided_operand_of(tmp)
             operands.append(operand)
@@ -303,18 +314,8 @@ class RegionLowering:
         expr = self.value_at(atom, tuple(Affine.var(d, n) for d in range(n)), n)
         if expr.kind != "load" or expr.args[1].dyn:
             return None
-        name, flat = expr.args
-        buffer = self._buffer_named(name)
+        buffer, flat = expr.args
         return StridedOperand(buffer, flat.const, flat.coeffs)
-
-    def _buffer_named(self, name: str) -> Buffer:
-        """The buffer a load reads, from an index rebuilt only when a name is missing
-        (products in an unrolled loop would otherwise search every buffer once each)."""
-        found = self._by_name.get(name)
-        if found is None:
-            self._by_name = {b.name: b for b in self.buffers.values()}
-            found = self._by_name[name]
-        return found
 
     @staticmethod
     def _strided_operand_of(buf):
@@ -331,7 +332,7 @@ class RegionLowering:
         shape = operand.shape
         n = shape[-1] if shape else 1
         rows = math.prod(shape[:-1]) if shape else 1
-        scratch = self.builder.temp((4 * rows * n,), I64)   # see tp_sort.h
+        scratch = self.builder.temp((4 * rows * n,), I64, "scratch")   # see tp_sort.h
         return SortKernel(operand, buf, scratch, rows, n, eqn.prim.name == "argsort", comment)
 
     def _concat_kernels(self, eqn, buf, comment):
@@ -390,6 +391,15 @@ KERNEL_LOWERINGS = {
 # Equations that become statements of their own (control flow around the kernels of their
 # regions, a debug print's call) rather than the kernels of a materialised value.
 STATEMENT_LOWERINGS = {**CONTROL_FLOW_LOWERINGS, "debug_print": RegionLowering._debug_print}
+
+
+def _unique(name: str, builder: ProgramBuilder) -> str:
+    """`name`, or `name_2`, `name_3`... when two arguments' paths make one name."""
+    found, k = name, 1
+    while found in builder._taken:
+        k += 1
+        found = f"{name}_{k}"
+    return found
 
 
 def literal_array(atom: Literal) -> np.ndarray:
@@ -469,7 +479,7 @@ def _reshape_index(low, eqn, idx, nvars):
         return (yield x, sub, nvars)
     # The schedule guarantees x has a contiguous buffer: reuse the flat offset.
     buf = low.buffers[x]
-    return Expr("load", (buf.name, linearize(idx, new, nvars)), buf.dtype)
+    return Expr("load", (buf, linearize(idx, new, nvars)), buf.dtype)
 
 
 def _iota_index(low, eqn, idx, nvars):
@@ -534,16 +544,22 @@ _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_in
                 "dynamic_update_slice": _dynamic_update_slice_index, "gather": _gather_index}
 
 
-def lower(ir: IR, name: str, max_fused_height: int | None = None) -> Program:
+def lower(ir: IR, name: str, max_fused_height: int | None = None,
+          arg_names=()) -> Program:
+    """The Program of `ir`. `arg_names`, one per invar (the Python arguments' names and
+    paths), name the input buffers; without them they are `in0`, `in1`..."""
     builder = ProgramBuilder(name, max_fused_height)
+    named = len(arg_names) == len(ir.invars)
     inputs, bound, position = [], {}, {}    # position: the index of each var's input buffer
     for i, v in enumerate(ir.constvars):
-        bound[v] = Buffer(f"c{i}", v.aval.shape, v.aval.dtype, "const")
+        bound[v] = Buffer(builder.fresh("c"), v.aval.shape, v.aval.dtype, "const", order=i)
         position[v] = len(inputs)
         inputs.append(bound[v])
     for i, v in enumerate(ir.invars):
         if v not in bound:
-            bound[v] = Buffer(f"in{i}", v.aval.shape, v.aval.dtype, "input")
+            label = builder.claim(_unique(python_name(arg_names[i]), builder)) if named \
+                else builder.fresh("in")
+            bound[v] = Buffer(label, v.aval.shape, v.aval.dtype, "input", order=i)
             position[v] = len(inputs)
             inputs.append(bound[v])
     outputs, sources, dests, returned = [], [], {}, {}
@@ -555,8 +571,8 @@ def lower(ir: IR, name: str, max_fused_height: int | None = None) -> Program:
         elif atom in dests:                  # the same value returned twice
             sources.append(("buffer", returned[atom]))
         else:
-            dests[atom] = Buffer(f"out{len(outputs)}", atom.aval.shape, atom.aval.dtype,
-                                 "output")
+            dests[atom] = Buffer(builder.fresh("out"), atom.aval.shape, atom.aval.dtype,
+                                 "output", order=len(outputs))
             returned[atom] = len(outputs)
             outputs.append(dests[atom])
             sources.append(("buffer", len(outputs) - 1))

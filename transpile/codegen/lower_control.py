@@ -1,5 +1,5 @@
 """Lowering of structured control flow: `cond`, `while`, `for_loop` and `scan` equations
-become C statements around the kernels of their regions.
+become statements (loops, switches) around the kernels of their regions.
 
 Loop state lives in buffers: the equation's output buffers hold the carry (initialised by
 one copy, since inputs are never written). A carry the body updates in place (see
@@ -19,7 +19,7 @@ import numpy as np
 from ..ir import Literal
 from .interchange import try_interchanged_for_loop
 from .buffers import carries_in_place
-from .kernel_ir import EntryScalar, For, Swap, Switch, While
+from .kernel_ir import EntryScalar, For, StepOffset, Swap, Switch, While
 from .lower_exprs import copy_kernel
 from .loop_ranges import matmul_limits
 from .schedule import materialised_vars
@@ -79,7 +79,7 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
         elif outvars[k] is invars[k]:
             results.append(None)         # passed through (its type changed, so not hoisted)
         else:
-            spare = region.builder.temp(carry[k].shape, carry[k].dtype)
+            spare = region.builder.temp(carry[k].shape, carry[k].dtype, "spare")
             restore = region.builder.add_kernel(copy_kernel(
                 spare, carry[k], "the loop stopped after an odd number of pointer swaps, "
                 "so the carry is in the spare buffer: copy it home once"))
@@ -107,7 +107,7 @@ def _while(region, eqn) -> list:
     stmts = []
     carry = _init_carry(region, eqn, eqn.inputs[:n], stmts)
     captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n:]]
-    flag = region.builder.temp((), np.bool_)
+    flag = region.builder.temp((), np.bool_, "flag")
     cond = lower_region(region, cond_ir, carry + captured, [flag])
     body, swaps = _loop_body(region, body_ir, carry + captured, carry, 0)
     stmts.append(While(cond, flag, body, swaps, region.builder.fresh("odd")))
@@ -125,7 +125,7 @@ def _for_loop(region, eqn) -> list:
         return stmts + interchanged
     carry = _init_carry(region, eqn, eqn.inputs[2:2 + n], stmts)
     captured = [region.buffer_for(a, stmts) for a in eqn.inputs[2 + n:]]
-    index = region.builder.temp((), body_ir.invars[0].aval.dtype)
+    index = region.builder.temp((), body_ir.invars[0].aval.dtype, "index")
     limits = matmul_limits(eqn, region.producers)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
                              matmul_limits=limits)
@@ -149,10 +149,10 @@ def _scan(region, eqn) -> list:
     xs = [region.buffer_for(a, stmts) for a in eqn.inputs[n:n + n_xs]]
     captured = [region.buffer_for(a, stmts) for a in eqn.inputs[n + n_xs:]]
     var = region.builder.fresh("it")
-    position = f"({length - 1} - {var})" if p["reverse"] else var
 
     def step_view(buf):
-        return region.builder.view(buf, buf.shape[1:], f"{position} * {math.prod(buf.shape[1:])}")
+        offset = StepOffset(var, math.prod(buf.shape[1:]), length if p["reverse"] else None)
+        return region.builder.view(buf, buf.shape[1:], offset)
     x_views = [step_view(x) for x in xs]
     y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
     body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views)

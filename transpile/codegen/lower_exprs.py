@@ -65,5 +65,5 @@ def copy_kernel(dst: Buffer, src: Buffer, why: str) -> LoopKernel:
     n = len(dst.shape)
     idx = tuple(Affine.var(d, n) for d in range(n))
     flat = linearize(idx, dst.shape, n)
-    return LoopKernel(dst.shape, dst, flat, Expr("load", (src.name, flat), src.dtype),
+    return LoopKernel(dst.shape, dst, flat, Expr("load", (src, flat), src.dtype),
                       f"{dst.name} = {src.name}: {why}")

@@ -11,7 +11,6 @@ import numpy as np
 
 from .. import dtypes
 from ..rules.fourier import SCALES
-from .c_ops import TAG
 from .kernel_ir import Affine, Expr, HelperKernel, LoopKernel, linearize
 
 I64 = np.dtype(np.int64)
@@ -33,7 +32,7 @@ def _scatter(low, eqn, buf, comment):
                                   "orders complex numbers lexicographically); use "
                                   "backend='interpret'")
     positions, widen = _int64_positions(low, indices, comment)
-    call = HelperKernel("tp_scatter.h", f"tp_scatter_{mode}_{TAG[buf.dtype]}",
+    call = HelperKernel(f"scatter_{mode}", buf.dtype,
                         [positions, low.buffers[updates]], [buf],
                         (math.prod(indices.aval.shape), buf.size),
                         f"{comment}: {mode} at data-dependent positions, in order")
@@ -49,7 +48,7 @@ def _int64_positions(low, indices, comment):
     shape = indices.aval.shape
     n = len(shape)
     idx = tuple(Affine.var(d, n) for d in range(n))
-    wide = low.builder.temp((math.prod(shape),), I64)
+    wide = low.builder.temp((math.prod(shape),), I64, "positions")
     value = Expr("cast", (low.value_at(indices, idx, n),), I64)
     return wide, [LoopKernel(shape, wide, linearize(idx, shape, n), value,
                              f"{comment}: positions widened to int64")]
@@ -63,18 +62,19 @@ def _square(eqn):
 def _scratch(low, name, dtype, batch, m, n) -> list:
     """Working space of each helper: a copy of each matrix (and LU's pivots, QR's taus)."""
     if name in ("linalg_solve", "linalg_det", "linalg_slogdet"):
-        return [low.builder.temp((batch * m * n,), dtype), low.builder.temp((batch * m,), I64)]
+        return [low.builder.temp((batch * m * n,), dtype, "scratch"),
+                low.builder.temp((batch * m,), I64, "pivots")]
     if name in ("qr_q", "qr_r"):
-        return [low.builder.temp((batch * (m * n + min(m, n)),), dtype)]
+        return [low.builder.temp((batch * (m * n + min(m, n)),), dtype, "scratch")]
     if name == "eigh":      # the matrix, and tp_se_syevd's 4 n (tp_symmetric_eigen_impl.h)
-        return [low.builder.temp((batch * (n * n + 4 * n),), dtype)]
+        return [low.builder.temp((batch * (n * n + 4 * n),), dtype, "scratch")]
     if name == "svd":
         big, small = max(m, n), min(m, n)
-        return [low.builder.temp((batch * (big * big + small * small),), dtype)]
+        return [low.builder.temp((batch * (big * big + small * small),), dtype, "scratch")]
     return []
 
 
-def _factorization(function, header="tp_linalg.h"):
+def _factorization(operation):
     def lower(low, eqn, buf, comment):
         batch, m, n = _square(eqn)
         reads = [low.buffers[a] for a in eqn.inputs]
@@ -86,10 +86,9 @@ def _factorization(function, header="tp_linalg.h"):
             scalars += (int(eqn.params["complete"]),)
         if eqn.prim.name == "svd":
             scalars += (int(eqn.params["full_matrices"]), int(eqn.params["compute_uv"]))
-        name = f"tp_{function}_{TAG[reads[0].dtype]}"
-        # Each matrix is one call of `{name}_item` (a device thread each on CUDA).
-        return [HelperKernel(header, name, reads, [buf] + scratch, scalars, comment,
-                             items=batch)]
+        # Each matrix is an item (a device thread each on CUDA).
+        return [HelperKernel(operation, reads[0].dtype, reads, [buf] + scratch, scalars,
+                             comment, items=batch)]
     return lower
 
 
@@ -103,8 +102,8 @@ def _fft(low, eqn, buf, comment):
     scalars = (math.prod(shape[:axis]), length, math.prod(shape[axis + 1:]))
     scalars += (int(fft_type == "ifft"),) if kind == "c2c" else ()
     scalars += (SCALES[eqn.params["scale"]],)
-    return [HelperKernel("tp_fft.h", f"tp_fft_{kind}_{TAG[complex_dtype]}", [low.buffers[x]],
-                         [buf], scalars, comment)]
+    return [HelperKernel(f"fft_{kind}", complex_dtype, [low.buffers[x]], [buf], scalars,
+                         comment)]
 
 
 def _conv(low, eqn, buf, comment):
@@ -114,17 +113,17 @@ def _conv(low, eqn, buf, comment):
     scalars = (*lhs.aval.shape, *rhs.aval.shape, *buf.shape[1:4], *p["window_strides"],
                *(lo for lo, _ in p["padding"]), *p["lhs_dilation"], *p["rhs_dilation"],
                p["feature_group_count"])
-    return [HelperKernel("tp_conv.h", f"tp_conv_{TAG[buf.dtype]}",
-                         [low.buffers[lhs], low.buffers[rhs]], [buf], scalars, comment)]
+    return [HelperKernel("conv", buf.dtype, [low.buffers[lhs], low.buffers[rhs]], [buf],
+                         scalars, comment)]
 
 
 def _eig(low, eqn, buf, comment):
     """One call of tp_eig.h over the batch, with 6 n^2 + 4 n doubles of work per matrix."""
     (a,) = eqn.inputs
     batch, _, n = _square(eqn)
-    work = low.builder.temp((batch * (6 * n * n + 4 * n),), np.dtype(np.float64))
-    return [HelperKernel("tp_eig.h", f"tp_eig_{TAG[a.aval.dtype]}", [low.buffers[a]],
-                         [buf, work], (batch, n), comment, items=batch)]
+    work = low.builder.temp((batch * (6 * n * n + 4 * n),), np.dtype(np.float64), "work")
+    return [HelperKernel("eig", a.aval.dtype, [low.buffers[a]], [buf, work], (batch, n),
+                         comment, items=batch)]
 
 
 HELPER_LOWERINGS = {
@@ -135,8 +134,8 @@ HELPER_LOWERINGS = {
     "cholesky": _factorization("cholesky"),
     "qr_q": _factorization("qr_q"),
     "qr_r": _factorization("qr_r"),
-    "eigh": _factorization("eigh", "tp_spectral.h"),        # LAPACK's xSYEVD route
-    "svd": _factorization("svd", "tp_spectral.h"),
+    "eigh": _factorization("eigh"),                         # LAPACK's xSYEVD route
+    "svd": _factorization("svd"),
     "fft": _fft,                                            # Stockham / Bluestein
     "conv": _conv,                                          # direct, channels last
     "eig": _eig,                                            # Hessenberg QR

@@ -11,8 +11,7 @@ from __future__ import annotations
 import collections
 import math
 
-from .c_expr import walk
-from .kernel_ir import Affine, Expr, LoopKernel, linearize
+from .kernel_ir import Affine, Buffer, Expr, LoopKernel, linearize, walk
 from .lower_exprs import cast, clamped_starts
 
 
@@ -29,12 +28,12 @@ def in_place_update_kernels(low, eqn, buf, comment):
     store = linearize(tuple(a.plus(s) for a, s in zip(idx, starts)), buf.shape, n)
     value = cast(low.value_at(update, idx, n), buf.dtype, eqn.source)
     kernels = []
-    if math.prod(sizes) > 1 and not reads_only_at(value, buf.name, store, sizes):
-        tmp = low.builder.temp(sizes, buf.dtype)
+    if math.prod(sizes) > 1 and not reads_only_at(value, buf, store, sizes):
+        tmp = low.builder.temp(sizes, buf.dtype, "window")
         flat = linearize(idx, sizes, n)
         kernels.append(LoopKernel(sizes, tmp, flat, value, f"{comment}: the update, "
                                   f"computed before {buf.name} changes under it"))
-        value = Expr("load", (tmp.name, flat), buf.dtype)
+        value = Expr("load", (tmp, flat), buf.dtype)
     kernels.append(LoopKernel(sizes, buf, store, value,
                               f"{comment}, in place: {buf.name} is dead after it"))
     return kernels
@@ -80,11 +79,11 @@ def complement_boxes(shape, starts, sizes):
     return boxes
 
 
-def reads_only_at(value: Expr, name: str, store: Affine, extents) -> bool:
-    """Does `value` load from buffer `name` only at the index `store` writes?"""
+def reads_only_at(value: Expr, buf: Buffer, store: Affine, extents) -> bool:
+    """Does `value` load from `buf` only at the index `store` writes?"""
     where = _canonical(store, extents)
     return all(_canonical(e.args[1], extents) == where
-               for e in walk(value) if e.kind == "load" and e.args[0] == name)
+               for e in walk(value) if e.kind == "load" and e.args[0] == buf)
 
 
 def _canonical(a: Affine, extents):

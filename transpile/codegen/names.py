@@ -1,0 +1,75 @@
+"""Buffer names from the Python source: an argument keeps its name (`x`, `params_w` for
+`params['w']`), a materialised value is named by the operation that made it (`exp1`,
+`max0`, `dot2`). The generated code's own names (loop variables `i0`, values `v3`, locals
+such as `acc`, `status`, `space`) all have the form letters-then-digits or are fixed words
+listed here; a Python name of either kind is given a trailing underscore, so a user's
+`i0` or `status` can never shadow a generated one."""
+from __future__ import annotations
+
+# C and C++ keywords (CUDA sources are C++), the C library names generated code calls, and
+# every fixed local name a renderer declares in a kernel or in the entry function.
+_KEYWORDS = frozenset("""
+    auto break case char const continue default do double else enum extern float for goto if
+    inline int long register restrict return short signed sizeof static struct switch typedef
+    union unsigned void volatile while bool true false alignas alignof and asm catch class
+    constexpr decltype delete explicit export friend mutable namespace new noexcept not
+    nullptr operator or private protected public template this thread_local throw try typeid
+    typename using virtual wchar_t xor main
+    memcpy memset malloc calloc free aligned_alloc abs fabs exp log sin cos sqrt pow printf
+    NULL errno stdin stdout stderr
+""".split())
+_LOCALS = frozenset("""
+    acc best best_index block end at depth first step step_from step_to swap values lane row flat
+    r p count partial identity combine matrix tile_row tile_col item i status space shared_space
+    cleanup value values effect hook
+""".split())
+# Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, `kernel_3`).
+_RESERVED_SUFFIXES = ("_t", "_ptr", "_first", "_end", "_final", "_slot")
+_RESERVED_PREFIXES = ("tp_", "kernel_", "scratch_", "__")
+
+# The name of a value made by each primitive, where the primitive's own name would read badly.
+_SHORT = {"dot_general": "dot", "convert_element_type": "convert", "broadcast_in_dim": "bcast",
+          "dynamic_slice": "window", "dynamic_update_slice": "update", "concatenate": "concat",
+          "integer_pow": "pow", "select": "where", "cumsum": "cumsum"}
+
+
+def c_identifier(text: str) -> str:
+    """`text` with every character that C does not allow in a name replaced by `_`, runs of
+    them merged, leading and trailing ones dropped ("params['w']" -> "params_w")."""
+    parts, word = [], []
+    for ch in str(text):
+        if ch.isascii() and (ch.isalnum() or ch == "_"):
+            word.append(ch)
+        elif word:
+            parts.append("".join(word))
+            word = []
+    if word:
+        parts.append("".join(word))
+    name = "_".join(p.strip("_") for p in parts if p.strip("_"))
+    if not name:
+        return "arg"
+    return f"arg_{name}" if name[0].isdigit() else name
+
+
+def _looks_generated(name: str) -> bool:
+    """Letters then digits (`i0`, `v12`, `exp3`): the form of every counted name the code
+    generator makes."""
+    stem = name.rstrip("0123456789")
+    return stem != name and stem.isalpha()
+
+
+def python_name(text: str) -> str:
+    """A C name for a Python argument (path) that no generated name can equal."""
+    name = c_identifier(text)
+    # All capitals: the C library's and the runtime's macros (NAN, INFINITY, EOF, I...).
+    if name in _KEYWORDS or name in _LOCALS or _looks_generated(name) or name.isupper() \
+            or name.endswith(_RESERVED_SUFFIXES) or name.startswith(_RESERVED_PREFIXES):
+        name += "_"
+    return name
+
+
+def value_name(primitive: str) -> str:
+    """The stem of a buffer holding a value made by `primitive` (counted: `exp0`, `exp1`)."""
+    stem = _SHORT.get(primitive, primitive.removeprefix("reduce_"))
+    stem = "".join(ch for ch in stem if ch.isalpha())   # digits would blur the count
+    return stem or "t"

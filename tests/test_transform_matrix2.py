@@ -44,8 +44,6 @@ def _tolerance(name, dtype):
 
 
 def _check_leaf(name, k, leaf, rec, check_dtype):
-    if hasattr(leaf, "dtype") and tp.dtypes.issubdtype(leaf.dtype, tp.dtypes.prng_key):
-        leaf = tp.random.key_data(leaf)
     leaf = np.asarray(leaf)
     where = f"{name} leaf {k}"
     if rec["dtype"] == "float0":

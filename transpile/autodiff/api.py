@@ -62,6 +62,12 @@ def _leaf(x):
     x = ensure_operand(x, "argument")
     if is_marked(x):
         return ops.convert(x, x.aval.dtype)
+    if isinstance(x, (np.ndarray, np.generic)):
+        # in the dtype it is traced with (JAX's rules without x64 make 64-bit data 32-bit):
+        # a custom rule or an eager loop body sees the value itself
+        dt = aval_of(x).dtype
+        if x.dtype != dt:
+            return x.astype(dt)
     return x
 
 
@@ -184,6 +190,17 @@ def _single_or_tuple(argnums, tree):
 
 # -- vjp, grad, value_and_grad -------------------------------------------------------------
 
+def _cotangent_dtype_fits(ct, out_aval) -> bool:
+    """JAX's pullback takes a cotangent of its output's tangent dtype (a Python number of
+    the same kind stands for one); an integer output's cotangent is float0 (checked before)."""
+    ct_aval = aval_of(ct)
+    if not has_tangent_space(out_aval):
+        return True
+    if ct_aval.weak_type:
+        return dtypes.is_inexact(ct_aval.dtype) or dtypes.is_int(ct_aval.dtype)
+    return ct_aval.dtype == out_aval.dtype
+
+
 def vjp(fun, *primals, has_aux=False):
     """(fun(*primals), vjp_fun[, aux]): vjp_fun(ct) gives the cotangents of all primals."""
     nums = tuple(range(len(primals)))
@@ -204,7 +221,7 @@ def vjp(fun, *primals, has_aux=False):
                     raise ValueError(f"unexpected shape {c.shape} of the float0 cotangent "
                                      f"of an output of shape {a.shape}")
                 continue
-            if aval_of(c).shape != a.shape:
+            if aval_of(c).shape != a.shape or not _cotangent_dtype_fits(c, a):
                 raise ValueError(f"unexpected JAX type (e.g. shape/dtype) for argument to vjp "
                                  f"function: got {aval_of(c).str_short()}, but expected "
                                  f"{a.str_short()} because the corresponding output of the "
@@ -522,6 +539,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         lin, outs, residuals = _linearized(traced)
         out_leaves, aux_leaves = traced.split_outputs(outs)
         out_avals = [aval_of(o) for o in out_leaves]
+        _check_jacrev_outputs(out_avals, holomorphic)
         in_avals = traced.avals
         count = sum(a.size for a in out_avals)
 
@@ -537,6 +555,19 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
     return _transformation(fun, nums, argnums, "jacrev", jacrev_traced,
                            ("jacrev", _argnums_key(argnums), has_aux, holomorphic, allow_int))
+
+
+def _check_jacrev_outputs(out_avals, holomorphic):
+    """JAX's check: reverse mode needs real (or, holomorphic, complex) outputs."""
+    for a in out_avals:
+        ok = dtypes.is_complex(a.dtype) if holomorphic else dtypes.is_float(a.dtype)
+        if not ok:
+            wanted = "complex-valued outputs (output dtype that is a sub-dtype of " \
+                "np.complexfloating)" if holomorphic else "real-valued outputs (output dtype " \
+                "that is a sub-dtype of np.floating)"
+            raise TypeError(f"jacrev requires {wanted}, but got {a.dtype.name}. For "
+                            "differentiation of functions with integer outputs, use jax.vjp "
+                            "directly.")
 
 
 jacobian = jacrev            # jax.jacobian

@@ -104,7 +104,15 @@ class custom_jvp(_CustomBase):
                 raise TypeError(f"Custom JVP rule of {getattr(self.fun, '__name__', 'f')} must "
                                 f"produce primal and tangent outputs with the structure of the "
                                 f"function's output {out_tree}; got {tree} and {t_tree}")
-            return [ensure_operand(o) for o in out_leaves], [ensure_operand(x) for x in t_leaves]
+            out_leaves = [ensure_operand(o) for o in out_leaves]
+            t_leaves = [ensure_operand(x) for x in t_leaves]
+            for o, t in zip(out_leaves, t_leaves):
+                if aval_of(t).shape != aval_of(o).shape:
+                    raise TypeError(
+                        f"Custom JVP rule of {getattr(self.fun, '__name__', 'f')} must produce "
+                        "primal and tangent outputs with corresponding shapes and dtypes: "
+                        f"primal {aval_of(o).str_short()}, tangent {aval_of(t).str_short()}")
+            return out_leaves, t_leaves
         outs = bind(P.custom_jvp_call, *leaves, *captured, call=ir, rule=rule,
                     n_args=len(leaves))
         return tree_unflatten(out_tree, outs)

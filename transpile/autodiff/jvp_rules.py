@@ -227,7 +227,9 @@ def _balanced_eq(a, out, b):
 
 
 def _hypot_part(t, a, out):
-    return ops.mul(t, _where(ops.binary("eq", out, 0), ops.scalar(0, ops.aval(out).dtype),
+    # At the origin JAX's hypot (max(|a|, |b|) times a factor that is 1 there) splits the
+    # tie of max(|a|, |b|) in half, and |.|' is 1 at +-0: 1/2 for each operand.
+    return ops.mul(t, _where(ops.binary("eq", out, 0), ops.scalar(0.5, ops.aval(out).dtype),
                              ops.div(a, out)))
 
 
@@ -518,7 +520,10 @@ def custom_jvp_call_jvp(primals, tangents, *, call, rule, n_args):
 
 
 def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=False):
-    if remat and not linearizing():       # checkpoint in forward mode: its body's JVP
+    # checkpoint in forward mode, or closing over a value being differentiated (which its
+    # backward pass could not recompute from the arguments alone): its body's JVP, as
+    # written; the values are the same, only what is stored differs
+    if remat and (not linearizing() or any(t is not None for t in tangents[n_args:])):
         from .jvp import jvp_eval
         return jvp_eval(call, [], primals, tangents)
     if not differentiating():

@@ -307,8 +307,9 @@ _spectral_rules()
 
 def _control_flow_rules():
     from .control_flow import cond_transpose
-    from .loops import scan_transpose
-    transpose_rules.update({"cond": cond_transpose, "scan": scan_transpose})
+    from .loops import scan_transpose, while_transpose
+    transpose_rules.update({"cond": cond_transpose, "scan": scan_transpose,
+                            "while": while_transpose, "for_loop": while_transpose})
 
 
 _control_flow_rules()

@@ -28,6 +28,11 @@ SETTINGS = {
 }
 
 
+# Under NumPy's rules transpile.random's default integer dtype is JAX's default-config
+# int32 (docs/api.md), whose draws differ from JAX's x64 int64 ones: compared in JAX mode.
+RANDOM_DEFAULT_INT = {"vmap_randint_batched_max"}
+
+
 def test_every_case_was_recorded_with_jax_0_10_in_both_modes():
     assert RECORDED["jax_version"].startswith("0.10")
     for mode in ("x64", "x32"):
@@ -68,6 +73,8 @@ def _check_leaf(name, k, leaf, rec, check_dtype):
 
 
 def check_case(name, setting):
+    if setting == "numpy-x64" and name in RANDOM_DEFAULT_INT:
+        return
     mode, config = SETTINGS[setting]
     rec = RECORDED["modes"][mode][name]
     with tp.config.settings(**config), warnings.catch_warnings():

@@ -33,8 +33,17 @@ class IndexUpdateRef:
     def __init__(self, array, index):
         self.array, self.index = array, index if isinstance(index, tuple) else (index,)
 
-    def get(self):
-        return getitem(self.array, self.index)
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            fill_value=None):
+        """x[idx]; out-of-bounds integer indices clamp, or with mode="fill" read
+        `fill_value` (JAX's default: NaN for floats, the minimum of a signed and the maximum
+        of an unsigned integer type, True)."""
+        if mode is None or mode in ("clip", "promise_in_bounds"):
+            return getitem(self.array, self.index)
+        if mode not in ("fill", "drop"):
+            raise ValueError(f"x.at[...].get: unknown mode {mode!r}; use 'clip', 'fill', "
+                             "'drop' or 'promise_in_bounds'")
+        return _get_filled(self.array, self.index, fill_value)
 
     def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, lambda old, new: new, "set", mode)
@@ -139,3 +148,44 @@ def _traced_index(k, n):
 def _static_index(k, n):
     i = k.__index__()
     return i % n if -n <= i < n else None
+
+
+def _fill_default(dt):
+    import numpy as np
+    if dt.kind in "fc":
+        return np.nan
+    if dt.kind == "b":
+        return True
+    return np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max
+
+
+def _get_filled(x, index, fill_value):
+    """x[index] where every out-of-bounds integer index reads `fill_value`: x padded with
+    one fill element at the end of each axis, and such indices sent there."""
+    import numpy as np
+    from ._manipulation import pad
+    x = operand(x)
+    dt = aval_of(x).dtype
+    fill = _fill_default(dt) if fill_value is None else fill_value
+    padded = pad(x, [(0, 1)] * x.ndim, constant_values=np.asarray(fill).astype(dt))
+    key = _expand_ellipsis(index, x.ndim)
+    new_key, dim = [], 0
+    for k in key:
+        if k is None:
+            new_key.append(k)
+            continue
+        n = x.shape[dim]
+        if isinstance(k, slice):
+            new_key.append(slice(*k.indices(n)) if k.step is None or k.step > 0 else k)
+        elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+            wrapped = int(k) + n if k < 0 else int(k)
+            new_key.append(wrapped if 0 <= wrapped < n else n)
+        elif aval_of(operand(k)).dtype.kind in "iu":
+            k = operand(k)
+            wrapped = E.where(E.less(k, 0), E.add(k, n), k)
+            inside = E.logical_and(E.greater_equal(wrapped, 0), E.less(wrapped, n))
+            new_key.append(E.where(inside, wrapped, n))
+        else:
+            new_key.append(k)
+        dim += 1
+    return getitem(padded, tuple(new_key))

@@ -667,6 +667,39 @@ def grad_control_cases(jx):
     return c
 
 
+def python_control_cases(jx):
+    """Eager differentiation sees values (JAX's JVP tracers carry them): Python `if` and
+    `while` on them work outside jit and vmap, and raise inside them."""
+    jnp, d = jx.numpy, _data()
+
+    def piecewise(x):
+        if x < 3:
+            return 3. * x ** 2
+        return -4 * x ** 3
+
+    def doubling(x):
+        while x < 10.0:
+            x = x * 2.0 + jnp.sin(x)
+        return x
+
+    def by_sign(v):
+        return jnp.sum(v ** 2) if jnp.sum(v) > 0 else jnp.sum(jnp.exp(v))
+    c = {}
+    c["python_if_grad_both_sides"] = lambda: (jx.grad(piecewise)(2.0), jx.grad(piecewise)(4.0))
+    c["python_while_grad"] = lambda: jx.grad(doubling)(0.7)
+    c["python_if_value_and_grad_array"] = lambda: (jx.value_and_grad(by_sign)(d["x3"]),
+                                                   jx.value_and_grad(by_sign)(-d["pos3"]))
+    c["python_if_hessian"] = lambda: jx.hessian(piecewise)(4.0)
+    c["python_if_jvp"] = lambda: jx.jvp(piecewise, (2.0,), (1.0,))
+    c["python_if_jacfwd_vector"] = lambda: jx.jacfwd(
+        lambda v: v * 2.0 if v[0] > 0 else v ** 2)(d["x3"])
+    c["python_int_of_value_grad"] = lambda: jx.grad(
+        lambda x: x ** int(jnp.floor(x)))(2.5)
+    c["err_python_if_under_jit_grad"] = lambda: jx.jit(jx.grad(piecewise))(2.0)
+    c["err_python_if_under_vmap_grad"] = lambda: jx.vmap(jx.grad(piecewise))(d["pos3"])
+    return c
+
+
 def kink_cases(jx):
     jnp, lax, d = jx.numpy, jx.lax, _data()
     nn = jx.nn
@@ -864,8 +897,8 @@ def _bad_jvp_shape(jx):
 
 GROUPS = (vmap_axes_cases, vmap_control_cases, vmap_random_cases, vmap_index_cases,
           vmap_linalg_cases, grad_api_cases, pytree_cases, fwd_rev_cases, jacobian_cases,
-          custom_cases, checkpoint_cases, grad_control_cases, kink_cases, composition_cases,
-          error_cases)
+          custom_cases, checkpoint_cases, grad_control_cases, python_control_cases, kink_cases,
+          composition_cases, error_cases)
 
 # float32 answers of these go through more rounding steps (factorisations, long loops)
 LOOSE_F32 = ("linalg", "solve", "inv", "cholesky", "eigh", "eigvalsh", "svd", "det", "qr",

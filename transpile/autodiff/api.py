@@ -13,6 +13,7 @@ import numpy as np
 from .. import dtypes, transform_cache
 from ..core import Tracer, aval_of, current_trace, ensure_operand
 from ..device_array import Array
+from ..errors import ConcretizationError
 from ..eager_array import eager
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
@@ -69,6 +70,16 @@ def _leaf(x):
         if x.dtype != dt:
             return x.astype(dt)
     return x
+
+
+def _known_values(leaves):
+    """The leaves' values if all are known: outside any trace, or inside an eager
+    differentiation's trace that knows them (grad of grad); else None."""
+    trace = current_trace()
+    if trace is not None and not getattr(trace, "concrete", False):
+        return None
+    values = [x.concrete if isinstance(x, Tracer) else x for x in leaves]
+    return None if any(v is None for v in values) else values
 
 
 def _check_inexact(leaves, what: str, allow_int: bool):
@@ -128,8 +139,18 @@ class _Traced:
         leaf_names = []
         for n, arg in zip(nums, diff):
             leaf_names += [_parameter_name(fun, n)] * len(tree_flatten(arg)[0])
-        self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals, leaf_names,
-                                                          fun)
+        try:
+            self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals,
+                                                              leaf_names, fun)
+        except ConcretizationError:
+            values = _known_values(self.leaves)
+            if values is None:
+                raise
+            # Eagerly, as JAX's grad: trace again knowing the arguments' values, so that
+            # Python control flow on them picks this call's path (not cached: transform_cache
+            # runs this path, uncached, for a function whose cached trace failed so)
+            self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals,
+                                                              leaf_names, fun, values)
 
     def _flat(self, tracers):
         new_args = list(self.args)

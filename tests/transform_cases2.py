@@ -902,7 +902,8 @@ GROUPS = (vmap_axes_cases, vmap_control_cases, vmap_random_cases, vmap_index_cas
 
 # float32 answers of these go through more rounding steps (factorisations, long loops)
 LOOSE_F32 = ("linalg", "solve", "inv", "cholesky", "eigh", "eigvalsh", "svd", "det", "qr",
-             "cho_", "matrix_power", "hessian", "jac", "scan", "fori", "rnn", "mlp", "truncated")
+             "cho_", "matrix_power", "hessian", "jac", "scan", "fori", "rnn", "mlp", "truncated",
+             "vmap_grad_")
 
 
 def cases(jx) -> dict:

@@ -445,8 +445,14 @@ def _basis_columns(count, each):
         return list(stacked)
 
 
+def _is_float0(x) -> bool:
+    return isinstance(x, np.ndarray) and x.dtype == float0
+
+
 def _stack(values):
     from .. import numpy as tnp
+    if values and _is_float0(values[0]):        # an integer input's (allow_int): no data
+        return np.zeros((len(values),) + values[0].shape, float0)
     return tnp.stack(values)
 
 
@@ -478,10 +484,20 @@ def _jacobian_blocks(stacked, out_avals, in_avals, forward):
         column = stacked[k]                      # (basis size, *other.shape)
         start = 0
         for b, basis in enumerate(basis_avals):
+            nb, no = len(basis.shape), len(other.shape)
+            if _is_float0(column):
+                shape = (other.shape + basis.shape) if forward else \
+                    (basis.shape + other.shape)
+                part = np.zeros(shape, float0)
+                if forward:
+                    blocks[k][b] = part
+                else:
+                    blocks[b][k] = part
+                start += basis.size
+                continue
             part = column[start:start + basis.size]
             start += basis.size
             part = tnp.reshape(part, basis.shape + other.shape)
-            nb, no = len(basis.shape), len(other.shape)
             if forward:                          # (in..., out...) -> (out..., in...)
                 part = tnp.transpose(part, tuple(range(nb, nb + no)) + tuple(range(nb)))
                 blocks[k][b] = part

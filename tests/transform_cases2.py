@@ -205,6 +205,29 @@ def vmap_control_cases(jx):
     return c
 
 
+def vmap_collective_cases(jx):
+    """lax.psum / pmean / axis_index over a named vmap axis (JAX's batch-norm pattern)."""
+    jnp, lax, d = jx.numpy, jx.lax, _data()
+    x3, x34 = d["x3"], d["x34"]
+    c = {}
+    c["vmap_pmean_centre"] = lambda: jx.vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(x34)
+    c["vmap_psum_normalise_jit"] = lambda: jx.jit(jx.vmap(
+        lambda x: x / lax.psum(jnp.abs(x), "b"), axis_name="b"))(x3)
+    c["vmap_axis_index_nested"] = lambda: jx.vmap(jx.vmap(
+        lambda x: x * lax.axis_index("i") + lax.axis_index("j") + lax.psum(x, "j"),
+        axis_name="i"), axis_name="j")(x34)
+    c["vmap_psum_of_python_one"] = lambda: jx.vmap(
+        lambda x: x * lax.psum(1, "i"), axis_name="i")(x3)
+    c["vmap_psum_tuple_of_names"] = lambda: jx.vmap(jx.vmap(
+        lambda x: lax.psum(x, ("i", "j")), axis_name="i"), axis_name="j")(x34)
+    c["grad_through_vmap_pmean"] = lambda: jx.grad(lambda w: jnp.sum(jx.vmap(
+        lambda x: (w * x - lax.pmean(w * x, "i")) ** 2, axis_name="i")(x3)))(1.5)
+    c["vmap_grad_psum"] = lambda: jx.vmap(jx.grad(
+        lambda x: lax.psum(x ** 2, "i")), axis_name="i")(x3)
+    c["err_psum_unbound_axis"] = lambda: jx.vmap(lambda x: lax.psum(x, "z"), axis_name="i")(x3)
+    return c
+
+
 def vmap_random_cases(jx):
     jnp, d = jx.numpy, _data()
     key = jx.random.PRNGKey(2018)
@@ -895,7 +918,7 @@ def _bad_jvp_shape(jx):
     return f
 
 
-GROUPS = (vmap_axes_cases, vmap_control_cases, vmap_random_cases, vmap_index_cases,
+GROUPS = (vmap_axes_cases, vmap_control_cases, vmap_collective_cases, vmap_random_cases, vmap_index_cases,
           vmap_linalg_cases, grad_api_cases, pytree_cases, fwd_rev_cases, jacobian_cases,
           custom_cases, checkpoint_cases, grad_control_cases, python_control_cases, kink_cases,
           composition_cases, error_cases)

@@ -56,7 +56,7 @@ ZERO_DERIVATIVE = (
     "sign", "floor", "ceil", "round", "trunc", "not", "is_nan", "is_inf", "is_finite",
     "signbit", "floor_div", "nextafter", "eq", "ne", "lt", "le", "gt", "ge", "and", "or",
     "xor", "shift_left", "shift_right", "argmax", "argmin", "reduce_and", "reduce_or",
-    "argsort", "bitcast_convert_type", "iota")
+    "argsort", "bitcast_convert_type", "iota", "axis_index")
 
 
 def _zero_rule(name):
@@ -333,7 +333,8 @@ def _structural(name):
     return rule
 
 
-for _name in ("broadcast_in_dim", "reshape", "transpose", "slice", "rev", "reduce_sum"):
+for _name in ("broadcast_in_dim", "reshape", "transpose", "slice", "rev", "reduce_sum",
+              "psum"):
     jvp_rules[_name] = _structural(_name)
 
 

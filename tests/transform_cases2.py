@@ -620,7 +620,32 @@ def custom_cases(jx):
         lambda cr, e: (f["two_args"](cr, e), cr), x, pos3)[0])(0.9)
     c["custom_vjp_jvp_error"] = lambda: jx.jvp(lambda x: f["none_ct"](x, 1.0), (1.0,), (1.0,))
     c["custom_vjp_jacrev"] = lambda: jx.jacrev(lambda x: f["scale_by"](x, jnp.exp))(x3)
+    c["closure_convert_custom_vjp"] = lambda: (jx.grad(_closure_loss(jx), argnums=(0, 1))(
+        1.5, 0.3), jx.jit(jx.grad(_closure_loss(jx), argnums=(0, 1)))(0.5, -0.7))
     return c
+
+
+def _closure_loss(jx):
+    """JAX's closure_convert pattern: a custom_vjp function taking a closure's traced
+    constants as arguments (here w, closed over by g)."""
+    jnp = jx.numpy
+
+    @partial(jx.custom_vjp, nondiff_argnums=(0,))
+    def apply(f, x, *consts):
+        return f(x, *consts)
+
+    def fwd(f, x, *consts):
+        return f(x, *consts), (x, consts)
+
+    def bwd(f, res, ct):
+        x, consts = res
+        return jx.vjp(f, x, *consts)[1](ct)
+    apply.defvjp(fwd, bwd)
+
+    def loss(w, x):
+        converted, consts = jx.closure_convert(lambda v: jnp.sin(v * w) * w, x)
+        return apply(converted, x, *consts)
+    return loss
 
 
 def checkpoint_cases(jx):

@@ -220,3 +220,31 @@ def checkpoint(fun=None, *, prevent_cse=True, policy=None, static_argnums=()):
 
 
 remat = checkpoint
+
+
+def closure_convert(fun, *example_args):
+    """`jax.closure_convert`: (converted, consts), where `converted(*args, *consts)` computes
+    `fun(*args)` and `consts` are the traced values `fun` closes over (of an enclosing jit or
+    differentiation), hoisted so that a custom_vjp function can take them as arguments.
+    Outside any trace nothing is traced, and consts is empty."""
+    leaves, in_tree = tree_flatten(example_args)
+    leaves = [ensure_operand(x) for x in leaves]
+    out_tree = []
+
+    def flat(tracers):
+        out_leaves, tree = tree_flatten(fun(*tree_unflatten(in_tree, tracers)))
+        out_tree.append(tree)
+        return [ensure_operand(o) for o in out_leaves]
+    ir, captured, _ = trace_subfunction(flat, [aval_of(x) for x in leaves],
+                                        [frozenset()] * len(leaves), "closure_convert of",
+                                        described=fun)
+
+    def converted(*args_and_consts):
+        args, consts = args_and_consts[:len(example_args)], args_and_consts[len(example_args):]
+        from .evaluate import eval_ir
+        arg_leaves, tree = tree_flatten(args)
+        if tree != in_tree:
+            raise TypeError(f"closure_convert: the converted function takes arguments "
+                            f"structured as {in_tree}, got {tree}")
+        return tree_unflatten(out_tree[0], eval_ir(ir, [], list(arg_leaves) + list(consts)))
+    return converted, list(captured)

@@ -620,9 +620,22 @@ def custom_cases(jx):
         lambda cr, e: (f["two_args"](cr, e), cr), x, pos3)[0])(0.9)
     c["custom_vjp_jvp_error"] = lambda: jx.jvp(lambda x: f["none_ct"](x, 1.0), (1.0,), (1.0,))
     c["custom_vjp_jacrev"] = lambda: jx.jacrev(lambda x: f["scale_by"](x, jnp.exp))(x3)
+    c["custom_gradient"] = lambda: (jx.grad(_custom_gradient(jx))(2.0), jx.vmap(jx.grad(
+        lambda w: _custom_gradient(jx)(w * 3.0)))(x3), jx.jit(jx.value_and_grad(
+            _custom_gradient(jx)))(0.5))
     c["closure_convert_custom_vjp"] = lambda: (jx.grad(_closure_loss(jx), argnums=(0, 1))(
         1.5, 0.3), jx.jit(jx.grad(_closure_loss(jx), argnums=(0, 1)))(0.5, -0.7))
     return c
+
+
+def _custom_gradient(jx):
+    """jax.custom_gradient: the value and a rule closing over it (10x: shows it ran)."""
+    jnp = jx.numpy
+
+    @jx.custom_gradient
+    def f(x):
+        return jnp.sin(x) * x, lambda g: (g * 10.0 * jnp.cos(x),)
+    return f
 
 
 def _closure_loss(jx):

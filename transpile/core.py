@@ -131,7 +131,6 @@ class Tracer:
     def _concretize(self, what: str):
         if self.concrete is None:
             raise ConcretizationError(concretization_message(self, what))
-        self._trace.used_concrete_values = True
         return np.asarray(self.concrete)
 
     def __bool__(self): return bool(self._concretize("bool"))

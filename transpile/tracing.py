@@ -36,9 +36,8 @@ class Trace:
         self._const_sources: list[np.ndarray] = []   # keeps each id unique while tracing
         self.closed = False
         # Evaluate each equation as it is recorded, where its inputs' values are known
-        # (set by an eager differentiation, see Tracer.concrete); whether any was read.
+        # (set by an eager differentiation, see Tracer.concrete).
         self.concrete = False
-        self.used_concrete_values = False
 
     def new_argument(self, aval, name: str, deps=None) -> Tracer:
         var = Var(aval)
@@ -147,7 +146,10 @@ def _evaluate_known(prim, args, atoms, params, tracers):
     if any(v is None for v in values) or prim.name not in impl_rules or \
             prim.name in P.EFFECTS:          # (a print runs once, when the program runs)
         return
-    result = impl_rules[prim.name]([atom.aval for atom in atoms], *values, **params)
+    try:
+        result = impl_rules[prim.name]([atom.aval for atom in atoms], *values, **params)
+    except Exception:       # (an error of the program shows when it runs, as without values)
+        return
     results = result if len(tracers) > 1 or isinstance(result, list) else [result]
     for tracer, value in zip(tracers, results):
         tracer.concrete = np.asarray(value, dtype=tracer.aval.dtype)

@@ -248,3 +248,40 @@ def closure_convert(fun, *example_args):
                             f"structured as {in_tree}, got {tree}")
         return tree_unflatten(out_tree[0], eval_ir(ir, [], list(arg_leaves) + list(consts)))
     return converted, list(captured)
+
+
+class _Static:
+    """A value carried in a pytree's structure, not its leaves (a custom_gradient rule
+    riding along the residuals)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _register_static():
+    from ..pytree import register_pytree_node
+    register_pytree_node(_Static, lambda s: ((), s.value), lambda value, _: _Static(value))
+
+
+_register_static()
+
+
+def custom_gradient(fun):
+    """`jax.custom_gradient`: `fun(*args)` returns (output, vjp_rule), `vjp_rule(ct)` the
+    tuple of the arguments' cotangents. A custom_vjp whose residuals are the values the
+    rule closes over (closure_convert)."""
+    @custom_vjp
+    def wrapped(*args):
+        return fun(*args)[0]
+
+    def fwd(*args):
+        out, rule = fun(*args)
+        converted, consts = closure_convert(rule, out)
+        return out, (_Static(converted), consts)
+
+    def bwd(res, ct):
+        converted, consts = res
+        cts = converted.value(ct, *consts)
+        return tuple(cts) if isinstance(cts, (tuple, list)) else (cts,)
+    wrapped.defvjp(fwd, bwd)
+    return functools.wraps(fun)(lambda *args: wrapped(*args))

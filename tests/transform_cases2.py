@@ -933,6 +933,9 @@ def error_cases(jx):
     c["err_cond_pred_not_scalar"] = lambda: jx.jit(lambda x: lax.cond(
         x > 0, jnp.sin, jnp.cos, x))(x3)
     c["err_grad_not_callable"] = lambda: jx.grad(3.0)(1.0)
+    c["err_jacfwd_argnums_out_of_range"] = lambda: jx.jacfwd(lambda a: a, argnums=(0, 1))(x3)
+    c["err_hessian_argnums_out_of_range"] = lambda: jx.hessian(
+        lambda a: jnp.sum(a ** 3), argnums=1)(x3)
     c["fori_loop_float_bounds"] = lambda: lax.fori_loop(0.0, 3.0, lambda i, a: a + 1.0, jnp.zeros(()))
     return c
 

@@ -48,6 +48,12 @@ def _argnums_key(argnums):
 
 def _check_argnums(nums, args, what, given=None):
     for n in nums:
+        if not -len(args) <= n < len(args) and what in ("jacfwd", "jacrev"):
+            # (JAX's jacobians check argnums as jit checks static_argnums)
+            raise ValueError(
+                f"{what}: positional argument indices, e.g. for `static_argnums`, must have "
+                f"value greater than or equal to -len(args) and less than len(args), but got "
+                f"value {n} for len(args) == {len(args)}.")
         if not -len(args) <= n < len(args):
             shown = given if given is not None else nums
             raise TypeError(

@@ -756,6 +756,9 @@ def python_control_cases(jx):
         lambda v: v * 2.0 if v[0] > 0 else v ** 2)(d["x3"])
     c["python_int_of_value_grad"] = lambda: jx.grad(
         lambda x: x ** int(jnp.floor(x)))(2.5)
+    c["python_item_and_index_grad"] = lambda: jx.grad(
+        lambda x: x.item() * x + jnp.array([1.0, 2.0, 3.0])[int(x)] * x)(2.0)
+    c["err_python_float_of_differentiated"] = lambda: jx.grad(lambda x: float(x) * x)(2.0)
     c["err_python_if_under_jit_grad"] = lambda: jx.jit(jx.grad(piecewise))(2.0)
     c["err_python_if_under_vmap_grad"] = lambda: jx.vmap(jx.grad(piecewise))(d["pos3"])
     return c

@@ -128,21 +128,24 @@ class Tracer:
         return (self[i] for i in range(self.shape[0]))
 
     # Concretization: these need the values, which a tracer has only where they are known.
-    def _concretize(self, what: str):
-        if self.concrete is None:
+    # As JAX's eager grad, a known value decides Python control flow (bool, int, index,
+    # item), while a conversion to a float or a NumPy array, which would silently drop the
+    # derivative, stays an error for a value computed from a differentiated argument.
+    def _concretize(self, what: str, keeps_derivative: bool = True):
+        if self.concrete is None or (self.deps and not keeps_derivative):
             raise ConcretizationError(concretization_message(self, what))
         return np.asarray(self.concrete)
 
     def __bool__(self): return bool(self._concretize("bool"))
     def __int__(self): return int(self._concretize("int"))
-    def __float__(self): return float(self._concretize("float"))
-    def __complex__(self): return complex(self._concretize("complex"))
+    def __float__(self): return float(self._concretize("float", False))
+    def __complex__(self): return complex(self._concretize("complex", False))
     def __index__(self): return operator.index(self._concretize("index")[()])
     def item(self, *args): return self._concretize("item").item(*args)
-    def tolist(self): return self._concretize("tolist").tolist()
+    def tolist(self): return self._concretize("tolist", False).tolist()
 
     def __array__(self, dtype=None, copy=None):
-        value = self._concretize("numpy.asarray")
+        value = self._concretize("numpy.asarray", False)
         return value if dtype is None else value.astype(dtype)
 
     def __setitem__(self, index, value):

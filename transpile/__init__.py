@@ -42,7 +42,8 @@ _LAZY = {
     "jacobian": "autodiff.api",
     "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
     "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
-    "checkpoint_policies": "autodiff.custom",
+    "checkpoint_policies": "autodiff.custom", "closure_convert": "autodiff.custom",
+    "custom_gradient": "autodiff.custom",
 }
 _SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops",
                "config", "flatten_util")

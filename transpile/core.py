@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import threading
 
 import numpy as np
@@ -84,14 +85,19 @@ class Tracer:
 
     `deps` names the traced arguments this value was computed from, so that a
     ConcretizationError can say which argument to make static.
+
+    `concrete` is the value itself where it is known: an eager differentiation (`grad(f)(x)`
+    outside jit) traces `f` with its arguments' values, as JAX's eager `grad` does, so
+    Python control flow on them works (see tracing.Trace.concrete).
     """
     __array_priority__ = 1000
-    __slots__ = ("aval", "_trace", "_var", "deps", "source", "virtually_strong")
+    __slots__ = ("aval", "_trace", "_var", "deps", "source", "virtually_strong", "concrete")
 
     def __init__(self, aval: ShapedArray, trace, var, deps: frozenset, source: str = ""):
         self.aval, self._trace, self._var, self.deps = aval, trace, var, deps
         self.source = source          # where it was created, for leaked-tracer errors
         self.virtually_strong = False     # see strength.py
+        self.concrete = None
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)
@@ -121,18 +127,26 @@ class Tracer:
             raise TypeError("iteration over a 0-d traced array")
         return (self[i] for i in range(self.shape[0]))
 
-    # Concretization: these need the values, which a tracer does not have.
-    def _concretize(self, what: str):
-        raise ConcretizationError(concretization_message(self, what))
+    # Concretization: these need the values, which a tracer has only where they are known.
+    # As JAX's eager grad, a known value decides Python control flow (bool, int, index,
+    # item), while a conversion to a float or a NumPy array, which would silently drop the
+    # derivative, stays an error for a value computed from a differentiated argument.
+    def _concretize(self, what: str, keeps_derivative: bool = True):
+        if self.concrete is None or (self.deps and not keeps_derivative):
+            raise ConcretizationError(concretization_message(self, what))
+        return np.asarray(self.concrete)
 
-    def __bool__(self): self._concretize("bool")
-    def __int__(self): self._concretize("int")
-    def __float__(self): self._concretize("float")
-    def __complex__(self): self._concretize("complex")
-    def __index__(self): self._concretize("index")
-    def item(self, *args): self._concretize("item")
-    def tolist(self): self._concretize("tolist")
-    def __array__(self, *args, **kwargs): self._concretize("numpy.asarray")
+    def __bool__(self): return bool(self._concretize("bool"))
+    def __int__(self): return int(self._concretize("int"))
+    def __float__(self): return float(self._concretize("float", False))
+    def __complex__(self): return complex(self._concretize("complex", False))
+    def __index__(self): return operator.index(self._concretize("index")[()])
+    def item(self, *args): return self._concretize("item").item(*args)
+    def tolist(self): return self._concretize("tolist", False).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        value = self._concretize("numpy.asarray", False)
+        return value if dtype is None else value.astype(dtype)
 
     def __setitem__(self, index, value):
         raise TypeError(f"{self!r} is a traced array: traced arrays are immutable and do not "

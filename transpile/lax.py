@@ -37,6 +37,26 @@ from .lax_fft import FftType, fft  # noqa: E402,F401
 from .lax_zeta import polygamma, zeta  # noqa: E402,F401
 from .precision import DotAlgorithmPreset  # noqa: E402,F401
 
+
+# Collectives over a named vmap axis (batching/collectives.py; imported when called, as the
+# batching package builds on this one).
+def psum(x, axis_name, *, axis_index_groups=None):
+    """The sum of `x` over the members of the vmap named `axis_name`."""
+    from .batching import collectives
+    return collectives.psum(x, axis_name, axis_index_groups=axis_index_groups)
+
+
+def pmean(x, axis_name, *, axis_index_groups=None):
+    """The mean of `x` over the members of the vmap named `axis_name`."""
+    from .batching import collectives
+    return collectives.pmean(x, axis_name, axis_index_groups=axis_index_groups)
+
+
+def axis_index(axis_name):
+    """This member's position along the vmap axis named `axis_name`."""
+    from .batching import collectives
+    return collectives.axis_index(axis_name)
+
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transpile.lax_special",
                                    "transpile.lax_sorting", "transpile.base.control_flow",

@@ -36,6 +36,7 @@ def marked(x):
     if isinstance(x, Tracer) and x.aval.weak_type:
         out = Tracer(x.aval, x._trace, x._var, x.deps, x.source)
         out.virtually_strong = True
+        out.concrete = x.concrete
         return out
     # Eagerly, a NumPy array result becomes an EagerArray (eager_array.py), also where the
     # function made it without `bind` (creation functions, an input returned unchanged).

@@ -6,6 +6,7 @@ import threading
 
 import numpy as np
 
+from . import primitives as P
 from .core import Tracer, aval_of, check_tracer_is_live, trace_context
 from .errors import describe_function, user_frame
 from .ir import IR, Eqn, Literal, SourceInfo, Var
@@ -34,6 +35,9 @@ class Trace:
         self._const_ids: dict[int, Var] = {}
         self._const_sources: list[np.ndarray] = []   # keeps each id unique while tracing
         self.closed = False
+        # Evaluate each equation as it is recorded, where its inputs' values are known
+        # (set by an eager differentiation, see Tracer.concrete).
+        self.concrete = False
 
     def new_argument(self, aval, name: str, deps=None) -> Tracer:
         var = Var(aval)
@@ -63,6 +67,7 @@ class Trace:
             self.captures.append((outer, var))
             lifted = Tracer(x.aval, self, var, x.deps, x.source)
             lifted.virtually_strong = x.virtually_strong
+            lifted.concrete = x.concrete
             self._captured_ids[id(x)] = lifted
         return lifted
 
@@ -84,7 +89,9 @@ class Trace:
         return self if self.parent is None else self.parent.root()
 
     def _const_tracer(self, array, aval) -> Tracer:
-        return Tracer(aval, self, self._constvar(array, aval), frozenset(), "a constant")
+        tracer = Tracer(aval, self, self._constvar(array, aval), frozenset(), "a constant")
+        tracer.concrete = array
+        return tracer
 
     def _constvar(self, array: np.ndarray, aval) -> Var:
         var = self._const_ids.get(id(array))
@@ -117,11 +124,35 @@ class Trace:
         deps = frozenset().union(*(a.deps for a in args if isinstance(a, Tracer)))
         where = f"{prim.name} at {source}" if source else prim.name
         tracers = [Tracer(v.aval, self, v, deps, where) for v in outs]
+        if self.concrete:
+            _evaluate_known(prim, args, atoms, params, tracers)
         return tracers if multiple else tracers[0]
 
     def to_ir(self, outs) -> IR:
         outvars = [self.to_atom(o) for o in outs]    # first: may add constants
         return IR(list(self.constvars), list(self.invars), self.eqns, outvars)
+
+
+def _known_value(arg, atom):
+    if isinstance(arg, Tracer):
+        return arg.concrete
+    return atom.value if isinstance(atom, Literal) else arg
+
+
+def _evaluate_known(prim, args, atoms, params, tracers):
+    """Give `tracers` (one equation's outputs) their values when all inputs have one."""
+    from .rules.impl import impl_rules
+    values = [_known_value(a, atom) for a, atom in zip(args, atoms)]
+    if any(v is None for v in values) or prim.name not in impl_rules or \
+            prim.name in P.EFFECTS:          # (a print runs once, when the program runs)
+        return
+    try:
+        result = impl_rules[prim.name]([atom.aval for atom in atoms], *values, **params)
+    except Exception:       # (an error of the program shows when it runs, as without values)
+        return
+    results = result if len(tracers) > 1 or isinstance(result, list) else [result]
+    for tracer, value in zip(tracers, results):
+        tracer.concrete = np.asarray(value, dtype=tracer.aval.dtype)
 
 
 class _SourceOverride(threading.local):

@@ -13,6 +13,7 @@ import numpy as np
 from .. import dtypes, transform_cache
 from ..core import Tracer, aval_of, current_trace, ensure_operand
 from ..device_array import Array
+from ..errors import ConcretizationError
 from ..eager_array import eager
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
@@ -47,6 +48,12 @@ def _argnums_key(argnums):
 
 def _check_argnums(nums, args, what, given=None):
     for n in nums:
+        if not -len(args) <= n < len(args) and what in ("jacfwd", "jacrev"):
+            # (JAX's jacobians check argnums as jit checks static_argnums)
+            raise ValueError(
+                f"{what}: positional argument indices, e.g. for `static_argnums`, must have "
+                f"value greater than or equal to -len(args) and less than len(args), but got "
+                f"value {n} for len(args) == {len(args)}.")
         if not -len(args) <= n < len(args):
             shown = given if given is not None else nums
             raise TypeError(
@@ -62,7 +69,23 @@ def _leaf(x):
     x = ensure_operand(x, "argument")
     if is_marked(x):
         return ops.convert(x, x.aval.dtype)
+    if isinstance(x, (np.ndarray, np.generic)):
+        # in the dtype it is traced with (JAX's rules without x64 make 64-bit data 32-bit):
+        # a custom rule or an eager loop body sees the value itself
+        dt = aval_of(x).dtype
+        if x.dtype != dt:
+            return x.astype(dt)
     return x
+
+
+def _known_values(leaves):
+    """The leaves' values if all are known: outside any trace, or inside an eager
+    differentiation's trace that knows them (grad of grad); else None."""
+    trace = current_trace()
+    if trace is not None and not getattr(trace, "concrete", False):
+        return None
+    values = [x.concrete if isinstance(x, Tracer) else x for x in leaves]
+    return None if any(v is None for v in values) else values
 
 
 def _check_inexact(leaves, what: str, allow_int: bool):
@@ -122,8 +145,18 @@ class _Traced:
         leaf_names = []
         for n, arg in zip(nums, diff):
             leaf_names += [_parameter_name(fun, n)] * len(tree_flatten(arg)[0])
-        self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals, leaf_names,
-                                                          fun)
+        try:
+            self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals,
+                                                              leaf_names, fun)
+        except ConcretizationError:
+            values = _known_values(self.leaves)
+            if values is None:
+                raise
+            # Eagerly, as JAX's grad: trace again knowing the arguments' values, so that
+            # Python control flow on them picks this call's path (not cached: transform_cache
+            # runs this path, uncached, for a function whose cached trace failed so)
+            self.ir, self.consts, self.captured = trace_to_ir(self._flat, self.avals,
+                                                              leaf_names, fun, values)
 
     def _flat(self, tracers):
         new_args = list(self.args)
@@ -184,6 +217,17 @@ def _single_or_tuple(argnums, tree):
 
 # -- vjp, grad, value_and_grad -------------------------------------------------------------
 
+def _cotangent_dtype_fits(ct, out_aval) -> bool:
+    """JAX's pullback takes a cotangent of its output's tangent dtype (a Python number of
+    the same kind stands for one); an integer output's cotangent is float0 (checked before)."""
+    ct_aval = aval_of(ct)
+    if not has_tangent_space(out_aval):
+        return True
+    if ct_aval.weak_type:
+        return dtypes.is_inexact(ct_aval.dtype) or dtypes.is_int(ct_aval.dtype)
+    return ct_aval.dtype == out_aval.dtype
+
+
 def vjp(fun, *primals, has_aux=False):
     """(fun(*primals), vjp_fun[, aux]): vjp_fun(ct) gives the cotangents of all primals."""
     nums = tuple(range(len(primals)))
@@ -204,7 +248,7 @@ def vjp(fun, *primals, has_aux=False):
                     raise ValueError(f"unexpected shape {c.shape} of the float0 cotangent "
                                      f"of an output of shape {a.shape}")
                 continue
-            if aval_of(c).shape != a.shape:
+            if aval_of(c).shape != a.shape or not _cotangent_dtype_fits(c, a):
                 raise ValueError(f"unexpected JAX type (e.g. shape/dtype) for argument to vjp "
                                  f"function: got {aval_of(c).str_short()}, but expected "
                                  f"{a.str_short()} because the corresponding output of the "
@@ -407,8 +451,14 @@ def _basis_columns(count, each):
         return list(stacked)
 
 
+def _is_float0(x) -> bool:
+    return isinstance(x, np.ndarray) and x.dtype == float0
+
+
 def _stack(values):
     from .. import numpy as tnp
+    if values and _is_float0(values[0]):        # an integer input's (allow_int): no data
+        return np.zeros((len(values),) + values[0].shape, float0)
     return tnp.stack(values)
 
 
@@ -440,10 +490,20 @@ def _jacobian_blocks(stacked, out_avals, in_avals, forward):
         column = stacked[k]                      # (basis size, *other.shape)
         start = 0
         for b, basis in enumerate(basis_avals):
+            nb, no = len(basis.shape), len(other.shape)
+            if _is_float0(column):
+                shape = (other.shape + basis.shape) if forward else \
+                    (basis.shape + other.shape)
+                part = np.zeros(shape, float0)
+                if forward:
+                    blocks[k][b] = part
+                else:
+                    blocks[b][k] = part
+                start += basis.size
+                continue
             part = column[start:start + basis.size]
             start += basis.size
             part = tnp.reshape(part, basis.shape + other.shape)
-            nb, no = len(basis.shape), len(other.shape)
             if forward:                          # (in..., out...) -> (out..., in...)
                 part = tnp.transpose(part, tuple(range(nb, nb + no)) + tuple(range(nb)))
                 blocks[k][b] = part
@@ -522,6 +582,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         lin, outs, residuals = _linearized(traced)
         out_leaves, aux_leaves = traced.split_outputs(outs)
         out_avals = [aval_of(o) for o in out_leaves]
+        _check_jacrev_outputs(out_avals, holomorphic)
         in_avals = traced.avals
         count = sum(a.size for a in out_avals)
 
@@ -537,6 +598,19 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         return (jac, traced.aux(aux_leaves)) if has_aux else jac
     return _transformation(fun, nums, argnums, "jacrev", jacrev_traced,
                            ("jacrev", _argnums_key(argnums), has_aux, holomorphic, allow_int))
+
+
+def _check_jacrev_outputs(out_avals, holomorphic):
+    """JAX's check: reverse mode needs real (or, holomorphic, complex) outputs."""
+    for a in out_avals:
+        ok = dtypes.is_complex(a.dtype) if holomorphic else dtypes.is_float(a.dtype)
+        if not ok:
+            wanted = "complex-valued outputs (output dtype that is a sub-dtype of " \
+                "np.complexfloating)" if holomorphic else "real-valued outputs (output dtype " \
+                "that is a sub-dtype of np.floating)"
+            raise TypeError(f"jacrev requires {wanted}, but got {a.dtype.name}. For "
+                            "differentiation of functions with integer outputs, use jax.vjp "
+                            "directly.")
 
 
 jacobian = jacrev            # jax.jacobian

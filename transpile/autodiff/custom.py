@@ -104,7 +104,15 @@ class custom_jvp(_CustomBase):
                 raise TypeError(f"Custom JVP rule of {getattr(self.fun, '__name__', 'f')} must "
                                 f"produce primal and tangent outputs with the structure of the "
                                 f"function's output {out_tree}; got {tree} and {t_tree}")
-            return [ensure_operand(o) for o in out_leaves], [ensure_operand(x) for x in t_leaves]
+            out_leaves = [ensure_operand(o) for o in out_leaves]
+            t_leaves = [ensure_operand(x) for x in t_leaves]
+            for o, t in zip(out_leaves, t_leaves):
+                if aval_of(t).shape != aval_of(o).shape:
+                    raise TypeError(
+                        f"Custom JVP rule of {getattr(self.fun, '__name__', 'f')} must produce "
+                        "primal and tangent outputs with corresponding shapes and dtypes: "
+                        f"primal {aval_of(o).str_short()}, tangent {aval_of(t).str_short()}")
+            return out_leaves, t_leaves
         outs = bind(P.custom_jvp_call, *leaves, *captured, call=ir, rule=rule,
                     n_args=len(leaves))
         return tree_unflatten(out_tree, outs)
@@ -212,3 +220,68 @@ def checkpoint(fun=None, *, prevent_cse=True, policy=None, static_argnums=()):
 
 
 remat = checkpoint
+
+
+def closure_convert(fun, *example_args):
+    """`jax.closure_convert`: (converted, consts), where `converted(*args, *consts)` computes
+    `fun(*args)` and `consts` are the traced values `fun` closes over (of an enclosing jit or
+    differentiation), hoisted so that a custom_vjp function can take them as arguments.
+    Outside any trace nothing is traced, and consts is empty."""
+    leaves, in_tree = tree_flatten(example_args)
+    leaves = [ensure_operand(x) for x in leaves]
+    out_tree = []
+
+    def flat(tracers):
+        out_leaves, tree = tree_flatten(fun(*tree_unflatten(in_tree, tracers)))
+        out_tree.append(tree)
+        return [ensure_operand(o) for o in out_leaves]
+    ir, captured, _ = trace_subfunction(flat, [aval_of(x) for x in leaves],
+                                        [frozenset()] * len(leaves), "closure_convert of",
+                                        described=fun)
+
+    def converted(*args_and_consts):
+        args, consts = args_and_consts[:len(example_args)], args_and_consts[len(example_args):]
+        from .evaluate import eval_ir
+        arg_leaves, tree = tree_flatten(args)
+        if tree != in_tree:
+            raise TypeError(f"closure_convert: the converted function takes arguments "
+                            f"structured as {in_tree}, got {tree}")
+        return tree_unflatten(out_tree[0], eval_ir(ir, [], list(arg_leaves) + list(consts)))
+    return converted, list(captured)
+
+
+class _Static:
+    """A value carried in a pytree's structure, not its leaves (a custom_gradient rule
+    riding along the residuals)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _register_static():
+    from ..pytree import register_pytree_node
+    register_pytree_node(_Static, lambda s: ((), s.value), lambda value, _: _Static(value))
+
+
+_register_static()
+
+
+def custom_gradient(fun):
+    """`jax.custom_gradient`: `fun(*args)` returns (output, vjp_rule), `vjp_rule(ct)` the
+    tuple of the arguments' cotangents. A custom_vjp whose residuals are the values the
+    rule closes over (closure_convert)."""
+    @custom_vjp
+    def wrapped(*args):
+        return fun(*args)[0]
+
+    def fwd(*args):
+        out, rule = fun(*args)
+        converted, consts = closure_convert(rule, out)
+        return out, (_Static(converted), consts)
+
+    def bwd(res, ct):
+        converted, consts = res
+        cts = converted.value(ct, *consts)
+        return tuple(cts) if isinstance(cts, (tuple, list)) else (cts,)
+    wrapped.defvjp(fwd, bwd)
+    return functools.wraps(fun)(lambda *args: wrapped(*args))

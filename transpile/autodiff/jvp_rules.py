@@ -56,7 +56,7 @@ ZERO_DERIVATIVE = (
     "sign", "floor", "ceil", "round", "trunc", "not", "is_nan", "is_inf", "is_finite",
     "signbit", "floor_div", "nextafter", "eq", "ne", "lt", "le", "gt", "ge", "and", "or",
     "xor", "shift_left", "shift_right", "argmax", "argmin", "reduce_and", "reduce_or",
-    "argsort", "bitcast_convert_type", "iota")
+    "argsort", "bitcast_convert_type", "iota", "axis_index")
 
 
 def _zero_rule(name):
@@ -227,7 +227,9 @@ def _balanced_eq(a, out, b):
 
 
 def _hypot_part(t, a, out):
-    return ops.mul(t, _where(ops.binary("eq", out, 0), ops.scalar(0, ops.aval(out).dtype),
+    # At the origin JAX's hypot (max(|a|, |b|) times a factor that is 1 there) splits the
+    # tie of max(|a|, |b|) in half, and |.|' is 1 at +-0: 1/2 for each operand.
+    return ops.mul(t, _where(ops.binary("eq", out, 0), ops.scalar(0.5, ops.aval(out).dtype),
                              ops.div(a, out)))
 
 
@@ -331,7 +333,8 @@ def _structural(name):
     return rule
 
 
-for _name in ("broadcast_in_dim", "reshape", "transpose", "slice", "rev", "reduce_sum"):
+for _name in ("broadcast_in_dim", "reshape", "transpose", "slice", "rev", "reduce_sum",
+              "psum"):
     jvp_rules[_name] = _structural(_name)
 
 
@@ -518,7 +521,10 @@ def custom_jvp_call_jvp(primals, tangents, *, call, rule, n_args):
 
 
 def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=False):
-    if remat and not linearizing():       # checkpoint in forward mode: its body's JVP
+    # checkpoint in forward mode, or closing over a value being differentiated (which its
+    # backward pass could not recompute from the arguments alone): its body's JVP, as
+    # written; the values are the same, only what is stored differs
+    if remat and (not linearizing() or any(t is not None for t in tangents[n_args:])):
         from .jvp import jvp_eval
         return jvp_eval(call, [], primals, tangents)
     if not differentiating():

@@ -226,7 +226,9 @@ def _eager_scan_jvp(primals, tangents, body, n_carry, n_xs, length, reverse):
     out_avals = [v.aval for v in body.outvars[n_carry:]]
     stacked, t_stacked = [], []
     for j, a in enumerate(out_avals):
-        stacked.append(np.stack([np.asarray(y[j]) for y in ys]) if ys else
+        # (in the body's type: a y that is a body argument passes through unconverted, a
+        # Python number for the first step's weakly typed carry)
+        stacked.append(np.stack([np.asarray(y[j], a.dtype) for y in ys]) if ys else
                        np.zeros((0,) + a.shape, a.dtype))
         if any(t[j] is not None for t in t_ys):
             t_stacked.append(np.stack([np.asarray(ops.instantiate(t[j], a)) for t in t_ys]))
@@ -253,9 +255,10 @@ def for_loop_jvp(primals, tangents, *, body, n_carry):
         return carry, t_carry
     if static:
         return _for_as_scan(lower, upper, rest, t_rest, body, n_carry)
+    fused = _for_as_while(lower, upper, rest, t_rest, body, n_carry)
     if _linearizing():
-        raise ReverseModeError(WHILE_REVERSE_MESSAGE)
-    return _for_as_while(lower, upper, rest, t_rest, body, n_carry)
+        return _values_apart(bind(P.for_loop, *primals, body=body, n_carry=n_carry), fused)
+    return fused
 
 
 def _eager_index(i: int, aval):
@@ -331,9 +334,23 @@ def while_jvp(primals, tangents, *, cond, body, n_carry):
         while bool(np.asarray(eval_ir(cond, [], carry + consts)[0])):
             carry, t_carry = jvp_eval(body, [], carry + consts, t_carry + t_consts)
         return carry, t_carry
+    fused = _while_jvp_core(carry, t_carry, consts, t_consts, cond, body, drop=0)
     if _linearizing():
-        raise ReverseModeError(WHILE_REVERSE_MESSAGE)
-    return _while_jvp_core(carry, t_carry, consts, t_consts, cond, body, drop=0)
+        return _values_apart(bind(P.while_loop, *primals, cond=cond, body=body,
+                                  n_carry=n_carry), fused)
+    return fused
+
+
+def _values_apart(values, fused):
+    """Linearizing a while loop, as JAX does: the values from the loop itself (primal
+    equations) and the tangents from the loop carrying both, which recomputes the values
+    (the tangent equations read only its tangents). Transposing that loop is the error
+    (`while_transpose`), so a tangent nobody needs, under stop_gradient, is none."""
+    return list(values), fused[1]
+
+
+def while_transpose(cts, args, **params):
+    raise ReverseModeError(WHILE_REVERSE_MESSAGE)
 
 
 def _while_jvp_core(carry, t_carry, consts, t_consts, cond, body, drop):

@@ -117,6 +117,11 @@ def rev_transpose(ct, args, *, dimensions):
     return [bind(P.rev, ct, dimensions=dimensions)]
 
 
+def psum_transpose(ct, args, *, axis_name):
+    # y_i = sum_j x_j over the members: each x_j's cotangent is the sum of the y_i's
+    return [bind(P.psum, ct, axis_name=axis_name)]
+
+
 def reduce_sum_transpose(ct, args, *, axes):
     x, = args
     kept = tuple(i for i in range(x.aval.ndim) if i not in axes)
@@ -293,7 +298,7 @@ for _fn in (neg_transpose, add_transpose, sub_transpose, mul_transpose, div_tran
             slice_transpose, concatenate_transpose, dot_general_transpose,
             dynamic_slice_transpose, dynamic_update_slice_transpose, gather_transpose,
             scatter_transpose, linalg_solve_transpose, custom_vjp_lin_transpose,
-            real_transpose, imag_transpose, conj_transpose):
+            real_transpose, imag_transpose, conj_transpose, psum_transpose):
     transpose_rules[_fn.__name__[:-len("_transpose")]] = _fn
 
 
@@ -307,8 +312,9 @@ _spectral_rules()
 
 def _control_flow_rules():
     from .control_flow import cond_transpose
-    from .loops import scan_transpose
-    transpose_rules.update({"cond": cond_transpose, "scan": scan_transpose})
+    from .loops import scan_transpose, while_transpose
+    transpose_rules.update({"cond": cond_transpose, "scan": scan_transpose,
+                            "while": while_transpose, "for_loop": while_transpose})
 
 
 _control_flow_rules()

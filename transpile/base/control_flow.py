@@ -442,9 +442,16 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
 
 def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
     carry, ys = eager_tree(init), []
+    carry_type = _eager_carry_type(carry)
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
         x = tree_unflatten(x_tree, [eager_tree(np.asarray(leaf)[i]) for leaf in x_leaves])
         carry, y = f(carry, x)
+        if _eager_carry_type(carry) != carry_type:      # as the traced scan checks its body
+            raise TypeError(f"lax.scan body function {describe_function(f)} carry input and "
+                            f"carry output must have equal types: the carry was "
+                            f"{carry_type[0]} of shapes {carry_type[1]}, the body returned "
+                            f"{_eager_carry_type(carry)[0]} of shapes "
+                            f"{_eager_carry_type(carry)[1]}")
         ys.append(y)
     if reverse:
         ys.reverse()
@@ -452,5 +459,14 @@ def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
         return carry, None
     y_leaves = [tree_flatten(y)[0] for y in ys]
     _, y_def = tree_flatten(ys[0])
-    stacked = [np.stack([np.asarray(yl[j]) for yl in y_leaves]) for j in range(len(y_leaves[0]))]
+    stacked = [_stack_steps([yl[j] for yl in y_leaves]) for j in range(len(y_leaves[0]))]
     return carry, tree_unflatten(y_def, stacked)
+
+
+def _stack_steps(values):
+    """One y leaf of every step, stacked in the dtype the traced scan gives it: the steps'
+    dtypes promoted (a first step's Python-number y is weak, as the traced carry it came
+    from once the body's output decides its type)."""
+    values = [operand(v) for v in values]
+    dt = dtypes.result_type([aval_of(v).dtype for v in values], weak_flags(values))
+    return np.stack([np.asarray(v).astype(dt, copy=False) for v in values])

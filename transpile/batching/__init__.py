@@ -2,7 +2,7 @@
 
 Importing this package registers every rule module in `batching_rules`.
 """
-from . import (rules_autodiff_markers, rules_control, rules_conv,  # noqa: F401
+from . import (collectives, rules_autodiff_markers, rules_control, rules_conv,  # noqa: F401
                rules_effects, rules_elementwise, rules_indexing, rules_linalg, rules_reductions,
                rules_structural)
 from .table import batching_rules

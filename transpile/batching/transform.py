@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..ir import IR, Literal
 from ..ir_eval import bind_equation, literal_value
+from .collectives import resolves_here
 from .moves import broadcast_batch, moveaxis
 from .table import rule_for
 
@@ -27,7 +28,7 @@ def batch_ir(ir: IR, values, dims, size: int):
         pairs = [read(a) for a in eqn.inputs]
         ins = [v for v, _ in pairs]
         in_dims = [d for _, d in pairs]
-        if all(d is None for d in in_dims):
+        if all(d is None for d in in_dims) and not resolves_here(eqn):
             outs, out_dims = bind_equation(eqn, ins), [None] * len(eqn.outputs)
         else:
             outs, out_dims = rule_for(eqn.prim.name)(size, ins, in_dims, **eqn.params)

@@ -18,6 +18,7 @@ from ..errors import describe_function
 from ..pytree import tree_flatten, tree_leaf_paths, tree_unflatten
 from ..rules.impl import evaluate
 from ..tracing import Trace, trace_subfunction
+from .collectives import batching_axis, bound_axis
 from .axes import argument_names, batch_size, broadcast_prefix, check_spec, normalize
 from .moves import broadcast_batch, moveaxis
 from .transform import batch_ir
@@ -30,8 +31,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
     each an int, None or a container matching that argument's structure (a prefix of it);
     keyword arguments are mapped along axis 0. out_axes: where the batch axis goes in each
     result, in the same forms. axis_size: the batch size when no argument is mapped.
-    axis_name and spmd_axis_name are accepted for compatibility; transpile has no collective
-    operations (psum...) that would use them.
+    axis_name names the mapped axis for the collectives inside `fun` (lax.psum, lax.pmean,
+    lax.axis_index; see collectives.py); spmd_axis_name is accepted and ignored.
     """
     if not callable(fun):
         raise TypeError(f"vmap requires a callable as its first argument, got {fun!r} of type "
@@ -61,7 +62,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         axes = [None if a is None else normalize(a, aval_of(x).shape, "argument")
                 for x, a in zip(leaves, axes)]
         size = batch_size(leaves, axes, names, axis_size)
-        call = _Call(fun, treedef, names, size, out_axes)
+        call = _Call(fun, treedef, names, size, out_axes, axis_name)
         inputs = [k for k, (x, a) in enumerate(zip(leaves, axes))
                   if a is not None or isinstance(x, (np.ndarray, np.generic))]
         if current_trace() is None:
@@ -70,25 +71,29 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
                                         lambda: call.eagerly(leaves, axes, inputs))
         return call.traced(leaves, axes, inputs)
     vmapped.__transpile_transform__ = (fun, ("vmap", repr(in_axes), repr(out_axes),
-                                             axis_size))
+                                             axis_size, axis_name))
     return vmapped
 
 
 class _Call:
     """One call of a vmapped function: trace one member, replay batched, place results."""
 
-    def __init__(self, fun, treedef, names, size, out_axes):
+    def __init__(self, fun, treedef, names, size, out_axes, axis_name=None):
         self.fun, self.treedef, self.names = fun, treedef, names
         self.size, self.out_axes = size, out_axes
+        self.axis_name = axis_name          # what collectives (lax.psum) call this axis
         self.out_tree = None
 
     def traced(self, leaves, axes, inputs):
         """Trace one member, then replay it batched on the current trace. `inputs` lists the
         positions of the leaves that become the member's traced inputs (the mapped ones and
         the unmapped arrays); the other leaves are passed to `fun` unchanged."""
-        ir, captured = self._trace_member(leaves, axes, inputs)
-        outs, dims = batch_ir(ir, [leaves[k] for k in inputs] + captured,
-                              [axes[k] for k in inputs] + [None] * len(captured), self.size)
+        with bound_axis(self.axis_name, self.size):
+            ir, captured = self._trace_member(leaves, axes, inputs)
+        with batching_axis(self.axis_name):
+            outs, dims = batch_ir(ir, [leaves[k] for k in inputs] + captured,
+                                  [axes[k] for k in inputs] + [None] * len(captured),
+                                  self.size)
         return tree_unflatten(self.out_tree, self._place(outs, dims))
 
     def eagerly(self, leaves, axes, inputs):

@@ -27,12 +27,36 @@ def identity(x):
     return tnp.asarray(x)
 
 
-def relu(x):
+def _relu_values(x):
     return tnp.maximum(x, 0)
 
 
-def relu6(x):
+def _relu6_values(x):
     return tnp.minimum(tnp.maximum(x, 0), 6.0)
+
+
+def _gated(values, inside):
+    """`values` with JAX's custom derivative: the tangent where `inside(x)`, else 0 (so
+    0 at the kinks, where maximum/minimum would split a tie in half)."""
+    from ..autodiff.custom import custom_jvp     # autodiff names nn only lazily
+    fun = custom_jvp(values)
+
+    def rule(primals, tangents):
+        x, = primals
+        t, = tangents
+        return fun(x), tnp.where(inside(x), t, tnp.zeros_like(t))
+    fun.defjvp(rule)
+    return fun
+
+
+def relu(x):
+    """max(x, 0), whose derivative is 0 at 0, as JAX's (a custom_jvp there)."""
+    return _gated(_relu_values, lambda v: v > 0)(x)
+
+
+def relu6(x):
+    """min(max(x, 0), 6), whose derivative is 0 at 0 and 6, as JAX's."""
+    return _gated(_relu6_values, lambda v: (v > 0) & (v < 6))(x)
 
 
 def sigmoid(x):

@@ -5,7 +5,8 @@ in the weights' dtype).
     init = transpile.nn.initializers.glorot_normal()
     w = init(transpile.random.PRNGKey(0), (784, 128))
 
-`dtype` defaults to float32, as transpile.random's samplers do (JAX's default configuration).
+`dtype` defaults to float32, as transpile.random's samplers do (JAX's default configuration);
+under JAX's dtype rules to JAX's float_ (float64 with x64), as JAX's initializers.
 """
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ _TRUNCATED_STDDEV = .87962566103423978
 
 
 def _float_dtype(dtype, what):
-    dt = _DEFAULT if dtype is None else dtypes.canonicalize(dtype)
+    if dtype is None:
+        dt = dtypes.default_float() if dtypes.config.jax_rules() else _DEFAULT
+    else:
+        dt = dtypes.canonicalize(dtype)
     if not dtypes.is_float(dt):
         raise TypeError(f"initializers.{what}: dtype must be a real floating dtype, got {dt} "
                         "(complex weights are not supported)")

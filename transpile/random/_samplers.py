@@ -249,7 +249,7 @@ def permutation(key, x, axis=0, independent=False):
     if isinstance(x, int) or (isinstance(x, np.ndarray) and x.ndim == 0):
         if not dtypes.is_int(np.asarray(x).dtype):
             raise TypeError("x must be an integer or at least 1-dimensional")
-        return _shuffle(key, arange(int(x), dtype=I32), 0)
+        return _shuffle(key, arange(int(x), dtype=_default(I32, "i")), 0)
     x = operand(x)
     ndim = aval_of(x).ndim
     if ndim == 0:
@@ -273,7 +273,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0):
         axis = normalize_axis(axis, aval_of(arr).ndim)
     draws = math.prod(shape)
     if draws == 0:
-        return zeros(shape, dtype=I32 if scalar else aval_of(arr).dtype)
+        return zeros(shape, dtype=_default(I32, "i") if scalar else aval_of(arr).dtype)
     if n <= 0:
         raise ValueError("a must be greater than 0 unless no samples are taken")
     if not replace and draws > n:
@@ -304,8 +304,8 @@ def _draw_indices(key, n, shape, replace, p):
     if replace:
         cumulative = cumsum(p)
         r = E.multiply(cumulative[-1], E.subtract(dt.type(1), uniform(key, shape, dt)))
-        return astype(searchsorted(cumulative, r), I32)
+        return astype(searchsorted(cumulative, r), _default(I32, "i"))
     # The Gumbel top-k trick: the n_draws largest of gumbel + log p, ties to the first.
     g = E.add(gumbel(key, (n,), dt), E.log(p))
     order = argsort(g, descending=True, stable=True)
-    return astype(order[:math.prod(shape)], I32)
+    return astype(order[:math.prod(shape)], _default(I32, "i"))

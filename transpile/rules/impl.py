@@ -219,7 +219,9 @@ _SCATTER_UFUNC = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": n
 
 
 def scatter_impl(avals, operand, indices, updates, *, mode):
-    out = np.array(operand, copy=True)
+    # A C-ordered copy, so that `flat` is a view of it: the copy of a transposed operand
+    # would keep its Fortran order, and reshaping that would write into a second copy.
+    out = np.array(operand, copy=True, order="C")
     flat = out.reshape(-1)
     idx, upd = np.asarray(indices).reshape(-1), np.asarray(updates).reshape(-1)
     keep = (idx >= 0) & (idx < flat.size)

@@ -86,12 +86,28 @@ def _x_times_log(log, x, y):
     return tnp.where(nonzero, x * log(safe_y), 0)
 
 
+def _with_jax_jvp(log, x, y, dlog_dy):
+    """x * log(y) with JAX's custom derivative, t_x log(y) + t_y x dlog(y)/dy, which is
+    NaN at x = y = 0 (x / y there) where differentiating the `where` would give 0."""
+    from ..autodiff.custom import custom_jvp      # autodiff names scipy only lazily
+    fun = custom_jvp(lambda a, b: _x_times_log(log, a, b))
+
+    def rule(primals, tangents):
+        a, b = primals
+        ta, tb = tangents
+        out = fun(a, b)
+        dt = aval_of(out).dtype
+        return out, (ta * log(b) + tb * dlog_dy(a, b)).astype(dt)
+    fun.defjvp(rule)
+    return fun(*_promoted_pair(x, y))
+
+
 def xlogy(x, y):
-    return _x_times_log(tnp.log, x, y)
+    return _with_jax_jvp(tnp.log, x, y, lambda a, b: a / b)
 
 
 def xlog1py(x, y):
-    return _x_times_log(tnp.log1p, x, y)
+    return _with_jax_jvp(tnp.log1p, x, y, lambda a, b: a / (b + 1))
 
 
 def entr(x):

@@ -111,13 +111,43 @@ def _jax_astype(self, dtype, *args, **kwargs):
     return eager(_jax_dispatch[1](self.view(np.ndarray), dtype))
 
 
+def defers_to(other) -> bool:
+    """Should an array operator return NotImplemented for `other`, so that Python asks
+    `other`'s own (reflected) operator, as JAX's arrays do? Yes unless `other` is something
+    arrays compute with: an array, a number, a list or tuple of them (exactly those types:
+    a namedtuple defines its own operators), or an object NumPy can convert."""
+    return not (isinstance(other, (np.ndarray, np.generic, bool, int, float, complex))
+                or type(other) in (list, tuple) or hasattr(other, "__array__")
+                or hasattr(other, "__jax_array__"))
+
+
+def deferring(operator):
+    """`operator` (a binary method) returning NotImplemented for operands it defers to."""
+    def method(self, other):
+        if defers_to(other):
+            return NotImplemented
+        return operator(self, other)
+    method.__name__ = getattr(operator, "__name__", "operator")
+    return method
+
+
+OPERATOR_NAMES = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+                  "lshift", "rshift", "matmul")
+COMPARISON_NAMES = ("lt", "le", "gt", "ge", "eq", "ne")
+_DEFERRING_METHODS = {name: deferring(getattr(np.ndarray, name)) for name in (
+    [f"__{n}__" for n in OPERATOR_NAMES] + [f"__r{n}__" for n in OPERATOR_NAMES]
+    + [f"__{n}__" for n in COMPARISON_NAMES])}
+
+
 def _follow_config() -> None:
     """Install JAX's operators on EagerArray while JAX's rules are on; remove them after."""
+    installed = {"__array_ufunc__": _jax_array_ufunc, "astype": _jax_astype,
+                 **_DEFERRING_METHODS}
     if _jax_dispatch is not None and config.jax_rules():
-        EagerArray.__array_ufunc__ = _jax_array_ufunc
-        EagerArray.astype = _jax_astype
+        for name, method in installed.items():
+            setattr(EagerArray, name, method)
     else:
-        for name in ("__array_ufunc__", "astype"):
+        for name in installed:
             if name in EagerArray.__dict__:
                 delattr(EagerArray, name)
 

@@ -1,11 +1,14 @@
 """Behaviours JAX's own test files (tools/jax_testsuite.py) found missing or wrong, each
 checked here against NumPy, eagerly and compiled, under NumPy's and JAX's dtype rules."""
+import json
 import operator
+import os
 from typing import NamedTuple
 
 import numpy as np
 import pytest
 
+import jaxsuite_cases
 import transpile as tp
 import transpile.numpy as tnp
 
@@ -129,3 +132,61 @@ def test_operators_defer_to_objects_they_do_not_compute_with(rules):
             tp.jit(lambda a: a + _Declines())(x)
         # Lists stay operands, as in NumPy:
         np.testing.assert_array_equal(tp.jit(lambda a: a + [1.0, 2.0, 3.0])(x), [2, 3, 4])
+
+
+# -- where JAX departs from NumPy: JAX's recorded answers (tools/record_jax_suite.py) -----------
+
+with open(os.path.join(os.path.dirname(__file__), "data", "jax_suite.json")) as _f:
+    JAX_SUITE = json.load(_f)
+
+
+def _decoded(entry):
+    if "tuple" in entry:
+        return tuple(_decoded(e) for e in entry["tuple"])
+    values = np.array(entry["values"], dtype=np.float64 if entry["dtype"].startswith("complex")
+                      else entry["dtype"])
+    if entry["dtype"].startswith("complex"):
+        values = (values[..., 0] + 1j * values[..., 1]).astype(entry["dtype"])
+    return values.reshape(entry["shape"])
+
+
+def _assert_like(got, expected):
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for g, e in zip(got, expected):
+            _assert_like(g, e)
+        return
+    got = np.asarray(got)
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", sorted(jaxsuite_cases.CASES))
+def test_departures_from_numpy_match_jax(name):
+    case = jaxsuite_cases.CASES[name]
+    expected = _decoded(JAX_SUITE["values"][name])
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        _assert_like(case(tnp), expected)
+        _assert_like(tp.jit(lambda: case(tnp))(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(jaxsuite_cases.ERRORS))
+def test_calls_jax_refuses_are_refused(name):
+    assert JAX_SUITE["errors"][name] == "ValueError"
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        with pytest.raises(ValueError):
+            jaxsuite_cases.ERRORS[name](tnp)
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanmean", "nanvar", "nanstd", "nanprod"])
+def test_nan_reductions_of_complex_values_as_numpy(name):
+    z = np.array([[1 + 2j, NAN + 1j, 3 - 1j], [2 + NAN * 1j, 0.5j, -1 + 0j]])
+    for got in _eager_and_compiled(lambda v: getattr(tnp, name)(v, axis=1), z):
+        np.testing.assert_allclose(got, getattr(np, name)(z, axis=1), rtol=1e-12)
+
+
+def test_mean_in_an_integer_dtype_as_numpy():
+    x = np.array([[3, -1, 4], [1, -5, 9]], np.int8)
+    for got in _eager_and_compiled(lambda v: tnp.mean(v, axis=1, dtype=np.int8), x):
+        np.testing.assert_array_equal(got, np.mean(x, axis=1, dtype=np.int8))
+        assert got.dtype == np.int8

@@ -174,8 +174,14 @@ def _method_name(test) -> str:
     return name
 
 
-_NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
 _QUOTED = re.compile(r"'[^']{0,80}'")
+_NAME = re.compile(r"'[A-Za-z_][\w.]{0,39}'")
+
+
+def _quoted_value(match) -> str:
+    """A quoted name stays (which function, dtype or attribute); other quoted text goes."""
+    return match.group(0) if _NAME.fullmatch(match.group(0)) else "'…'"
 
 
 def _failure_class(exc_type: str, message: str) -> str:
@@ -185,8 +191,8 @@ def _failure_class(exc_type: str, message: str) -> str:
     compiler_errors = [ln[ln.index("error:"):] for ln in lines if "error:" in ln]
     # A compiler failure's first line names a temporary file; its first error says what broke.
     line = compiler_errors[0] if compiler_errors else (lines[0] if lines else "")
+    line = _QUOTED.sub(_quoted_value, line)
     line = _NUMBER.sub("N", line)
-    line = _QUOTED.sub("'…'", line)
     line = re.sub(r"\(N(, N)*,?\)", "(shape)", line)
     return f"{exc_type}: {line[:140]}"
 

@@ -109,7 +109,10 @@ def mean(a, axis=None, dtype=None, keepdims=False, *, where=None, out=None):
         return divide(total, count)      # an empty selection gives NaN, as NumPy
     axes = normalize_axes(axis, aval.ndim)
     count = math.prod(aval.shape[i] for i in axes)
-    return divide(total, float(count))   # count 0 gives NaN, as NumPy
+    result = divide(total, float(count))   # count 0 gives NaN, as NumPy
+    # An integer dtype= asks for the mean in that dtype (NumPy divides into it unsafely,
+    # JAX converts the quotient): truncated towards zero.
+    return result if aval_of(result).dtype == dt else astype(result, dt)
 
 
 def _extreme(prim, combine_name, a, axis, keepdims, initial, where):

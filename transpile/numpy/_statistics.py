@@ -13,13 +13,14 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from . import _reductions as R
-from ..base.operands import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
+from ..base.operands import (as_bool, astype, broadcast_to, normalize_axes, normalize_axis,
+                             operand, reshape)
 
 
 def _float_dtype(dt, dtype=None):
     if dtype is not None:
         return dtypes.canonicalize(dtype)
-    return dt if dtypes.is_float(dt) else dtypes.float_for_integers(dt)
+    return dt if dtypes.is_inexact(dt) else dtypes.float_for_integers(dt)
 
 
 def _count(shape, axis) -> int:
@@ -28,6 +29,10 @@ def _count(shape, axis) -> int:
 
 def _divide_by_dof(total, count, ddof):
     # NumPy divides by max(n - ddof, 0): a non-positive count gives inf or NaN, no error.
+    # JAX answers NaN whenever n - ddof is not positive.
+    if dtypes.config.jax_rules():
+        dof = E.subtract(count, ddof)
+        return E.where(E.greater(dof, 0), E.divide(total, E.maximum(dof, 1)), np.nan)
     if isinstance(count, int):
         return E.divide(total, float(max(count - ddof, 0)))
     return E.divide(total, E.maximum(E.subtract(count, ddof), 0))
@@ -39,20 +44,34 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     kept, may be passed, as NumPy 2 and JAX allow)."""
     _no_out(out, "var")
     if correction is not None:
+        if ddof != 0:
+            raise ValueError("var/std: ddof and correction can't both be specified; pass one")
         ddof = correction
     a = operand(a)
     aval = aval_of(a)
+    if (dtype is not None and dtypes.config.jax_rules() and dtypes.is_complex(aval.dtype)
+            and not dtypes.is_complex(dtypes.canonicalize(dtype))):
+        raise ValueError(f"var/std of complex values with a real dtype={dtype!r}: the "
+                         "imaginary parts would be lost; pass a complex dtype (JAX's error)")
     dt = _float_dtype(aval.dtype, dtype)
     x = astype(a, dt)
     if mean is not None:
         mean = astype(operand(mean), dt)
     if where is not None:
-        return _masked_var(x, axis, ddof, keepdims, where, mean)
+        return _in_requested_dtype(_masked_var(x, axis, ddof, keepdims, where, mean), dtype)
     if mean is None:
         mean = R.mean(x, axis=axis, keepdims=True)
     centred = E.subtract(x, mean)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
-    return _divide_by_dof(total, _count(aval.shape, axis), ddof)
+    return _in_requested_dtype(_divide_by_dof(total, _count(aval.shape, axis), ddof), dtype)
+
+
+def _in_requested_dtype(result, dtype):
+    """The variance of complex values is real: NumPy returns it so even for a complex
+    `dtype`; JAX returns the `dtype` asked for."""
+    if dtype is not None and dtypes.config.jax_rules():
+        return astype(result, dtypes.canonicalize(dtype))
+    return result
 
 
 def _squared_magnitude(x):
@@ -97,8 +116,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         return (avg, broadcast_to(scale, aval_of(avg).shape)) if returned else avg
     w = operand(weights)
     waval = aval_of(w)
-    floor = [dtypes.float64] if not dtypes.is_float(aval.dtype) else []
-    dt = np.result_type(aval.dtype, waval.dtype, *floor)
+    if dtypes.config.jax_rules():       # JAX: the inexact type of the promoted operands
+        dt = dtypes.float_for_integers(dtypes.promote([aval.dtype, waval.dtype],
+                                                      [False, False])[0])
+    else:
+        floor = [dtypes.float64] if not dtypes.is_float(aval.dtype) else []
+        dt = np.result_type(aval.dtype, waval.dtype, *floor)
     if waval.shape != aval.shape:
         w = _weights_along_axis(w, aval.shape, axis)
     scale = R.sum(astype(w, dt), axis=axis, keepdims=keepdims)
@@ -110,15 +133,23 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 def _weights_along_axis(w, shape, axis):
+    """Weights given along the averaged axes (one weight dimension per axis, in `axis`'s
+    order, as NumPy 2 and JAX allow), placed and broadcast against the array."""
+    from ._shape import transpose
     wshape = aval_of(w).shape
     if axis is None:
         raise TypeError("average: axis must be specified when shapes of a and weights differ")
-    if not isinstance(axis, int) or len(wshape) != 1:
-        raise TypeError("average: 1D weights expected when shapes of a and weights differ")
-    ax = normalize_axes(axis, len(shape))[0]
-    if wshape[0] != shape[ax]:
-        raise ValueError("average: length of weights not compatible with specified axis")
-    placed = reshape(w, tuple(shape[ax] if i == ax else 1 for i in range(len(shape))))
+    axes = tuple(normalize_axis(ax, len(shape))            # in the caller's order
+                 for ax in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    if len(wshape) != len(axes):
+        raise TypeError(f"average: weights of shape {wshape} need one dimension per averaged "
+                        f"axis {tuple(axes)}, or the array's shape {shape}")
+    if wshape != tuple(shape[ax] for ax in axes):
+        raise ValueError(f"average: weights of shape {wshape} do not match the lengths of "
+                         f"axes {tuple(axes)} of an array of shape {shape}")
+    order = sorted(range(len(axes)), key=lambda i: axes[i])
+    placed = reshape(transpose(w, order),
+                     tuple(shape[ax] if ax in axes else 1 for ax in range(len(shape))))
     return broadcast_to(placed, shape)
 
 
@@ -134,7 +165,8 @@ def ptp(a, axis=None, keepdims=False):
 # --- NaN-ignoring reductions ------------------------------------------------------------------
 
 def _is_float(a) -> bool:
-    return dtypes.is_float(aval_of(a).dtype)
+    """Can `a` hold NaN? Floating and complex values can (a complex NaN has a NaN part)."""
+    return dtypes.is_inexact(aval_of(a).dtype)
 
 
 def _nan_mask(a, where):
@@ -165,7 +197,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     if not _is_float(a):
         return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     dt = _float_dtype(aval_of(a).dtype, dtype)
-    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
+    # NaNs out before converting: a complex value with a NaN imaginary part is NaN, also
+    # when a real dtype= keeps only its real part.
+    total = R.sum(astype(E.where(E.isnan(a), 0, a), dt), axis=axis, keepdims=keepdims,
+                  where=where)
     count = R.sum(_nan_mask(a, where), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
     return E.divide(total, astype(count, dt))       # all-NaN: 0/0 = NaN
 

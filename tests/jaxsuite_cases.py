@@ -1,0 +1,44 @@
+"""Behaviours JAX's own test files check where JAX departs from NumPy, shared by the
+recorder (tools/record_jax_suite.py, run with JAX and x64 on, as those files run) and the
+checks (tests/test_jaxsuite_findings.py, run with transpile under JAX's rules and x64).
+`CASES[name](jnp)` spells a case for `jnp`, which is jax.numpy or transpile.numpy."""
+from __future__ import annotations
+
+import numpy as np
+
+_INTS = np.array([[3, -1, 4], [1, -5, 9]], np.int8)
+_COMPLEX = np.array([1 + 2j, np.nan + 1j, 3 - 1j, 2 + np.nan * 1j])
+_FLOATS = np.arange(24.0).reshape(2, 3, 4) / 7
+
+CASES = {
+    # var/std with an explicit dtype return it (NumPy returns the real variance).
+    "var_uint8_as_complex128": lambda jnp: jnp.var(np.arange(5, dtype=np.uint8),
+                                                   dtype=np.complex128),
+    "nanvar_complex128_as_complex64": lambda jnp: jnp.nanvar(_COMPLEX, dtype=np.complex64),
+    # A non-positive number of degrees of freedom gives NaN (NumPy: inf for a nonzero sum).
+    "var_ddof_past_size": lambda jnp: jnp.var(jnp.arange(2), ddof=3),
+    "std_ddof_equal_size": lambda jnp: jnp.std(jnp.arange(2.0), ddof=2),
+    # The mean in an explicit integer dtype.
+    "mean_int8_in_int8": lambda jnp: jnp.mean(_INTS, axis=1, dtype=np.int8),
+    # Weighted averages of integers: JAX's inexact type (float32 up to 32 bits).
+    "average_int32_weights": lambda jnp: jnp.average(_INTS.astype(np.int32), axis=1,
+                                                     weights=np.array([1, 2, 3], np.int32)),
+    "average_uint8_weights_returned": lambda jnp: jnp.average(
+        _INTS.astype(np.uint8), axis=0, weights=np.array([2, 1], np.uint8), returned=True),
+    # Weights along several axes, in the order the axes are given.
+    "average_nd_weights": lambda jnp: jnp.average(_FLOATS, axis=(2, 0),
+                                                  weights=np.arange(8.0).reshape(4, 2) + 1),
+    # NaN-ignoring reductions of complex values (a NaN in either part is NaN).
+    "nanmean_complex": lambda jnp: jnp.nanmean(_COMPLEX),
+    "nansum_complex": lambda jnp: jnp.nansum(_COMPLEX),
+    "nanstd_complex": lambda jnp: jnp.nanstd(_COMPLEX),
+}
+
+# Calls that JAX refuses with ValueError, as NumPy's Array API functions do.
+ERRORS = {
+    "cumulative_sum_of_scalar": lambda jnp: jnp.cumulative_sum(np.float32(3)),
+    "cumulative_sum_2d_without_axis": lambda jnp: jnp.cumulative_sum(np.ones((2, 3))),
+    "cumulative_prod_2d_without_axis": lambda jnp: jnp.cumulative_prod(np.ones((2, 3))),
+    "var_ddof_and_correction": lambda jnp: jnp.var(np.ones(3), ddof=1, correction=1),
+    "var_complex_with_real_dtype": lambda jnp: jnp.var(_COMPLEX, dtype=np.float64),
+}

@@ -9,6 +9,7 @@ import numpy as np
 _INTS = np.array([[3, -1, 4], [1, -5, 9]], np.int8)
 _COMPLEX = np.array([1 + 2j, np.nan + 1j, 3 - 1j, 2 + np.nan * 1j])
 _FLOATS = np.arange(24.0).reshape(2, 3, 4) / 7
+_OUT_OF_BOUNDS = np.array([-10, -6, -5, -4, 0, 3, 4, 5, 6, 100])
 
 CASES = {
     # var/std with an explicit dtype return it (NumPy returns the real variance).
@@ -32,10 +33,25 @@ CASES = {
     "nanmean_complex": lambda jnp: jnp.nanmean(_COMPLEX),
     "nansum_complex": lambda jnp: jnp.nansum(_COMPLEX),
     "nanstd_complex": lambda jnp: jnp.nanstd(_COMPLEX),
+    # Out-of-bounds reads with x.at[i].get(mode=...): clamped, or filled.
+    "at_get_clip": lambda jnp: jnp.arange(1, 6).at[_OUT_OF_BOUNDS].get(mode="clip"),
+    "at_get_fill_float": lambda jnp: jnp.arange(1.0, 6.0).at[_OUT_OF_BOUNDS].get(mode="fill"),
+    "at_get_fill_int32": lambda jnp: jnp.arange(1, 6, dtype=np.int32).at[_OUT_OF_BOUNDS].get(
+        mode="fill"),
+    "at_get_fill_uint32": lambda jnp: jnp.arange(1, 6, dtype=np.uint32).at[_OUT_OF_BOUNDS].get(
+        mode="drop"),
+    "at_get_fill_value_2d": lambda jnp: jnp.asarray(_FLOATS[0]).at[1, -5].get(mode="fill",
+                                                                              fill_value=7),
+    "at_get_clip_2d_rows": lambda jnp: jnp.asarray(_FLOATS[0]).at[np.array([-9, 1, 5])].get(
+        mode="clip"),
 }
 
-# Calls that JAX refuses with ValueError, as NumPy's Array API functions do.
+# Calls that JAX refuses (the recorder keeps which exception it raises).
 ERRORS = {
+    # A list index: NumPy reads it as an array, JAX asks for arr[array(seq)] or arr[tuple(seq)].
+    "list_index": lambda jnp: jnp.arange(6).reshape(3, 2)[[0, 1]],
+    "list_index_with_slice": lambda jnp: jnp.arange(6).reshape(3, 2)[[0, slice(None)]],
+    "list_index_at_set": lambda jnp: jnp.arange(6).reshape(3, 2).at[[0]].set(0),
     "cumulative_sum_of_scalar": lambda jnp: jnp.cumulative_sum(np.float32(3)),
     "cumulative_sum_2d_without_axis": lambda jnp: jnp.cumulative_sum(np.ones((2, 3))),
     "cumulative_prod_2d_without_axis": lambda jnp: jnp.cumulative_prod(np.ones((2, 3))),

@@ -1,5 +1,6 @@
 """Behaviours JAX's own test files (tools/jax_testsuite.py) found missing or wrong, each
 checked here against NumPy, eagerly and compiled, under NumPy's and JAX's dtype rules."""
+import builtins
 import json
 import operator
 import os
@@ -172,10 +173,39 @@ def test_departures_from_numpy_match_jax(name):
 
 @pytest.mark.parametrize("name", sorted(jaxsuite_cases.ERRORS))
 def test_calls_jax_refuses_are_refused(name):
-    assert JAX_SUITE["errors"][name] == "ValueError"
+    error = getattr(builtins, JAX_SUITE["errors"][name])
     with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        with pytest.raises(ValueError):
+        with pytest.raises(error):
             jaxsuite_cases.ERRORS[name](tnp)
+        with pytest.raises(error):
+            tp.jit(lambda: jaxsuite_cases.ERRORS[name](tnp))()
+
+
+def test_list_indices_stay_numpys_under_numpys_rules():
+    x = np.arange(6).reshape(3, 2)
+    with tp.config.settings(transpile_dtype_rules="numpy"):
+        np.testing.assert_array_equal(tnp.asarray(x)[[0, 2]], x[[0, 2]])
+        np.testing.assert_array_equal(tp.jit(lambda v: v[[0, 2]])(x), x[[0, 2]])
+
+
+@pytest.mark.parametrize("subscripts,shapes", [
+    ("cij,cjk->cik", [(3, 4, 5), (3, 1, 6)]),      # a contracted axis of length 1
+    ("cij,cjk->cik", [(1, 4, 5), (3, 1, 6)]),      # and a batch axis
+    ("ij,ij->i", [(3, 1), (3, 4)])])
+def test_einsum_broadcasts_length_one_axes_as_numpy(subscripts, shapes):
+    rng = np.random.default_rng(0)
+    ops = [rng.standard_normal(s) for s in shapes]
+    for got in _eager_and_compiled(lambda *a: tnp.einsum(subscripts, *a), *ops):
+        np.testing.assert_allclose(got, np.einsum(subscripts, *ops), rtol=1e-12)
+
+
+def test_einsum_refuses_a_path_contracting_three_operands_at_once():
+    a, b, c = np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 5))
+    with pytest.raises(NotImplementedError, match="3 or more operands"):
+        tnp.einsum("ij,ik,il->jkl", a, b, c, optimize=[(0, 1, 2)])
+    path = tnp.einsum_path("ij,ik,il->jkl", a, b, c)[0]
+    np.testing.assert_array_equal(tnp.einsum("ij,ik,il->jkl", a, b, c, optimize=path),
+                                  np.einsum("ij,ik,il->jkl", a, b, c))
 
 
 @pytest.mark.parametrize("name", ["nansum", "nanmean", "nanvar", "nanstd", "nanprod"])

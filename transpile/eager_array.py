@@ -47,6 +47,18 @@ def register_traced_indexing(active_traces: list, traced_getitem) -> None:
     _active_traces, _traced_getitem = active_traces, traced_getitem
 
 
+def reject_sequence_index(key) -> None:
+    """JAX's refusal, under JAX's rules, of a list as an index (NumPy reads it as an array
+    index, JAX asks which was meant): a TypeError saying what to write instead."""
+    if type(key) is not list or not config.jax_rules():
+        return
+    unpack = any(k is None or k is Ellipsis or isinstance(k, (slice, list, tuple))
+                 or (isinstance(k, np.ndarray) and k.ndim > 0) for k in key)
+    fix = "arr[tuple(seq)]" if unpack else "arr[array(seq)]"
+    raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
+                    f"use `{fix}` instead of `arr[seq]` (a list index under JAX's rules)")
+
+
 class EagerArray(np.ndarray):
     """A numpy.ndarray with `.at[...]` (functional updates, as on JAX arrays), indexable with
     traced values under jit. Nothing else differs; no `__array_finalize__`, so views and
@@ -62,6 +74,8 @@ class EagerArray(np.ndarray):
     def __getitem__(self, key):
         # As a JAX array made outside jit, indexable with a traced integer inside it (NumPy
         # itself would ask the tracer for its value).
+        if type(key) is list:
+            reject_sequence_index(key)
         if _active_traces:
             result = _traced_getitem(self, key)
             if result is not NotImplemented:

@@ -6,8 +6,10 @@ the array comes back unchanged (the clamped window is written back as it was).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import Tracer, aval_of
-from ..eager_array import register_index_update_helper
+from ..eager_array import register_index_update_helper, reject_sequence_index
 from . import _elementwise as E
 from ._shape import _expand_ellipsis, getitem, traced_start
 from ..base.operands import astype, broadcast_to, check_ints_fit_loop, operand, reshape
@@ -21,6 +23,7 @@ class IndexUpdateHelper:
         self.array = array
 
     def __getitem__(self, index):
+        reject_sequence_index(index)
         return IndexUpdateRef(self.array, index)
 
 
@@ -33,8 +36,17 @@ class IndexUpdateRef:
     def __init__(self, array, index):
         self.array, self.index = array, index if isinstance(index, tuple) else (index,)
 
-    def get(self):
-        return getitem(self.array, self.index)
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            fill_value=None):
+        """The indexed values. `mode` says what an out-of-bounds integer index reads, as in
+        JAX: None or 'promise_in_bounds' as indexing does, 'clip' the nearest element,
+        'fill' (or 'drop') `fill_value` (default: NaN, or the integer type's extreme)."""
+        if mode in (None, "promise_in_bounds"):
+            return getitem(self.array, self.index)
+        if mode not in ("clip", "fill", "drop"):
+            raise ValueError(f"at[].get: mode must be 'promise_in_bounds', 'clip', 'fill' or "
+                             f"'drop', got {mode!r}")
+        return _get_out_of_bounds(self.array, self.index, mode == "clip", fill_value)
 
     def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         return self._update(values, lambda old, new: new, "set", mode)
@@ -139,3 +151,52 @@ def _traced_index(k, n):
 def _static_index(k, n):
     i = k.__index__()
     return i % n if -n <= i < n else None
+
+
+def _get_out_of_bounds(x, index, clip: bool, fill_value):
+    """Indexing where out-of-bounds integer indices clamp (`clip`) or read `fill_value`: the
+    filled read pads each integer-indexed axis with one element holding the fill value and
+    sends every out-of-bounds index there."""
+    from ._indexing import _default_fill
+    from ._manipulation import _pad_constant
+    x = operand(x)
+    key = _expand_ellipsis(index, aval_of(x).ndim)
+    dims, new_key = iter(range(aval_of(x).ndim)), []
+    for k in key:
+        if k is None:
+            new_key.append(k)
+            continue
+        dim = next(dims)
+        new_key.append(_bounded_index(k, aval_of(x).shape[dim], clip) if _is_integer_index(k)
+                       else k)
+    if clip:
+        return getitem(x, tuple(new_key))
+    padded = [dim for dim, k in zip(range(aval_of(x).ndim), [k for k in key if k is not None])
+              if _is_integer_index(k)]
+    fill = astype(_default_fill(aval_of(x).dtype, fill_value), aval_of(x).dtype)
+    widths = [(0, 1) if dim in padded else (0, 0) for dim in range(aval_of(x).ndim)]
+    return getitem(_pad_constant(x, widths, fill), tuple(new_key))
+
+
+def _is_integer_index(k) -> bool:
+    if isinstance(k, (bool, slice)) or k is Ellipsis:
+        return False
+    if isinstance(k, int):
+        return True
+    if isinstance(k, list):
+        k = operand(k)
+    dt = getattr(k, "dtype", None)
+    return dt is not None and np.dtype(dt).kind in "iu"
+
+
+def _bounded_index(k, n: int, clip: bool):
+    """A negative index counts from the end; then one past the end stands for out of bounds
+    (the padded fill element), or the index clamps into [0, n-1]."""
+    if isinstance(k, (int, np.integer)):          # a static index stays static
+        k = int(k) + n if k < 0 else int(k)
+        return min(max(k, 0), max(n - 1, 0)) if clip else (k if 0 <= k < n else n)
+    k = operand(k)
+    k = E.where(E.less(k, 0), E.add(k, n), k)
+    if clip:
+        return E.clip(k, 0, max(n - 1, 0))
+    return E.where(E.logical_and(E.greater_equal(k, 0), E.less(k, n)), k, n)

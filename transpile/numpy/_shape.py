@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import primitives as P
 from ..core import Tracer, bind
+from ..eager_array import reject_sequence_index
 from ..base.operands import astype, normalize_axes, normalize_axis, operand, reshape, shape_of
 from ..base.slicing import dynamic_slice
 
@@ -111,6 +112,7 @@ def flip(a, axis=None):
 # Static indexing of tracers: ints, slices (any step), None and Ellipsis.
 
 def getitem(x: Tracer, key):
+    reject_sequence_index(key)
     key = key if isinstance(key, tuple) else (key,)
     from ._indexing import advanced_getitem, is_array_index
     if any(is_array_index(k) for k in key):

@@ -220,3 +220,26 @@ def test_mean_in_an_integer_dtype_as_numpy():
     for got in _eager_and_compiled(lambda v: tnp.mean(v, axis=1, dtype=np.int8), x):
         np.testing.assert_array_equal(got, np.mean(x, axis=1, dtype=np.int8))
         assert got.dtype == np.int8
+
+
+_X = np.arange(60.0).reshape(3, 4, 5)
+
+
+@pytest.mark.parametrize("index", [
+    (np.array([[0, 2, -1, 1]]), np.array([-1, 0, -2, 2])),    # index arrays broadcast
+    (slice(None), np.array([0, 1]), Ellipsis, np.array([0, 1])),   # apart across an ellipsis
+    (np.array([0, 2]), None, np.array([-1, 2])),                # None between array indices
+    (Ellipsis, np.array([0, 2]), None, None, np.array([-1, 2])),
+    (None, 1), (1, None, slice(1, 3)),
+    (0, slice(None, 2), True), (0, slice(None, 2), False),      # scalar booleans
+    (Ellipsis, True), (True, slice(None), True, np.array(True)),
+    (slice(None, 2), np.array([0, 2]), True)], ids=repr)
+def test_reads_and_updates_with_none_scalar_booleans_and_broadcast_arrays_as_numpy(index):
+    expected_read = _X[index]
+    values = np.arange(expected_read.size, dtype=float).reshape(expected_read.shape) + 100
+    expected = _X.copy()
+    expected[index] = values
+    np.testing.assert_array_equal(tnp.asarray(_X)[index], expected_read)
+    np.testing.assert_array_equal(tp.jit(lambda a: a[index])(_X), expected_read)
+    for got in _eager_and_compiled(lambda a, v: tnp.asarray(a).at[index].set(v), _X, values):
+        np.testing.assert_array_equal(got, expected)

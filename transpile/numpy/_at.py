@@ -11,7 +11,7 @@ import numpy as np
 from ..core import Tracer, aval_of
 from ..eager_array import register_index_update_helper, reject_sequence_index
 from . import _elementwise as E
-from ._shape import _expand_ellipsis, getitem, traced_start
+from ._shape import _expand_ellipsis, _is_scalar_bool, _selection_shape, getitem, traced_start
 from ..base.operands import astype, broadcast_to, check_ints_fit_loop, operand, reshape
 from ..base.slicing import dynamic_slice, dynamic_update_slice
 
@@ -78,6 +78,38 @@ class IndexUpdateRef:
         index applies it once)."""
         return self.set(func(self.get()), mode=mode)
 
+    def _update_through_scalar_bools(self, values, combine, how, mode):
+        """A scalar True in the index adds a length-1 axis, a False an empty one (NumPy's
+        rule): with a False nothing is selected; without, the update is the one the index
+        minus its Trues makes, with the values reshaped to that selection."""
+        x = operand(self.array)
+        if not all(bool(k) for k in self.index if _is_scalar_bool(k)):
+            return x if isinstance(x, Tracer) else x.copy()
+        rest = tuple(k for k in self.index if not _is_scalar_bool(k))
+        shape_of_selection = _selection_shape(aval_of(x).shape, self.index)
+        values = reshape(broadcast_to(operand(values), shape_of_selection),
+                         _selection_shape(aval_of(x).shape, rest))
+        return IndexUpdateRef(x, rest)._update(values, combine, how, mode)
+
+    def _update_through_new_axes(self, values, combine, how, mode):
+        """None (newaxis) in the index: update x with those length-1 axes added, each taken
+        whole, then drop them again."""
+        x = operand(self.array)
+        key = _expand_ellipsis(self.index, aval_of(x).ndim)
+        shape, spelled, dim = [], [], 0
+        for k in key:
+            if k is None:
+                shape.append(1)
+                spelled.append(slice(None))
+                continue
+            taken = np.ndim(k) if getattr(k, "dtype", None) == np.bool_ else 1
+            shape.extend(aval_of(x).shape[dim:dim + taken])
+            dim += taken
+            spelled.append(k)
+        widened = reshape(x, tuple(shape) + aval_of(x).shape[dim:])
+        updated = IndexUpdateRef(widened, tuple(spelled))._update(values, combine, how, mode)
+        return reshape(updated, aval_of(x).shape)
+
     def _ones_multiplied(self, values, mode):
         from ._creation import ones_like
         return IndexUpdateRef(ones_like(self.array), self.index).multiply(values, mode=mode)
@@ -91,6 +123,10 @@ class IndexUpdateRef:
     def _update(self, values, combine, how="set", mode=None):
         from ._scatter import needs_scatter, scatter_update
         x = self.array
+        if any(_is_scalar_bool(k) for k in self.index):
+            return self._update_through_scalar_bools(values, combine, how, mode)
+        if any(k is None for k in self.index):
+            return self._update_through_new_axes(values, combine, how, mode)
         check_ints_fit_loop([values], [aval_of(x).dtype])   # NumPy's x[i] = 300 on uint8 raises
         if needs_scatter(self.index):
             return scatter_update(x, self.index, values, how, clip=mode == "clip")
@@ -200,3 +236,4 @@ def _bounded_index(k, n: int, clip: bool):
     if clip:
         return E.clip(k, 0, max(n - 1, 0))
     return E.where(E.logical_and(E.greater_equal(k, 0), E.less(k, n)), k, n)
+

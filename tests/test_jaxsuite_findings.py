@@ -243,3 +243,32 @@ def test_reads_and_updates_with_none_scalar_booleans_and_broadcast_arrays_as_num
     np.testing.assert_array_equal(tp.jit(lambda a: a[index])(_X), expected_read)
     for got in _eager_and_compiled(lambda a, v: tnp.asarray(a).at[index].set(v), _X, values):
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice")     # NumPy's, on rows of only NaN
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+@pytest.mark.parametrize("axis", [0, -1, None, (0, 2)])
+@pytest.mark.parametrize("weighted", [True, False])
+def test_inverted_cdf_quantiles_with_and_without_weights_as_numpy(name, axis, weighted):
+    rng = np.random.default_rng(1)
+    data = rng.standard_normal((4, 3, 5))
+    if name.startswith("nan"):
+        data[rng.random(data.shape) < 0.3] = NAN
+    weights = rng.random(data.shape) + 0.1 if weighted else None
+    q = np.array([0.1, 0.5, 0.9]) * (100 if "percentile" in name else 1)
+
+    def quantiles(d, w):
+        return getattr(tnp, name)(d, q, axis=axis, method="inverted_cdf", weights=w)
+    expected = getattr(np, name)(data, q, axis=axis, method="inverted_cdf", weights=weights)
+    for got in _eager_and_compiled(quantiles, data, weights):
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.skipif("ml_dtypes" not in globals(), reason="bfloat16 needs ml_dtypes")
+def test_bfloat16_sorts_nan_last_eagerly_as_compiled():
+    x = np.array([[1.5, NAN, -2.0], [NAN, 3.0, 0.5], [2.0, 1.0, NAN]], ml_dtypes.bfloat16)
+    expected = np.sort(x.astype(np.float32), axis=0)
+    for got in _eager_and_compiled(lambda v: tnp.sort(v, axis=0), x):
+        np.testing.assert_array_equal(got.astype(np.float32), expected)
+    np.testing.assert_array_equal(tnp.nanmedian(x, axis=0).astype(np.float32),
+                                  np.nanmedian(x.astype(np.float32), axis=0))

@@ -199,12 +199,20 @@ def dynamic_update_slice_impl(avals, operand, update, *starts):
     return out
 
 
+def _sortable(x: np.ndarray) -> np.ndarray:
+    """NumPy sorts NaN last only for its own float types: bfloat16 (ml_dtypes) compares NaN
+    as unordered and leaves it anywhere, so it sorts through float32 (exact, order-keeping)."""
+    return x.astype(np.float32) if dtypes.is_bfloat16(x.dtype) else x
+
+
 def sort_impl(avals, operand):
-    return np.sort(np.asarray(operand), axis=-1, kind="stable")
+    x = np.asarray(operand)
+    order = np.argsort(_sortable(x), axis=-1, kind="stable")
+    return np.take_along_axis(x, order, axis=-1)
 
 
 def argsort_impl(avals, operand):
-    return np.argsort(np.asarray(operand), axis=-1, kind="stable").astype(np.int64)
+    return np.argsort(_sortable(np.asarray(operand)), axis=-1, kind="stable").astype(np.int64)
 
 
 def gather_impl(avals, operand, indices, *, axis):

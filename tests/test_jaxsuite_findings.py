@@ -272,3 +272,16 @@ def test_bfloat16_sorts_nan_last_eagerly_as_compiled():
         np.testing.assert_array_equal(got.astype(np.float32), expected)
     np.testing.assert_array_equal(tnp.nanmedian(x, axis=0).astype(np.float32),
                                   np.nanmedian(x.astype(np.float32), axis=0))
+
+
+@pytest.mark.parametrize("name", ["negative", "sqrt", "square"])
+def test_at_apply_applies_once_per_occurrence_of_an_index_as_ufunc_at(name):
+    x = np.arange(1.0, 11.0)
+    index = np.array([1, 1, -3, 2, 1, 0, 9, -1, 4, 4])
+    expected = x.copy()
+    getattr(np, name).at(expected, index)
+    for got in _eager_and_compiled(
+            lambda a, i: tnp.asarray(a).at[i].apply(getattr(tnp, name)), x, index):
+        np.testing.assert_allclose(got, expected, rtol=1e-15)
+    np.testing.assert_array_equal(tnp.asarray(x).at[1:4].apply(tnp.negative),
+                                  np.concatenate([x[:1], -x[1:4], x[4:]]))

@@ -74,9 +74,12 @@ class IndexUpdateRef:
         return E.power(self.array, self._ones_multiplied(values, mode))
 
     def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        """x with func applied at the index (once per position: unlike JAX, a repeated
-        index applies it once)."""
-        return self.set(func(self.get()), mode=mode)
+        """x with func applied at the index, once per time a position is indexed (JAX's
+        scatter applies it per update, as NumPy's ufunc.at does)."""
+        from ._scatter import needs_scatter
+        if not needs_scatter(self.index):       # integers and slices name each position once
+            return self.set(func(self.get()), mode=mode)
+        return _apply_per_occurrence(operand(self.array), self.index, func, mode)
 
     def _update_through_scalar_bools(self, values, combine, how, mode):
         """A scalar True in the index adds a length-1 axis, a False an empty one (NumPy's
@@ -237,3 +240,16 @@ def _bounded_index(k, n: int, clip: bool):
         return E.clip(k, 0, max(n - 1, 0))
     return E.where(E.logical_and(E.greater_equal(k, 0), E.less(k, n)), k, n)
 
+
+
+def _apply_per_occurrence(x, index, func, mode):
+    """Count how often the index names each position, then apply func that many times
+    where the count allows (a loop as long as the largest count)."""
+    from ._creation import zeros
+    from ._reductions import max as _max
+    from ..base.control_flow import fori_loop
+    counts = IndexUpdateRef(zeros(aval_of(x).shape, np.int32), index).add(1, mode=mode)
+
+    def once_more(i, y):
+        return E.where(E.greater(counts, i), astype(func(y), aval_of(y).dtype), y)
+    return fori_loop(0, _max(counts, initial=0), once_more, x)

@@ -33,6 +33,7 @@ CASES = {
     "nanmean_complex": lambda jnp: jnp.nanmean(_COMPLEX),
     "nansum_complex": lambda jnp: jnp.nansum(_COMPLEX),
     "nanstd_complex": lambda jnp: jnp.nanstd(_COMPLEX),
+    "cov_in_float32": lambda jnp: jnp.cov(_FLOATS[0], dtype=np.float32),
     # Out-of-bounds reads with x.at[i].get(mode=...): clamped, or filled.
     "at_get_clip": lambda jnp: jnp.arange(1, 6).at[_OUT_OF_BOUNDS].get(mode="clip"),
     "at_get_fill_float": lambda jnp: jnp.arange(1.0, 6.0).at[_OUT_OF_BOUNDS].get(mode="fill"),
@@ -57,4 +58,6 @@ ERRORS = {
     "cumulative_prod_2d_without_axis": lambda jnp: jnp.cumulative_prod(np.ones((2, 3))),
     "var_ddof_and_correction": lambda jnp: jnp.var(np.ones(3), ddof=1, correction=1),
     "var_complex_with_real_dtype": lambda jnp: jnp.var(_COMPLEX, dtype=np.float64),
+    "sum_over_a_repeated_axis": lambda jnp: jnp.sum(jnp.ones((2, 3)), axis=(0, 0)),
+    "cov_in_an_integer_dtype": lambda jnp: jnp.cov(np.arange(5.0), dtype=int),
 }

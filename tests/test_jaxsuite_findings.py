@@ -285,3 +285,8 @@ def test_at_apply_applies_once_per_occurrence_of_an_index_as_ufunc_at(name):
         np.testing.assert_allclose(got, expected, rtol=1e-15)
     np.testing.assert_array_equal(tnp.asarray(x).at[1:4].apply(tnp.negative),
                                   np.concatenate([x[:1], -x[1:4], x[4:]]))
+
+
+def test_a_repeated_axis_is_named_as_jax_names_it():
+    with pytest.raises(ValueError, match=r"duplicate value in 'axis': \(0, 0\)"):
+        tnp.sum(np.arange(3), (0, 0))

@@ -27,10 +27,10 @@ def _count(shape, axis) -> int:
     return math.prod(shape[i] for i in normalize_axes(axis, len(shape)))
 
 
-def _divide_by_dof(total, count, ddof):
+def _divide_by_dof(total, count, ddof, nan_without_dof=False):
     # NumPy divides by max(n - ddof, 0): a non-positive count gives inf or NaN, no error.
-    # JAX answers NaN whenever n - ddof is not positive.
-    if dtypes.config.jax_rules():
+    # JAX's var and std answer NaN whenever n - ddof is not positive (`nan_without_dof`).
+    if nan_without_dof:
         dof = E.subtract(count, ddof)
         return E.where(E.greater(dof, 0), E.divide(total, E.maximum(dof, 1)), np.nan)
     if isinstance(count, int):
@@ -63,7 +63,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         mean = R.mean(x, axis=axis, keepdims=True)
     centred = E.subtract(x, mean)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
-    return _in_requested_dtype(_divide_by_dof(total, _count(aval.shape, axis), ddof), dtype)
+    return _in_requested_dtype(_divide_by_dof(total, _count(aval.shape, axis), ddof,
+                                              dtypes.config.jax_rules()), dtype)
 
 
 def _in_requested_dtype(result, dtype):
@@ -92,7 +93,8 @@ def _masked_var(x, axis, ddof, keepdims, where, mean=None):
     centred = E.where(mask, E.subtract(x, mean), 0)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     count = count if keepdims else R.sum(mask, axis=axis)
-    return _divide_by_dof(total, astype(count, aval_of(total).dtype), ddof)
+    return _divide_by_dof(total, astype(count, aval_of(total).dtype), ddof,
+                          dtypes.config.jax_rules())
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
@@ -289,6 +291,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         c = E.divide(matmul(E.multiply(centred, w), transpose(conj(centred))),
                      _weighted_dof(w, w_sum, aweights, ddof))
     rows = aval_of(x).shape[0]
+    c = astype(c, aval_of(x).dtype)       # 16-bit inputs compute in float32: back to theirs
     return reshape(c, ()) if rows == 1 else c
 
 
@@ -311,6 +314,9 @@ def _variables(m, y, rowvar):
 
 def _cov_dtype(dt, dtype):
     if dtype is not None:
+        if not dtypes.is_inexact(dtypes.canonicalize(dtype)):
+            raise ValueError(f"cov: dtype must be a subclass of float or complex, got "
+                             f"{dtype!r}")
         return dtypes.canonicalize(dtype)
     if dtypes.config.jax_rules():      # JAX keeps float32 (promote_dtypes_inexact)
         return dtypes.float_for_integers(dt)

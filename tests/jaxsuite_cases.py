@@ -53,6 +53,12 @@ ERRORS = {
     "list_index": lambda jnp: jnp.arange(6).reshape(3, 2)[[0, 1]],
     "list_index_with_slice": lambda jnp: jnp.arange(6).reshape(3, 2)[[0, slice(None)]],
     "list_index_at_set": lambda jnp: jnp.arange(6).reshape(3, 2).at[[0]].set(0),
+    # Float, complex and string entries: NumPy's IndexError, JAX's TypeError.
+    "float_index": lambda jnp: jnp.zeros(2)[0.0],
+    "float_in_index_tuple": lambda jnp: jnp.zeros((2, 2))[jnp.arange(2), 1.0],
+    "complex_in_index_tuple": lambda jnp: jnp.zeros((2, 2))[jnp.arange(2), 1 + 1j],
+    "float_index_at_add": lambda jnp: jnp.zeros(2).at[0.0].add(1.0),
+    "string_index": lambda jnp: jnp.zeros((2, 3))[:, "abc"],
     "cumulative_sum_of_scalar": lambda jnp: jnp.cumulative_sum(np.float32(3)),
     "cumulative_sum_2d_without_axis": lambda jnp: jnp.cumulative_sum(np.ones((2, 3))),
     "cumulative_prod_2d_without_axis": lambda jnp: jnp.cumulative_prod(np.ones((2, 3))),

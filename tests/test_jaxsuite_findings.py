@@ -290,3 +290,15 @@ def test_at_apply_applies_once_per_occurrence_of_an_index_as_ufunc_at(name):
 def test_a_repeated_axis_is_named_as_jax_names_it():
     with pytest.raises(ValueError, match=r"duplicate value in 'axis': \(0, 0\)"):
         tnp.sum(np.arange(3), (0, 0))
+
+
+def test_an_index_tuple_holding_lists_works_under_jit():
+    # jit flattens the lists, so they hold traced integers.
+    x = np.arange(60).reshape(3, 4, 5)
+    index = ([[0], [-1]], np.array([[2, 3, 0, 3]]))
+    np.testing.assert_array_equal(tp.jit(lambda a, i: a[i])(x, index), x[index])
+    values = np.full(x[index].shape, 7)
+    expected = x.copy()
+    expected[index] = values
+    np.testing.assert_array_equal(tp.jit(lambda a, i, v: a.at[i].set(v))(x, index, values),
+                                  expected)

@@ -48,15 +48,33 @@ def register_traced_indexing(active_traces: list, traced_getitem) -> None:
 
 
 def reject_sequence_index(key) -> None:
-    """JAX's refusal, under JAX's rules, of a list as an index (NumPy reads it as an array
-    index, JAX asks which was meant): a TypeError saying what to write instead."""
-    if type(key) is not list or not config.jax_rules():
+    """JAX's refusals, under JAX's rules, of indices NumPy reads otherwise: a list (NumPy's
+    array index; JAX asks which was meant) and a float, complex or string entry (NumPy's
+    IndexError), each a TypeError saying what to write instead."""
+    if not config.jax_rules():
+        return
+    for position, k in enumerate(key if type(key) is tuple else (key,)):
+        _reject_entry(position, k)
+    if type(key) is not list:
         return
     unpack = any(k is None or k is Ellipsis or isinstance(k, (slice, list, tuple))
                  or (isinstance(k, np.ndarray) and k.ndim > 0) for k in key)
     fix = "arr[tuple(seq)]" if unpack else "arr[array(seq)]"
     raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
                     f"use `{fix}` instead of `arr[seq]` (a list index under JAX's rules)")
+
+
+def _reject_entry(position: int, k) -> None:
+    if isinstance(k, str):
+        raise TypeError(f"JAX does not support string indexing; got {k!r} at position "
+                        f"{position}")
+    kind = np.dtype(k.dtype).kind if hasattr(k, "dtype") else (
+        "f" if isinstance(k, float) else "c" if isinstance(k, complex) else "")
+    if kind in ("f", "c"):
+        raise TypeError(f"Indexer must have integer or boolean type, got indexer with type "
+                        f"{np.dtype(k.dtype) if hasattr(k, 'dtype') else type(k).__name__} "
+                        f"at position {position}; convert it, e.g. x[int(i)] or "
+                        "x[i.astype(int)]")
 
 
 class EagerArray(np.ndarray):
@@ -74,7 +92,7 @@ class EagerArray(np.ndarray):
     def __getitem__(self, key):
         # As a JAX array made outside jit, indexable with a traced integer inside it (NumPy
         # itself would ask the tracer for its value).
-        if type(key) is list:
+        if config._token:              # JAX's rules (read cheaply): JAX's index checks
             reject_sequence_index(key)
         if _active_traces:
             result = _traced_getitem(self, key)

@@ -65,7 +65,7 @@ def advanced_getitem(x, key: tuple):
     entries = []
     for k in key:
         if isinstance(k, (list, tuple)):
-            k = np.asarray(k)
+            k = operand(k)          # a list may hold traced integers (jit flattens it)
         if isinstance(k, (np.ndarray, Tracer)) and k.dtype == np.bool_ and np.ndim(k) > 0:
             entries.extend(_boolean_to_integer(k))
         else:

@@ -58,7 +58,7 @@ def _expanded(key: tuple, ndim: int) -> list:
     entries = []
     for k in key:
         if isinstance(k, (list, tuple)):
-            k = np.asarray(k)
+            k = operand(k)          # a list may hold traced integers (jit flattens it)
         if isinstance(k, (np.ndarray, Tracer)) and k.dtype == np.bool_ and k.ndim > 0:
             entries.extend(_boolean_to_integer(k))
         else:

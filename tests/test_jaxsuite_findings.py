@@ -233,7 +233,8 @@ _X = np.arange(60.0).reshape(3, 4, 5)
     (None, 1), (1, None, slice(1, 3)),
     (0, slice(None, 2), True), (0, slice(None, 2), False),      # scalar booleans
     (Ellipsis, True), (True, slice(None), True, np.array(True)),
-    (slice(None, 2), np.array([0, 2]), True)], ids=repr)
+    (slice(None, 2), np.array([0, 2]), True),
+    (np.array([0, 2, -1, 0]), Ellipsis, np.array([[0], [2], [-1], [0]]), None)], ids=repr)
 def test_reads_and_updates_with_none_scalar_booleans_and_broadcast_arrays_as_numpy(index):
     expected_read = _X[index]
     values = np.arange(expected_read.size, dtype=float).reshape(expected_read.shape) + 100

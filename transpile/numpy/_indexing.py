@@ -72,7 +72,8 @@ def advanced_getitem(x, key: tuple):
             entries.append(k)
     if any(k is Ellipsis for k in entries):
         from ._shape import _expand_ellipsis
-        if ellipsis_between_arrays(entries) and len(entries) - 1 == x.ndim:
+        axes_named = sum(k is not None and k is not Ellipsis for k in entries)
+        if ellipsis_between_arrays(entries) and axes_named == x.ndim:
             return _apart_across_empty_ellipsis(x, entries)
         entries = list(_expand_ellipsis(tuple(entries), x.ndim))
     if any(k is None for k in entries):

@@ -303,3 +303,11 @@ def test_an_index_tuple_holding_lists_works_under_jit():
     expected[index] = values
     np.testing.assert_array_equal(tp.jit(lambda a, i, v: a.at[i].set(v))(x, index, values),
                                   expected)
+
+
+@pytest.mark.skipif("ml_dtypes" not in globals(), reason="bfloat16 needs ml_dtypes")
+def test_eager_bfloat16_sums_accumulate_in_float32_as_compiled():
+    x = (np.random.default_rng(0).standard_normal((2, 3, 4)) * 3).astype(ml_dtypes.bfloat16)
+    expected = np.sum(x.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    for got in _eager_and_compiled(tnp.sum, x):
+        assert got == expected

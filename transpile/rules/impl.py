@@ -140,8 +140,17 @@ def _reduction_impl(np_fn):
     def rule(avals, x, *, axes):
         x = np.asarray(x)
         with np.errstate(all="ignore"):
-            return np.asarray(np_fn(x, axis=tuple(axes)), dtype=x.dtype)
+            return np.asarray(np_fn(_accumulable(x), axis=tuple(axes)), dtype=x.dtype)
     return rule
+
+
+def _accumulable(x: np.ndarray) -> np.ndarray:
+    """What a reduction of x accumulates in eagerly, as compiled code does (passes/
+    half_float.py): float32 for bfloat16 (ml_dtypes would add in bfloat16) and, under JAX's
+    rules, for float16 too; NumPy's own float16 sums stay NumPy's under its rules."""
+    if dtypes.is_bfloat16(x.dtype) or (x.dtype == np.float16 and dtypes.config.jax_rules()):
+        return x.astype(np.float32)
+    return x
 
 
 impl_rules.update({

@@ -9,6 +9,7 @@ import numpy as np
 _INTS = np.array([[3, -1, 4], [1, -5, 9]], np.int8)
 _COMPLEX = np.array([1 + 2j, np.nan + 1j, 3 - 1j, 2 + np.nan * 1j])
 _FLOATS = np.arange(24.0).reshape(2, 3, 4) / 7
+_HALVES = (np.random.default_rng(7).standard_normal((10, 5)) * 3).astype(np.float16)
 _OUT_OF_BOUNDS = np.array([-10, -6, -5, -4, 0, 3, 4, 5, 6, 100])
 
 CASES = {
@@ -34,6 +35,9 @@ CASES = {
     "nansum_complex": lambda jnp: jnp.nansum(_COMPLEX),
     "nanstd_complex": lambda jnp: jnp.nanstd(_COMPLEX),
     "cov_in_float32": lambda jnp: jnp.cov(_FLOATS[0], dtype=np.float32),
+    # A 16-bit variance is computed in float32 and rounded once.
+    "var_float16": lambda jnp: jnp.var(_HALVES, ddof=1),
+    "nanstd_float16_axis": lambda jnp: jnp.nanstd(_HALVES, axis=0),
     # Out-of-bounds reads with x.at[i].get(mode=...): clamped, or filled.
     "at_get_clip": lambda jnp: jnp.arange(1, 6).at[_OUT_OF_BOUNDS].get(mode="clip"),
     "at_get_fill_float": lambda jnp: jnp.arange(1.0, 6.0).at[_OUT_OF_BOUNDS].get(mode="fill"),

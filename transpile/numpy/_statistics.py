@@ -54,6 +54,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         raise ValueError(f"var/std of complex values with a real dtype={dtype!r}: the "
                          "imaginary parts would be lost; pass a complex dtype (JAX's error)")
     dt = _float_dtype(aval.dtype, dtype)
+    if dtypes.is_half(dt) and dtypes.config.jax_rules():
+        # JAX computes a 16-bit variance in float32 and rounds once at the end.
+        return astype(var(astype(a, dtypes.float32), axis, None, None, ddof, keepdims,
+                          where=where, mean=mean), dt)
     x = astype(a, dt)
     if mean is not None:
         mean = astype(operand(mean), dt)

@@ -70,4 +70,11 @@ ERRORS = {
     "var_complex_with_real_dtype": lambda jnp: jnp.var(_COMPLEX, dtype=np.float64),
     "sum_over_a_repeated_axis": lambda jnp: jnp.sum(jnp.ones((2, 3)), axis=(0, 0)),
     "cov_in_an_integer_dtype": lambda jnp: jnp.cov(np.arange(5.0), dtype=int),
+    "sum_initial_not_scalar": lambda jnp: jnp.sum(jnp.ones((2, 3)), axis=-1,
+                                                  initial=jnp.zeros((1, 2))),
+    "nanmax_initial_not_scalar": lambda jnp: jnp.nanmax(jnp.ones(3), initial=jnp.zeros(2)),
+    "max_where_int": lambda jnp: jnp.max(jnp.zeros(4), where=jnp.ones(4, dtype=int),
+                                         initial=0.0),
+    "nanstd_where_int": lambda jnp: jnp.nanstd(jnp.zeros(4), where=jnp.ones(4, dtype=int)),
+    "any_where_int": lambda jnp: jnp.any(jnp.zeros(4, bool), where=jnp.ones(4, dtype=int)),
 }

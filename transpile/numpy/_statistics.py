@@ -43,6 +43,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     """The mean squared distance from the mean (a precomputed `mean`, with the reduced axes
     kept, may be passed, as NumPy 2 and JAX allow)."""
     _no_out(out, "var")
+    R.check_where(where, "var")
     if correction is not None:
         if ddof != 0:
             raise ValueError("var/std: ddof and correction can't both be specified; pass one")
@@ -103,6 +104,7 @@ def _masked_var(x, axis, ddof, keepdims, where, mean=None):
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
         correction=None, mean=None):
+    R.check_where(where, "std")
     return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction,
                       mean=mean))
 
@@ -183,6 +185,8 @@ def _nan_mask(a, where):
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nansum")
+    R.check_where(where, "nansum")
+    R.check_initial(initial)
     a = R.reduction_operand(a, "nansum")
     clean = E.where(E.isnan(a), 0, a) if _is_float(a) else a
     return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
@@ -191,6 +195,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nanprod")
+    R.check_where(where, "nanprod")
+    R.check_initial(initial)
     a = R.reduction_operand(a, "nanprod")
     clean = E.where(E.isnan(a), 1, a) if _is_float(a) else a
     return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
@@ -199,6 +205,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     _no_out(out, "nanmean")
+    R.check_where(where, "nanmean")
     a = operand(a)
     if not _is_float(a):
         return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
@@ -225,12 +232,16 @@ def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None, where=None):
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nanmax")
+    R.check_where(where, "nanmax")
+    R.check_initial(initial)
     return _nan_extreme(R.max, -np.inf, R.reduction_operand(a, "nanmax"), axis, keepdims,
                         initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nanmin")
+    R.check_where(where, "nanmin")
+    R.check_initial(initial)
     return _nan_extreme(R.min, np.inf, R.reduction_operand(a, "nanmin"), axis, keepdims,
                         initial, where)
 
@@ -254,6 +265,7 @@ def nanargmin(a, axis=None, out=None, keepdims=False):
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
     _no_out(out, "nanvar")
+    R.check_where(where, "nanvar")
     a = operand(a)
     if not _is_float(a):
         return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
@@ -263,6 +275,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    R.check_where(where, "nanstd")
     return E.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                          where=where, mean=mean))
 

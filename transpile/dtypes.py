@@ -184,6 +184,11 @@ def _resolve(ufunc_name: str, operands: tuple) -> tuple:
 def ufunc_loop(ufunc_name: str, dtypes, weaks) -> tuple[tuple[np.dtype, ...], np.dtype]:
     """(compute dtypes of the inputs, result dtype) NumPy uses for this ufunc (JAX's choice
     under JAX's rules)."""
+    if ufunc_name == "signbit" and np.dtype(dtypes[0]).kind in "iub":
+        # NumPy's signbit loops are floating (float16 for int8 and bool), JAX's is x < 0; an
+        # integer's sign needs no conversion (the C rule compares it with zero) and the
+        # answer is the same either way.
+        return (np.dtype(dtypes[0]),), bool_
     if config._token:            # JAX's rules (config.jax_rules(), read cheaply)
         return _jax_ufunc_loop(ufunc_name, tuple(map(np.dtype, dtypes)), tuple(map(bool, weaks)))
     return _numpy_ufunc_loop(ufunc_name, dtypes, weaks)

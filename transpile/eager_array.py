@@ -48,6 +48,36 @@ def register_traced_indexing(active_traces: list, traced_getitem) -> None:
     _active_traces, _traced_getitem = active_traces, traced_getitem
 
 
+def reject_sequence_index(key) -> None:
+    """JAX's refusals, under JAX's rules, of indices NumPy reads otherwise: a list (NumPy's
+    array index; JAX asks which was meant) and a float, complex or string entry (NumPy's
+    IndexError), each a TypeError saying what to write instead."""
+    if not config.jax_rules():
+        return
+    for position, k in enumerate(key if type(key) is tuple else (key,)):
+        _reject_entry(position, k)
+    if type(key) is not list:
+        return
+    unpack = any(k is None or k is Ellipsis or isinstance(k, (slice, list, tuple))
+                 or (isinstance(k, np.ndarray) and k.ndim > 0) for k in key)
+    fix = "arr[tuple(seq)]" if unpack else "arr[array(seq)]"
+    raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
+                    f"use `{fix}` instead of `arr[seq]` (a list index under JAX's rules)")
+
+
+def _reject_entry(position: int, k) -> None:
+    if isinstance(k, str):
+        raise TypeError(f"JAX does not support string indexing; got {k!r} at position "
+                        f"{position}")
+    kind = np.dtype(k.dtype).kind if hasattr(k, "dtype") else (
+        "f" if isinstance(k, float) else "c" if isinstance(k, complex) else "")
+    if kind in ("f", "c"):
+        raise TypeError(f"Indexer must have integer or boolean type, got indexer with type "
+                        f"{np.dtype(k.dtype) if hasattr(k, 'dtype') else type(k).__name__} "
+                        f"at position {position}; convert it, e.g. x[int(i)] or "
+                        "x[i.astype(int)]")
+
+
 class EagerArray(np.ndarray):
     """A numpy.ndarray with `.at[...]` (functional updates, as on JAX arrays), indexable with
     traced values under jit. Nothing else differs; no `__array_finalize__`, so views and
@@ -63,6 +93,8 @@ class EagerArray(np.ndarray):
     def __getitem__(self, key):
         # As a JAX array made outside jit, indexable with a traced integer inside it (NumPy
         # itself would ask the tracer for its value).
+        if config._token:              # JAX's rules (read cheaply): JAX's index checks
+            reject_sequence_index(key)
         if _active_traces:
             result = _traced_getitem(self, key)
             if result is not NotImplemented:
@@ -143,13 +175,43 @@ def _jax_astype(self, dtype, *args, **kwargs):
     return eager(_jax_dispatch[1](self.view(np.ndarray), dtype))
 
 
+def defers_to(other) -> bool:
+    """Should an array operator return NotImplemented for `other`, so that Python asks
+    `other`'s own (reflected) operator, as JAX's arrays do? Yes unless `other` is something
+    arrays compute with: an array, a number, a list or tuple of them (exactly those types:
+    a namedtuple defines its own operators), or an object NumPy can convert."""
+    return not (isinstance(other, (np.ndarray, np.generic, bool, int, float, complex))
+                or type(other) in (list, tuple) or hasattr(other, "__array__")
+                or hasattr(other, "__jax_array__"))
+
+
+def deferring(operator):
+    """`operator` (a binary method) returning NotImplemented for operands it defers to."""
+    def method(self, other):
+        if defers_to(other):
+            return NotImplemented
+        return operator(self, other)
+    method.__name__ = getattr(operator, "__name__", "operator")
+    return method
+
+
+OPERATOR_NAMES = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+                  "lshift", "rshift", "matmul")
+COMPARISON_NAMES = ("lt", "le", "gt", "ge", "eq", "ne")
+_DEFERRING_METHODS = {name: deferring(getattr(np.ndarray, name)) for name in (
+    [f"__{n}__" for n in OPERATOR_NAMES] + [f"__r{n}__" for n in OPERATOR_NAMES]
+    + [f"__{n}__" for n in COMPARISON_NAMES])}
+
+
 def _follow_config() -> None:
     """Install JAX's operators on EagerArray while JAX's rules are on; remove them after."""
+    installed = {"__array_ufunc__": _jax_array_ufunc, "astype": _jax_astype,
+                 **_DEFERRING_METHODS}
     if _jax_dispatch is not None and config.jax_rules():
-        EagerArray.__array_ufunc__ = _jax_array_ufunc
-        EagerArray.astype = _jax_astype
+        for name, method in installed.items():
+            setattr(EagerArray, name, method)
     else:
-        for name in ("__array_ufunc__", "astype"):
+        for name in installed:
             if name in EagerArray.__dict__:
                 delattr(EagerArray, name)
 

@@ -103,6 +103,18 @@ TP_INLINE double tp_unfused_c128(double x) { return x; }
         const T ratio = larger == 0 ? (T)0 : smaller / larger;                                \
         return sqrt##SFX(fma##SFX(ratio, ratio, (T)1)) * larger;                              \
     }                                                                                         \
+    /* NumPy's rint of a complex number rounds each part to the nearest even integer. */    \
+    TP_INLINE C tp_rint_##tag(C a) { return tp_make_##tag(rint##SFX(a.re), rint##SFX(a.im)); } \
+    /* NumPy 2's sign: z / |z|, 0 at 0; an infinite part alone gives its direction, two    \
+     * infinite parts or a NaN give NaN. */                                                   \
+    TP_INLINE C tp_sign_##tag(C a) {                                                          \
+        const T r = hypot##SFX(a.re, a.im), one = 1;    /* NumPy divides by hypot */           \
+        if (r != r || (isinf(a.re) && isinf(a.im))) return tp_make_##tag((T)NAN, (T)NAN);    \
+        if (isinf(a.re)) return tp_make_##tag(a.re > 0 ? one : -one, 0);                      \
+        if (isinf(a.im)) return tp_make_##tag(0, a.im > 0 ? one : -one);                      \
+        if (r == 0) return tp_make_##tag(0, 0);                                               \
+        return tp_make_##tag(a.re / r, a.im / r);                                             \
+    }                                                                                         \
     TP_INLINE bool tp_eq_##tag(C a, C b) { return a.re == b.re && a.im == b.im; }             \
     TP_INLINE bool tp_ne_##tag(C a, C b) { return a.re != b.re || a.im != b.im; }             \
     TP_INLINE bool tp_isnan_##tag(C a) { return isnan(a.re) || isnan(a.im); }                 \
@@ -128,6 +140,13 @@ TP_INLINE double tp_unfused_c128(double x) { return x; }
     }                                                                                         \
     TP_INLINE C tp_min_##tag(C a, C b) {                                                      \
         return tp_isnan_##tag(a) || tp_le_##tag(a, b) ? a : b;                                \
+    }                                                                                         \
+    /* fmax/fmin ignore a NaN: `a` unless it loses the comparison to a number. */            \
+    TP_INLINE C tp_fmax_##tag(C a, C b) {                                                     \
+        return tp_ge_##tag(a, b) || tp_isnan_##tag(b) ? a : b;                                \
+    }                                                                                         \
+    TP_INLINE C tp_fmin_##tag(C a, C b) {                                                     \
+        return tp_le_##tag(a, b) || tp_isnan_##tag(b) ? a : b;                                \
     }
 
 TP_COMPLEX_ARITHMETIC(c64, tp_c64, float, f)

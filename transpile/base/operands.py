@@ -67,7 +67,7 @@ def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
     if isinstance(axis, (tuple, list)):
         axes = tuple(normalize_axis(a, ndim) for a in axis)
         if len(set(axes)) != len(axes):
-            raise ValueError(f"repeated axis in {tuple(axis)}")
+            raise ValueError(f"duplicate value in 'axis': {tuple(axis)}")     # JAX's words
         return tuple(sorted(axes))
     return (normalize_axis(axis, ndim),)
 

@@ -188,7 +188,17 @@ def _nan_ignoring_minmax(which: str):
 
 
 def _signbit(args, loop, out):
-    return f"(signbit({args[0]}) != 0)"
+    (a,), dt = args, loop[0]
+    if dtypes.is_half(dt):          # a 16-bit pattern (passes/half_float.py): its top bit
+        return f"(({a} >> 15) != 0)"
+    if dtypes.is_float(dt):
+        return f"(signbit({a}) != 0)"
+    # Integer operands reach here under JAX's rules (NumPy's loops are floating): C's signbit
+    # takes only floating values. A negative signed value has its sign bit set; unsigned and
+    # boolean values never do (the void cast keeps the operand used, without a warning).
+    if dt in dtypes.SIGNED:
+        return f"({a} < 0)"
+    return f"((void)({a}), false)"
 
 
 def _bitcast_by_memcpy(src, out) -> bool:
@@ -287,6 +297,8 @@ COMPLEX_OP_RULES = {
     "is_finite": _complex_helper("isfinite"), "reciprocal": _complex_helper("reciprocal"),
     "lt": _complex_helper("lt"), "le": _complex_helper("le"), "gt": _complex_helper("gt"),
     "ge": _complex_helper("ge"), "max": _complex_helper("max"), "min": _complex_helper("min"),
+    "round": _complex_helper("rint"), "sign": _complex_helper("sign"),
+    "fmax": _complex_helper("fmax"), "fmin": _complex_helper("fmin"),
     "real": _complex_part("re"),
     "imag": _complex_part("im"),
 }

@@ -55,7 +55,7 @@ from ._sorting import (argsort, argwhere, flatnonzero, median, msort, nanmedian,
 from ._statistics import (average, corrcoef, count_nonzero, cov, nanargmax, nanargmin,
                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, ptp, std,
                           var)
-from ._float_parts import divmod, fabs, float_power, fmod, frexp, ldexp, modf, spacing
+from ._float_parts import divmod, fabs, fix, float_power, fmod, frexp, ldexp, modf, spacing
 from ._integer_math import bitwise_count, gcd, lcm
 from ._insert_delete import (compress, delete, extract, insert, place, put, resize,
                              trim_zeros)

@@ -97,12 +97,27 @@ def _maybe_reversed(fn, x, ax, reverse):
     return flip(fn(flip(x, ax)), ax)
 
 
+def _cumulative_axis(x, axis, name):
+    """The Array API's rule (NumPy's and JAX's): a scalar has no axis to accumulate along,
+    and only a 1-d array may leave `axis` out."""
+    ndim = len(aval_of(operand(x)).shape)
+    if ndim == 0:
+        raise ValueError(f"{name}: The input must be non-scalar to take a cumulative "
+                         "operation; reshape it to at least 1-d first")
+    if axis is None and ndim > 1:
+        raise ValueError(f"{name}: The input array has rank {ndim}, however axis was not "
+                         "set to an explicit value; pass axis= (an int)")
+    return axis
+
+
 def _cumulative_sum(x, axis=None, dtype=None, include_initial=False):
+    axis = _cumulative_axis(x, axis, "cumulative_sum")
     out = cumsum(x, axis=axis, dtype=dtype)
     return _with_initial(out, axis, 0, include_initial)
 
 
 def _cumulative_prod(x, axis=None, dtype=None, include_initial=False):
+    axis = _cumulative_axis(x, axis, "cumulative_prod")
     out = cumprod(x, axis=axis, dtype=dtype)
     return _with_initial(out, axis, 1, include_initial)
 

@@ -26,11 +26,13 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None,
         raise TypeError("einsum: out= is not supported (arrays are immutable)")
     if not isinstance(subscripts, str):
         raise TypeError("einsum: the sublist form is not supported; pass a subscripts string")
+    _check_path(optimize)
     operands, finish = accumulate_in(operands, precision, preferred_element_type, "einsum")
     ops = [strong_operand(x) for x in operands]
     inputs, output = _parse(subscripts.replace(" ", ""), [len(shape_of(x)) for x in ops])
     dt = dtypes.result_type([aval_of(x).dtype for x in ops], weak_flags(ops))
     sizes = _label_sizes(inputs, ops)
+    ops = [_broadcast_labels(x, labels, sizes) for x, labels in zip(ops, inputs)]
     terms = [_single(x, labels, _needed(k, inputs, output), dt)
              for k, (x, labels) in enumerate(zip(ops, inputs))]
     x, labels = terms[0]
@@ -40,6 +42,19 @@ def einsum(subscripts, *operands, out=None, optimize=None, precision=None,
         x, labels = _pair(x, labels, y, ylabels, keep, sizes, dt)
     x, labels = _single(x, labels, set(output), dt)
     return finish(_transpose_to(x, labels, output))
+
+
+def _check_path(optimize) -> None:
+    """An explicit contraction path (einsum_path's) is accepted and ignored, as long as each
+    step contracts at most two operands: JAX refuses more, and so does transpile."""
+    if not isinstance(optimize, (list, tuple)):
+        return
+    for step in optimize:
+        if isinstance(step, (list, tuple)) and len(step) > 2:
+            raise NotImplementedError(
+                f"jax.numpy.einsum does not support simultaneous contraction of 3 or more "
+                f"operands (path step {tuple(step)}); split it into pairs, e.g. "
+                f"optimize='greedy'")
 
 
 def _parse(subscripts: str, ndims: list[int]):
@@ -102,11 +117,18 @@ def _label_sizes(inputs, ops) -> dict:
         for c, n in zip(labels, shape_of(x)):
             if c not in sizes or sizes[c] == 1:
                 sizes[c], seen[c] = n, k
-            elif n != sizes[c] and not (c in _ELLIPSIS_LABELS and n == 1):
+            elif n != sizes[c] and n != 1:      # a length-1 axis broadcasts, as in NumPy
                 raise ValueError(f"einsum: subscript {c!r} has size {n} in operand {k} "
                                  f"(shape {shape_of(x)}) but {sizes[c]} in operand {seen[c]} "
                                  f"(shape {shape_of(ops[seen[c]])})")
     return sizes
+
+
+def _broadcast_labels(x, labels, sizes):
+    """`x` with its length-1 axes stretched to their label's size elsewhere (NumPy's einsum
+    broadcasts them, contracted labels included)."""
+    target = tuple(sizes[c] for c in labels)
+    return x if shape_of(x) == target else broadcast_to(x, target)
 
 
 def _needed(k, inputs, output) -> set:

@@ -69,6 +69,13 @@ def ldexp(x1, x2, /):
     return _times_power_of_two(mantissa, total)
 
 
+def fix(x, out=None):
+    """Round towards zero: NumPy's and JAX's older name for `trunc` (integers unchanged)."""
+    if out is not None:
+        raise NotImplementedError("fix: 'out' is not supported; use the returned value")
+    return E.trunc(x)
+
+
 def modf(x, /, out=None):
     """(fractional part, integral part), both with x's sign, as JAX's (x - whole, whole)."""
     if out is not None:

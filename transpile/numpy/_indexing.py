@@ -65,17 +65,29 @@ def advanced_getitem(x, key: tuple):
     entries = []
     for k in key:
         if isinstance(k, (list, tuple)):
-            k = np.asarray(k)
+            k = operand(k)          # a list may hold traced integers (jit flattens it)
         if isinstance(k, (np.ndarray, Tracer)) and k.dtype == np.bool_ and np.ndim(k) > 0:
             entries.extend(_boolean_to_integer(k))
         else:
             entries.append(k)
     if any(k is Ellipsis for k in entries):
         from ._shape import _expand_ellipsis
+        axes_named = sum(k is not None and k is not Ellipsis for k in entries)
+        if ellipsis_between_arrays(entries) and axes_named == x.ndim:
+            return _apart_across_empty_ellipsis(x, entries)
         entries = list(_expand_ellipsis(tuple(entries), x.ndim))
     if any(k is None for k in entries):
-        raise IndexError("None (newaxis) mixed with array indices is not supported; add the "
-                         "axis with expand_dims before or after indexing")
+        # A None adds a length-1 axis: add it to x first and take all of it, which keeps
+        # NumPy's placement of the array indices' axes (a None between them sets them apart,
+        # as a slice does).
+        from ._shape import expand_dims
+        y, spelled = x, []
+        for k in entries:
+            if k is None:
+                y = expand_dims(y, len(spelled))
+                k = slice(None)
+            spelled.append(k)
+        return advanced_getitem(y, tuple(spelled))
     if len(entries) > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but "
                          f"{len(entries)} were indexed")
@@ -85,6 +97,25 @@ def advanced_getitem(x, key: tuple):
     sliced = getitem(x, tuple(k if isinstance(k, slice) else slice(None) for k in entries))
     arrays = broadcast_operands("index", [_integer_index(entries[d]) for d in advanced])
     return _gather_axes(sliced, advanced, arrays)
+
+
+def ellipsis_between_arrays(key) -> bool:
+    """NumPy counts array indices separated by an ellipsis as apart (their block of axes
+    comes first), even when the ellipsis stands for no axis."""
+    arrays = [i for i, k in enumerate(key) if not isinstance(k, slice) and k is not Ellipsis
+              and k is not None]
+    return any(k is Ellipsis and arrays and arrays[0] < i < arrays[-1]
+               for i, k in enumerate(key))
+
+
+def _apart_across_empty_ellipsis(x, entries):
+    """x[a, ..., b] where the ellipsis stands for no axis: index x with a length-1 axis
+    added in its place (taken whole, which keeps a and b apart), then drop that axis."""
+    from ._shape import _selection_shape, expand_dims
+    at = next(i for i, k in enumerate(entries) if k is Ellipsis)
+    spelled = tuple(slice(None) if k is Ellipsis else k for k in entries)
+    return reshape(advanced_getitem(expand_dims(x, at), spelled),
+                   _selection_shape(shape_of(x), tuple(entries)))
 
 
 def _gather_axes(y, axes: list[int], arrays: list):

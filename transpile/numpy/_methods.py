@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..core import Tracer
+from ..eager_array import deferring
 from ..strength import strong_results
 from . import _elementwise as E
 from . import _complex as CX, _cumulative as C, _manipulation as M, _matmul, _matrices as X
@@ -81,15 +82,19 @@ def _plain(fn):
 
 
 def install() -> None:
+    # Operators return NotImplemented for operands they do not compute with (any object
+    # but arrays, numbers and lists of them), so that the object's own operator runs, as
+    # with JAX's tracers.
     for name, fn in _BINARY.items():
         fn = _plain(fn)
-        setattr(Tracer, f"__{name}__", fn)
-        setattr(Tracer, f"__r{name}__", _swap(fn))
+        setattr(Tracer, f"__{name}__", deferring(fn))
+        setattr(Tracer, f"__r{name}__", deferring(_swap(fn)))
     for name, fn in _COMPARE.items():
-        setattr(Tracer, f"__{name}__", _plain(fn))
+        setattr(Tracer, f"__{name}__", deferring(_plain(fn)))
     for name, fn in _UNARY.items():
         setattr(Tracer, f"__{name}__", fn)
-    Tracer.__pow__ = CX.power_operator        # NumPy's x ** 2, x ** -1, x ** 0.5 shortcuts
+    # NumPy's x ** 2, x ** -1, x ** 0.5 shortcuts:
+    Tracer.__pow__ = deferring(CX.power_operator)
     for name, fn in {**_METHODS, **_more_methods()}.items():   # methods, like functions,
         setattr(Tracer, name, strong_results(fn))                # return strong values
     _eager_ptp()

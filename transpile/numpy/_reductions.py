@@ -49,6 +49,23 @@ def _masked(a, where, fill):
     return select(broadcast_to(as_bool(where), aval_of(a).shape), a, fill)
 
 
+def check_where(where, name: str) -> None:
+    """JAX's check: a `where=` mask is boolean (NumPy refuses other dtypes too, as a cast)."""
+    if where is None or isinstance(where, (bool, np.bool_)):
+        return
+    dt = getattr(where, "dtype", None)
+    dt = np.asarray(where).dtype if dt is None else np.dtype(dt)
+    if dt != np.bool_:
+        raise ValueError(f"jnp.{name}: where must be None or a boolean array, got dtype {dt}; "
+                         "compare it, e.g. where=mask != 0")
+
+
+def check_initial(initial) -> None:
+    if initial is not None and np.ndim(initial) != 0:
+        raise ValueError(f"initial value must be a scalar. Got array of shape "
+                         f"{np.shape(initial)}")
+
+
 def _with_initial(result, initial, combine):
     if initial is None:
         return result
@@ -76,6 +93,8 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None, where=None, *, o
         promote_integers=True):
     from ._elementwise import add
     _no_out(out, "sum")
+    check_where(where, "sum")
+    check_initial(initial)
     a = reduction_operand(a, "sum")
     dt = _accumulator(a, dtype, promote_integers)
     a = _masked(astype(a, dt), where, False if dt == dtypes.bool_ else 0)
@@ -86,6 +105,8 @@ def prod(a, axis=None, dtype=None, keepdims=False, initial=None, where=None, *, 
          promote_integers=True):
     from ._elementwise import multiply
     _no_out(out, "prod")
+    check_where(where, "prod")
+    check_initial(initial)
     a = reduction_operand(a, "prod")
     dt = _accumulator(a, dtype, promote_integers)
     a = _masked(astype(a, dt), where, True if dt == dtypes.bool_ else 1)
@@ -94,6 +115,7 @@ def prod(a, axis=None, dtype=None, keepdims=False, initial=None, where=None, *, 
 
 def mean(a, axis=None, dtype=None, keepdims=False, *, where=None, out=None):
     _no_out(out, "mean")
+    check_where(where, "mean")
     a = reduction_operand(a, "mean")
     aval = aval_of(a)
     if dtype is not None:
@@ -109,7 +131,10 @@ def mean(a, axis=None, dtype=None, keepdims=False, *, where=None, out=None):
         return divide(total, count)      # an empty selection gives NaN, as NumPy
     axes = normalize_axes(axis, aval.ndim)
     count = math.prod(aval.shape[i] for i in axes)
-    return divide(total, float(count))   # count 0 gives NaN, as NumPy
+    result = divide(total, float(count))   # count 0 gives NaN, as NumPy
+    # An integer dtype= asks for the mean in that dtype (NumPy divides into it unsafely,
+    # JAX converts the quotient): truncated towards zero.
+    return result if aval_of(result).dtype == dt else astype(result, dt)
 
 
 def _extreme(prim, combine_name, a, axis, keepdims, initial, where):
@@ -135,12 +160,16 @@ def _extreme(prim, combine_name, a, axis, keepdims, initial, where):
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     if out is not None:
         raise TypeError("max: out= is not supported (arrays are immutable)")
+    check_where(where, "max")
+    check_initial(initial)
     return _extreme(P.reduce_max, "maximum", a, axis, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     if out is not None:
         raise TypeError("min: out= is not supported (arrays are immutable)")
+    check_where(where, "min")
+    check_initial(initial)
     return _extreme(P.reduce_min, "minimum", a, axis, keepdims, initial, where)
 
 
@@ -148,11 +177,13 @@ amax, amin = max, min
 
 
 def all(a, axis=None, keepdims=False, *, where=None):
+    check_where(where, "all")
     a = reduction_operand(a, "all")
     return _reduce(P.reduce_and, _masked(as_bool(a), where, True), axis, keepdims)
 
 
 def any(a, axis=None, keepdims=False, *, where=None):
+    check_where(where, "any")
     a = reduction_operand(a, "any")
     return _reduce(P.reduce_or, _masked(as_bool(a), where, False), axis, keepdims)
 

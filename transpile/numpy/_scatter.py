@@ -17,6 +17,7 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind
 from . import _elementwise as E
+from ._indexing import ellipsis_between_arrays
 from ..base.iota import broadcasted_iota
 from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 
@@ -37,7 +38,8 @@ def scatter_update(x, key: tuple, values, how: str, clip: bool = False):
     """x with `values` combined in at x[key] (NumPy's advanced indexing) by `how`."""
     x = operand(x)
     entries = _expanded(key, len(shape_of(x)))
-    positions, indexed_shape = _flat_positions(shape_of(x), entries, clip)
+    positions, indexed_shape = _flat_positions(shape_of(x), entries, clip,
+                                               ellipsis_between_arrays(key))
     values = operand(values)
     if np.broadcast_shapes(shape_of(values), indexed_shape) != indexed_shape:
         raise ValueError(f"x.at[...]: values of shape {shape_of(values)} cannot be broadcast "
@@ -56,7 +58,7 @@ def _expanded(key: tuple, ndim: int) -> list:
     entries = []
     for k in key:
         if isinstance(k, (list, tuple)):
-            k = np.asarray(k)
+            k = operand(k)          # a list may hold traced integers (jit flattens it)
         if isinstance(k, (np.ndarray, Tracer)) and k.dtype == np.bool_ and k.ndim > 0:
             entries.extend(_boolean_to_integer(k))
         else:
@@ -66,15 +68,16 @@ def _expanded(key: tuple, ndim: int) -> list:
     return list(_expand_ellipsis(tuple(entries), ndim))
 
 
-def _flat_positions(shape: tuple, entries: list, clip: bool):
-    """The flat position in x of every element of x[entries] (-1: dropped), and its shape."""
+def _flat_positions(shape: tuple, entries: list, clip: bool, apart: bool = False):
+    """The flat position in x of every element of x[entries] (-1: dropped), and its shape.
+    `apart`: the array indices count as not adjacent (see ellipsis_between_arrays)."""
     advanced = [d for d, k in enumerate(entries) if not isinstance(k, slice)]
     arrays = [_index_array(entries[d]) for d in advanced]
     block = np.broadcast_shapes(*(shape_of(a) for a in arrays)) if arrays else ()
     sliced = {d: range(*k.indices(shape[d])) for d, k in enumerate(entries)
               if isinstance(k, slice)}
     adjacent = advanced == list(range(advanced[0], advanced[0] + len(advanced))) \
-        if advanced else True
+        if advanced and not apart else not advanced
     first = advanced[0] if advanced and adjacent else 0
     # Output axes: slice axes before the block, the block, the remaining slice axes.
     before = [d for d in sliced if d < first] if adjacent else []
@@ -91,9 +94,10 @@ def _flat_positions(shape: tuple, entries: list, clip: bool):
         flat = flat + np.asarray(r, np.int64).reshape(placed) * strides[d]
     block_at = (1,) * len(before)
     for d, index in zip(advanced, arrays):
-        index = reshape(index, block_at + shape_of(index) + (1,) * (len(out_shape)
-                                                                   - len(block_at)
-                                                                   - len(shape_of(index))))
+        # Index arrays broadcast against each other aligned at their last axes (NumPy's rule).
+        in_block = (1,) * (len(block) - len(shape_of(index))) + shape_of(index)
+        index = reshape(index, block_at + in_block + (1,) * (len(out_shape) - len(block_at)
+                                                             - len(block)))
         n = shape[d]
         wrapped = E.where(E.less(index, 0), E.add(index, n), index)
         if clip:

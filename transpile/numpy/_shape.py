@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import primitives as P
 from ..core import Tracer, bind
+from ..eager_array import reject_sequence_index
 from ..base.operands import astype, normalize_axes, normalize_axis, operand, reshape, shape_of
 from ..base.slicing import dynamic_slice
 
@@ -111,7 +112,10 @@ def flip(a, axis=None):
 # Static indexing of tracers: ints, slices (any step), None and Ellipsis.
 
 def getitem(x: Tracer, key):
+    reject_sequence_index(key)
     key = key if isinstance(key, tuple) else (key,)
+    if any(_is_scalar_bool(k) for k in key):
+        return _getitem_through_scalar_bools(x, key)
     from ._indexing import advanced_getitem, is_array_index
     if any(is_array_index(k) for k in key):
         return advanced_getitem(x, key)
@@ -204,6 +208,38 @@ def wrap_negative(i, n: int):
         return astype(minimum(astype(i, np.uint64), np.uint64(n)), np.int64)
     i = astype(i, np.int64)
     return where(less(i, 0), add(i, n), i)
+
+
+def _getitem_through_scalar_bools(x, key):
+    """A scalar True in the index adds a length-1 axis, a False an empty one (NumPy's rule):
+    index without them, then shape the result as NumPy does."""
+    shape = _selection_shape(shape_of(x), key)
+    rest = tuple(k for k in key if not _is_scalar_bool(k))
+    if not all(bool(k) for k in key if _is_scalar_bool(k)):
+        from ._creation import zeros
+        return zeros(shape, x.dtype)
+    return reshape(getitem(x, rest), shape)
+
+
+def _is_scalar_bool(k) -> bool:
+    return isinstance(k, (bool, np.bool_)) or (
+        isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype == np.bool_)
+
+
+def _selection_shape(shape, index) -> tuple:
+    """The shape NumPy's x[index] has (index arrays' values matter only through their
+    shapes, except booleans): computed on a broadcast view, which holds no memory."""
+    shapes_only = tuple(np.zeros(np.shape(k), np.intp) if _is_array_entry(k) else k
+                        for k in index)
+    return np.broadcast_to(np.zeros((), np.int8), shape)[shapes_only].shape
+
+
+def _is_array_entry(k) -> bool:
+    if _is_scalar_bool(k) or isinstance(k, (int, np.integer, slice)) or k is None \
+            or k is Ellipsis:
+        return False
+    dt = getattr(k, "dtype", None)
+    return dt is None or np.dtype(dt) != np.bool_      # boolean masks keep their values
 
 
 def _expand_ellipsis(key, ndim):

@@ -14,8 +14,9 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace
 from . import _elementwise as E
-from ._shape import flip, moveaxis
-from ..base.operands import astype, is_weak, normalize_axis, operand, reshape, shape_of
+from ._shape import expand_dims, flip, moveaxis
+from ..base.operands import (astype, broadcast_to, is_weak, normalize_axis, operand, reshape,
+                             shape_of)
 
 
 def _along_last(fn, a, axis):
@@ -157,26 +158,33 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 _MEAN_OF_MIDDLE = "mean of the middle two"      # median's rule (not a user-visible method)
+_INVERTED_CDF = "inverted_cdf"                    # the one method that takes weights
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False):
-    return _quantile("quantile", a, q, axis, out, method, keepdims, skip_nan=False)
+             keepdims=False, *, weights=None):
+    return _quantile("quantile", a, q, axis, out, method, keepdims, skip_nan=False,
+                     weights=weights)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False):
+                keepdims=False, *, weights=None):
     """quantile of the values that are not NaN (NaN where a row has none)."""
-    return _quantile("nanquantile", a, q, axis, out, method, keepdims, skip_nan=True)
+    return _quantile("nanquantile", a, q, axis, out, method, keepdims, skip_nan=True,
+                     weights=weights)
 
 
-def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
+def _quantile(name, a, q, axis, out, method, keepdims, skip_nan, weights=None):
     """Each reduced row is sorted once (O(n log n), NaN last); the values at the (one or
     two) order statistics around each q's virtual index are then gathered per row."""
     if out is not None:
         raise TypeError(f"{name}: 'out' is not supported; use the returned value")
-    if method not in _METHODS and method != _MEAN_OF_MIDDLE:
-        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
+    if weights is not None and method != _INVERTED_CDF:
+        raise ValueError(f"{name}: only method='inverted_cdf' supports weights, as in NumPy "
+                         f"and JAX; got method={method!r}")
+    if method not in _METHODS + (_INVERTED_CDF,) and method != _MEAN_OF_MIDDLE:
+        raise ValueError(f"{name}: method must be one of {_METHODS + (_INVERTED_CDF,)}, got "
+                         f"{method!r}")
     a = operand(a)
     dt = aval_of(a).dtype
     q_arr = operand(q)
@@ -191,6 +199,16 @@ def _quantile(name, a, q, axis, out, method, keepdims, skip_nan):
     moved = transpose(a, rest + list(axes)) if rest + list(axes) != list(range(len(shape))) \
         else a
     rows = reshape(moved, tuple(shape[d] for d in rest) + (prod(shape[d] for d in axes),))
+    if method == _INVERTED_CDF:
+        w = broadcast_to(operand(1.0 if weights is None else weights), shape)
+        w = transpose(w, rest + list(axes)) if rest + list(axes) != list(range(len(shape))) \
+            else w
+        result = _pick_inverted_cdf(astype(rows, work), reshape(w, shape_of(rows)), q_arr,
+                                    out_dt, skip_nan)
+        if keepdims:
+            kept = [1 if d in axes else shape[d] for d in range(len(shape))]
+            result = reshape(result, shape_of(q_arr) + tuple(kept))
+        return result
     if shape_of(rows)[-1] == 0:                  # NumPy and JAX: NaN (NumPy also warns)
         if not dtypes.is_float(out_dt):
             raise ValueError(f"{name}: method={method!r} of an empty axis has no element to "
@@ -208,7 +226,7 @@ def _quantile_dtypes(dt, q_aval, q_weak, method):
     """(dtype sorted in, result dtype), as NumPy: the methods that pick an element keep the
     data's dtype; the others interpolate in the data's float dtype, or an integer's default
     float, widened by q's dtype when q is an array (not a Python number)."""
-    if method in ("lower", "higher", "nearest"):
+    if method in ("lower", "higher", "nearest", _INVERTED_CDF):
         return dt, dt
     if q_weak or not dtypes.is_float(q_aval.dtype):
         out_dt = dtypes.float_for_integers(dt)
@@ -268,6 +286,34 @@ def _pick(s, q, method, out_dt, skip_nan):
     return reshape(moveaxis(value, -1, 0), q_shape + batch)
 
 
+def _pick_inverted_cdf(rows, weights, q, out_dt, skip_nan):
+    """NumPy's 'inverted_cdf' (with weights, its only weighted method): in each row sorted
+    with its weights, the first value whose cumulative weight share reaches q. NaNs sort
+    last; for nanquantile they weigh nothing, for quantile they make the answer NaN."""
+    from ._cumulative import cumsum
+    from ._indexing import take_along_axis
+    from ._reductions import sum as _sum
+    order = argsort(rows, axis=-1)
+    s = take_along_axis(rows, order, -1)
+    w = astype(take_along_axis(weights, order, -1), dtypes.float64)
+    nan = E.isnan(s) if dtypes.is_inexact(aval_of(s).dtype) else None
+    if skip_nan and nan is not None:
+        w = E.where(nan, 0.0, w)
+    cdf = cumsum(w, axis=-1)
+    cdf = E.divide(cdf, cdf[..., -1:])                                 # (..., n)
+    qs = reshape(astype(q, dtypes.float64), (-1,))                     # (nq,)
+    n = shape_of(s)[-1]
+    count = _sum(E.logical_not(nan), axis=-1, keepdims=True, dtype=dtypes.int64) \
+        if skip_nan and nan is not None else n
+    reached = E.less(expand_dims(cdf, -2), reshape(qs, (-1, 1)))        # (..., nq, n)
+    index = E.minimum(_sum(reached, axis=-1, dtype=dtypes.int64), E.subtract(count, 1))
+    value = take_along_axis(s, E.maximum(index, 0), -1)                # (..., nq)
+    if nan is not None:
+        undefined = E.equal(count, 0) if skip_nan else nan[..., -1:]
+        value = E.where(undefined, np.nan, value)
+    return reshape(moveaxis(astype(value, out_dt), -1, 0), shape_of(q) + shape_of(s)[:-1])
+
+
 def _lerp(a, b, t, one_minus_t, upper_half):
     # NumPy's formula: from the nearer end, so the result is exact at t = 0 and t = 1.
     diff = E.subtract(b, a)
@@ -281,8 +327,9 @@ def _fraction(q):
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False):
-    return quantile(a, _fraction(q), axis, out, overwrite_input, method, keepdims)
+               keepdims=False, *, weights=None):
+    return quantile(a, _fraction(q), axis, out, overwrite_input, method, keepdims,
+                    weights=weights)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -290,8 +337,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False):
-    return nanquantile(a, _fraction(q), axis, out, overwrite_input, method, keepdims)
+                  keepdims=False, *, weights=None):
+    return nanquantile(a, _fraction(q), axis, out, overwrite_input, method, keepdims,
+                       weights=weights)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):

@@ -13,21 +13,26 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from . import _reductions as R
-from ..base.operands import as_bool, astype, broadcast_to, normalize_axes, operand, reshape
+from ..base.operands import (as_bool, astype, broadcast_to, normalize_axes, normalize_axis,
+                             operand, reshape)
 
 
 def _float_dtype(dt, dtype=None):
     if dtype is not None:
         return dtypes.canonicalize(dtype)
-    return dt if dtypes.is_float(dt) else dtypes.float_for_integers(dt)
+    return dt if dtypes.is_inexact(dt) else dtypes.float_for_integers(dt)
 
 
 def _count(shape, axis) -> int:
     return math.prod(shape[i] for i in normalize_axes(axis, len(shape)))
 
 
-def _divide_by_dof(total, count, ddof):
+def _divide_by_dof(total, count, ddof, nan_without_dof=False):
     # NumPy divides by max(n - ddof, 0): a non-positive count gives inf or NaN, no error.
+    # JAX's var and std answer NaN whenever n - ddof is not positive (`nan_without_dof`).
+    if nan_without_dof:
+        dof = E.subtract(count, ddof)
+        return E.where(E.greater(dof, 0), E.divide(total, E.maximum(dof, 1)), np.nan)
     if isinstance(count, int):
         return E.divide(total, float(max(count - ddof, 0)))
     return E.divide(total, E.maximum(E.subtract(count, ddof), 0))
@@ -38,21 +43,41 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     """The mean squared distance from the mean (a precomputed `mean`, with the reduced axes
     kept, may be passed, as NumPy 2 and JAX allow)."""
     _no_out(out, "var")
+    R.check_where(where, "var")
     if correction is not None:
+        if ddof != 0:
+            raise ValueError("var/std: ddof and correction can't both be specified; pass one")
         ddof = correction
     a = operand(a)
     aval = aval_of(a)
+    if (dtype is not None and dtypes.config.jax_rules() and dtypes.is_complex(aval.dtype)
+            and not dtypes.is_complex(dtypes.canonicalize(dtype))):
+        raise ValueError(f"var/std of complex values with a real dtype={dtype!r}: the "
+                         "imaginary parts would be lost; pass a complex dtype (JAX's error)")
     dt = _float_dtype(aval.dtype, dtype)
+    if dtypes.is_half(dt) and dtypes.config.jax_rules():
+        # JAX computes a 16-bit variance in float32 and rounds once at the end.
+        return astype(var(astype(a, dtypes.float32), axis, None, None, ddof, keepdims,
+                          where=where, mean=mean), dt)
     x = astype(a, dt)
     if mean is not None:
         mean = astype(operand(mean), dt)
     if where is not None:
-        return _masked_var(x, axis, ddof, keepdims, where, mean)
+        return _in_requested_dtype(_masked_var(x, axis, ddof, keepdims, where, mean), dtype)
     if mean is None:
         mean = R.mean(x, axis=axis, keepdims=True)
     centred = E.subtract(x, mean)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
-    return _divide_by_dof(total, _count(aval.shape, axis), ddof)
+    return _in_requested_dtype(_divide_by_dof(total, _count(aval.shape, axis), ddof,
+                                              dtypes.config.jax_rules()), dtype)
+
+
+def _in_requested_dtype(result, dtype):
+    """The variance of complex values is real: NumPy returns it so even for a complex
+    `dtype`; JAX returns the `dtype` asked for."""
+    if dtype is not None and dtypes.config.jax_rules():
+        return astype(result, dtypes.canonicalize(dtype))
+    return result
 
 
 def _squared_magnitude(x):
@@ -73,11 +98,13 @@ def _masked_var(x, axis, ddof, keepdims, where, mean=None):
     centred = E.where(mask, E.subtract(x, mean), 0)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     count = count if keepdims else R.sum(mask, axis=axis)
-    return _divide_by_dof(total, astype(count, aval_of(total).dtype), ddof)
+    return _divide_by_dof(total, astype(count, aval_of(total).dtype), ddof,
+                          dtypes.config.jax_rules())
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
         correction=None, mean=None):
+    R.check_where(where, "std")
     return E.sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction,
                       mean=mean))
 
@@ -97,8 +124,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         return (avg, broadcast_to(scale, aval_of(avg).shape)) if returned else avg
     w = operand(weights)
     waval = aval_of(w)
-    floor = [dtypes.float64] if not dtypes.is_float(aval.dtype) else []
-    dt = np.result_type(aval.dtype, waval.dtype, *floor)
+    if dtypes.config.jax_rules():       # JAX: the inexact type of the promoted operands
+        dt = dtypes.float_for_integers(dtypes.promote([aval.dtype, waval.dtype],
+                                                      [False, False])[0])
+    else:
+        floor = [dtypes.float64] if not dtypes.is_float(aval.dtype) else []
+        dt = np.result_type(aval.dtype, waval.dtype, *floor)
     if waval.shape != aval.shape:
         w = _weights_along_axis(w, aval.shape, axis)
     scale = R.sum(astype(w, dt), axis=axis, keepdims=keepdims)
@@ -110,15 +141,23 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 def _weights_along_axis(w, shape, axis):
+    """Weights given along the averaged axes (one weight dimension per axis, in `axis`'s
+    order, as NumPy 2 and JAX allow), placed and broadcast against the array."""
+    from ._shape import transpose
     wshape = aval_of(w).shape
     if axis is None:
         raise TypeError("average: axis must be specified when shapes of a and weights differ")
-    if not isinstance(axis, int) or len(wshape) != 1:
-        raise TypeError("average: 1D weights expected when shapes of a and weights differ")
-    ax = normalize_axes(axis, len(shape))[0]
-    if wshape[0] != shape[ax]:
-        raise ValueError("average: length of weights not compatible with specified axis")
-    placed = reshape(w, tuple(shape[ax] if i == ax else 1 for i in range(len(shape))))
+    axes = tuple(normalize_axis(ax, len(shape))            # in the caller's order
+                 for ax in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    if len(wshape) != len(axes):
+        raise TypeError(f"average: weights of shape {wshape} need one dimension per averaged "
+                        f"axis {tuple(axes)}, or the array's shape {shape}")
+    if wshape != tuple(shape[ax] for ax in axes):
+        raise ValueError(f"average: weights of shape {wshape} do not match the lengths of "
+                         f"axes {tuple(axes)} of an array of shape {shape}")
+    order = sorted(range(len(axes)), key=lambda i: axes[i])
+    placed = reshape(transpose(w, order),
+                     tuple(shape[ax] if ax in axes else 1 for ax in range(len(shape))))
     return broadcast_to(placed, shape)
 
 
@@ -134,7 +173,8 @@ def ptp(a, axis=None, keepdims=False):
 # --- NaN-ignoring reductions ------------------------------------------------------------------
 
 def _is_float(a) -> bool:
-    return dtypes.is_float(aval_of(a).dtype)
+    """Can `a` hold NaN? Floating and complex values can (a complex NaN has a NaN part)."""
+    return dtypes.is_inexact(aval_of(a).dtype)
 
 
 def _nan_mask(a, where):
@@ -145,6 +185,8 @@ def _nan_mask(a, where):
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nansum")
+    R.check_where(where, "nansum")
+    R.check_initial(initial)
     a = R.reduction_operand(a, "nansum")
     clean = E.where(E.isnan(a), 0, a) if _is_float(a) else a
     return R.sum(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
@@ -153,6 +195,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nanprod")
+    R.check_where(where, "nanprod")
+    R.check_initial(initial)
     a = R.reduction_operand(a, "nanprod")
     clean = E.where(E.isnan(a), 1, a) if _is_float(a) else a
     return R.prod(clean, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
@@ -161,11 +205,15 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     _no_out(out, "nanmean")
+    R.check_where(where, "nanmean")
     a = operand(a)
     if not _is_float(a):
         return R.mean(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     dt = _float_dtype(aval_of(a).dtype, dtype)
-    total = nansum(astype(a, dt), axis=axis, keepdims=keepdims, where=where)
+    # NaNs out before converting: a complex value with a NaN imaginary part is NaN, also
+    # when a real dtype= keeps only its real part.
+    total = R.sum(astype(E.where(E.isnan(a), 0, a), dt), axis=axis, keepdims=keepdims,
+                  where=where)
     count = R.sum(_nan_mask(a, where), axis=axis, dtype=dtypes.int64, keepdims=keepdims)
     return E.divide(total, astype(count, dt))       # all-NaN: 0/0 = NaN
 
@@ -184,12 +232,16 @@ def _nan_extreme(reduce, fill, a, axis, keepdims, initial=None, where=None):
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nanmax")
+    R.check_where(where, "nanmax")
+    R.check_initial(initial)
     return _nan_extreme(R.max, -np.inf, R.reduction_operand(a, "nanmax"), axis, keepdims,
                         initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     _no_out(out, "nanmin")
+    R.check_where(where, "nanmin")
+    R.check_initial(initial)
     return _nan_extreme(R.min, np.inf, R.reduction_operand(a, "nanmin"), axis, keepdims,
                         initial, where)
 
@@ -213,6 +265,7 @@ def nanargmin(a, axis=None, out=None, keepdims=False):
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
     _no_out(out, "nanvar")
+    R.check_where(where, "nanvar")
     a = operand(a)
     if not _is_float(a):
         return var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
@@ -222,6 +275,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    R.check_where(where, "nanstd")
     return E.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                          where=where, mean=mean))
 
@@ -254,6 +308,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         c = E.divide(matmul(E.multiply(centred, w), transpose(conj(centred))),
                      _weighted_dof(w, w_sum, aweights, ddof))
     rows = aval_of(x).shape[0]
+    c = astype(c, aval_of(x).dtype)       # 16-bit inputs compute in float32: back to theirs
     return reshape(c, ()) if rows == 1 else c
 
 
@@ -276,6 +331,9 @@ def _variables(m, y, rowvar):
 
 def _cov_dtype(dt, dtype):
     if dtype is not None:
+        if not dtypes.is_inexact(dtypes.canonicalize(dtype)):
+            raise ValueError(f"cov: dtype must be a subclass of float or complex, got "
+                             f"{dtype!r}")
         return dtypes.canonicalize(dtype)
     if dtypes.config.jax_rules():      # JAX keeps float32 (promote_dtypes_inexact)
         return dtypes.float_for_integers(dt)

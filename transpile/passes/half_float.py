@@ -32,6 +32,9 @@ F32 = dtypes.float32
 # Operations that copy their 16-bit operands' bits without computing on them.
 MOVES_VALUES = VIEWS | {"select", "concatenate", "dynamic_slice", "dynamic_update_slice",
                         "gather", "convert_element_type", "bitcast_convert_type"}
+# Operations that read a bit of their 16-bit operands' patterns: signbit is the top bit, no
+# float32 needed (gcc 12 at -O3 -march=native crashes vectorising signbit of widened values).
+READS_BITS = frozenset({"signbit"})
 
 
 def has_half(ir: IR) -> bool:
@@ -72,7 +75,7 @@ class _Rewriter:
             return [Eqn(eqn.prim, eqn.inputs, params, eqn.outputs, eqn.source)]
         if name == "convert_element_type" and _rounds_twice_in_jax(eqn):
             return _through_float32(eqn)
-        if name in MOVES_VALUES or not _touches_half(eqn):
+        if name in MOVES_VALUES or name in READS_BITS or not _touches_half(eqn):
             return [eqn]
         if _numpy_float16_tie(eqn):
             return self._first_wins(eqn, widened)

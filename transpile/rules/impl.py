@@ -141,8 +141,17 @@ def _reduction_impl(np_fn):
     def rule(avals, x, *, axes):
         x = np.asarray(x)
         with np.errstate(all="ignore"):
-            return np.asarray(np_fn(x, axis=tuple(axes)), dtype=x.dtype)
+            return np.asarray(np_fn(_accumulable(x), axis=tuple(axes)), dtype=x.dtype)
     return rule
+
+
+def _accumulable(x: np.ndarray) -> np.ndarray:
+    """What a reduction of x accumulates in eagerly, as compiled code does (passes/
+    half_float.py): float32 for bfloat16 (ml_dtypes would add in bfloat16) and, under JAX's
+    rules, for float16 too; NumPy's own float16 sums stay NumPy's under its rules."""
+    if dtypes.is_bfloat16(x.dtype) or (x.dtype == np.float16 and dtypes.config.jax_rules()):
+        return x.astype(np.float32)
+    return x
 
 
 impl_rules.update({
@@ -200,12 +209,20 @@ def dynamic_update_slice_impl(avals, operand, update, *starts):
     return out
 
 
+def _sortable(x: np.ndarray) -> np.ndarray:
+    """NumPy sorts NaN last only for its own float types: bfloat16 (ml_dtypes) compares NaN
+    as unordered and leaves it anywhere, so it sorts through float32 (exact, order-keeping)."""
+    return x.astype(np.float32) if dtypes.is_bfloat16(x.dtype) else x
+
+
 def sort_impl(avals, operand):
-    return np.sort(np.asarray(operand), axis=-1, kind="stable")
+    x = np.asarray(operand)
+    order = np.argsort(_sortable(x), axis=-1, kind="stable")
+    return np.take_along_axis(x, order, axis=-1)
 
 
 def argsort_impl(avals, operand):
-    return np.argsort(np.asarray(operand), axis=-1, kind="stable").astype(np.int64)
+    return np.argsort(_sortable(np.asarray(operand)), axis=-1, kind="stable").astype(np.int64)
 
 
 def gather_impl(avals, operand, indices, *, axis):

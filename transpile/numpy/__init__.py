@@ -169,4 +169,8 @@ def __getattr__(name):
         from ._scalar_types import bfloat16_type
         globals()["bfloat16"] = bfloat16_type()
         return globals()["bfloat16"]
+    if name in ("int4", "uint4"):
+        from ._scalar_types import four_bit_type
+        globals()[name] = four_bit_type(name)
+        return globals()[name]
     raise AttributeError(f"module 'transpile.numpy' has no attribute {name!r}")

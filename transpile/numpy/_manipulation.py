@@ -87,9 +87,14 @@ def atleast_3d(*arys):
 
 
 def _as_list(arrays, name):
+    """The arrays to join: a sequence's items, or one array's slices along its first axis
+    (NumPy and JAX iterate an array argument)."""
     if isinstance(arrays, (Tracer, np.ndarray)):
-        raise TypeError(f"{name}() takes a sequence of arrays, not one array; "
-                        f"pass a list or tuple")
+        a = operand(arrays)
+        if not shape_of(a):
+            raise TypeError(f"{name}() takes a sequence of arrays or an array of at least "
+                            f"one dimension, got a 0-d array")
+        return [a[i] for i in range(shape_of(a)[0])]
     return [operand(a) for a in arrays]
 
 

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, dtypes_jax
 from ..core import aval_of
 from . import _elementwise as E
 from ._dtype_api import finfo
 from ._elementwise import _binary, _unary
-from ..base.operands import astype, operand, weak_flags
+from ._ufunc import ufunc
+from ..base.operands import astype, elementwise, operand, weak_flags
 
 arcsinh = _unary("asinh", "arcsinh")
 arccosh = _unary("acosh", "arccosh")
@@ -19,8 +20,55 @@ hypot = _binary("hypot", "hypot")
 copysign = _binary("copysign", "copysign")
 fmax = _binary("fmax", "fmax")
 fmin = _binary("fmin", "fmin")
-logaddexp = _binary("logaddexp", "logaddexp")
-logaddexp2 = _binary("logaddexp2", "logaddexp2")
+def _complex_operands(x, y) -> bool:
+    return any(dtypes.is_complex(aval_of(operand(v)).dtype) for v in (x, y))
+
+
+def _lexicographic_max(x, y):
+    """The larger of two complex values by real part, then imaginary part (lax.max's order
+    on complex numbers)."""
+    from ._complex import imag, real
+    rx, ry = real(x), real(y)
+    x_wins = E.logical_or(E.greater(rx, ry),
+                          E.logical_and(E.equal(rx, ry), E.greater_equal(imag(x), imag(y))))
+    return E.where(x_wins, x, y)
+
+
+def _wrap_to(x, half_period):
+    """x moved by whole periods into [-half_period, half_period)."""
+    return E.subtract(E.remainder(E.add(x, half_period), 2 * half_period), half_period)
+
+
+def _complex_logaddexp(x, y, base_log):
+    """log(b**x + b**y) for complex x, y (JAX computes it; NumPy has no complex loop): the
+    larger operand m factored out, m + log_b(1 + b**(x + y - 2m)), the imaginary part
+    wrapped into (-pi/ln b, pi/ln b] as a principal logarithm's."""
+    from ._complex import imag, real
+    x, y = operand(x), operand(y)
+    dt = dtypes.result_type([aval_of(x).dtype, aval_of(y).dtype], weak_flags([x, y]))
+    x, y = astype(x, dt), astype(y, dt)
+    m = _lexicographic_max(x, y)
+    rest = E.subtract(E.add(x, y), E.multiply(m, 2))
+    grown = E.log1p(E.exp(E.multiply(rest, base_log)))
+    out = E.add(m, E.divide(grown, base_log) if base_log != 1 else grown)
+    im = _wrap_to(imag(out), np.pi / base_log)
+    return E.add(real(out), E.multiply(astype(im, dt), astype(1j, dt)))
+
+
+def _logaddexp(x, y):
+    if _complex_operands(x, y) and dtypes.config.jax_rules():
+        return _complex_logaddexp(x, y, 1)
+    return elementwise("logaddexp", x, y)
+
+
+def _logaddexp2(x, y):
+    if _complex_operands(x, y) and dtypes.config.jax_rules():
+        return _complex_logaddexp(x, y, float(np.log(2)))   # a weak Python float
+    return elementwise("logaddexp2", x, y)
+
+
+logaddexp = ufunc("logaddexp", "logaddexp", _logaddexp)
+logaddexp2 = ufunc("logaddexp2", "logaddexp2", _logaddexp2)
 nextafter = _binary("nextafter", "nextafter")
 asinh, acosh, atanh = arcsinh, arccosh, arctanh
 
@@ -137,27 +185,42 @@ def _mode_window(full, n, m, mode):
     raise ValueError(f"mode must be one of 'full', 'same' or 'valid', got {mode!r}")
 
 
-def _check_1d(a, v, name):
+def _check_1d(a, v, name, preferred_element_type=None):
     a, v = operand(a), operand(v)
     for arg, what in ((a, "a"), (v, "v")):
         if len(aval_of(arg).shape) != 1:
             raise ValueError(f"{name}: '{what}' must be 1-d, got shape {aval_of(arg).shape}")
         if aval_of(arg).shape[0] == 0:
             raise ValueError(f"{name}: '{what}' cannot be empty")
-    dt = np.result_type(aval_of(a).dtype, aval_of(v).dtype)
+    dt = _operand_dtype(a, v, preferred_element_type)
     return astype(a, dt), astype(v, dt)
 
 
-def correlate(a, v, mode="valid"):
-    a, v = _check_1d(a, v, "correlate")
+def _operand_dtype(a, v, preferred_element_type):
+    """The dtype the products are summed in: `preferred_element_type` when given (JAX's
+    argument); else NumPy's promotion, or under JAX's rules JAX's promotion made inexact
+    (JAX's convolve of two int32 arrays is float32)."""
+    if preferred_element_type is not None:
+        return dtypes.canonicalize(preferred_element_type)
+    pair = [aval_of(a).dtype, aval_of(v).dtype]
+    if not dtypes.config.jax_rules():
+        return np.result_type(*pair)
+    return dtypes_jax.to_inexact(dtypes.result_type(pair, [False, False]), False)[0]
+
+
+def correlate(a, v, mode="valid", *, precision=None, preferred_element_type=None):
+    """NumPy's and JAX's correlate; JAX's `precision` changes nothing on the CPU (products
+    are summed in the operands' dtype)."""
+    a, v = _check_1d(a, v, "correlate", preferred_element_type)
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]
     if m > n:   # NumPy swaps the operands and reverses the result
         return _mode_window(_correlate_full(v, a), m, n, mode)[::-1]
     return _mode_window(_correlate_full(a, v), n, m, mode)
 
 
-def convolve(a, v, mode="full"):
-    a, v = _check_1d(a, v, "convolve")
+def convolve(a, v, mode="full", *, precision=None, preferred_element_type=None):
+    """NumPy's and JAX's convolve (`precision` as in `correlate`)."""
+    a, v = _check_1d(a, v, "convolve", preferred_element_type)
     if aval_of(v).shape[0] > aval_of(a).shape[0]:
         a, v = v, a
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]

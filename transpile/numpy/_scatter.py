@@ -221,9 +221,13 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _bin_edges(reshape(operand(a), (-1,)), bins, range)
 
 
-def digitize(x, bins, right=False):
+def digitize(x, bins, right=False, *, method=None):
     """The bin of each x among the 1-d monotonic bins, as NumPy's (increasing or decreasing;
-    for traced bins the direction is chosen at run time)."""
+    for traced bins the direction is chosen at run time). JAX's `method` (its searchsorted
+    algorithm) is checked and otherwise changes nothing: one search serves all."""
+    if method not in (None, "scan", "scan_unrolled", "sort", "compare_all"):
+        raise ValueError(f"digitize: method must be one of 'scan', 'scan_unrolled', 'sort', "
+                         f"'compare_all', got {method!r}")
     from ._sorting import searchsorted
     from ._shape import flip
     x, bins = operand(x), operand(bins)

@@ -179,6 +179,9 @@ def eye(N, M=None, k=0, dtype=float):
     rows = bind(P.iota, dtype=dtypes.int64, shape=shape, dimension=0)
     cols = bind(P.iota, dtype=dtypes.int64, shape=shape, dimension=1)
     from ._elementwise import add, equal
+    if not isinstance(k, Tracer):      # beyond the matrix: no ones, and no int64 overflow
+        from ._matrices import clamped_offset
+        k = clamped_offset(k, *shape)
     return astype(equal(add(rows, k), cols), dt)
 
 

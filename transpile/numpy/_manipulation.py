@@ -259,7 +259,7 @@ def roll(a, shift, axis=None):
     a = operand(a)
     if axis is None:
         return reshape(roll(reshape(a, (-1,)), shift, 0), shape_of(a))
-    shifts = list(shift) if isinstance(shift, (tuple, list)) else [shift]
+    shifts = _shift_list(shift)
     axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
     if len(shifts) == 1:
         shifts = shifts * len(axes)
@@ -271,6 +271,20 @@ def roll(a, shift, axis=None):
     for s, ax in zip(shifts, axes):
         a = _roll_axis(a, s, normalize_axis(ax, _ndim(a)))
     return a
+
+
+def _shift_list(shift) -> list:
+    """roll's shifts as a list: a sequence's items, a 1-d array's elements (traced or not:
+    JAX takes an array of shifts), or the one scalar."""
+    if isinstance(shift, (tuple, list)):
+        return list(shift)
+    if isinstance(shift, (Tracer, np.ndarray)) and shape_of(operand(shift)):
+        if len(shape_of(operand(shift))) != 1:
+            raise ValueError(f"roll: 'shift' must be a scalar or 1-d, got shape "
+                             f"{shape_of(operand(shift))}")
+        shift = operand(shift)
+        return [shift[i] for i in range(shape_of(shift)[0])]
+    return [shift]
 
 
 def _roll_axis(a, shift, ax):

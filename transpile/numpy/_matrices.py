@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import primitives as P
-from ..core import aval_of, bind, current_trace
+from ..core import Tracer, aval_of, bind, current_trace
 from . import _elementwise as E
 from ._matmul import dot, matmul, scaled
 from ._preferred import takes_precision
@@ -30,9 +30,19 @@ def _index_grid(n: int, m: int):
 
 
 def tri(N, M=None, k=0, dtype=float):
+    """Ones at and below the k-th diagonal. `k` may be traced (JAX's); a Python int beyond
+    the matrix is clamped to its edge first, which changes nothing but keeps it in range."""
     M = N if M is None else M
-    rows, cols = _index_grid(int(N), int(M))
-    return astype(E.less_equal(cols, E.add(rows, int(k))), dtypes.canonicalize(dtype))
+    N, M = int(N), int(M)
+    rows, cols = _index_grid(N, M)
+    k = clamped_offset(k, N, M) if not isinstance(k, Tracer) else k
+    return astype(E.less_equal(cols, E.add(rows, k)), dtypes.canonicalize(dtype))
+
+
+def clamped_offset(k, n, m) -> int:
+    """A diagonal offset as a Python int moved into [-n-1, m+1]: offsets beyond the matrix
+    select the same (no) elements, and 2**100 would not fit the index arithmetic."""
+    return max(-n - 1, min(m + 1, int(k)))
 
 
 def _triangle(m, k, lower: bool):

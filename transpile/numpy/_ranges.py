@@ -33,7 +33,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     avals = [aval_of(start), aval_of(stop)]
     dt = dtypes.result_type([a.dtype for a in avals] + [dtypes.float64],
                             weak_flags([start, stop]) + [True])
-    if not dtypes.is_float(dt):
+    if not dtypes.is_inexact(dt):       # complex endpoints stay complex
         dt = dtypes.float64
     start, stop = astype(start, dt), astype(stop, dt)
     div = (num - 1) if endpoint else num
@@ -152,19 +152,31 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Numbers evenly spaced on a log scale between start and stop (both of one sign);
-    traced endpoints go through logspace of their logs, with NumPy's exact endpoints."""
+    """Numbers evenly spaced on a log scale between start and stop. Traced endpoints follow
+    NumPy 2's formula: with s = sign(start) (z/|z| for complex), s * exp(linspace(log(start/s),
+    log(stop/s))) along a new leading axis, the endpoints set to the inputs exactly, then
+    that axis moved to `axis`."""
     if not isinstance(start, Tracer) and not isinstance(stop, Tracer):
         return np.geomspace(start, stop, num, endpoint,
                             None if dtype is None else dtypes.canonicalize(dtype), axis)
-    start, stop = operand(start), operand(stop)
-    sign = E.sign(start)
-    y = E.multiply(sign, logspace(E.log10(E.abs(start)), E.log10(E.abs(stop)), num, endpoint,
-                                  axis=axis))
+    from ._shape import moveaxis
+    from ._manipulation import broadcast_arrays
+    start, stop = broadcast_arrays(*(_inexact(operand(v)) for v in (start, stop)))
+    sign = E.divide(start, E.abs(start)) if dtypes.is_complex(aval_of(start).dtype) else \
+        E.sign(start)
+    start, stop = E.divide(start, sign), E.divide(stop, sign)
+    y = E.exp(linspace(E.log(start), E.log(stop), num, endpoint, axis=0))
     if num > 0:     # NumPy sets the endpoints to the inputs exactly
-        first = np.arange(num) == 0
-        y = E.where(first if axis == 0 else np.moveaxis(first, 0, axis), start, y)
+        position = np.arange(num).reshape((num,) + (1,) * len(shape_of(start)))
+        y = E.where(position == 0, start, y)
         if endpoint and num > 1:
-            last = np.arange(num) == num - 1
-            y = E.where(last if axis == 0 else np.moveaxis(last, 0, axis), stop, y)
+            y = E.where(position == num - 1, stop, y)
+    y = moveaxis(E.multiply(sign, y), 0, axis)
     return y if dtype is None else astype(y, dtypes.canonicalize(dtype))
+
+
+def _inexact(x):
+    """x in the floating dtype its logarithm takes (integers to the default float)."""
+    dt = aval_of(x).dtype
+    return x if dtypes.is_inexact(dt) else astype(x, dtypes.result_type([dt, dtypes.float64],
+                                                                        [False, True]))

@@ -240,9 +240,11 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         a, axis = reshape(a, (-1,)), 0
     ax = normalize_axis(axis, _ndim(a))
     n = shape_of(a)[ax]
+    if total_repeat_length is not None:
+        return _repeat_to_length(a, repeats, ax, int(total_repeat_length))
     if isinstance(repeats, Tracer):
-        raise TypeError("repeat: 'repeats' must be static (a Python int or sequence), since "
-                        "it fixes the result's length")
+        raise TypeError("repeat: 'repeats' is traced, but it fixes the result's length: pass "
+                        "a Python int or sequence, or give total_repeat_length= (as in JAX)")
     counts = np.broadcast_to(np.asarray(repeats, dtype=np.int64), (n,))
     if (counts < 0).any():
         raise ValueError("repeat: 'repeats' may not contain negative values")
@@ -253,6 +255,29 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         spread = broadcast_to(widened, shape[:ax + 1] + (k,) + shape[ax + 1:])
         return reshape(spread, shape[:ax] + (n * k,) + shape[ax + 1:])
     return take_static(a, np.repeat(np.arange(n), counts), ax)
+
+
+def _repeat_to_length(a, repeats, ax, length):
+    """repeat with JAX's `total_repeat_length`: the result has `length` entries along `ax`
+    whatever the (possibly traced) repeats sum to; entry j comes from the element whose
+    run covers j (past the last run, the last element, as in JAX)."""
+    from ._cumulative import cumsum
+    from ._elementwise import minimum
+    from ._indexing import take
+    from ._sorting import searchsorted
+    from ..core import bind
+    from .. import dtypes, primitives as P
+    n = shape_of(a)[ax]
+    counts = broadcast_to(astype(operand(repeats), dtypes.int64), (n,))
+    if n == 0 or length == 0:
+        shape = list(shape_of(a))
+        shape[ax] = length
+        return broadcast_to(astype(0, aval_of(a).dtype), tuple(shape)) if n == 0 else \
+            take_static(a, np.zeros(0, dtype=np.int64), ax)
+    ends = cumsum(counts)
+    j = bind(P.iota, dtype=dtypes.int64, shape=(length,), dimension=0)
+    source = minimum(searchsorted(ends, j, side="right"), n - 1)
+    return take(a, source, axis=ax, mode="clip")
 
 
 def roll(a, shift, axis=None):

@@ -277,3 +277,33 @@ def test_jax_error_names_catch_concretization():
     with pytest.raises(tp.errors.TracerIntegerConversionError):
         f(3.0, 3)
     assert tp.errors.ConcretizationTypeError is tp.ConcretizationError
+
+
+def test_corrcoef_of_complex_clips_each_part_and_takes_a_float_dtype(jax_rules):
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(4, 10)) + 1j * rng.normal(size=(4, 10))
+    for got in (tnp.corrcoef(x), tp.jit(tnp.corrcoef)(x)):
+        np.testing.assert_allclose(got, np.corrcoef(x), rtol=1e-12)
+    assert tnp.corrcoef(np.arange(5), np.arange(5), dtype=np.float32).dtype == np.float32
+    with pytest.raises(ValueError, match="dtype must be a subclass of float or complex"):
+        tnp.corrcoef(np.arange(5), np.arange(5), dtype=int)
+
+
+def test_bincount_of_booleans_and_concatenate_of_scalars():
+    flags = np.array([True, False, True, True])
+    np.testing.assert_array_equal(tnp.bincount(flags), np.bincount(flags))
+    scalars = [np.int32(0), np.int32(1)]
+    np.testing.assert_array_equal(tnp.concatenate(scalars, axis=None),
+                                  np.concatenate(scalars, axis=None))
+
+
+def test_ldexp_reaches_the_ends_of_bfloat16():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    info = ml_dtypes.finfo(ml_dtypes.bfloat16)
+    x = np.array([info.tiny, info.max], dtype=ml_dtypes.bfloat16)
+    span = int(np.log2(float(info.max)) - np.log2(float(info.tiny))) - 1
+    exps = np.array([span, -span])
+    # Powers of two: exact in float32, so float32's ldexp rounded back is the answer.
+    want = np.ldexp(x.astype(np.float32), exps).astype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(np.asarray(tnp.ldexp(x, exps)).astype(np.float32),
+                                  want.astype(np.float32))

@@ -147,6 +147,8 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     static under jit (as in JAX); negative values count in bin 0, as in JAX (NumPy raises)."""
     from ._creation import zeros
     x = operand(x)
+    if aval_of(x).dtype == dtypes.bool_:     # NumPy and JAX count booleans as 0 and 1
+        x = astype(x, dtypes.int8)
     if len(shape_of(x)) != 1 or not dtypes.is_int(aval_of(x).dtype):
         raise ValueError(f"bincount: x must be a 1-d integer array, got "
                          f"{aval_of(x).str_short()}")
@@ -235,8 +237,9 @@ def digitize(x, bins, right=False, *, method=None):
         raise ValueError(f"digitize: bins must be 1-d, got shape {shape_of(bins)}")
     n = shape_of(bins)[0]
     side = "left" if right else "right"
-    if n == 0:
-        return astype(E.multiply(x, 0), dtypes.int64)
+    if n == 0:     # every x in bin 0, in the dtype the searches below would give
+        return astype(E.multiply(x, 0), dtypes.int32 if dtypes.config.jax_rules()
+                      else dtypes.int64)
     increasing = searchsorted(bins, x, side=side)
     decreasing = E.subtract(n, searchsorted(flip(bins, 0), x, side=side))
     if not isinstance(bins, Tracer):

@@ -66,7 +66,8 @@ def _configure_transpile(rules: str):
 
 
 class _JaxFacade:
-    """What ``import jax`` gives the test module: transpile's names first, JAX's for the rest.
+    """What ``import jax`` gives the test module: transpile's public names (its ``__all__``)
+    first, JAX's for the rest.
 
     ``config`` stays JAX's because the tests use it for JAX's own flags (rank promotion,
     x64); transpile's settings are fixed by the runner.
@@ -79,7 +80,7 @@ class _JaxFacade:
         self.fallbacks = Counter()
 
     def __getattr__(self, name):
-        if name not in self._JAX_ONLY and hasattr(self._transpile, name):
+        if name not in self._JAX_ONLY and name in self._transpile.__all__:
             return getattr(self._transpile, name)
         self.fallbacks[name] += 1
         return getattr(self._jax, name)
@@ -156,30 +157,53 @@ def _tree_map(fn, tree):
     return tree_util.tree_map(fn, tree)
 
 
+class _TranspileAutodiff:
+    """What JAX's ``check_grads`` differentiates with (its module's ``api``): transpile's
+    jvp/vjp/linearize, so that it checks transpile's derivatives numerically instead of
+    handing JAX's tracers to transpile's functions."""
+
+    def __init__(self, transpile):
+        self.jvp, self.vjp, self.linearize = transpile.jvp, transpile.vjp, transpile.linearize
+
+
 def _patch_test_util(transpile):
+    from jax._src import public_test_util
     from jax._src import test_util as jtu
     jtu.JaxTestCase._CompileAndCheck = _compile_and_check(transpile)
+    public_test_util.api = _TranspileAutodiff(transpile)
     return jtu
 
 
 def _method_name(test) -> str:
-    """The test method a parameterized case came from: absl names the cases it generates
-    ``<method><index>`` or ``<method><index>_<description>`` (``testOp12_abs_int8``)."""
+    """The test method a parameterized case came from (``testOp`` for ``testOp12_abs_int8``):
+    absl's generated methods wrap the original and keep its name."""
+    import inspect
     name = test._testMethodName
-    match = re.fullmatch(r"(test\w*?)\d+(_.*)?", name)
-    return match.group(1) if match else name
+    method = getattr(type(test), name, None)
+    if hasattr(method, "__wrapped__"):
+        return getattr(inspect.unwrap(method), "__name__", name)
+    return name
 
 
-_NUMBER = re.compile(r"(?<![A-Za-z_])[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
 _QUOTED = re.compile(r"'[^']{0,80}'")
+_NAME = re.compile(r"'[A-Za-z_][\w.]{0,39}'")
+
+
+def _quoted_value(match) -> str:
+    """A quoted name stays (which function, dtype or attribute); other quoted text goes."""
+    return match.group(0) if _NAME.fullmatch(match.group(0)) else "'…'"
 
 
 def _failure_class(exc_type: str, message: str) -> str:
     """The exception's type and the first line of its message, with the details that vary
     from case to case (numbers, shapes, quoted values) replaced by placeholders."""
-    line = next((ln.strip() for ln in message.splitlines() if ln.strip()), "")
+    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
+    compiler_errors = [ln[ln.index("error:"):] for ln in lines if "error:" in ln]
+    # A compiler failure's first line names a temporary file; its first error says what broke.
+    line = compiler_errors[0] if compiler_errors else (lines[0] if lines else "")
+    line = _QUOTED.sub(_quoted_value, line)
     line = _NUMBER.sub("N", line)
-    line = _QUOTED.sub("'…'", line)
     line = re.sub(r"\(N(, N)*,?\)", "(shape)", line)
     return f"{exc_type}: {line[:140]}"
 
@@ -192,48 +216,65 @@ def _on_alarm(signum, frame):
     raise _Alarm(f"case ran past {CASE_TIME_LIMIT_S} s")
 
 
+class _KeepingResult:
+    """A unittest result that keeps the first exception itself, not only its formatted text."""
+
+    def __init__(self):
+        import unittest
+        self.result = unittest.TestResult()
+        self.exception = None           # (status, exception type, exception, traceback)
+
+    def __getattr__(self, name):
+        return getattr(self.result, name)
+
+    def addFailure(self, test, err):
+        self.exception = self.exception or ("fail", *err)
+        self.result.addFailure(test, err)
+
+    def addError(self, test, err):
+        self.exception = self.exception or ("error", *err)
+        self.result.addError(test, err)
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            failed = issubclass(err[0], test.failureException)
+            self.exception = self.exception or ("fail" if failed else "error", *err)
+        self.result.addSubTest(test, subtest, err)
+
+
 def _outcome(test):
     """Run one case; return (status, exception type, message, site)."""
     import signal
-    import unittest
 
-    result = unittest.TestResult()
+    kept = _KeepingResult()
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.alarm(CASE_TIME_LIMIT_S)
     try:
-        test(result)
+        test(kept)
     except _Alarm as e:            # raised outside the test body (setUp/tearDown)
         return "error", "Timeout", str(e), ""
     finally:
         signal.alarm(0)
-    if result.skipped:
-        return "skip", "", result.skipped[0][1][:300], ""
-    for status, entries in (("fail", result.failures), ("error", result.errors)):
-        if entries:
-            return status, *_describe(entries[0], test)
-    if result.expectedFailures:
+    if kept.exception is not None:
+        status, exc_type, exc, tb = kept.exception
+        name = "Timeout" if exc_type is _Alarm else exc_type.__name__
+        return status, name, str(exc)[:3000], _transpile_site(tb)
+    if kept.result.skipped:
+        return "skip", "", kept.result.skipped[0][1][:300], ""
+    if kept.result.expectedFailures:
         return "skip", "", "expected failure", ""
     return "pass", "", "", ""
 
 
-def _describe(entry, test):
-    """The exception behind a unittest failure entry (unittest keeps only its text)."""
-    text = entry[1]
-    last = [ln for ln in text.splitlines() if ln and not ln.startswith(" ")]
-    exc_line = last[-1] if last else ""
-    exc_type, _, message = exc_line.partition(": ")
-    if exc_type.startswith("jax_testsuite") or exc_type.endswith("_Alarm"):
-        exc_type = "Timeout"
-    exc_type = exc_type.rsplit(".", 1)[-1]
-    # The message's first line lies right after the last "Traceback" block's final frame.
-    tail = text.split("\n")
-    start = next((i for i in range(len(tail) - 1, -1, -1)
-                  if tail[i].startswith(exc_type) or re.match(r"[\w.]+" + re.escape(exc_type) + ":", tail[i])), None)
-    full = "\n".join(tail[start:]) if start is not None else exc_line
-    message = full.partition(": ")[2] if ": " in full.split("\n")[0] else "\n".join(full.split("\n")[1:])
-    sites = re.findall(r'File "([^"]*[/\\]transpile[/\\][^"]*)", line \d+, in (\w+)', text)
-    site = f"{Path(sites[-1][0]).relative_to(ROOT)}:{sites[-1][1]}" if sites else ""
-    return exc_type, message.strip()[:600], site
+def _transpile_site(tb) -> str:
+    """The innermost frame of transpile's own code in a traceback: where an error came from."""
+    import traceback
+    site = ""
+    for frame in traceback.extract_tb(tb):
+        path = Path(frame.filename)
+        if ROOT / "transpile" in path.parents:
+            site = f"{path.relative_to(ROOT)}:{frame.name}"
+    return site
 
 
 def _iter_cases(module):

@@ -307,3 +307,58 @@ def test_ldexp_reaches_the_ends_of_bfloat16():
     want = np.ldexp(x.astype(np.float32), exps).astype(ml_dtypes.bfloat16)
     np.testing.assert_array_equal(np.asarray(tnp.ldexp(x, exps)).astype(np.float32),
                                   want.astype(np.float32))
+
+
+def test_bincount_of_negative_values_only_has_bin_zero():
+    # JAX counts negative values in bin 0; NumPy (which refuses them) agrees once they are clipped
+    x = np.array([-3, -1, -7], dtype=np.int16)
+    np.testing.assert_array_equal(tnp.bincount(x), np.bincount(np.clip(x, 0, None)))
+    weights = np.array([1.0, 2.0, 0.5])
+    np.testing.assert_array_equal(tnp.bincount(x, weights),
+                                  np.bincount(np.clip(x, 0, None), weights))
+
+
+def test_eager_bfloat16_products_stay_bfloat16(jax_rules):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    bf16 = ml_dtypes.bfloat16
+    a = np.arange(6, dtype=bf16).reshape(2, 3)
+    b = np.arange(12, dtype=bf16).reshape(3, 4)
+    want = (a.astype(np.float32) @ b.astype(np.float32)).astype(bf16)
+    for got in (tnp.matmul(a, b), tnp.tensordot(a, b, 1), tp.jit(tnp.matmul)(a, b)):
+        assert got.dtype == bf16
+        np.testing.assert_array_equal(np.asarray(got).astype(np.float32), want.astype(np.float32))
+
+
+def test_tensordot_axes_errors_are_jax_type_errors(jax_rules):
+    a, b = np.ones((3, 2, 2)), np.ones((2,))
+    for axes, message in [(2, "Number of tensordot axes.*exceeds input ranks"),
+                          (([0], [0, 1]), "tensordot requires axes lists to have equal length"),
+                          (("bad", "axes"), "tensordot requires both axes lists to be either"),
+                          ("badaxes", "tensordot axes argument must be an int")]:
+        with pytest.raises(TypeError, match=message):
+            tnp.tensordot(a, b, axes=axes)
+    np.testing.assert_array_equal(tnp.tensordot(np.ones((2, 3)), np.ones((3, 2)), (1, 0)),
+                                  np.tensordot(np.ones((2, 3)), np.ones((3, 2)), (1, 0)))
+
+
+def test_broadcast_to_returns_an_array_and_raises_jax_errors(jax_rules):
+    out = tnp.broadcast_to(10.0, ())
+    assert not np.isscalar(out) and out.shape == () and float(out) == 10.0   # an array
+    with pytest.raises(ValueError, match="Cannot broadcast to shape with fewer dimensions"):
+        tnp.broadcast_to(np.ones((3, 4, 5)), (2, 3))
+    with pytest.raises(ValueError, match="Incompatible shapes for broadcasting"):
+        tnp.broadcast_to(np.ones((2, 3)), (3, 3))
+    np.testing.assert_array_equal(tp.jit(lambda x: tnp.broadcast_to(x, (2, 3)))(np.arange(3.0)),
+                                  np.broadcast_to(np.arange(3.0), (2, 3)))
+
+
+def test_array_of_a_list_promotes_its_elements_as_jax(jax_rules):
+    # Python numbers are weak: [0, float16(1)] is float16 (NumPy: float64), as JAX
+    assert tnp.array([0, np.float16(1)]).dtype == np.float16
+    assert tnp.array([np.int8(1), 2]).dtype == np.int8
+    assert tnp.array([[1, 2], [3, 4]]).dtype == np.int64
+    assert tnp.array([np.float32(1), 2.5]).dtype == np.float32
+    with pytest.raises(ValueError, match="None is not a valid value for jnp.array"):
+        tnp.array([0.0, None])
+    with pytest.raises(OverflowError, match="Python int too large"):
+        tnp.array([0, -2**63 - 1])

@@ -156,7 +156,8 @@ def bincount(x, weights=None, minlength=0, *, length=None):
         if isinstance(x, Tracer):
             raise TypeError("bincount: the result length depends on the values of x; pass a "
                             "static length= (as jax.numpy requires under jit)")
-        length = max(int(minlength), int(np.max(x)) + 1 if x.size else 0)
+        # negative values count in bin 0, so all-negative x still has one bin (as JAX)
+        length = max(int(minlength), max(int(np.max(x)), 0) + 1 if x.size else 0)
     length = int(length)
     if weights is None:
         out, values = zeros(length, dtypes.default_int()), 1

@@ -143,13 +143,33 @@ def broadcast_in_dim(operand_, shape, broadcast_dimensions):
     shape = tuple(int(d) for d in shape)
     dims = tuple(int(d) for d in broadcast_dimensions)
     old = aval_of(x).shape
-    if len(dims) != len(old) or any(old[i] not in (1, shape[d]) for i, d in enumerate(dims)):
-        raise ValueError(f"lax.broadcast_in_dim: operand of shape {old} cannot be broadcast "
-                         f"to {shape} along dimensions {dims}")
+    _check_broadcast_in_dim(old, shape, dims)
     placed = [1] * len(shape)
     for i, d in enumerate(dims):
         placed[d] = old[i]
     return broadcast_to(_np_reshape(x, tuple(placed)), shape)
+
+
+def _check_broadcast_in_dim(old, shape, dims):
+    """JAX's shape checks of broadcast_in_dim: TypeErrors, in JAX's words and order."""
+    if len(shape) < len(old):
+        raise TypeError("broadcast_in_dim target broadcast shape must have equal or higher rank "
+                        f"to the operand shape; got operand ndim {len(old)} and target broadcast "
+                        f"ndim {len(shape)}.")
+    if len(dims) != len(old):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must have length equal to operand "
+                        f"ndim; got broadcast_dimensions {dims} for operand ndim {len(old)}.")
+    if any(not 0 <= d < len(shape) for d in dims):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must be a subset of output "
+                        f"dimensions, got {dims} for operand ndim {len(old)} and shape {shape}.")
+    if any(old[i] not in (1, shape[d]) for i, d in enumerate(dims)):
+        raise TypeError("broadcast_in_dim operand dimension sizes must either be 1, or be equal "
+                        "to their corresponding dimensions in the target broadcast shape; got "
+                        f"operand of shape {old}, target broadcast shape {shape}, "
+                        f"broadcast_dimensions {dims} ")
+    if any(a >= b for a, b in zip(dims, dims[1:])):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must be strictly increasing; got "
+                        f"broadcast_dimensions {dims}")
 
 
 def broadcast(operand_, sizes):
@@ -273,11 +293,25 @@ def reduce_or(operand_, axes):
     return _reduce(P.reduce_or, operand_, axes)
 
 
+def _check_arg_reduction(name, x, axis, index_dtype):
+    """JAX's argument checks of lax.argmin/argmax."""
+    if not dtypes.is_int(np.dtype(index_dtype)) or np.dtype(index_dtype) == np.bool_:
+        raise TypeError(f"index_dtype must be an integer type, but got {np.dtype(index_dtype)}")
+    shape = aval_of(x).shape
+    if not isinstance(axis, (int, np.integer)) or not 0 <= axis < len(shape):
+        raise ValueError(f"Invalid axis {axis} for operand shape {shape}")
+    if shape[axis] == 0:
+        raise ValueError(f"{name}: argmin and argmax require non-empty reduced dimension. "
+                         f"operand.shape={shape} axes=({axis},)")
+
+
 def argmax(operand_, axis, index_dtype):
+    _check_arg_reduction("argmax", operand(operand_), axis, index_dtype)
     return astype(_np_argmax(operand_, axis=axis), index_dtype)
 
 
 def argmin(operand_, axis, index_dtype):
+    _check_arg_reduction("argmin", operand(operand_), axis, index_dtype)
     return astype(_np_argmin(operand_, axis=axis), index_dtype)
 
 

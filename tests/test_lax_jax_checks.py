@@ -1,0 +1,45 @@
+"""lax argument checks that JAX's own lax_test.py found missing or different: JAX's error
+types and words (broadcast_in_dim's shape checks, argmin/argmax's index_dtype/axis/empty)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import transpile as tp
+import transpile.lax as lax
+
+
+@pytest.mark.parametrize("inshape, outshape, dims, message", [
+    ((2,), (2, 2), (0, 1), "broadcast_dimensions must have length equal to operand ndim"),
+    ((2, 2), (2,), (0, 1), "target broadcast shape must have equal or higher rank"),
+    ((2,), (2, 3), (2,), "broadcast_dimensions must be a subset of output dimensions"),
+    ((2,), (3,), (0,), "operand dimension sizes must either be 1, or be equal"),
+    ((2, 2), (2, 2), (1, 0), "broadcast_dimensions must be strictly increasing"),
+])
+def test_broadcast_in_dim_shape_errors_are_type_errors(inshape, outshape, dims, message):
+    with pytest.raises(TypeError, match=message):
+        lax.broadcast_in_dim(np.ones(inshape, np.float32), outshape, dims)
+
+
+def test_broadcast_in_dim_still_broadcasts():
+    x = np.arange(2.0).reshape(2, 1)
+    want = np.broadcast_to(x.reshape(2, 1, 1), (2, 1, 3))
+    np.testing.assert_array_equal(lax.broadcast_in_dim(x, (2, 1, 3), (0, 2)), want)
+    np.testing.assert_array_equal(
+        tp.jit(lambda v: lax.broadcast_in_dim(v, (2, 1, 3), (0, 2)))(x), want)
+
+
+@pytest.mark.parametrize("fn", [lax.argmin, lax.argmax])
+def test_arg_reductions_check_their_arguments_as_jax(fn):
+    with pytest.raises(TypeError, match="index_dtype must be an integer type"):
+        fn(np.ones((2, 2)), axis=0, index_dtype=np.float32)
+    with pytest.raises(TypeError, match="index_dtype must be an integer type"):
+        fn(np.ones((2, 2)), axis=0, index_dtype=np.bool_)
+    with pytest.raises(ValueError, match="require non-empty reduced dimension"):
+        fn(np.ones((0, 2)), axis=0, index_dtype=np.int32)
+    with pytest.raises(ValueError, match="Invalid axis -1 for operand"):
+        fn(np.ones((2, 3)), axis=-1, index_dtype=np.int32)
+    x = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    want = (np.argmin if fn is lax.argmin else np.argmax)(x, axis=1)
+    np.testing.assert_array_equal(fn(x, 1, np.int32), want)
+    np.testing.assert_array_equal(tp.jit(lambda v: fn(v, 1, np.int32))(x), want)

@@ -43,3 +43,35 @@ def test_arg_reductions_check_their_arguments_as_jax(fn):
     want = (np.argmin if fn is lax.argmin else np.argmax)(x, axis=1)
     np.testing.assert_array_equal(fn(x, 1, np.int32), want)
     np.testing.assert_array_equal(tp.jit(lambda v: fn(v, 1, np.int32))(x), want)
+
+
+def _conv_reference(x, w):
+    """NCHW x OIHW 'VALID' convolution (cross-correlation, as lax), in complex128."""
+    x, w = x.astype(np.complex128), w.astype(np.complex128)
+    windows = np.lib.stride_tricks.sliding_window_view(x, w.shape[2:], axis=(2, 3))
+    return np.einsum("nchwij,ocij->nohw", windows, w)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int8, np.int64, np.complex64, np.complex128])
+def test_conv_of_any_numeric_dtype_keeps_it(dtype):
+    rng = np.random.default_rng(0)
+    def draw(shape):
+        v = rng.integers(-3, 4, shape)
+        return (v + 1j * rng.integers(-3, 4, shape) if np.dtype(dtype).kind == "c" else v) \
+            .astype(dtype)
+    x, w = draw((2, 3, 5, 4)), draw((4, 3, 2, 2))
+    want = _conv_reference(x, w)      # small integers: exact in every dtype here
+    for got in (lax.conv_general_dilated(x, w, (1, 1), "VALID"),
+                tp.jit(lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID"))(x, w)):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(np.asarray(got).astype(np.complex128), want)
+
+
+def test_conv_with_no_spatial_axis_is_a_grouped_dot():
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
+    np.testing.assert_allclose(lax.conv_general_dilated(x, w, (), ()), x @ w.T, rtol=1e-12)
+    w2 = rng.standard_normal((6, 2))      # two groups of 2 input features, 3 outputs each
+    want = np.concatenate([x[:, :2] @ w2[:3].T, x[:, 2:] @ w2[3:].T], axis=1)
+    np.testing.assert_allclose(lax.conv_general_dilated(x, w2, (), (), feature_group_count=2),
+                               want, rtol=1e-12)

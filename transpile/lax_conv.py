@@ -97,6 +97,18 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     la, ra = aval_of(lhs), aval_of(rhs)
     dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
     spatial = la.ndim - 2
+    args = (window_strides, padding, lhs_dilation, rhs_dilation, dn, feature_group_count,
+            batch_group_count, precision, preferred_element_type)
+    if spatial == 0:
+        # no spatial axis: a (grouped) dot; convolved over one added axis of length 1
+        out = conv_general_dilated(
+            reshape(lhs, la.shape + (1,)), reshape(rhs, ra.shape + (1,)), (1,), ((0, 0),),
+            None, None, ConvDimensionNumbers(dn.lhs_spec + (2,), dn.rhs_spec + (2,),
+                                             dn.out_spec + (2,)),
+            feature_group_count, batch_group_count, precision, preferred_element_type)
+        return reshape(out, aval_of(out).shape[:-1])
+    if dtypes.is_complex(la.dtype) or dtypes.is_complex(ra.dtype):
+        return _complex_conv(lhs, rhs, args)
     if not 1 <= spatial <= 3:
         raise NotImplementedError(f"conv: {spatial} spatial dimensions; transpile supports "
                                   "1, 2 or 3")
@@ -111,7 +123,7 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     padding = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
     if len(padding) != spatial:
         raise ValueError(f"conv: padding needs {spatial} (low, high) pairs, got {padding}")
-    lhs, rhs = _common_float(lhs, rhs)
+    lhs, rhs, in_dtype = _common_float(lhs, rhs)
     # canonical layouts: lhs (N, spatial..., C), rhs (spatial..., I, O)
     lhs = transpose(lhs, (dn.lhs_spec[0], *dn.lhs_spec[2:], dn.lhs_spec[1]))
     rhs = transpose(rhs, (*dn.rhs_spec[2:], dn.rhs_spec[1], dn.rhs_spec[0]))
@@ -123,18 +135,34 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     for i, axis in enumerate(dn.out_spec[2:]):
         perm[axis] = 1 + i
     out = transpose(out, perm)
-    return out if preferred_element_type is None else astype(out, preferred_element_type)
+    return astype(out, preferred_element_type or in_dtype)
+
+
+def _complex_conv(lhs, rhs, args):
+    """Convolution is bilinear: (a+ib)*(c+id) = (a*c - b*d) + i(a*d + b*c), four real ones."""
+    from .numpy import _elementwise as E
+    from .numpy._complex import imag, real as real_part
+    *rest, preferred = args
+    real = None if preferred is None else np.empty(0, preferred).real.dtype
+    a, b, c, d = real_part(lhs), imag(lhs), real_part(rhs), imag(rhs)
+    conv = lambda x, y: conv_general_dilated(x, y, *rest, real)
+    out = E.add(E.subtract(conv(a, c), conv(b, d)),
+                E.multiply(E.add(conv(a, d), conv(b, c)), 1j))
+    dt = preferred or np.result_type(aval_of(lhs).dtype, aval_of(rhs).dtype)
+    return astype(out, dt)
 
 
 def _common_float(lhs, rhs):
+    """The operands in the float type the kernels compute in (float32 or float64; half
+    floats widen to float32, integers and booleans to float64) and the result's dtype."""
     a, b = aval_of(lhs).dtype, aval_of(rhs).dtype
     if a != b and not (aval_of(lhs).weak_type or aval_of(rhs).weak_type):
         raise TypeError(f"conv: lhs and rhs must have the same dtype, got {a} and {b}")
-    dt = np.result_type(a, b)
-    if dt not in (dtypes.float32, dtypes.float64):
-        raise TypeError(f"conv: transpile convolves float32 or float64 operands, got {a} and "
-                        f"{b}; convert them first, e.g. x.astype('float32')")
-    return astype(lhs, dt), astype(rhs, dt)
+    in_dtype = a if aval_of(rhs).weak_type else b if aval_of(lhs).weak_type else \
+        np.result_type(a, b)
+    dt = in_dtype if in_dtype in (dtypes.float32, dtypes.float64) else \
+        dtypes.float32 if dtypes.is_float(in_dtype) else dtypes.float64
+    return astype(lhs, dt), astype(rhs, dt), np.dtype(in_dtype)
 
 
 def _grouped_by_batch(lhs, rhs, groups, params):

@@ -75,3 +75,10 @@ def test_conv_with_no_spatial_axis_is_a_grouped_dot():
     want = np.concatenate([x[:, :2] @ w2[:3].T, x[:, 2:] @ w2[3:].T], axis=1)
     np.testing.assert_allclose(lax.conv_general_dilated(x, w2, (), (), feature_group_count=2),
                                want, rtol=1e-12)
+
+
+def test_dot_takes_precision_by_keyword_only():
+    x = np.arange(5.0)
+    with pytest.raises(TypeError, match=r"dot\(\) takes 2 positional arguments"):
+        lax.dot(x, x, lax.Precision.DEFAULT)
+    assert float(lax.dot(x, x, precision=lax.Precision.HIGHEST)) == float(x @ x)

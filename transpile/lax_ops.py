@@ -240,7 +240,7 @@ def _pad_axis(x, value, axis, lo, hi, interior):
     return _concatenate(parts, axis=axis) if len(parts) > 1 else x
 
 
-def dot(lhs, rhs, precision=None, preferred_element_type=None):
+def dot(lhs, rhs, *, precision=None, preferred_element_type=None):   # keyword-only, as JAX
     return _np_dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 

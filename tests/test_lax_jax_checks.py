@@ -82,3 +82,15 @@ def test_dot_takes_precision_by_keyword_only():
     with pytest.raises(TypeError, match=r"dot\(\) takes 2 positional arguments"):
         lax.dot(x, x, lax.Precision.DEFAULT)
     assert float(lax.dot(x, x, precision=lax.Precision.HIGHEST)) == float(x @ x)
+
+
+def test_lax_errors_in_jax_words():
+    with pytest.raises(TypeError, match="population_count does not accept dtype bool"):
+        lax.population_count(True)
+    with pytest.raises(ValueError, match="Sizes passed to split must be nonnegative"):
+        lax.split(np.arange(5), (-1, 6))
+    with pytest.raises(TypeError, match="conv_general_dilated lhs and rhs must have the same "
+                                        "number of dimensions"):
+        lax.conv_general_dilated(np.ones((1, 1, 3)), np.ones((1, 1, 2, 2)), (1,), "VALID")
+    pads = lax.padtype_to_pads((5, 4), (3, 2), (2, 1), "SAME")
+    assert pads == [(1, 1), (0, 1)] and all(type(v) is int for pair in pads for v in pair)

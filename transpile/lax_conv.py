@@ -42,8 +42,8 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
     or a triple of layout strings such as ('NHWC', 'HWIO', 'NHWC')."""
     ndim = len(lhs_shape)
     if len(rhs_shape) != ndim:
-        raise TypeError(f"conv: lhs and rhs must have the same number of dimensions, got "
-                        f"{len(lhs_shape)} and {len(rhs_shape)}")
+        raise TypeError(f"conv_general_dilated lhs and rhs must have the same number of "
+                        f"dimensions, got {len(lhs_shape)} and {len(rhs_shape)}")
     if dimension_numbers is None:
         default = tuple(range(ndim))
         return ConvDimensionNumbers(default, default, default)
@@ -76,7 +76,7 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding):
         out = -(-size // stride)
         total = max((out - 1) * stride + window - size, 0)
         small, big = total // 2, total - total // 2
-        pads.append((big, small) if kind == "SAME_LOWER" else (small, big))
+        pads.append((int(big), int(small)) if kind == "SAME_LOWER" else (int(small), int(big)))
     return pads
 
 

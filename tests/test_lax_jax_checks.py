@@ -94,3 +94,14 @@ def test_lax_errors_in_jax_words():
         lax.conv_general_dilated(np.ones((1, 1, 3)), np.ones((1, 1, 2, 2)), (1,), "VALID")
     pads = lax.padtype_to_pads((5, 4), (3, 2), (2, 1), "SAME")
     assert pads == [(1, 1), (0, 1)] and all(type(v) is int for pair in pads for v in pair)
+
+
+@pytest.mark.parametrize("dims, error, message", [
+    ((0, 0), ValueError, "dimensions are not unique"),
+    ((3,), ValueError, "axis 3 is out of bounds"),
+    ((1,), ValueError, "cannot select an axis to squeeze out"),
+    ((None,), TypeError, "cannot be interpreted as an integer"),
+])
+def test_squeeze_errors_as_jax(dims, error, message):
+    with pytest.raises(error, match=message):
+        lax.squeeze(np.ones((1, 2, 3), np.float32), dims)

@@ -153,7 +153,12 @@ globals().update(_accuracy_wrappers())
 
 def squeeze(array, dimensions):
     from .numpy._shape import squeeze as squeeze_
-    return squeeze_(array, tuple(dimensions))
+    dims = tuple(dimensions)
+    for d in dims:                   # JAX's errors: operator.index, then uniqueness
+        operator.index(d)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"dimensions are not unique: {dims}")
+    return squeeze_(array, dims)
 
 
 def expand_dims(array, dimensions):

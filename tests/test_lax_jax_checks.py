@@ -89,7 +89,7 @@ def test_lax_errors_in_jax_words():
         lax.population_count(True)
     with pytest.raises(ValueError, match="Sizes passed to split must be nonnegative"):
         lax.split(np.arange(5), (-1, 6))
-    with pytest.raises(TypeError, match="conv_general_dilated lhs and rhs must have the same "
+    with pytest.raises(ValueError, match="conv_general_dilated lhs and rhs must have the same "
                                         "number of dimensions"):
         lax.conv_general_dilated(np.ones((1, 1, 3)), np.ones((1, 1, 2, 2)), (1,), "VALID")
     pads = lax.padtype_to_pads((5, 4), (3, 2), (2, 1), "SAME")

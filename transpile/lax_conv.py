@@ -95,6 +95,9 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
                          batch_group_count=1, precision=None, preferred_element_type=None):
     lhs, rhs = operand(lhs), operand(rhs)
     la, ra = aval_of(lhs), aval_of(rhs)
+    if la.ndim != ra.ndim:           # JAX: ValueError here (TypeError in conv_dimension_numbers)
+        raise ValueError(f"conv_general_dilated lhs and rhs must have the same number of "
+                         f"dimensions, got {la.ndim} and {ra.ndim}")
     dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
     spatial = la.ndim - 2
     args = (window_strides, padding, lhs_dilation, rhs_dilation, dn, feature_group_count,

@@ -105,3 +105,18 @@ def test_lax_errors_in_jax_words():
 def test_squeeze_errors_as_jax(dims, error, message):
     with pytest.raises(error, match=message):
         lax.squeeze(np.ones((1, 2, 3), np.float32), dims)
+
+
+def test_lax_conj_of_reals_is_complex_and_div_of_complex_divides():
+    for dtype, want in [(np.float32, np.complex64), (np.float64, np.complex128),
+                        (np.complex64, np.complex64)]:
+        x = np.array([1.5, -2.0], dtype)
+        for got in (lax.conj(x), tp.jit(lax.conj)(x)):
+            assert got.dtype == want
+            np.testing.assert_array_equal(got, np.conj(x.astype(want)))
+    with pytest.raises(TypeError, match="conj does not accept dtype int32"):
+        lax.conj(np.ones(2, np.int32))
+    a = np.array([1 + 2j, 3 - 1j], np.complex64)
+    b = np.array([2 - 1j, 1 + 1j], np.complex64)
+    np.testing.assert_allclose(lax.div(a, b), a / b, rtol=1e-6)
+    np.testing.assert_allclose(tp.jit(lax.div)(a, b), a / b, rtol=1e-6)

@@ -49,7 +49,17 @@ def imag(x):
     return bind(P.get("imag"), operand(x))
 
 
-conj = E.conjugate
+def conj(x):
+    """The complex conjugate; as JAX's lax.conj, a real operand gives the complex dtype of
+    its precision (float32 -> complex64, float64 -> complex128); other reals are refused."""
+    x = operand(x)
+    dt = aval_of(x).dtype
+    if not dtypes.is_complex(dt):
+        if dt not in (np.float32, np.float64):
+            raise TypeError(f"conj does not accept dtype {dt}. Accepted dtypes are subtypes "
+                            "of float32, complexfloating, float64.")
+        x = astype(x, np.complex64 if dt == np.float32 else np.complex128)
+    return E.conjugate(x)
 
 
 def stop_gradient(x):
@@ -85,7 +95,8 @@ def _truncating(x, y, q):
 def div(x, y):
     """Integer division rounds toward zero; x / 0 is -1 (all bits set), as XLA defines it."""
     x, y = operand(x), operand(y)
-    if dtypes.is_float(np.result_type(aval_of(x).dtype, aval_of(y).dtype)):
+    dt = np.result_type(aval_of(x).dtype, aval_of(y).dtype)
+    if dtypes.is_float(dt) or dtypes.is_complex(dt):
         return E.divide(x, y)
     q = _truncating(x, y, E.floor_divide(x, y))
     return E.where(E.equal(y, 0), E.invert(E.subtract(q, q)), q)

@@ -120,3 +120,15 @@ def test_lax_conj_of_reals_is_complex_and_div_of_complex_divides():
     b = np.array([2 - 1j, 1 + 1j], np.complex64)
     np.testing.assert_allclose(lax.div(a, b), a / b, rtol=1e-6)
     np.testing.assert_allclose(tp.jit(lax.div)(a, b), a / b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
+def test_conv_general_dilated_patches_lists_each_receptive_field(dtype):
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal((2, 3, 5, 6)) * 3).astype(dtype)
+    windows = np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(2, 3))  # n c h w kh kw
+    want = windows.transpose(0, 1, 4, 5, 2, 3).reshape(2, 3 * 6, 4, 4)   # channel-major
+    for got in (lax.conv_general_dilated_patches(x, (2, 3), (1, 1), "VALID"),
+                tp.jit(lambda v: lax.conv_general_dilated_patches(v, (2, 3), (1, 1), "VALID"))(x)):
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, want)

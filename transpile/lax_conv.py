@@ -17,9 +17,10 @@ from . import dtypes
 from . import primitives as P
 from .core import aval_of, bind
 from .numpy._shape import concatenate, transpose
-from .base.operands import astype, operand, reshape
+from .base.operands import astype, broadcast_to, operand, reshape
 
 __all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
+           "conv_general_dilated_patches",
            "conv_with_general_padding", "padtype_to_pads"]
 
 
@@ -139,6 +140,34 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
         perm[axis] = 1 + i
     out = transpose(out, perm)
     return astype(out, preferred_element_type or in_dtype)
+
+
+def conv_general_dilated_patches(lhs, filter_shape, window_strides, padding, lhs_dilation=None,
+                                 rhs_dilation=None, dimension_numbers=None, precision=None,
+                                 preferred_element_type=None):
+    """As jax.lax.conv_general_dilated_patches: each output position's receptive field as
+    channels (C * prod(filter_shape) of them, channel-major), computed as JAX does: a grouped
+    convolution with an identity kernel (exact: one nonzero term per output)."""
+    from .numpy._creation import eye
+    lhs = operand(lhs)
+    la = aval_of(lhs)
+    filter_shape = tuple(operator.index(d) for d in filter_shape)
+    dn = conv_dimension_numbers(la.shape, (1, 1) + filter_shape, dimension_numbers)
+    spatial_size = int(np.prod(filter_shape, dtype=np.int64))
+    n_channels = la.shape[dn.lhs_spec[1]]
+    rhs = eye(spatial_size, dtype=la.dtype)
+    rhs = broadcast_to(rhs, (n_channels, spatial_size, spatial_size))
+    rhs = reshape(rhs, (n_channels * spatial_size, 1) + filter_shape)
+    # axes 0 (out features) and 1 (in features) to where the kernel's layout puts them
+    rank = 2 + len(filter_shape)
+    order = [0] * rank
+    rest = iter(range(2, rank))
+    for axis in range(rank):
+        order[axis] = 0 if axis == dn.rhs_spec[0] else 1 if axis == dn.rhs_spec[1] \
+            else next(rest)
+    rhs = transpose(rhs, tuple(order))
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                                dn, n_channels, 1, precision, preferred_element_type)
 
 
 def _complex_conv(lhs, rhs, args):

@@ -132,3 +132,16 @@ def test_conv_general_dilated_patches_lists_each_receptive_field(dtype):
                 tp.jit(lambda v: lax.conv_general_dilated_patches(v, (2, 3), (1, 1), "VALID"))(x)):
         assert got.dtype == dtype
         np.testing.assert_array_equal(got, want)
+
+
+def test_conv_general_dilated_local_has_one_kernel_per_position():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 5, 6))
+    windows = np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(2, 3))
+    patches = windows.transpose(0, 1, 4, 5, 2, 3).reshape(2, 18, 4, 4)
+    w = rng.standard_normal((5, 18, 4, 4))            # (O, C*kh*kw, out H, out W)
+    want = np.einsum("nkij,okij->noij", patches, w)
+    for got in (lax.conv_general_dilated_local(x, w, (1, 1), "VALID", (2, 3)),
+                tp.jit(lambda a, b: lax.conv_general_dilated_local(a, b, (1, 1), "VALID",
+                                                                   (2, 3)))(x, w)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

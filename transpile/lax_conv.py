@@ -20,7 +20,7 @@ from .numpy._shape import concatenate, transpose
 from .base.operands import astype, broadcast_to, operand, reshape
 
 __all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
-           "conv_general_dilated_patches",
+           "conv_general_dilated_local", "conv_general_dilated_patches",
            "conv_with_general_padding", "padtype_to_pads"]
 
 
@@ -168,6 +168,29 @@ def conv_general_dilated_patches(lhs, filter_shape, window_strides, padding, lhs
     rhs = transpose(rhs, tuple(order))
     return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
                                 dn, n_channels, 1, precision, preferred_element_type)
+
+
+def conv_general_dilated_local(lhs, rhs, window_strides, padding, filter_shape,
+                               lhs_dilation=None, rhs_dilation=None, dimension_numbers=None,
+                               precision=None):
+    """As jax.lax.conv_general_dilated_local (an unshared convolution: one kernel per output
+    position), computed as JAX does: the patches, then a dot_general batched over the output's
+    spatial axes."""
+    from .lax_ops import dot_general
+    from .numpy._shape import moveaxis
+    lhs = operand(lhs)
+    filter_shape = tuple(operator.index(d) for d in filter_shape)
+    patches = conv_general_dilated_patches(lhs, filter_shape, window_strides, padding,
+                                           lhs_dilation, rhs_dilation, dimension_numbers,
+                                           precision)
+    lhs_spec, rhs_spec, out_spec = conv_dimension_numbers(
+        aval_of(lhs).shape, (1, 1) + filter_shape, dimension_numbers)
+    lhs_b, rhs_b = list(out_spec[2:]), list(rhs_spec[2:])
+    rhs_b = [rhs_b[i] for i in sorted(range(len(rhs_b)), key=lambda k: lhs_b[k])]
+    lhs_b = sorted(lhs_b)
+    out = dot_general(patches, rhs, (([out_spec[1]], [rhs_spec[1]]), (lhs_b, rhs_b)),
+                      precision=precision)
+    return moveaxis(out, (-2, -1), (out_spec[0], out_spec[1]))
 
 
 def _complex_conv(lhs, rhs, args):

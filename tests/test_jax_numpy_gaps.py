@@ -362,3 +362,17 @@ def test_array_of_a_list_promotes_its_elements_as_jax(jax_rules):
         tnp.array([0.0, None])
     with pytest.raises(OverflowError, match="Python int too large"):
         tnp.array([0, -2**63 - 1])
+
+
+def test_jax_error_words_for_shape_typos_trace_axes_and_empty_take():
+    for fn, name in [(tnp.zeros, "zeros"), (tnp.ones, "ones"), (tnp.empty, "empty")]:
+        with pytest.raises(TypeError, match=rf"Did you accidentally write `jax\.numpy\.{name}"
+                                            r"\(2, 3\)` when you meant"):
+            fn(2, 3)
+    assert tnp.zeros(2, bool).dtype == np.bool_
+    with pytest.raises(ValueError, match="axis1 and axis2 can not be same"):
+        tnp.trace(np.ones((2, 3, 2)), axis1=1, axis2=-2)
+    with pytest.raises(IndexError, match="non-empty jnp.take"):
+        tnp.take(np.ones((2, 0, 4), np.float32), np.array([0], np.int32), axis=1)
+    np.testing.assert_array_equal(tnp.take(np.ones((2, 0, 4)), np.array([], np.int32), axis=1),
+                                  np.ones((2, 0, 4)))

@@ -106,15 +106,27 @@ def full(shape, fill_value, dtype=None):
                 shape=shape, broadcast_dimensions=())
 
 
+def _shape_hint(name, shape, dtype):
+    """JAX's hint for `zeros(2, 3)` (the shape's second number taken as the dtype)."""
+    if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+        raise TypeError(f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally "
+                        f"write `jax.numpy.{name}({shape}, {dtype})` when you meant "
+                        f"`jax.numpy.{name}(({shape}, {dtype}))`, i.e. with a single tuple "
+                        "argument for the shape?")
+
+
 def zeros(shape, dtype=float):
+    _shape_hint("zeros", shape, dtype)
     return full(shape, 0, dtypes.requested(dtype, "zeros"))
 
 
 def ones(shape, dtype=float):
+    _shape_hint("ones", shape, dtype)
     return full(shape, 1, dtypes.requested(dtype, "ones"))
 
 
 def empty(shape, dtype=float):
+    _shape_hint("empty", shape, dtype)
     return zeros(shape, dtype)
 
 

@@ -72,7 +72,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
         raise ValueError("diagonal requires an array of at least two dimensions")
     i, j = normalize_axis(axis1, ndim, "axis1"), normalize_axis(axis2, ndim, "axis2")
     if i == j:
-        raise ValueError("axis1 and axis2 cannot be the same")
+        raise ValueError("axis1 and axis2 can not be same (JAX's words; they must differ)")
     a = _to_last_two(a, i, j)
     shape = aval_of(a).shape
     n, m, offset = shape[-2], shape[-1], int(offset)

@@ -145,3 +145,13 @@ def test_conv_general_dilated_local_has_one_kernel_per_position():
                 tp.jit(lambda a, b: lax.conv_general_dilated_local(a, b, (1, 1), "VALID",
                                                                    (2, 3)))(x, w)):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_lax_mul_takes_out_dtype_and_still_pools():
+    x = np.array([100, 3], np.int8)
+    np.testing.assert_array_equal(lax.mul(x, x, out_dtype=np.int16), np.array([10000, 9]))
+    got = tp.jit(lambda a: lax.mul(a, a, out_dtype=np.float64))(x)
+    assert got.dtype == np.float64 and got.tolist() == [10000.0, 9.0]
+    y = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(lax.reduce_window(y, 1.0, lax.mul, (1, 2), (1, 1), "VALID"),
+                                  y[:, :-1] * y[:, 1:])

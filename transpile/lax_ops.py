@@ -25,7 +25,14 @@ from .numpy._shape import concatenate as _concatenate, flip, transpose as _trans
 from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
 from .pytree import tree_flatten, tree_map, tree_unflatten
 
-add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum
+add, sub, max, min = E.add, E.subtract, E.maximum, E.minimum
+
+
+def mul(x, y, *, out_dtype=None):
+    """x * y; JAX's out_dtype= casts both operands to it first (as JAX's reference does)."""
+    if out_dtype is not None:
+        x, y = astype(operand(x), out_dtype), astype(operand(y), out_dtype)
+    return E.multiply(x, y)
 neg, abs, sign, exp, exp2, log, log1p, expm1 = (E.negative, E.absolute, E.sign, E.exp, E.exp2,
                                                 E.log, E.log1p, E.expm1)
 sqrt, cbrt, tanh, sin, cos, tan = E.sqrt, M.cbrt, E.tanh, E.sin, E.cos, E.tan

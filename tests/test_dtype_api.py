@@ -35,6 +35,23 @@ def test_promote_types(a, b, expected):
         assert got == np.dtype(expected)
 
 
+@pytest.mark.parametrize("a, b, expected", _pairs("promote_types"))
+def test_promote_types_is_jax_lattice_under_jax_rules(a, b, expected):
+    # The answer transpile's own operations give in JAX mode: JAX's, pair for pair.
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        assert tnp.promote_types(getattr(tnp, a if a != "bool" else "bool_"), b) == \
+            np.dtype(expected)
+
+
+def test_promote_types_joins_the_two_half_floats_under_jax_rules():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    with tp.config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        assert tnp.promote_types(ml_dtypes.bfloat16, np.float16) == np.float32
+        assert tnp.promote_types(ml_dtypes.bfloat16, np.int32) == ml_dtypes.bfloat16
+    with pytest.raises(TypeError):        # NumPy's rules: no common dtype
+        tnp.promote_types(ml_dtypes.bfloat16, np.float16)
+
+
 @pytest.mark.parametrize("a, b, expected", _pairs("can_cast"))
 def test_can_cast(a, b, expected):
     assert tnp.can_cast(a, getattr(tnp, b if b != "bool" else "bool_")) is expected

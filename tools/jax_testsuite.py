@@ -78,17 +78,43 @@ class _JaxFacade:
     def __init__(self, transpile, jax):
         self._transpile, self._jax = transpile, jax
         self.fallbacks = Counter()
+        self.lax = _LaxFacade(transpile.lax, jax.lax, self.fallbacks)
 
     def __getattr__(self, name):
+        if name == "lax":
+            return self.lax
         if name not in self._JAX_ONLY and name in self._transpile.__all__:
             return getattr(self._transpile, name)
         self.fallbacks[name] += 1
         return getattr(self._jax, name)
 
 
+class _LaxFacade:
+    """What ``jax.lax`` gives the test module: transpile.lax's names; for one it lacks, JAX's
+    class (dimension-number tuples, enums: data the test builds at class-definition time) or a
+    function raising NotImplementedError (so a case needing it fails, never runs JAX's).
+    Each such name is counted in the fallbacks (as ``lax.NAME``)."""
+
+    def __init__(self, tlax, jlax, fallbacks):
+        self._tlax, self._jlax, self._fallbacks = tlax, jlax, fallbacks
+
+    def __getattr__(self, name):
+        if hasattr(self._tlax, name):
+            return getattr(self._tlax, name)
+        self._fallbacks["lax." + name] += 1
+        value = getattr(self._jlax, name)
+        if isinstance(value, type):
+            return value
+
+        def missing(*args, **kwargs):
+            raise NotImplementedError(f"transpile.lax has no {name}")
+        missing.__name__ = name
+        return missing
+
+
 def _swapping_import(facade, transpile, real_import):
     """An ``__import__`` for the test module alone: jax, jax.numpy and jax.lax come from transpile."""
-    submodules = {"jax.numpy": transpile.numpy, "jax.lax": transpile.lax}
+    submodules = {"jax.numpy": transpile.numpy, "jax.lax": facade.lax}
 
     def swapping_import(name, globals=None, locals=None, fromlist=(), level=0):
         if level == 0 and name == "jax":
@@ -157,9 +183,20 @@ def _tree_map(fn, tree):
     return tree_util.tree_map(fn, tree)
 
 
+class _TranspileAutodiff:
+    """What JAX's ``check_grads`` differentiates with (its module's ``api``): transpile's
+    jvp/vjp/linearize, so that it checks transpile's derivatives numerically instead of
+    handing JAX's tracers to transpile's functions."""
+
+    def __init__(self, transpile):
+        self.jvp, self.vjp, self.linearize = transpile.jvp, transpile.vjp, transpile.linearize
+
+
 def _patch_test_util(transpile):
+    from jax._src import public_test_util
     from jax._src import test_util as jtu
     jtu.JaxTestCase._CompileAndCheck = _compile_and_check(transpile)
+    public_test_util.api = _TranspileAutodiff(transpile)
     return jtu
 
 

@@ -108,6 +108,16 @@ def promote(dtypes, weaks) -> tuple[np.dtype, bool]:
     return _promote(tuple((np.dtype(d), bool(w)) for d, w in zip(dtypes, weaks)), config.x64())
 
 
+def join(a, b) -> np.dtype:
+    """JAX's `promote_types`: the lattice's join of two strongly typed dtypes, as written
+    (not narrowed when x64 is off: JAX's promote_types(float64, int64) is float64)."""
+    node_a, node_b = (BFLOAT16 if is_bfloat16(np.dtype(d)) else np.dtype(d) for d in (a, b))
+    node = _least_upper_bound({node_a, node_b})
+    if node == BFLOAT16:
+        return bfloat16_or_none()
+    return float64 if node == WEAK_FLOAT else np.dtype(node)   # unsigned with signed 64-bit
+
+
 def to_inexact(dtype, weak: bool) -> tuple[np.dtype, bool]:
     """The floating dtype JAX computes an integer or bool value's transcendental in."""
     dt = np.dtype(dtype)

@@ -105,6 +105,17 @@ class EagerArray(np.ndarray):
         """JAX's: wait until computed. CPU results are complete when returned: returns self."""
         return self
 
+    def devices(self) -> set:
+        """JAX's `Array.devices()`: the set of devices holding the array. An eager array
+        lives in host memory: the CPU device (`tp.devices('cpu')[0]`)."""
+        from .device_array import Device      # on call: device_array loads the CUDA runtime
+        return {Device("cpu")}
+
+    @property
+    def device(self):
+        """JAX's `Array.device`: the one device the array is on (the CPU)."""
+        return next(iter(self.devices()))
+
     def __repr__(self):
         return repr(self.view(np.ndarray))
 

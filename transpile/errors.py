@@ -12,6 +12,13 @@ class ConcretizationError(TypeError):
     """A traced value was used where Python needs a concrete one (``bool``, ``int``, ...)."""
 
 
+# JAX's names for the same mistake (jax.errors.*), so that code catching them ports
+# unchanged: transpile raises the one ConcretizationError for every conversion of a traced
+# value (bool, int, index, array), which each of these names catches.
+ConcretizationTypeError = TracerBoolConversionError = ConcretizationError
+TracerIntegerConversionError = TracerArrayConversionError = ConcretizationError
+
+
 class UnexpectedTracerError(RuntimeError):
     """A tracer escaped the trace that created it and was used after it ended."""
 

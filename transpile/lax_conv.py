@@ -17,9 +17,10 @@ from . import dtypes
 from . import primitives as P
 from .core import aval_of, bind
 from .numpy._shape import concatenate, transpose
-from .base.operands import astype, operand, reshape
+from .base.operands import astype, broadcast_to, operand, reshape
 
 __all__ = ["ConvDimensionNumbers", "conv", "conv_dimension_numbers", "conv_general_dilated",
+           "conv_general_dilated_local", "conv_general_dilated_patches",
            "conv_with_general_padding", "padtype_to_pads"]
 
 
@@ -42,8 +43,8 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
     or a triple of layout strings such as ('NHWC', 'HWIO', 'NHWC')."""
     ndim = len(lhs_shape)
     if len(rhs_shape) != ndim:
-        raise TypeError(f"conv: lhs and rhs must have the same number of dimensions, got "
-                        f"{len(lhs_shape)} and {len(rhs_shape)}")
+        raise TypeError(f"conv_general_dilated lhs and rhs must have the same number of "
+                        f"dimensions, got {len(lhs_shape)} and {len(rhs_shape)}")
     if dimension_numbers is None:
         default = tuple(range(ndim))
         return ConvDimensionNumbers(default, default, default)
@@ -76,7 +77,7 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding):
         out = -(-size // stride)
         total = max((out - 1) * stride + window - size, 0)
         small, big = total // 2, total - total // 2
-        pads.append((big, small) if kind == "SAME_LOWER" else (small, big))
+        pads.append((int(big), int(small)) if kind == "SAME_LOWER" else (int(small), int(big)))
     return pads
 
 
@@ -95,8 +96,23 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
                          batch_group_count=1, precision=None, preferred_element_type=None):
     lhs, rhs = operand(lhs), operand(rhs)
     la, ra = aval_of(lhs), aval_of(rhs)
+    if la.ndim != ra.ndim:           # JAX: ValueError here (TypeError in conv_dimension_numbers)
+        raise ValueError(f"conv_general_dilated lhs and rhs must have the same number of "
+                         f"dimensions, got {la.ndim} and {ra.ndim}")
     dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
     spatial = la.ndim - 2
+    args = (window_strides, padding, lhs_dilation, rhs_dilation, dn, feature_group_count,
+            batch_group_count, precision, preferred_element_type)
+    if spatial == 0:
+        # no spatial axis: a (grouped) dot; convolved over one added axis of length 1
+        out = conv_general_dilated(
+            reshape(lhs, la.shape + (1,)), reshape(rhs, ra.shape + (1,)), (1,), ((0, 0),),
+            None, None, ConvDimensionNumbers(dn.lhs_spec + (2,), dn.rhs_spec + (2,),
+                                             dn.out_spec + (2,)),
+            feature_group_count, batch_group_count, precision, preferred_element_type)
+        return reshape(out, aval_of(out).shape[:-1])
+    if dtypes.is_complex(la.dtype) or dtypes.is_complex(ra.dtype):
+        return _complex_conv(lhs, rhs, args)
     if not 1 <= spatial <= 3:
         raise NotImplementedError(f"conv: {spatial} spatial dimensions; transpile supports "
                                   "1, 2 or 3")
@@ -111,7 +127,7 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     padding = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
     if len(padding) != spatial:
         raise ValueError(f"conv: padding needs {spatial} (low, high) pairs, got {padding}")
-    lhs, rhs = _common_float(lhs, rhs)
+    lhs, rhs, in_dtype = _common_float(lhs, rhs)
     # canonical layouts: lhs (N, spatial..., C), rhs (spatial..., I, O)
     lhs = transpose(lhs, (dn.lhs_spec[0], *dn.lhs_spec[2:], dn.lhs_spec[1]))
     rhs = transpose(rhs, (*dn.rhs_spec[2:], dn.rhs_spec[1], dn.rhs_spec[0]))
@@ -123,18 +139,85 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     for i, axis in enumerate(dn.out_spec[2:]):
         perm[axis] = 1 + i
     out = transpose(out, perm)
-    return out if preferred_element_type is None else astype(out, preferred_element_type)
+    return astype(out, preferred_element_type or in_dtype)
+
+
+def conv_general_dilated_patches(lhs, filter_shape, window_strides, padding, lhs_dilation=None,
+                                 rhs_dilation=None, dimension_numbers=None, precision=None,
+                                 preferred_element_type=None):
+    """As jax.lax.conv_general_dilated_patches: each output position's receptive field as
+    channels (C * prod(filter_shape) of them, channel-major), computed as JAX does: a grouped
+    convolution with an identity kernel (exact: one nonzero term per output)."""
+    from .numpy._creation import eye
+    lhs = operand(lhs)
+    la = aval_of(lhs)
+    filter_shape = tuple(operator.index(d) for d in filter_shape)
+    dn = conv_dimension_numbers(la.shape, (1, 1) + filter_shape, dimension_numbers)
+    spatial_size = int(np.prod(filter_shape, dtype=np.int64))
+    n_channels = la.shape[dn.lhs_spec[1]]
+    rhs = eye(spatial_size, dtype=la.dtype)
+    rhs = broadcast_to(rhs, (n_channels, spatial_size, spatial_size))
+    rhs = reshape(rhs, (n_channels * spatial_size, 1) + filter_shape)
+    # axes 0 (out features) and 1 (in features) to where the kernel's layout puts them
+    rank = 2 + len(filter_shape)
+    order = [0] * rank
+    rest = iter(range(2, rank))
+    for axis in range(rank):
+        order[axis] = 0 if axis == dn.rhs_spec[0] else 1 if axis == dn.rhs_spec[1] \
+            else next(rest)
+    rhs = transpose(rhs, tuple(order))
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                                dn, n_channels, 1, precision, preferred_element_type)
+
+
+def conv_general_dilated_local(lhs, rhs, window_strides, padding, filter_shape,
+                               lhs_dilation=None, rhs_dilation=None, dimension_numbers=None,
+                               precision=None):
+    """As jax.lax.conv_general_dilated_local (an unshared convolution: one kernel per output
+    position), computed as JAX does: the patches, then a dot_general batched over the output's
+    spatial axes."""
+    from .lax_ops import dot_general
+    from .numpy._shape import moveaxis
+    lhs = operand(lhs)
+    filter_shape = tuple(operator.index(d) for d in filter_shape)
+    patches = conv_general_dilated_patches(lhs, filter_shape, window_strides, padding,
+                                           lhs_dilation, rhs_dilation, dimension_numbers,
+                                           precision)
+    lhs_spec, rhs_spec, out_spec = conv_dimension_numbers(
+        aval_of(lhs).shape, (1, 1) + filter_shape, dimension_numbers)
+    lhs_b, rhs_b = list(out_spec[2:]), list(rhs_spec[2:])
+    rhs_b = [rhs_b[i] for i in sorted(range(len(rhs_b)), key=lambda k: lhs_b[k])]
+    lhs_b = sorted(lhs_b)
+    out = dot_general(patches, rhs, (([out_spec[1]], [rhs_spec[1]]), (lhs_b, rhs_b)),
+                      precision=precision)
+    return moveaxis(out, (-2, -1), (out_spec[0], out_spec[1]))
+
+
+def _complex_conv(lhs, rhs, args):
+    """Convolution is bilinear: (a+ib)*(c+id) = (a*c - b*d) + i(a*d + b*c), four real ones."""
+    from .numpy import _elementwise as E
+    from .numpy._complex import imag, real as real_part
+    *rest, preferred = args
+    real = None if preferred is None else np.empty(0, preferred).real.dtype
+    a, b, c, d = real_part(lhs), imag(lhs), real_part(rhs), imag(rhs)
+    conv = lambda x, y: conv_general_dilated(x, y, *rest, real)
+    out = E.add(E.subtract(conv(a, c), conv(b, d)),
+                E.multiply(E.add(conv(a, d), conv(b, c)), 1j))
+    dt = preferred or np.result_type(aval_of(lhs).dtype, aval_of(rhs).dtype)
+    return astype(out, dt)
 
 
 def _common_float(lhs, rhs):
+    """The operands in the float type the kernels compute in (float32 or float64; half
+    floats widen to float32, integers and booleans to float64) and the result's dtype."""
     a, b = aval_of(lhs).dtype, aval_of(rhs).dtype
     if a != b and not (aval_of(lhs).weak_type or aval_of(rhs).weak_type):
         raise TypeError(f"conv: lhs and rhs must have the same dtype, got {a} and {b}")
-    dt = np.result_type(a, b)
-    if dt not in (dtypes.float32, dtypes.float64):
-        raise TypeError(f"conv: transpile convolves float32 or float64 operands, got {a} and "
-                        f"{b}; convert them first, e.g. x.astype('float32')")
-    return astype(lhs, dt), astype(rhs, dt)
+    in_dtype = a if aval_of(rhs).weak_type else b if aval_of(lhs).weak_type else \
+        np.result_type(a, b)
+    dt = in_dtype if in_dtype in (dtypes.float32, dtypes.float64) else \
+        dtypes.float32 if dtypes.is_float(in_dtype) else dtypes.float64
+    return astype(lhs, dt), astype(rhs, dt), np.dtype(in_dtype)
 
 
 def _grouped_by_batch(lhs, rhs, groups, params):

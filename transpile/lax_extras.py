@@ -48,8 +48,9 @@ def _signed(dt):
 
 def _check_int(x, name):
     x = as_operand(x)
-    if not dtypes.is_int(aval_of(x).dtype):
-        raise TypeError(f"lax.{name} needs an integer operand, got {aval_of(x).dtype}")
+    if not dtypes.is_int(aval_of(x).dtype):     # JAX's words: "... does not accept dtype"
+        raise TypeError(f"{name} does not accept dtype {aval_of(x).dtype}: lax.{name} needs "
+                        f"an integer operand")
     return x
 
 
@@ -152,7 +153,12 @@ globals().update(_accuracy_wrappers())
 
 def squeeze(array, dimensions):
     from .numpy._shape import squeeze as squeeze_
-    return squeeze_(array, tuple(dimensions))
+    dims = tuple(dimensions)
+    for d in dims:                   # JAX's errors: operator.index, then uniqueness
+        operator.index(d)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"dimensions are not unique: {dims}")
+    return squeeze_(array, dims)
 
 
 def expand_dims(array, dimensions):
@@ -177,6 +183,8 @@ def split(operand, sizes, axis=0):
     """Consecutive pieces of the given sizes along `axis` (they must add up to its length)."""
     x = as_operand(operand)
     ax = normalize_axis(axis, len(shape_of(x)))
+    if any(int(n) < 0 for n in sizes):
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {tuple(sizes)}")
     if sum(sizes) != shape_of(x)[ax]:
         raise ValueError(f"lax.split: sizes {tuple(sizes)} must sum to the axis length "
                          f"{shape_of(x)[ax]}")

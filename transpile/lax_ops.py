@@ -25,7 +25,14 @@ from .numpy._shape import concatenate as _concatenate, flip, transpose as _trans
 from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
 from .pytree import tree_flatten, tree_map, tree_unflatten
 
-add, sub, mul, max, min = E.add, E.subtract, E.multiply, E.maximum, E.minimum
+add, sub, max, min = E.add, E.subtract, E.maximum, E.minimum
+
+
+def mul(x, y, *, out_dtype=None):
+    """x * y; JAX's out_dtype= casts both operands to it first (as JAX's reference does)."""
+    if out_dtype is not None:
+        x, y = astype(operand(x), out_dtype), astype(operand(y), out_dtype)
+    return E.multiply(x, y)
 neg, abs, sign, exp, exp2, log, log1p, expm1 = (E.negative, E.absolute, E.sign, E.exp, E.exp2,
                                                 E.log, E.log1p, E.expm1)
 sqrt, cbrt, tanh, sin, cos, tan = E.sqrt, M.cbrt, E.tanh, E.sin, E.cos, E.tan
@@ -49,7 +56,17 @@ def imag(x):
     return bind(P.get("imag"), operand(x))
 
 
-conj = E.conjugate
+def conj(x):
+    """The complex conjugate; as JAX's lax.conj, a real operand gives the complex dtype of
+    its precision (float32 -> complex64, float64 -> complex128); other reals are refused."""
+    x = operand(x)
+    dt = aval_of(x).dtype
+    if not dtypes.is_complex(dt):
+        if dt not in (np.float32, np.float64):
+            raise TypeError(f"conj does not accept dtype {dt}. Accepted dtypes are subtypes "
+                            "of float32, complexfloating, float64.")
+        x = astype(x, np.complex64 if dt == np.float32 else np.complex128)
+    return E.conjugate(x)
 
 
 def stop_gradient(x):
@@ -85,7 +102,8 @@ def _truncating(x, y, q):
 def div(x, y):
     """Integer division rounds toward zero; x / 0 is -1 (all bits set), as XLA defines it."""
     x, y = operand(x), operand(y)
-    if dtypes.is_float(np.result_type(aval_of(x).dtype, aval_of(y).dtype)):
+    dt = np.result_type(aval_of(x).dtype, aval_of(y).dtype)
+    if dtypes.is_float(dt) or dtypes.is_complex(dt):
         return E.divide(x, y)
     q = _truncating(x, y, E.floor_divide(x, y))
     return E.where(E.equal(y, 0), E.invert(E.subtract(q, q)), q)
@@ -143,13 +161,33 @@ def broadcast_in_dim(operand_, shape, broadcast_dimensions):
     shape = tuple(int(d) for d in shape)
     dims = tuple(int(d) for d in broadcast_dimensions)
     old = aval_of(x).shape
-    if len(dims) != len(old) or any(old[i] not in (1, shape[d]) for i, d in enumerate(dims)):
-        raise ValueError(f"lax.broadcast_in_dim: operand of shape {old} cannot be broadcast "
-                         f"to {shape} along dimensions {dims}")
+    _check_broadcast_in_dim(old, shape, dims)
     placed = [1] * len(shape)
     for i, d in enumerate(dims):
         placed[d] = old[i]
     return broadcast_to(_np_reshape(x, tuple(placed)), shape)
+
+
+def _check_broadcast_in_dim(old, shape, dims):
+    """JAX's shape checks of broadcast_in_dim: TypeErrors, in JAX's words and order."""
+    if len(shape) < len(old):
+        raise TypeError("broadcast_in_dim target broadcast shape must have equal or higher rank "
+                        f"to the operand shape; got operand ndim {len(old)} and target broadcast "
+                        f"ndim {len(shape)}.")
+    if len(dims) != len(old):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must have length equal to operand "
+                        f"ndim; got broadcast_dimensions {dims} for operand ndim {len(old)}.")
+    if any(not 0 <= d < len(shape) for d in dims):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must be a subset of output "
+                        f"dimensions, got {dims} for operand ndim {len(old)} and shape {shape}.")
+    if any(old[i] not in (1, shape[d]) for i, d in enumerate(dims)):
+        raise TypeError("broadcast_in_dim operand dimension sizes must either be 1, or be equal "
+                        "to their corresponding dimensions in the target broadcast shape; got "
+                        f"operand of shape {old}, target broadcast shape {shape}, "
+                        f"broadcast_dimensions {dims} ")
+    if any(a >= b for a, b in zip(dims, dims[1:])):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must be strictly increasing; got "
+                        f"broadcast_dimensions {dims}")
 
 
 def broadcast(operand_, sizes):
@@ -220,7 +258,7 @@ def _pad_axis(x, value, axis, lo, hi, interior):
     return _concatenate(parts, axis=axis) if len(parts) > 1 else x
 
 
-def dot(lhs, rhs, precision=None, preferred_element_type=None):
+def dot(lhs, rhs, *, precision=None, preferred_element_type=None):   # keyword-only, as JAX
     return _np_dot(lhs, rhs, precision=precision, preferred_element_type=preferred_element_type)
 
 
@@ -273,11 +311,25 @@ def reduce_or(operand_, axes):
     return _reduce(P.reduce_or, operand_, axes)
 
 
+def _check_arg_reduction(name, x, axis, index_dtype):
+    """JAX's argument checks of lax.argmin/argmax."""
+    if not dtypes.is_int(np.dtype(index_dtype)) or np.dtype(index_dtype) == np.bool_:
+        raise TypeError(f"index_dtype must be an integer type, but got {np.dtype(index_dtype)}")
+    shape = aval_of(x).shape
+    if not isinstance(axis, (int, np.integer)) or not 0 <= axis < len(shape):
+        raise ValueError(f"Invalid axis {axis} for operand shape {shape}")
+    if shape[axis] == 0:
+        raise ValueError(f"{name}: argmin and argmax require non-empty reduced dimension. "
+                         f"operand.shape={shape} axes=({axis},)")
+
+
 def argmax(operand_, axis, index_dtype):
+    _check_arg_reduction("argmax", operand(operand_), axis, index_dtype)
     return astype(_np_argmax(operand_, axis=axis), index_dtype)
 
 
 def argmin(operand_, axis, index_dtype):
+    _check_arg_reduction("argmin", operand(operand_), axis, index_dtype)
     return astype(_np_argmin(operand_, axis=axis), index_dtype)
 
 

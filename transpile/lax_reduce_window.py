@@ -20,6 +20,8 @@ from .numpy import _elementwise as E
 from .numpy._manipulation import pad
 from .base.operands import astype, operand
 
+from .lax_ops import mul as _lax_mul  # noqa: E402
+
 __all__ = ["reduce_window"]
 
 # The binary functions reduce_window recognises, by identity, and the value each ignores.
@@ -28,6 +30,7 @@ _COMBINERS = {E.maximum: ("max", -np.inf), E.minimum: ("min", np.inf), E.add: ("
               max: ("max", -np.inf), min: ("min", np.inf),
               tnp.maximum: ("max", -np.inf), tnp.minimum: ("min", np.inf),
               tnp.add: ("add", 0), tnp.multiply: ("mul", 1)}
+_COMBINERS[_lax_mul] = ("mul", 1)      # lax.mul: multiply with JAX's out_dtype=
 
 
 def _identity_of(kind, dtype):
@@ -60,7 +63,8 @@ def reduce_window(operand_, init_value, computation, window_dimensions, window_s
                   padding, base_dilation=None, window_dilation=None):
     x = operand(operand_)
     dtype, ndim = aval_of(x).dtype, aval_of(x).ndim
-    kind = _COMBINERS.get(computation, (None,))[0]
+    # (transpile.lax's eager wrapper of lax.mul keeps the function as __wrapped__)
+    kind = _COMBINERS.get(getattr(computation, "__wrapped__", computation), (None,))[0]
     if kind is None:
         raise NotImplementedError(
             f"reduce_window: computation {getattr(computation, '__name__', computation)!r} "

@@ -14,6 +14,8 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import ShapedArray, Tracer, aval_of, bind, current_trace
+from .control_flow_checks import (check_branches, check_callable, check_index,
+                                  check_predicate, check_scan_output)
 from ..eager_results import eager_tree
 from ..errors import describe_function
 from ..ir import IR, Var
@@ -102,6 +104,8 @@ def _types(ir, start=0):
 
 def cond(pred, true_fun, false_fun, *operands):
     """`true_fun(*operands)` if pred else `false_fun(*operands)`; only one branch runs."""
+    check_callable("lax.cond", true_fun=true_fun, false_fun=false_fun)
+    check_predicate(pred)
     if not _tracing():     # eagerly, the branch gets EagerArrays (so `.at` works) as traced
         operands = eager_tree(operands)
         _check_branches_eagerly("cond", [false_fun, true_fun], operands)
@@ -112,9 +116,8 @@ def cond(pred, true_fun, false_fun, *operands):
 
 def switch(index, branches, *operands):
     """`branches[index](*operands)`, with index clamped into range as in JAX."""
-    branches = list(branches)
-    if not branches:
-        raise ValueError("lax.switch needs at least one branch")
+    branches = check_branches(branches)
+    check_index(index)
     if not _tracing():
         operands = eager_tree(operands)
         _check_branches_eagerly("switch", branches, operands)
@@ -258,6 +261,8 @@ def _promotable(avals, outs) -> bool:
 
 def while_loop(cond_fun, body_fun, init_val):
     """Repeat `val = body_fun(val)` while `cond_fun(val)`; returns the final value."""
+    check_callable("lax.while_loop", cond_fun=cond_fun, body_fun=body_fun)
+
     def trace_body(treedef, avals, deps):
         region = _trace_region(body_fun, treedef, avals, deps, "lax.while_loop body_fun")
         return region, region[2]
@@ -320,6 +325,7 @@ def check_unroll(unroll, what: str):
 def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """`for i in range(lower, upper): val = body_fun(i, val)`, as a compiled loop.
     `unroll` is accepted as in JAX (see check_unroll); as JAX, it needs static bounds."""
+    check_callable("lax.fori_loop", body_fun=body_fun)
     if unroll is not None:
         check_unroll(unroll, "fori_loop")
         if unroll is not False and unroll != 1 and (isinstance(lower, Tracer)
@@ -397,26 +403,29 @@ def _uint64_fori_loop(lower, upper, body_fun, init_val):
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
     """`carry, y = f(carry, x)` over the leading axis of xs; returns (carry, stacked ys).
     `unroll` is accepted as in JAX (see check_unroll)."""
+    check_callable("lax.scan", f=f)
     check_unroll(unroll, "scan")
     x_leaves, x_tree = tree_flatten(xs)
     x_leaves = _region_operands(x_leaves)
     lengths = {aval_of(x).shape[0] for x in x_leaves if aval_of(x).shape}
     if any(not aval_of(x).shape for x in x_leaves):
-        raise ValueError("lax.scan: every leaf of xs needs a leading axis to scan over")
+        raise ValueError("scan got value with no leading axis to scan over: every leaf of xs "
+                         "needs one (lax.scan)")
     if length is None:
         if len(lengths) != 1:
             raise ValueError(f"lax.scan needs xs with one leading length or an explicit length; "
                              f"got lengths {sorted(lengths)}")
         length = lengths.pop()
     elif lengths and lengths != {length}:
-        raise ValueError(f"lax.scan: length={length} but xs have leading lengths {sorted(lengths)}")
+        raise ValueError(f"scan got `length` argument of {length} which disagrees with leading "
+                         f"axis sizes {sorted(lengths)}.")
     slice_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in x_leaves]
     y_tree = []
 
     def trace_body(treedef, avals, deps):
         def body(*args):
             carry, x = args
-            new_carry, y = f(carry, x)
+            new_carry, y = check_scan_output(f(carry, x))
             y_leaves, tree = tree_flatten(y)
             y_tree.append(tree)
             return (new_carry, *y_leaves)
@@ -445,7 +454,7 @@ def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
     carry_type = _eager_carry_type(carry)
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
         x = tree_unflatten(x_tree, [eager_tree(np.asarray(leaf)[i]) for leaf in x_leaves])
-        carry, y = f(carry, x)
+        carry, y = check_scan_output(f(carry, x))
         if _eager_carry_type(carry) != carry_type:      # as the traced scan checks its body
             raise TypeError(f"lax.scan body function {describe_function(f)} carry input and "
                             f"carry output must have equal types: the carry was "
@@ -456,7 +465,7 @@ def _eager_scan(f, init, x_leaves, x_tree, length, reverse):
     if reverse:
         ys.reverse()
     if not ys:
-        return carry, None
+        return carry, _empty_ys(f, carry, x_leaves, x_tree)
     y_leaves = [tree_flatten(y)[0] for y in ys]
     _, y_def = tree_flatten(ys[0])
     stacked = [_stack_steps([yl[j] for yl in y_leaves]) for j in range(len(y_leaves[0]))]
@@ -470,3 +479,16 @@ def _stack_steps(values):
     values = [operand(v) for v in values]
     dt = dtypes.result_type([aval_of(v).dtype for v in values], weak_flags(values))
     return np.stack([np.asarray(v).astype(dt, copy=False) for v in values])
+
+
+def _empty_ys(f, carry, x_leaves, x_tree):
+    """The stacked outputs of a scan of length 0: f's output structure and dtypes, learnt
+    from one call on zeros shaped like an x slice, with a leading axis of length 0 (as JAX
+    gives; its abstract evaluation is this call without the values)."""
+    zeros = [eager_tree(np.zeros(np.shape(leaf)[1:], np.asarray(leaf).dtype))
+             for leaf in x_leaves]
+    with np.errstate(all="ignore"):
+        _, y = check_scan_output(f(carry, tree_unflatten(x_tree, zeros)))
+    y_leaves, y_def = tree_flatten(y)
+    return tree_unflatten(y_def, [np.zeros((0,) + np.shape(v), np.asarray(v).dtype)
+                                  for v in y_leaves])

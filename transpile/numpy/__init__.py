@@ -130,22 +130,39 @@ int_, uint, float_, complex_ = int64, uint64, float64, complex128
 single, double, csingle, cdouble = float32, float64, complex64, complex128
 
 
-def shape(a):
+def _shape_of(a, name):
+    """The shape of an array or scalar; a list or tuple (which JAX deprecates here) with
+    JAX's DeprecationWarning, then NumPy's answer."""
     from ..core import aval_of
+    if isinstance(a, (list, tuple)):
+        import warnings
+        warnings.warn(f"{name} requires ndarray or scalar arguments, got {type(a)} at "
+                      "position 0 (as in JAX, where a future release makes this an error)",
+                      DeprecationWarning, stacklevel=3)
+        return _np.shape(a)
     return aval_of(a).shape
 
 
+def shape(a):
+    return _shape_of(a, "shape")
+
+
 def ndim(a):
-    return len(shape(a))
+    return len(_shape_of(a, "ndim"))
 
 
 def size(a, axis=None):
-    """The number of elements, or with `axis` the length of that axis (NumPy's, JAX's)."""
+    """The number of elements, or with `axis` (an int or a tuple of them) the number along
+    those axes (NumPy's, JAX's)."""
     from math import prod as _prod
-    dims = shape(a)
+    dims = _shape_of(a, "size")
     if axis is None:
         return _prod(dims)
-    return dims[_normalize_axis(axis, len(dims))]
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    picked = [_normalize_axis(ax, len(dims)) for ax in axes]
+    if len(set(picked)) != len(picked):
+        raise ValueError(f"size: repeated axis: {tuple(axes)}")
+    return _prod(dims[ax] for ax in picked)
 
 
 def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
@@ -170,4 +187,8 @@ def __getattr__(name):
         from ._scalar_types import bfloat16_type
         globals()["bfloat16"] = bfloat16_type()
         return globals()["bfloat16"]
+    if name in ("int4", "uint4"):
+        from ._scalar_types import four_bit_type
+        globals()[name] = four_bit_type(name)
+        return globals()[name]
     raise AttributeError(f"module 'transpile.numpy' has no attribute {name!r}")

@@ -38,11 +38,40 @@ def array(object, dtype=None, copy=True):
     if _contains_tracer(object):
         return _stack_nested(object, dtype)
     dt = None if dtype is None else dtypes.requested(dtype, "array")
+    if dt is None and isinstance(object, (list, tuple)) and dtypes.config.jax_rules():
+        dt = _jax_list_dtype(object)
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
     return _canonical_host(_check_host_array(host, "array()"))
 
 
 register_list_converter(array)
+
+
+def _jax_list_dtype(obj):
+    """JAX's dtype for a nested list: its elements promoted by JAX's rules, Python numbers
+    weakly (``[0, float16(1)]`` is float16, NumPy says float64); None for Python numbers
+    alone (NumPy's answer is then JAX's). Raises JAX's errors for None and for Python ints
+    beyond int64."""
+    leaves, weaks, typed = [], [], False
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, (list, tuple)):
+            stack.extend(o)
+        elif o is None:
+            raise ValueError("None is not a valid value for jnp.array")
+        elif type(o) in (bool, int, float, complex):
+            if type(o) is int and not -2**63 <= o < 2**64:
+                raise OverflowError(f"Python int too large to convert to int64: {o}")
+            leaves.append(np.asarray(o).dtype if type(o) is not int else np.dtype(np.int64))
+            weaks.append(type(o) is not bool)
+        elif hasattr(o, "dtype"):
+            leaves.append(np.dtype(o.dtype))
+            weaks.append(False)
+            typed = True
+        else:
+            return None
+    return dtypes.result_type(leaves, weaks) if typed else None
 
 
 def asarray(a, dtype=None):
@@ -77,15 +106,27 @@ def full(shape, fill_value, dtype=None):
                 shape=shape, broadcast_dimensions=())
 
 
+def _shape_hint(name, shape, dtype):
+    """JAX's hint for `zeros(2, 3)` (the shape's second number taken as the dtype)."""
+    if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+        raise TypeError(f"Cannot interpret '{dtype}' as a data type.\n\nDid you accidentally "
+                        f"write `jax.numpy.{name}({shape}, {dtype})` when you meant "
+                        f"`jax.numpy.{name}(({shape}, {dtype}))`, i.e. with a single tuple "
+                        "argument for the shape?")
+
+
 def zeros(shape, dtype=float):
+    _shape_hint("zeros", shape, dtype)
     return full(shape, 0, dtypes.requested(dtype, "zeros"))
 
 
 def ones(shape, dtype=float):
+    _shape_hint("ones", shape, dtype)
     return full(shape, 1, dtypes.requested(dtype, "ones"))
 
 
 def empty(shape, dtype=float):
+    _shape_hint("empty", shape, dtype)
     return zeros(shape, dtype)
 
 
@@ -179,6 +220,9 @@ def eye(N, M=None, k=0, dtype=float):
     rows = bind(P.iota, dtype=dtypes.int64, shape=shape, dimension=0)
     cols = bind(P.iota, dtype=dtypes.int64, shape=shape, dimension=1)
     from ._elementwise import add, equal
+    if not isinstance(k, Tracer):      # beyond the matrix: no ones, and no int64 overflow
+        from ._matrices import clamped_offset
+        k = clamped_offset(k, *shape)
     return astype(equal(add(rows, k), cols), dt)
 
 

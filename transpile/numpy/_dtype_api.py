@@ -3,15 +3,15 @@
 (`floating`, `integer`, ...) that `issubdtype` tests against.
 
 Each accepts what JAX's does: a dtype, a dtype name, a scalar type (`tnp.float32`, `np.int8`,
-`float`), an array, a traced value. Promotion is this project's (NumPy 2 / NEP 50, see
-dtypes.py): where JAX's lattice differs (`promote_types(int32, float32)` is float64 here,
-float32 in JAX) the answer is the one transpile's operations give.
+`float`), an array, a traced value. Promotion is the one transpile's operations apply: NumPy 2
+/ NEP 50 by default (`promote_types(int32, float32)` is float64), JAX's lattice under JAX's
+dtype rules (float32 there).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, dtypes_jax
 from ..core import Tracer, aval_of, is_python_scalar
 from ._scalar_types import _ScalarMeta
 
@@ -90,10 +90,13 @@ def isdtype(dtype, kind) -> bool:
 
 
 def promote_types(a, b) -> np.dtype:
-    """The dtype both `a` and `b` convert to without loss (as transpile's operations join
-    two strongly typed operands)."""
-    return dtypes.canonicalize(np.promote_types(_dtype_of(a, "promote_types"),
-                                                _dtype_of(b, "promote_types")))
+    """The dtype transpile's operations give when they join two strongly typed operands of
+    these dtypes: NumPy's promotion, or JAX's lattice under JAX's rules (there
+    `promote_types(float16, bfloat16)` is float32, which NumPy refuses)."""
+    a, b = _dtype_of(a, "promote_types"), _dtype_of(b, "promote_types")
+    if dtypes.config.jax_rules():
+        return dtypes_jax.join(a, b)
+    return dtypes.canonicalize(np.promote_types(a, b))
 
 
 def can_cast(from_, to, casting="safe") -> bool:

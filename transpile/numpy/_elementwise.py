@@ -267,9 +267,14 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):     # noqa: A002 (Nu
     integer array's range dropped, NaN from any operand propagated. The bounds may also be
     given as `min=`/`max=` (NumPy 2.1's and JAX's names)."""
     a_min, a_max = _bound("min", a_min, min), _bound("max", a_max, max)
-    if a_min is None and a_max is None:
-        raise ValueError("clip: one of a_min or a_max must be given")
     a = operand(a)
+    if dtypes.config.jax_rules() and any(
+            v is not None and dtypes.is_complex(aval_of(operand(v)).dtype)
+            for v in (a, a_min, a_max)):
+        raise ValueError("clip: Complex values have no ordering and cannot be clipped "
+                         "(as in JAX); clip the real and imaginary parts separately")
+    if a_min is None and a_max is None:     # NumPy >= 2.1 and JAX: nothing to clip
+        return positive(a) if aval_of(a).dtype != dtypes.bool_ else a
     if aval_of(a).weak_type:        # NumPy makes `a` an array first: a Python scalar is strong
         a = astype(a, aval_of(a).dtype)
     dt = aval_of(a).dtype

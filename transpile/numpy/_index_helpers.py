@@ -67,7 +67,8 @@ def unravel_index(indices, shape):
     """Coordinates of flat `indices` in `shape`. As JAX (unlike NumPy): indices in
     [-size, -1] count from the end and any others are clipped into range, never an error."""
     remaining = operand(indices)
-    shape = [shape] if np.ndim(shape) == 0 else list(shape)
+    # The dims may be traced (only their number fixes the result's structure), as in JAX.
+    shape = list(shape) if isinstance(shape, (tuple, list)) or np.ndim(shape) else [shape]
     coords = [None] * len(shape)
     for i in reversed(range(len(shape))):
         remaining, coords[i] = E.floor_divide(remaining, shape[i]), E.remainder(remaining,

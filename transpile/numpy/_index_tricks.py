@@ -36,7 +36,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, dtype=None)
                          f"{len(dims)} dimensions")
     indices = [operand(i) for i in multi_index]
     from ._dtype_api import result_type
-    dt = result_type(int, *indices) if dtype is None else dtypes.canonicalize(dtype)
+    if dtype is not None:
+        dt = dtypes.canonicalize(dtype)
+    else:   # NumPy's intp; JAX's: the indices' own promoted dtype (int8 stays int8)
+        dt = result_type(*indices) if dtypes.config.jax_rules() else result_type(int, *indices)
     if not dtypes.is_int(dt):
         raise ValueError(f"dtype={dt} is not an integer type.")
     for i in indices:
@@ -53,8 +56,9 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, dtype=None)
         indices = [E.clip(i, 0, d - 1) for i, d in zip(indices, dims)]
     elif mode == "wrap":
         indices = [E.remainder(i, d) for i, d in zip(indices, dims)]
-    else:
-        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
+    elif mode != "ignore":      # JAX's: the caller promises in-range indices
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip' or "
+                         "'ignore'")
     if order == "F":
         indices, dims = indices[::-1], dims[::-1]
     elif order != "C":

@@ -36,10 +36,13 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     """arr without the entries at `obj` (an index, a slice or indices) along `axis`."""
     a, ax = _flattened_or_axis(arr, axis)
     n = shape_of(a)[ax]
+    if isinstance(obj, Tracer) and assume_unique_indices:
+        return _delete_traced_unique(a, obj, ax)
     if isinstance(obj, slice):
         drop = np.arange(n)[obj]
     else:
-        drop = _static(obj, "delete: 'obj'", "pass NumPy indices or a slice")
+        drop = _static(obj, "delete: 'obj'", "pass NumPy indices or a slice, or traced "
+                       "distinct integer indices with assume_unique_indices=True")
         if drop.dtype == np.bool_:
             if drop.shape != (n,):
                 raise ValueError(f"delete: a boolean 'obj' needs shape ({n},), got {drop.shape}")
@@ -55,11 +58,58 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     return take_static(a, np.flatnonzero(keep), ax)
 
 
+def _delete_traced_unique(a, obj, ax):
+    """delete with traced indices the caller promises distinct and in range (JAX's
+    assume_unique_indices=True): their number fixes the result's length; the kept positions
+    are found at run time."""
+    from ._at import IndexUpdateRef
+    from ._indexing import take
+    from ._sorting import nonzero
+    n = shape_of(a)[ax]
+    drop = reshape(operand(obj), (-1,))
+    if not dtypes.is_int(aval_of(drop).dtype):
+        raise ValueError(f"delete: 'obj' must hold integers, got {aval_of(drop).dtype}")
+    drop = E.where(E.less(drop, 0), E.add(drop, n), drop)
+    keep = IndexUpdateRef(broadcast_to(operand(True), (n,)), (drop,)).set(False)
+    positions, = nonzero(keep, size=n - shape_of(drop)[0], fill_value=0)
+    return take(a, positions, axis=ax, mode="clip")
+
+
+def _insert_at_traced(a, index, values, ax):
+    """insert with one traced scalar index (JAX's): the values' block placed before position
+    `index` (negative counts from the end; clipped to [0, n]), by one gather from
+    [a, values] whose source positions depend on the index at run time."""
+    from ._indexing import take
+    from ..core import bind
+    from .. import primitives as P
+    n = shape_of(a)[ax]
+    values = astype(operand(values), aval_of(a).dtype)
+    values = reshape(values, (1,) * (len(shape_of(a)) - len(shape_of(values))) +
+                     shape_of(values))
+    values = moveaxis(values, 0, ax) if shape_of(values) else values
+    block = list(shape_of(a))
+    block[ax] = shape_of(values)[ax]
+    values = broadcast_to(values, tuple(block))
+    k = block[ax]
+    p = E.clip(E.where(E.less(index, 0), E.add(index, n), index), 0, n)
+    j = bind(P.iota, dtype=dtypes.int64, shape=(n + k,), dimension=0)
+    source = E.where(E.less(j, p), j,
+                     E.where(E.less(j, E.add(p, k)), E.add(E.subtract(j, p), n),
+                             E.subtract(j, k)))
+    return take(concatenate([a, values], axis=ax), source, axis=ax, mode="clip")
+
+
 def insert(arr, obj, values, axis=None):
     """arr with `values` inserted before the positions `obj` along `axis` (NumPy's rules: a
-    scalar index takes the values as a block, a sequence one value per index)."""
+    scalar index takes the values as a block, a sequence one value per index). A traced
+    scalar index is allowed, as in JAX."""
     a, ax = _flattened_or_axis(arr, axis)
     n = shape_of(a)[ax]
+    if isinstance(obj, Tracer) and not shape_of(obj):
+        if not dtypes.is_int(aval_of(obj).dtype):
+            raise ValueError(f"insert: index array must be integer typed; got "
+                             f"{aval_of(obj).dtype}")
+        return _insert_at_traced(a, obj, values, ax)
     if isinstance(obj, slice):
         indices = np.arange(*obj.indices(n))
     else:
@@ -211,6 +261,8 @@ def place(arr, mask, vals, *, inplace=True):
     _no_inplace(inplace, "place")
     arr = operand(arr)
     flat = reshape(arr, (-1,))
+    if isinstance(mask, Tracer):
+        return reshape(_place_traced(flat, mask, vals), shape_of(arr))
     positions = np.flatnonzero(_static(mask, "place: 'mask'", "pass a NumPy boolean array"))
     vals = reshape(operand(vals), (-1,))
     if positions.size == 0:
@@ -221,3 +273,17 @@ def place(arr, mask, vals, *, inplace=True):
     vals = take_static(vals, np.arange(positions.size) % shape_of(vals)[0], 0)
     from ._at import IndexUpdateRef
     return reshape(IndexUpdateRef(flat, (positions,)).set(vals), shape_of(arr))
+
+
+def _place_traced(flat, mask, vals):
+    """place with a traced mask (JAX's): the i-th selected entry takes vals[i % len(vals)],
+    i counted by a running sum of the mask."""
+    from ._cumulative import cumsum
+    from ._indexing import take
+    mask = reshape(E.not_equal(operand(mask), 0), (-1,))
+    vals = astype(reshape(operand(vals), (-1,)), aval_of(flat).dtype)
+    if shape_of(vals)[0] == 0:        # nothing to place with: JAX leaves the array as it is
+        return flat
+    order = E.subtract(cumsum(astype(mask, dtypes.int64)), 1)
+    chosen = take(vals, E.remainder(E.maximum(order, 0), shape_of(vals)[0]), mode="clip")
+    return E.where(mask, chosen, flat)

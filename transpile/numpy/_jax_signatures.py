@@ -17,6 +17,7 @@ from . import _manipulation as MA
 from . import _matrices as MX
 from . import _shape as SH
 from . import _statistics as ST
+from .. import dtypes
 from ..base import operands as U
 from ..core import aval_of
 
@@ -145,8 +146,18 @@ def reshape(a, shape, order="C", *, copy=None, out_sharding=None):
 
 
 def broadcast_to(array, shape, *, out_sharding=None):
-    return U.broadcast_to(U.operand(array), tuple(shape) if not isinstance(shape, int)
-                          else (shape,))
+    shape = tuple(shape) if not isinstance(shape, int) else (shape,)
+    x = U.operand(array)
+    if dtypes.config.jax_rules():                # JAX's checks, in its words
+        old = U.shape_of(x)
+        if len(old) > len(shape):
+            raise ValueError(f"Cannot broadcast to shape with fewer dimensions: "
+                             f"arr_shape={old} shape={shape}")
+        if any(o not in (1, n) for o, n in zip(old[::-1], shape[::-1])):
+            raise ValueError(f"Incompatible shapes for broadcasting: {old} and requested "
+                             f"shape {shape}")
+    # a scalar of the requested shape () is returned as an array, as by NumPy and JAX
+    return C.asarray(U.broadcast_to(x, shape))
 
 
 def flip(m, axis=None):

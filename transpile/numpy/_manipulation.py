@@ -87,9 +87,14 @@ def atleast_3d(*arys):
 
 
 def _as_list(arrays, name):
+    """The arrays to join: a sequence's items, or one array's slices along its first axis
+    (NumPy and JAX iterate an array argument)."""
     if isinstance(arrays, (Tracer, np.ndarray)):
-        raise TypeError(f"{name}() takes a sequence of arrays, not one array; "
-                        f"pass a list or tuple")
+        a = operand(arrays)
+        if not shape_of(a):
+            raise TypeError(f"{name}() takes a sequence of arrays or an array of at least "
+                            f"one dimension, got a 0-d array")
+        return [a[i] for i in range(shape_of(a)[0])]
     return [operand(a) for a in arrays]
 
 
@@ -235,9 +240,11 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         a, axis = reshape(a, (-1,)), 0
     ax = normalize_axis(axis, _ndim(a))
     n = shape_of(a)[ax]
+    if total_repeat_length is not None:
+        return _repeat_to_length(a, repeats, ax, int(total_repeat_length))
     if isinstance(repeats, Tracer):
-        raise TypeError("repeat: 'repeats' must be static (a Python int or sequence), since "
-                        "it fixes the result's length")
+        raise TypeError("repeat: 'repeats' is traced, but it fixes the result's length: pass "
+                        "a Python int or sequence, or give total_repeat_length= (as in JAX)")
     counts = np.broadcast_to(np.asarray(repeats, dtype=np.int64), (n,))
     if (counts < 0).any():
         raise ValueError("repeat: 'repeats' may not contain negative values")
@@ -250,11 +257,34 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
     return take_static(a, np.repeat(np.arange(n), counts), ax)
 
 
+def _repeat_to_length(a, repeats, ax, length):
+    """repeat with JAX's `total_repeat_length`: the result has `length` entries along `ax`
+    whatever the (possibly traced) repeats sum to; entry j comes from the element whose
+    run covers j (past the last run, the last element, as in JAX)."""
+    from ._cumulative import cumsum
+    from ._elementwise import minimum
+    from ._indexing import take
+    from ._sorting import searchsorted
+    from ..core import bind
+    from .. import dtypes, primitives as P
+    n = shape_of(a)[ax]
+    counts = broadcast_to(astype(operand(repeats), dtypes.int64), (n,))
+    if n == 0 or length == 0:
+        shape = list(shape_of(a))
+        shape[ax] = length
+        return broadcast_to(astype(0, aval_of(a).dtype), tuple(shape)) if n == 0 else \
+            take_static(a, np.zeros(0, dtype=np.int64), ax)
+    ends = cumsum(counts)
+    j = bind(P.iota, dtype=dtypes.int64, shape=(length,), dimension=0)
+    source = minimum(searchsorted(ends, j, side="right"), n - 1)
+    return take(a, source, axis=ax, mode="clip")
+
+
 def roll(a, shift, axis=None):
     a = operand(a)
     if axis is None:
         return reshape(roll(reshape(a, (-1,)), shift, 0), shape_of(a))
-    shifts = list(shift) if isinstance(shift, (tuple, list)) else [shift]
+    shifts = _shift_list(shift)
     axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
     if len(shifts) == 1:
         shifts = shifts * len(axes)
@@ -266,6 +296,20 @@ def roll(a, shift, axis=None):
     for s, ax in zip(shifts, axes):
         a = _roll_axis(a, s, normalize_axis(ax, _ndim(a)))
     return a
+
+
+def _shift_list(shift) -> list:
+    """roll's shifts as a list: a sequence's items, a 1-d array's elements (traced or not:
+    JAX takes an array of shifts), or the one scalar."""
+    if isinstance(shift, (tuple, list)):
+        return list(shift)
+    if isinstance(shift, (Tracer, np.ndarray)) and shape_of(operand(shift)):
+        if len(shape_of(operand(shift))) != 1:
+            raise ValueError(f"roll: 'shift' must be a scalar or 1-d, got shape "
+                             f"{shape_of(operand(shift))}")
+        shift = operand(shift)
+        return [shift[i] for i in range(shape_of(shift)[0])]
+    return [shift]
 
 
 def _roll_axis(a, shift, ax):

@@ -9,7 +9,8 @@ from . import _elementwise as E
 from ._dtype_api import finfo
 from ._elementwise import _binary, _unary
 from ._preferred import takes_precision
-from ..base.operands import astype, operand, weak_flags
+from ._ufunc import ufunc
+from ..base.operands import astype, elementwise, operand, weak_flags
 
 arcsinh = _unary("asinh", "arcsinh")
 arccosh = _unary("acosh", "arccosh")
@@ -20,8 +21,55 @@ hypot = _binary("hypot", "hypot")
 copysign = _binary("copysign", "copysign")
 fmax = _binary("fmax", "fmax")
 fmin = _binary("fmin", "fmin")
-logaddexp = _binary("logaddexp", "logaddexp")
-logaddexp2 = _binary("logaddexp2", "logaddexp2")
+def _complex_operands(x, y) -> bool:
+    return any(dtypes.is_complex(aval_of(operand(v)).dtype) for v in (x, y))
+
+
+def _lexicographic_max(x, y):
+    """The larger of two complex values by real part, then imaginary part (lax.max's order
+    on complex numbers)."""
+    from ._complex import imag, real
+    rx, ry = real(x), real(y)
+    x_wins = E.logical_or(E.greater(rx, ry),
+                          E.logical_and(E.equal(rx, ry), E.greater_equal(imag(x), imag(y))))
+    return E.where(x_wins, x, y)
+
+
+def _wrap_to(x, half_period):
+    """x moved by whole periods into [-half_period, half_period)."""
+    return E.subtract(E.remainder(E.add(x, half_period), 2 * half_period), half_period)
+
+
+def _complex_logaddexp(x, y, base_log):
+    """log(b**x + b**y) for complex x, y (JAX computes it; NumPy has no complex loop): the
+    larger operand m factored out, m + log_b(1 + b**(x + y - 2m)), the imaginary part
+    wrapped into (-pi/ln b, pi/ln b] as a principal logarithm's."""
+    from ._complex import imag, real
+    x, y = operand(x), operand(y)
+    dt = dtypes.result_type([aval_of(x).dtype, aval_of(y).dtype], weak_flags([x, y]))
+    x, y = astype(x, dt), astype(y, dt)
+    m = _lexicographic_max(x, y)
+    rest = E.subtract(E.add(x, y), E.multiply(m, 2))
+    grown = E.log1p(E.exp(E.multiply(rest, base_log)))
+    out = E.add(m, E.divide(grown, base_log) if base_log != 1 else grown)
+    im = _wrap_to(imag(out), np.pi / base_log)
+    return E.add(real(out), E.multiply(astype(im, dt), astype(1j, dt)))
+
+
+def _logaddexp(x, y):
+    if _complex_operands(x, y) and dtypes.config.jax_rules():
+        return _complex_logaddexp(x, y, 1)
+    return elementwise("logaddexp", x, y)
+
+
+def _logaddexp2(x, y):
+    if _complex_operands(x, y) and dtypes.config.jax_rules():
+        return _complex_logaddexp(x, y, float(np.log(2)))   # a weak Python float
+    return elementwise("logaddexp2", x, y)
+
+
+logaddexp = ufunc("logaddexp", "logaddexp", _logaddexp)
+logaddexp2 = ufunc("logaddexp2", "logaddexp2", _logaddexp2)
 nextafter = _binary("nextafter", "nextafter")
 asinh, acosh, atanh = arcsinh, arccosh, arctanh
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import primitives as P
-from ..core import aval_of, bind, current_trace
+from ..core import Tracer, aval_of, bind, current_trace
 from . import _elementwise as E
 from ._matmul import dot, matmul, scaled
 from ._preferred import takes_precision
@@ -30,9 +30,19 @@ def _index_grid(n: int, m: int):
 
 
 def tri(N, M=None, k=0, dtype=float):
+    """Ones at and below the k-th diagonal. `k` may be traced (JAX's); a Python int beyond
+    the matrix is clamped to its edge first, which changes nothing but keeps it in range."""
     M = N if M is None else M
-    rows, cols = _index_grid(int(N), int(M))
-    return astype(E.less_equal(cols, E.add(rows, int(k))), dtypes.canonicalize(dtype))
+    N, M = int(N), int(M)
+    rows, cols = _index_grid(N, M)
+    k = clamped_offset(k, N, M) if not isinstance(k, Tracer) else k
+    return astype(E.less_equal(cols, E.add(rows, k)), dtypes.canonicalize(dtype))
+
+
+def clamped_offset(k, n, m) -> int:
+    """A diagonal offset as a Python int moved into [-n-1, m+1]: offsets beyond the matrix
+    select the same (no) elements, and 2**100 would not fit the index arithmetic."""
+    return max(-n - 1, min(m + 1, int(k)))
 
 
 def _triangle(m, k, lower: bool):
@@ -62,7 +72,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
         raise ValueError("diagonal requires an array of at least two dimensions")
     i, j = normalize_axis(axis1, ndim, "axis1"), normalize_axis(axis2, ndim, "axis2")
     if i == j:
-        raise ValueError("axis1 and axis2 cannot be the same")
+        raise ValueError("axis1 and axis2 can not be same (JAX's words; they must differ)")
     a = _to_last_two(a, i, j)
     shape = aval_of(a).shape
     n, m, offset = shape[-2], shape[-1], int(offset)
@@ -116,12 +126,18 @@ def outer(a, b):
 def tensordot(a, b, axes=2):
     a, b = strong_operand(a), strong_operand(b)
     sa, sb = aval_of(a).shape, aval_of(b).shape
+    jax_errors = dtypes.config.jax_rules()      # JAX raises TypeError, in its words
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
         if n < 0 or n > min(len(sa), len(sb)):
+            if jax_errors:
+                raise TypeError(f"Number of tensordot axes (axes {n}) exceeds input ranks "
+                                f"({len(sa)} and {len(sb)})")
             raise ValueError(f"tensordot: axes={n} is out of range for shapes {sa} and {sb}")
         axes_a, axes_b = list(range(len(sa) - n, len(sa))), list(range(n))
     else:
+        if jax_errors:
+            _check_tensordot_axes_jax(axes)
         axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
                           [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
         axes_a = [normalize_axis(x, len(sa)) for x in axes_a]
@@ -136,6 +152,23 @@ def tensordot(a, b, axes=2):
     b2 = reshape(_permute(b, axes_b + free_b), (k, math.prod(sb[i] for i in free_b)))
     out = dot(a2, b2)
     return reshape(out, tuple(sa[i] for i in free_a) + tuple(sb[i] for i in free_b))
+
+
+def _check_tensordot_axes_jax(axes):
+    """JAX's TypeErrors for a malformed pair of axes lists."""
+    if not isinstance(axes, (list, tuple)) or len(axes) != 2:
+        raise TypeError("tensordot axes argument must be an int, a pair of ints, or a pair "
+                        f"of lists/tuples of ints, got {axes}.")
+    ax1, ax2 = axes
+    if isinstance(ax1, (int, np.integer)) and isinstance(ax2, (int, np.integer)):
+        return
+    if isinstance(ax1, (list, tuple)) and isinstance(ax2, (list, tuple)):
+        if len(ax1) != len(ax2):
+            raise TypeError("tensordot requires axes lists to have equal length, got "
+                            f"{ax1} and {ax2}.")
+        return
+    raise TypeError("tensordot requires both axes lists to be either ints, tuples or lists, "
+                    f"got {ax1} and {ax2}")
 
 
 def _permute(x, order):

@@ -98,6 +98,7 @@ def install() -> None:
     for name, fn in {**_METHODS, **_more_methods()}.items():   # methods, like functions,
         setattr(Tracer, name, strong_results(fn))                # return strong values
     _eager_ptp()
+    _jax_array_methods()
     Tracer.T = property(lambda self: S.transpose(self))
     Tracer.mT = property(lambda self: M.swapaxes(self, -1, -2))
     Tracer.real = property(strong_results(CX.real))
@@ -107,6 +108,23 @@ def install() -> None:
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
     _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)
     _constant_indexing.install()    # EagerArray constants indexed by tracers
+
+
+def _round_method(self, ndigits=None):
+    """`round(x, n)` on an array, as jax.Array's: `tnp.round(x, n)`, an array."""
+    return E.round(self, 0 if ndigits is None else ndigits)
+
+
+def _jax_array_methods():
+    """jax.Array's spellings that NumPy's ndarray lacks, on tracers and eager arrays:
+    `round(x, n)`, and `searchsorted(..., method=)` (JAX's algorithm choice: validated, then
+    the one search transpile has)."""
+    from ..eager_array import EagerArray
+    Tracer.__round__ = strong_results(_round_method)
+    EagerArray.__round__ = strong_results(_round_method)
+    EagerArray.searchsorted = strong_results(
+        lambda self, v, side="left", sorter=None, *, method=None:
+        SO.searchsorted(self, v, side, sorter, method=method))
 
 
 def _eager_ptp():

@@ -33,7 +33,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     avals = [aval_of(start), aval_of(stop)]
     dt = dtypes.result_type([a.dtype for a in avals] + [dtypes.float64],
                             weak_flags([start, stop]) + [True])
-    if not dtypes.is_float(dt):
+    if not dtypes.is_inexact(dt):       # complex endpoints stay complex
         dt = dtypes.float64
     start, stop = astype(start, dt), astype(stop, dt)
     div = (num - 1) if endpoint else num
@@ -86,11 +86,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     from ._indexing import take
     from ._sorting import searchsorted
     x, xp, fp = operand(x), operand(xp), operand(fp)
-    if len(shape_of(xp)) != 1 or shape_of(xp) != shape_of(fp):
-        raise ValueError(f"interp: xp and fp must be 1-d of one length, got shapes "
-                         f"{shape_of(xp)} and {shape_of(fp)}")
-    if shape_of(xp)[0] == 0:
-        raise ValueError("interp: array of sample points is empty")
+    _check_interp_arguments(x, xp, fp, left, right, period)
     xdt, fdt = _interp_dtypes(x, xp, fp)
     x, xp, fp = astype(x, xdt), astype(xp, xdt), astype(fp, fdt)
     if period is not None:
@@ -105,11 +101,43 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     slope = E.divide(E.subtract(y1, y0), E.subtract(x1, x0))
     inside = E.add(E.multiply(slope, E.subtract(x, x0)), y0)
     inside = E.where(E.equal(x, x0), y0, inside)        # exact at the sample points
-    lo = take(fp, 0) if left is None else astype(left, fdt)
-    hi = take(fp, n - 1) if right is None else astype(right, fdt)
+    lo = _outside_value(left, take(fp, 0), x, xp, fp, 0, fdt)
+    hi = _outside_value(right, take(fp, n - 1), x, xp, fp, n - 2, fdt)
     out = E.where(E.equal(x, take(xp, n - 1)), take(fp, n - 1), inside)
     out = E.where(E.less(x, take(xp, 0)), lo, out)
     return E.where(E.greater(x, take(xp, n - 1)), hi, out)
+
+
+def _check_interp_arguments(x, xp, fp, left, right, period):
+    """NumPy's and JAX's argument errors, in JAX's words."""
+    if len(shape_of(xp)) != 1 or shape_of(xp) != shape_of(fp):
+        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    if shape_of(xp)[0] == 0:
+        raise ValueError("interp: array of sample points is empty")
+    if dtypes.is_complex(aval_of(x).dtype) or dtypes.is_complex(aval_of(xp).dtype):
+        raise ValueError("jnp.interp: complex x values not supported.")
+    for name, value in (("left", left), ("right", right)):
+        if isinstance(value, str) and value != "extrapolate":
+            raise ValueError(f"the only valid string value of `{name}` is 'extrapolate', "
+                             f"but got: {value!r}")
+    if period is not None and np.ndim(period) != 0:
+        raise ValueError(f"period must be a scalar; got {period}")
+
+
+def _outside_value(option, edge_value, x, xp, fp, segment, fdt):
+    """What interp gives beyond one end of xp: the end value (default), the given value, or
+    with 'extrapolate' (JAX's) the line through the two end points `segment`, `segment+1`."""
+    from ._indexing import take
+    if option is None:
+        return edge_value
+    if not isinstance(option, str):
+        return astype(option, fdt)
+    if shape_of(xp)[0] == 1:
+        return edge_value
+    x0, x1 = take(xp, segment), take(xp, segment + 1)
+    y0, y1 = take(fp, segment), take(fp, segment + 1)
+    slope = E.divide(E.subtract(y1, y0), E.subtract(x1, x0))
+    return E.add(y0, E.multiply(slope, E.subtract(x, x0)))
 
 
 def _interp_dtypes(x, xp, fp):
@@ -152,19 +180,31 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Numbers evenly spaced on a log scale between start and stop (both of one sign);
-    traced endpoints go through logspace of their logs, with NumPy's exact endpoints."""
+    """Numbers evenly spaced on a log scale between start and stop. Traced endpoints follow
+    NumPy 2's formula: with s = sign(start) (z/|z| for complex), s * exp(linspace(log(start/s),
+    log(stop/s))) along a new leading axis, the endpoints set to the inputs exactly, then
+    that axis moved to `axis`."""
     if not isinstance(start, Tracer) and not isinstance(stop, Tracer):
         return np.geomspace(start, stop, num, endpoint,
                             None if dtype is None else dtypes.canonicalize(dtype), axis)
-    start, stop = operand(start), operand(stop)
-    sign = E.sign(start)
-    y = E.multiply(sign, logspace(E.log10(E.abs(start)), E.log10(E.abs(stop)), num, endpoint,
-                                  axis=axis))
+    from ._shape import moveaxis
+    from ._manipulation import broadcast_arrays
+    start, stop = broadcast_arrays(*(_inexact(operand(v)) for v in (start, stop)))
+    sign = E.divide(start, E.abs(start)) if dtypes.is_complex(aval_of(start).dtype) else \
+        E.sign(start)
+    start, stop = E.divide(start, sign), E.divide(stop, sign)
+    y = E.exp(linspace(E.log(start), E.log(stop), num, endpoint, axis=0))
     if num > 0:     # NumPy sets the endpoints to the inputs exactly
-        first = np.arange(num) == 0
-        y = E.where(first if axis == 0 else np.moveaxis(first, 0, axis), start, y)
+        position = np.arange(num).reshape((num,) + (1,) * len(shape_of(start)))
+        y = E.where(position == 0, start, y)
         if endpoint and num > 1:
-            last = np.arange(num) == num - 1
-            y = E.where(last if axis == 0 else np.moveaxis(last, 0, axis), stop, y)
+            y = E.where(position == num - 1, stop, y)
+    y = moveaxis(E.multiply(sign, y), 0, axis)
     return y if dtype is None else astype(y, dtypes.canonicalize(dtype))
+
+
+def _inexact(x):
+    """x in the floating dtype its logarithm takes (integers to the default float)."""
+    dt = aval_of(x).dtype
+    return x if dtypes.is_inexact(dt) else astype(x, dtypes.result_type([dt, dtypes.float64],
+                                                                        [False, True]))

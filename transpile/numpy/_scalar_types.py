@@ -67,3 +67,15 @@ def bfloat16_type() -> type:
     """`tnp.bfloat16` (ml_dtypes' bfloat16, as JAX's): made on first use, since it needs
     ml_dtypes imported (an ImportError naming `pip install ml_dtypes` when it is missing)."""
     return _scalar_type("bfloat16", dtypes.require_bfloat16())
+
+
+def four_bit_type(name: str) -> type:
+    """`tnp.int4` / `tnp.uint4` (ml_dtypes' 4-bit integers, as JAX names them). transpile
+    computes on no 4-bit arrays; the names exist so that code listing JAX's dtypes (as JAX's
+    own tests do) imports, and converting to them raises TypeError naming the dtype."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError(f"{name} needs the ml_dtypes package (as JAX uses): "
+                          "pip install ml_dtypes") from None
+    return _scalar_type(name, np.dtype(getattr(ml_dtypes, name)))

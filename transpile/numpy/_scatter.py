@@ -151,6 +151,8 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     static under jit (as in JAX); negative values count in bin 0, as in JAX (NumPy raises)."""
     from ._creation import zeros
     x = operand(x)
+    if aval_of(x).dtype == dtypes.bool_:     # NumPy and JAX count booleans as 0 and 1
+        x = astype(x, dtypes.int8)
     if len(shape_of(x)) != 1 or not dtypes.is_int(aval_of(x).dtype):
         raise ValueError(f"bincount: x must be a 1-d integer array, got "
                          f"{aval_of(x).str_short()}")
@@ -158,7 +160,8 @@ def bincount(x, weights=None, minlength=0, *, length=None):
         if isinstance(x, Tracer):
             raise TypeError("bincount: the result length depends on the values of x; pass a "
                             "static length= (as jax.numpy requires under jit)")
-        length = max(int(minlength), int(np.max(x)) + 1 if x.size else 0)
+        # negative values count in bin 0, so all-negative x still has one bin (as JAX)
+        length = max(int(minlength), max(int(np.max(x)), 0) + 1 if x.size else 0)
     length = int(length)
     if weights is None:
         out, values = zeros(length, dtypes.default_int()), 1
@@ -225,9 +228,13 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _bin_edges(reshape(operand(a), (-1,)), bins, range)
 
 
-def digitize(x, bins, right=False):
+def digitize(x, bins, right=False, *, method=None):
     """The bin of each x among the 1-d monotonic bins, as NumPy's (increasing or decreasing;
-    for traced bins the direction is chosen at run time)."""
+    for traced bins the direction is chosen at run time). JAX's `method` (its searchsorted
+    algorithm) is checked and otherwise changes nothing: one search serves all."""
+    if method not in (None, "scan", "scan_unrolled", "sort", "compare_all"):
+        raise ValueError(f"digitize: method must be one of 'scan', 'scan_unrolled', 'sort', "
+                         f"'compare_all', got {method!r}")
     from ._sorting import searchsorted
     from ._shape import flip
     x, bins = operand(x), operand(bins)
@@ -235,8 +242,9 @@ def digitize(x, bins, right=False):
         raise ValueError(f"digitize: bins must be 1-d, got shape {shape_of(bins)}")
     n = shape_of(bins)[0]
     side = "left" if right else "right"
-    if n == 0:
-        return astype(E.multiply(x, 0), dtypes.int64)
+    if n == 0:     # every x in bin 0, in the dtype the searches below would give
+        return astype(E.multiply(x, 0), dtypes.int32 if dtypes.config.jax_rules()
+                      else dtypes.int64)
     increasing = searchsorted(bins, x, side=side)
     decreasing = E.subtract(n, searchsorted(flip(bins, 0), x, side=side))
     if not isinstance(bins, Tracer):

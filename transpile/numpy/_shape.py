@@ -75,11 +75,11 @@ def concatenate(arrays, axis=0):
     arrays = [operand(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
+    if axis is None:                      # flattened first: 0-d arrays join too (NumPy)
+        arrays, axis = [ravel(x) for x in arrays], 0
     ndim = len(shape_of(arrays[0]))
     if ndim == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    if axis is None:
-        arrays, axis = [ravel(x) for x in arrays], 0
     ax = normalize_axis(axis, ndim)
     if len(arrays) == 1:
         return arrays[0]

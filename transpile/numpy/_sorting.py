@@ -47,9 +47,15 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
     return _along_last(lambda x: flip(_bind_sort(P.sort, flip(x, -1)), -1), a, axis)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False, dtype=None):
+    """NumPy's and JAX's argsort; `dtype` (JAX's) is the integer dtype of the positions
+    (default: the default int)."""
     if order is not None:
         raise TypeError("argsort: 'order' (structured arrays) is not supported")
+    if dtype is not None:
+        if not dtypes.is_int(dtypes.canonicalize(dtype)):
+            raise ValueError(f"argsort: dtype must be an integer dtype, got {dtype}")
+        return astype(argsort(a, axis, kind, stable=stable, descending=descending), dtype)
     if not descending:
         return _along_last(lambda x: _positions(_bind_sort(P.argsort, x)), a, axis)
 

@@ -368,11 +368,26 @@ def _weighted_dof(w, w_sum, aweights, ddof):
 
 
 def corrcoef(x, y=None, rowvar=True, dtype=None):
+    if dtype is not None and not dtypes.is_inexact(dtypes.canonicalize(dtype)):
+        raise ValueError(f"corrcoef: dtype must be a subclass of float or complex, got "
+                         f"{dtype}")
     c = cov(x, y, rowvar, dtype=dtype)
     shape = aval_of(c).shape
     if shape == ():
-        return E.divide(c, c)
-    from ._matrices import diagonal
-    d = E.sqrt(diagonal(c))
-    c = E.divide(E.divide(c, reshape(d, (-1, 1))), reshape(d, (1, -1)))
-    return E.clip(c, -1, 1)
+        out = E.divide(c, c)
+    else:
+        from ._matrices import diagonal
+        d = E.sqrt(diagonal(c))
+        out = _clip_parts(E.divide(E.divide(c, reshape(d, (-1, 1))), reshape(d, (1, -1))))
+    return out if dtype is None else astype(out, dtypes.canonicalize(dtype))
+
+
+def _clip_parts(c):
+    """NumPy's last step of corrcoef: the real part, and a complex result's imaginary part,
+    each clipped to [-1, 1] (rounding can leave them just outside)."""
+    if not dtypes.is_complex(aval_of(c).dtype):
+        return E.clip(c, -1, 1)
+    from ._complex import imag, real
+    dt = aval_of(c).dtype
+    return E.add(astype(E.clip(real(c), -1, 1), dt),
+                 E.multiply(astype(E.clip(imag(c), -1, 1), dt), astype(1j, dt)))

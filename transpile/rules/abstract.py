@@ -287,7 +287,8 @@ def gather_abstract(operand, indices, *, axis):
     if not 0 <= axis < operand.ndim:
         raise ValueError(f"gather: axis {axis} is out of range for rank {operand.ndim}")
     if operand.shape[axis] == 0 and indices.size:
-        raise IndexError(f"gather: cannot take indices from the empty axis {axis}")
+        raise IndexError(f"gather: cannot take indices from the empty axis {axis} (JAX: "
+                         "Cannot do a non-empty jnp.take() from an empty axis.)")
     shape = operand.shape[:axis] + indices.shape + operand.shape[axis + 1:]
     return ShapedArray(shape, operand.dtype, operand.weak_type)
 

@@ -172,7 +172,9 @@ def argmin_impl(avals, x, *, axis, index_dtype):
 def dot_general_impl(avals, lhs, rhs):
     out = abstract_rules["dot_general"](*avals)
     with np.errstate(all="ignore"):
-        return np.matmul(np.asarray(lhs, out.dtype), np.asarray(rhs, out.dtype))
+        # NumPy multiplies ml_dtypes' bfloat16 in float32 and returns float32: round back
+        return np.asarray(np.matmul(np.asarray(lhs, out.dtype), np.asarray(rhs, out.dtype)),
+                          out.dtype)
 
 
 for _fn in (select_impl, convert_element_type_impl, broadcast_in_dim_impl, reshape_impl,

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, dtypes_jax
 from ..core import aval_of
 from . import _elementwise as E
 from ._dtype_api import finfo
 from ._elementwise import _binary, _unary
-from ._preferred import takes_precision
+from ..precision import check_precision
 from ._ufunc import ufunc
 from ..base.operands import astype, elementwise, operand, weak_flags
 
@@ -186,33 +186,44 @@ def _mode_window(full, n, m, mode):
     raise ValueError(f"mode must be one of 'full', 'same' or 'valid', got {mode!r}")
 
 
-def _check_1d(a, v, name):
+def _check_1d(a, v, name, preferred_element_type=None):
     a, v = operand(a), operand(v)
     for arg, what in ((a, "a"), (v, "v")):
         if len(aval_of(arg).shape) != 1:
             raise ValueError(f"{name}: '{what}' must be 1-d, got shape {aval_of(arg).shape}")
         if aval_of(arg).shape[0] == 0:
             raise ValueError(f"{name}: '{what}' cannot be empty")
-    # The mode's promotion (JAX's: int32 with float32 is float32, not NumPy's float64);
-    # JAX convolves integers and booleans as floats too (NumPy keeps them integers).
-    dt = dtypes.result_type([aval_of(a).dtype, aval_of(v).dtype], weak_flags([a, v]))
-    if dtypes.config.jax_rules():
-        dt = dtypes.float_for_integers(dt)
+    dt = _operand_dtype(a, v, preferred_element_type)
     return astype(a, dt), astype(v, dt)
 
 
-@takes_precision
-def correlate(a, v, mode="valid"):
-    a, v = _check_1d(a, v, "correlate")
+def _operand_dtype(a, v, preferred_element_type):
+    """The dtype the products are summed in: `preferred_element_type` when given (JAX's
+    argument); else NumPy's promotion, or under JAX's rules JAX's promotion made inexact
+    (JAX's convolve of two int32 arrays is float32)."""
+    if preferred_element_type is not None:
+        return dtypes.canonicalize(preferred_element_type)
+    pair = [aval_of(a).dtype, aval_of(v).dtype]
+    if not dtypes.config.jax_rules():
+        return np.result_type(*pair)
+    return dtypes_jax.to_inexact(dtypes.result_type(pair, [False, False]), False)[0]
+
+
+def correlate(a, v, mode="valid", *, precision=None, preferred_element_type=None):
+    """NumPy's and JAX's correlate; JAX's `precision` changes nothing on the CPU (products
+    are summed in the operands' dtype)."""
+    check_precision(precision, "correlate")
+    a, v = _check_1d(a, v, "correlate", preferred_element_type)
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]
     if m > n:   # NumPy swaps the operands and reverses the result
         return _mode_window(_correlate_full(v, a), m, n, mode)[::-1]
     return _mode_window(_correlate_full(a, v), n, m, mode)
 
 
-@takes_precision
-def convolve(a, v, mode="full"):
-    a, v = _check_1d(a, v, "convolve")
+def convolve(a, v, mode="full", *, precision=None, preferred_element_type=None):
+    """NumPy's and JAX's convolve (`precision` as in `correlate`)."""
+    check_precision(precision, "convolve")
+    a, v = _check_1d(a, v, "convolve", preferred_element_type)
     if aval_of(v).shape[0] > aval_of(a).shape[0]:
         a, v = v, a
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]

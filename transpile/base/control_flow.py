@@ -295,6 +295,25 @@ def _check_carry_eagerly(init, what, trace_body, body_fun, carry_position, other
                   lambda: _loop_carry(init, what, trace_body, body_fun, carry_position))
 
 
+def _check_first_step(init, new, what, body_fun, carry_position):
+    """An eager loop's first step checked as JAX checks its traced body: the same carry
+    structure, and dtypes and shapes that match (a weak initial value may take the body's
+    dtype), else JAX's TypeError. The step's own output is checked rather than a second
+    trace of the body, so the body's Python side effects run once per step (the seed's
+    `next(it)` inside a fori_loop)."""
+    init_leaves, treedef = tree_flatten(init)
+    new_leaves, new_tree = tree_flatten(new)
+    if new_tree != treedef or len(new_leaves) != len(init_leaves):
+        raise carry_types.carry_structure_error(what, body_fun, carry_position, treedef,
+                                                new_tree)
+    avals = _flat_avals(_region_operands(init_leaves))
+    outs = _flat_avals(_region_operands(new_leaves))
+    if [o.strong() for o in outs] != [a.strong() for a in avals] and \
+            not _promotable(avals, outs):
+        raise carry_types.carry_type_error(what, body_fun, carry_position, treedef, avals,
+                                           outs)
+
+
 def _eager_carry_type(val):
     leaves, treedef = tree_flatten(val)
     return treedef, [np.shape(x) for x in leaves]
@@ -334,12 +353,13 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                              "statically known.")
     if not _tracing():
         val = eager_tree(init_val)
-        if _fori_index_aval(operand(lower), operand(upper)) is not None:
-            index_aval = _fori_index_aval(operand(lower), operand(upper))
-            _check_carry_eagerly(val, "scan body", _fori_trace_body(body_fun, index_aval),
-                                 body_fun, _FORI_CARRY, (str(index_aval),))
+        checked = _fori_index_aval(operand(lower), operand(upper)) is None
         for i in range(int(lower), int(upper)):
-            val = body_fun(i, val)
+            new = body_fun(i, val)
+            if not checked:
+                _check_first_step(val, new, "scan body", body_fun, _FORI_CARRY)
+                checked = True
+            val = new
         return val
     lower, upper = operand(lower), operand(upper)
     index_dtype = dtypes.result_type([aval_of(lower).dtype, aval_of(upper).dtype],

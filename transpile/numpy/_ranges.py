@@ -111,7 +111,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 def _check_interp_arguments(x, xp, fp, left, right, period):
     """NumPy's and JAX's argument errors, in JAX's words."""
     if len(shape_of(xp)) != 1 or shape_of(xp) != shape_of(fp):
-        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+        raise ValueError(f"xp and fp must be one-dimensional arrays of equal size (interp "
+                         f"got shapes {shape_of(xp)} and {shape_of(fp)})")
     if shape_of(xp)[0] == 0:
         raise ValueError("interp: array of sample points is empty")
     if dtypes.is_complex(aval_of(x).dtype) or dtypes.is_complex(aval_of(xp).dtype):

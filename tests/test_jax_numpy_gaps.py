@@ -112,9 +112,10 @@ def test_interp_extrapolates_as_jax(jax_rules, case):
      "jnp.interp: complex x values not supported."),
 ])
 def test_interp_errors_are_jaxs(call, message):
+    """JAX's words first (its tests match them); transpile may add the values it got."""
     with pytest.raises(ValueError) as info:
         call()
-    assert str(info.value) == message
+    assert str(info.value).startswith(message)
 
 
 # --- index tricks -------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ class CCompiler:
         """The compiler's first `--version` line, for manifests. Asked once per compiler
         identity and process: every module's build records it, and a `cc --version` each
         time was a process spawn (5-30 ms) on every first call."""
-        return _version(self.cc, self.identity)
+        return version_line(self.cc, self.identity)
 
     def compile(self, c_path: str, so_path: str, link: tuple[str, ...] = (),
                 prelude: str | None = None) -> str:
@@ -100,8 +100,9 @@ class CCompiler:
 
 
 @functools.lru_cache(maxsize=None)
-def _version(cc: str, identity: str) -> str:
-    """`identity` is part of the key only so that an upgraded compiler is asked again."""
+def version_line(cc: str, identity: str) -> str:
+    """The first line of `cc --version`, asked once per process and compiler; `identity`
+    is part of the key only so that an upgraded compiler is asked again."""
     try:
         out = subprocess.run([cc, "--version"], capture_output=True, text=True,
                              timeout=30).stdout

@@ -33,7 +33,7 @@ from .cache_entry import SCHEMA, cache_key, read_manifest, sha256_text, source_f
 _OCCUPIED = (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR)
 
 
-def _sha256_file(path: str) -> str:
+def sha256_file(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -166,7 +166,7 @@ class DiskCache:
         published first (kept: it may be mapped already). None when the key's place is taken
         by something that cannot be removed (said once, as a damaged entry); OSError when
         publishing fails otherwise."""
-        manifest = make_manifest(key, source, _sha256_file(os.path.join(tmp, "module.so")),
+        manifest = make_manifest(key, source, sha256_file(os.path.join(tmp, "module.so")),
                                  identity, built)
         with open(os.path.join(tmp, "manifest.json"), "w") as f:
             json.dump(manifest, f, indent=1, sort_keys=True)

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 
 from . import INCLUDE_DIR
-from .compiler import CompileError, header_digest
+from .compiler import CompileError, header_digest, version_line
 
 # Never fast math: --fmad=false keeps a*b+c as two roundings (NumPy's results, like the C
 # backend's -ffp-contract=off); -ftz/-prec-div/-prec-sqrt keep nvcc's IEEE defaults.
@@ -133,7 +133,7 @@ class EmulatedCudaCompiler:
         return [self.cxx, *self.flags, "-I", INCLUDE_DIR, "-o", so, src, "-lm"]
 
     def version(self) -> str:
-        return _cxx_version(self.cxx, self.identity) + " (CUDA emulated on the CPU)"
+        return version_line(self.cxx, self.identity) + " (CUDA emulated on the CPU)"
 
     def compile(self, src: str, so: str) -> str:
         return _run(self.command(src, so), src)
@@ -149,13 +149,3 @@ def _nvcc_version(nvcc: str, identity: str) -> str:
         return "nvcc (unknown version)"
     lines = [line for line in out.splitlines() if "release" in line]
     return lines[0].strip() if lines else "nvcc (unknown version)"
-
-
-@functools.lru_cache(maxsize=None)
-def _cxx_version(cxx: str, identity: str) -> str:
-    try:
-        out = subprocess.run([cxx, "--version"], capture_output=True, text=True,
-                             timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.splitlines()[0] if out else "unknown"

@@ -46,7 +46,7 @@ import time
 from . import INCLUDE_DIR
 from .cache_location import usable_root
 from .compiler import CCompiler, run_compiler
-from .disk_cache import DiskCache, cache_key
+from .disk_cache import DiskCache, cache_key, sha256_file
 from .loader import LoadError, load_library
 
 DECLARATIONS = "tp_runtime.h"
@@ -124,20 +124,12 @@ def checked_prelude(entry_dir: str, built: dict) -> Prelude | None:
     ids = _file_ids(header)
     for path, field in ((header, "header_sha256"), (header + ".gch", "pch_sha256")):
         try:
-            digest = _sha256_file(path)
+            digest = sha256_file(path)
         except OSError:
             return None
         if digest != expected.get(field):
             return None
     return Prelude(header, ids) if ids and _file_ids(header) == ids else None
-
-
-def _sha256_file(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclasses.dataclass
@@ -333,7 +325,7 @@ def build(compiler: CCompiler, key: str, tmp: str) -> dict:
     for stem in parts:      # the entry keeps module.c, module.so, the prelude, manifest
         os.remove(stem + ".c")
         os.remove(stem + ".o")
-    prelude = {"header_sha256": _sha256_file(header), "pch_sha256": _sha256_file(header + ".gch")}
+    prelude = {"header_sha256": sha256_file(header), "pch_sha256": sha256_file(header + ".gch")}
     return {"kind": KIND, "compiler": compiler.version(), "soname": soname(key),
             "prelude": prelude,
             "warnings": "".join(w for w in warnings if w.strip()),

@@ -78,12 +78,30 @@ def _is_noop(eqn: Eqn, inputs) -> bool:
     return name in ("rev",) and not eqn.params["dimensions"]
 
 
+def _whole_window(eqn: Eqn, inputs):
+    """What a slice or update whose window is the whole array leaves: `x` for
+    dynamic_slice(x) and the update `u` for dynamic_update_slice(x, u) (starts are clamped,
+    so with a full-size window they are all 0 whatever they are). `x.at[:].set(y)`, in
+    NPBench's gemm, doitgen, floyd_warshall..., would otherwise copy y into a new buffer."""
+    name, out = eqn.prim.name, eqn.outputs[0]
+    if name == "dynamic_slice" and isinstance(inputs[0], Var) and inputs[0].aval == out.aval:
+        return inputs[0]
+    if name == "dynamic_update_slice" and isinstance(inputs[1], Var) \
+            and inputs[1].aval == out.aval:
+        return inputs[1]
+    return None
+
+
 def drop_noops(ir: IR) -> IR:
     env, eqns = {}, []
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
         if _is_noop(eqn, inputs):
             env[eqn.outputs[0]] = _integer_identity_operand(eqn, inputs) or inputs[0]
+            continue
+        whole = _whole_window(eqn, inputs) if len(eqn.outputs) == 1 else None
+        if whole is not None:
+            env[eqn.outputs[0]] = whole
             continue
         eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
     return _rebuild(ir, eqns, env)

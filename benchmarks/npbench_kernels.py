@@ -500,7 +500,8 @@ def _nbody_reference(mass, pos, vel, N, Nt, dt, G, softening):
 
 
 @kernel("nbody", {"S": dict(N=25, tEnd=2.0, dt=0.05), "tiny": dict(N=4, tEnd=0.2, dt=0.05)},
-        _nbody_init, _nbody_reference, static_argnums=(4,))
+        # 40 steps of a chaotic system amplify rounding differences: 1e-7 apart at preset S.
+        _nbody_init, _nbody_reference, static_argnums=(4,), rtol=1e-6)
 def make_nbody(lib):
     jnp = lib.np
     # NPBench's version jits its two helpers too: a jitted function called while tracing.

@@ -1871,9 +1871,10 @@ def make_lenet(lib):
 
         def row(output, i):
             def column(output, j):
-                window = lax.dynamic_slice(x, (0, 2 * i, 2 * j, 0), (x.shape[0], 2, 2, x.shape[3]))
-                return lax.dynamic_update_slice(output, jnp.max(window, axis=(1, 2))[:, None, None, :],
-                                                (0, i, j, 0)), None
+                window = lax.dynamic_slice(x, (0, 2 * i, 2 * j, 0),
+                                           (x.shape[0], 2, 2, x.shape[3]))
+                pooled = jnp.max(window, axis=(1, 2))[:, None, None, :]
+                return lax.dynamic_update_slice(output, pooled, (0, i, j, 0)), None
             return lax.scan(column, output, jnp.arange(x.shape[2] // 2))[0], None
 
         return lax.scan(row, output, jnp.arange(x.shape[1] // 2))[0]

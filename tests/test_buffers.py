@@ -509,3 +509,15 @@ def test_an_interchanged_loop_running_in_its_starting_buffer_compiles():
     for i in range(3):
         expected = expected * d + np.uint8(i)
     assert_same(run_checked(f, x), expected)
+
+
+def test_whole_array_set_is_the_new_value_not_a_copy():
+    """`x.at[:].set(y)` (NPBench's gemm, doitgen, floyd_warshall) is y itself, cast to x's
+    dtype: no update kernel, no copy of y into a new buffer; a full-size dynamic_slice is x."""
+    a, b = np.arange(12.0).reshape(3, 4), np.ones((3, 4), np.float32)
+    f = tp.jit(lambda a, b: (a.at[:].set(b * 2), lax.dynamic_slice(a, (1, 2), (3, 4)) + 1))
+    source = f.lower(a, b).source
+    assert "dynamic_update_slice" not in source and "dynamic_slice" not in source
+    got, sliced = f(a, b)
+    assert got.dtype == np.float64 and np.all(got == 2) and np.all(sliced == a + 1)
+    assert a[0, 1] == 1.0                           # the input is untouched

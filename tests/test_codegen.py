@@ -78,3 +78,26 @@ def test_float32_literals_print_as_written():
     source = tp.jit(lambda x: x * 1.67 - 0.9).lower(np.ones(4, np.float32)).source
     assert "1.67f" in source and "0.9f" in source
     assert "1.6699999" not in source
+
+
+def test_squares_are_products_in_loop_bodies_too():
+    """`x ** 2` on real floats is `x * x` (the same bits as NumPy's square), in a loop body
+    as at the top level: no libm pow call per element per iteration (NPBench cavity_flow's
+    `dx ** 2` with a traced dx); complex squares and other exponents are left alone."""
+    import transpile.numpy as tnp
+    from transpile import lax
+
+    def program(x, d):
+        top = x ** 2
+        looped = lax.fori_loop(0, 3, lambda i, y: y + d ** 2 * x ** 2, x)
+        return top, looped, x ** 3
+    x = np.random.default_rng(0).standard_normal(50) * 1e100
+    f = tp.jit(program)
+    source = f.lower(x, 3.0).source
+    assert source.count("pow(") == 1                     # x ** 3 only
+    top, looped, cube = f(x, 3.0)
+    assert np.array_equal(top, x ** 2) and np.array_equal(cube, x ** 3)
+    want = x.copy()
+    for _ in range(3):
+        want = want + 9.0 * x ** 2
+    assert np.array_equal(looped, want)

@@ -169,10 +169,13 @@ def test_batched_with_broadcast_operands(dtype):
     f = tp.jit(_batched)
     lowered = f.lower(x, y, z, shared)
     source = lowered.source
-    # The shared matrix is read with batch stride 0: one kernel per product, no copies.
+    # One kernel per product, operands read in place (no copies); the shared matrix is read
+    # with batch stride 0, except that a stack of few-row matrices times it is a single
+    # product of the stacked rows (z @ shared: 10 rows of 40).
     operands = _gemm_operands(source)
     assert len(operands) == 12 and all(name in _inputs(lowered) for name in operands)
     assert "shared, 0, 40, 1, out0" in source      # x @ shared: shared's batch stride is 0
+    assert "(1, 10, 40, 40, z, 0, 40, 1, shared, 0, 40, 1," in source     # z @ shared
     for _ in range(2):
         for got, want in zip(f(x, y, z, shared), _batched(x, y, z, shared)):
             assert got.shape == want.shape

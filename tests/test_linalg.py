@@ -76,6 +76,27 @@ def test_solve_vector_and_broadcast_batches():
         tp.jit(tnp.linalg.inv)(np.ones((3, 4)))
 
 
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_solve_and_inv(dtype):
+    """Complex systems (NPBench's contour_integral), batched, with a vector, a real
+    right-hand side promoted, and in a loop whose carry starts at complex zeros."""
+    a = (_matrix((2, 4, 4), np.float64) + 1j * _matrix((2, 4, 4), np.float64)).astype(dtype)
+    b = (RNG.standard_normal((2, 4, 3)) + 1j * RNG.standard_normal((2, 4, 3))).astype(dtype)
+    real_b = RNG.standard_normal(4).astype(np.float32 if dtype == np.complex64 else np.float64)
+    tol = 10 * _tol(a.real + 0 * a.imag, np.float32 if dtype == np.complex64 else np.float64)
+    want = (np.linalg.solve(a, b), np.linalg.inv(a), np.linalg.solve(a[0], real_b))
+    for got in _all_ways(lambda a, b, v: (tnp.linalg.solve(a, b), tnp.linalg.inv(a),
+                                          tnp.linalg.solve(a[0], v)), a, b, real_b):
+        for g, w in zip(got, want):
+            _close(np.asarray(g), w, tol)
+
+    def summed(a, b):
+        def step(i, total):
+            return total.at[:, :].add(tnp.linalg.solve(a[i], b[i]))
+        return tp.lax.fori_loop(0, 2, step, tnp.zeros((4, 3), dtype=dtype))
+    _close(np.asarray(tp.jit(summed)(a, b)), want[0].sum(axis=0), tol)
+
+
 def test_singular_and_indefinite_inputs_give_nan_not_errors():
     singular = np.array([[1.0, 2.0], [2.0, 4.0]])
     for inv_, det_ in _all_ways(lambda a: (tnp.linalg.inv(a), tnp.linalg.det(a)), singular):

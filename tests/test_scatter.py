@@ -155,7 +155,8 @@ def test_bincount_matches_numpy():
         tp.jit(lambda x: tnp.bincount(x))(x)
 
 
-@pytest.mark.parametrize("bins,range_", [(5, None), (4, (0.0, 1.0)), ([-1.0, 0.0, 0.5, 2.0], None)])
+@pytest.mark.parametrize("bins,range_", [(5, None), (4, (0.0, 1.0)), ([-1.0, 0.0, 0.5, 2.0], None),
+                                         (100, None), (64, (-1.0, 1.0))])  # equal bins by arithmetic
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
 def test_histogram_matches_numpy(bins, range_, dtype):
     a = (RNG.standard_normal(200) * 2).astype(dtype)

@@ -23,6 +23,22 @@
 #endif
 #define TP_LINALG_ITEM static inline TP_DEVICE void
 
+/* Cholesky's dot products: summed in SIMD lanes (OpenMP's reduction clause allows that
+ * reassociation without -ffast-math; LAPACK's blocked potrf reassociates too), the rows of a
+ * column across threads once a column holds enough work (a region costs a few microseconds).
+ * Plain loops on the device, where each matrix has one thread. */
+#ifdef TP_DEVICE_HELPERS
+#define TP_LINALG_SIMD_SUM
+#define TP_LINALG_SIMD_DOT
+#define TP_LINALG_ROWS_PARALLEL
+#else
+#define TP_LINALG_SIMD_SUM _Pragma("omp simd reduction(+:acc)")
+#define TP_LINALG_SIMD_DOT _Pragma("omp simd reduction(+:dot)")
+/* (names the item's n and j: a pragma's text takes no macro arguments) */
+#define TP_LINALG_ROWS_PARALLEL \
+    _Pragma("omp parallel for schedule(static) if((n - j) * j > 65536)")
+#endif
+
 #define TP_LINALG_PARALLEL(batch, n) \
     _Pragma("omp parallel for schedule(static) if((batch) > 1 && (batch) * (n) * (n) * (n) > 262144)")
 
@@ -119,15 +135,21 @@
             int positive = 1;                                                                 \
             memset(out, 0, sizeof(T) * (size_t)(n * n));                                      \
             for (int64_t j = 0; j < n && positive; j++) {                                     \
-                T d = in[j * n + j];                                                          \
-                for (int64_t c = 0; c < j; c++) d -= out[j * n + c] * out[j * n + c];         \
+                T acc = 0;                                                                    \
+                TP_LINALG_SIMD_SUM                                                            \
+                for (int64_t c = 0; c < j; c++) acc += out[j * n + c] * out[j * n + c];       \
+                const T d = in[j * n + j] - acc;                                              \
                 if (!(d > 0)) { positive = 0; break; }     /* also catches NaN */             \
                 const T root = SQRT(d);                                                       \
                 out[j * n + j] = root;                                                        \
+                /* The rows below are independent dot products with row j: across threads     \
+                 * when the column is long enough, each a vectorised sum. */                  \
+                TP_LINALG_ROWS_PARALLEL                                                       \
                 for (int64_t i = j + 1; i < n; i++) {                                         \
-                    T v = in[i * n + j];                                                      \
-                    for (int64_t c = 0; c < j; c++) v -= out[i * n + c] * out[j * n + c];     \
-                    out[i * n + j] = v / root;                                                \
+                    T dot = 0;                                                                \
+                    TP_LINALG_SIMD_DOT                                                        \
+                    for (int64_t c = 0; c < j; c++) dot += out[i * n + c] * out[j * n + c];   \
+                    out[i * n + j] = (in[i * n + j] - dot) / root;                            \
                 }                                                                             \
             }                                                                                 \
             if (!positive)                            /* JAX: NaN where not positive definite */ \

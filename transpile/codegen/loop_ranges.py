@@ -105,7 +105,10 @@ def _is_positive_zero(atom, producers) -> bool:
         if e is None or e.prim.name != "broadcast_in_dim":
             return False
         atom = e.inputs[0]
-    return isinstance(atom, Literal) and atom.value == 0 and not np.signbit(atom.value)
+    if not (isinstance(atom, Literal) and atom.value == 0):
+        return False
+    value = complex(atom.value)          # a complex zero is +0 when both of its parts are
+    return not (np.signbit(value.real) or np.signbit(value.imag))
 
 
 def _zero_suffixes(eqn, body, producers, outer_producers, same) -> dict:

@@ -35,6 +35,9 @@ def _matmul_2d_or_batched(a, b):
     return bind(P.dot_general, astype(a, dt), astype(b, dt))
 
 
+_FEW_ROWS = 8
+
+
 @takes_precision
 def matmul(a, b):
     a, b = operand(a), operand(b)
@@ -53,6 +56,13 @@ def matmul(a, b):
     if len(sa) == 1:
         out = matmul(reshape(a, (1,) + sa), b)
         return reshape(out, aval_of(out).shape[:-2] + aval_of(out).shape[-1:])
+    if len(sb) == 2 and len(sa) > 2 and sa[-2] <= _FEW_ROWS:
+        # A stack of matrices of few rows times one matrix is one product of the stacked
+        # rows: a single GEMM instead of a batch of skinny ones (NPBench's doitgen: 3600
+        # 1x128 @ 128x128). Taller matrices stay batched: stacking a transposed view's rows
+        # would copy it, and each product of the batch is already a GEMM of its own.
+        out = _matmul_2d_or_batched(reshape(a, (math.prod(sa[:-1]), sa[-1])), b)
+        return reshape(out, sa[:-1] + sb[-1:])
     batch = np.broadcast_shapes(sa[:-2], sb[:-2])
     a = broadcast_to(a, batch + sa[-2:])
     b = broadcast_to(b, batch + sb[-2:])

@@ -182,7 +182,10 @@ def histogram(a, bins=10, range=None, weights=None, density=None):
     nbins = shape_of(edges)[0] - 1
     last = E.equal(a, edges[nbins])
     inside = E.logical_and(E.greater_equal(a, edges[0]), E.less_equal(a, edges[nbins]))
-    index = E.where(last, nbins - 1, E.subtract(searchsorted(edges, a, side="right"), 1))
+    if isinstance(bins, (int, np.integer)) and nbins > _SEARCH_UP_TO:
+        index = _uniform_bin(a, edges, nbins, inside)
+    else:
+        index = E.where(last, nbins - 1, E.subtract(searchsorted(edges, a, side="right"), 1))
     index = E.where(inside, index, nbins)      # past the end: dropped by the scatter
     from ._creation import zeros
     if weights is None:
@@ -199,6 +202,28 @@ def histogram(a, bins=10, range=None, weights=None, density=None):
         widths = E.subtract(edges[1:], edges[:-1])
         counts = E.divide(E.divide(counts, sum(counts)), widths)
     return counts, edges
+
+
+# Up to this many bins, finding each value's bin among the edges (searchsorted counts the
+# edges before it: one vectorised pass over them) is cheap; beyond, its cost grows with the
+# bins (NPBench's azimint_hist: 1000 bins, 400k values, 4e8 comparisons), and equal bins
+# are found by arithmetic instead.
+_SEARCH_UP_TO = 16
+
+
+def _uniform_bin(a, edges, nbins: int, inside):
+    """The bin of each value inside equal-width edges, as NumPy's histogram finds it: scaled
+    from the range, truncated, then moved down or up one where rounding put it past an edge
+    (so the bins agree with comparisons against `edges`, the last bin closed)."""
+    from ._indexing import take
+    lo, hi = edges[0], edges[nbins]
+    scaled = E.multiply(E.divide(E.subtract(a, lo), E.subtract(hi, lo)), nbins)
+    index = astype(E.where(inside, scaled, 0), dtypes.int64)    # NaN and outside: bin 0
+    index = E.minimum(index, nbins - 1)
+    index = E.where(E.less(a, take(edges, index)), E.subtract(index, 1), index)
+    above = E.logical_and(E.greater_equal(a, take(edges, E.add(index, 1))),
+                          E.not_equal(index, nbins - 1))
+    return E.where(above, E.add(index, 1), index)
 
 
 def _bin_edges(a, bins, range):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import IR, Eqn, Literal, Var
-from ..primitives import EFFECTS
+from ..primitives import EFFECTS, get as get_primitive
 from ..rules.impl import impl_rules
 from .loop_invariants import hoist_invariant_carries
 from .typecheck import sub_irs, typecheck
@@ -102,14 +102,63 @@ def _is_noop(eqn: Eqn, inputs) -> bool:
     return name in ("rev",) and not eqn.params["dimensions"]
 
 
-def drop_noops(ir: IR) -> IR:
+def _whole_window(eqn: Eqn, inputs, nested: bool):
+    """What a slice or update whose window is the whole array leaves: `x` for
+    dynamic_slice(x) and the update `u` for dynamic_update_slice(x, u) (starts are clamped,
+    so with a full-size window they are all 0 whatever they are). `x.at[:].set(y)`, in
+    NPBench's gemm, doitgen, floyd_warshall..., would otherwise copy y into a new buffer."""
+    name, out = eqn.prim.name, eqn.outputs[0]
+    # (Not in nested bodies: there it can leave a scan's index operand unread, and the
+    # renderer then declares a constant it never uses, which the compiler warns about.)
+    if name == "dynamic_slice" and not nested and isinstance(inputs[0], Var) \
+            and inputs[0].aval == out.aval:
+        return inputs[0]
+    if name == "dynamic_update_slice" and isinstance(inputs[1], Var) \
+            and inputs[1].aval == out.aval:
+        return inputs[1]
+    return None
+
+
+def _squares_as_products(eqn: Eqn, inputs) -> Eqn:
+    """`pow(x, 2)` on real floats as `x * x`: the same bits (pow is correctly rounded at
+    exponent 2, as NumPy's `x ** 2`, which calls square), without a libm call per element
+    that also keeps the loop from vectorising (cavity_flow's `dx ** 2`, `du ** 2`)."""
+    if eqn.prim.name != "pow" or not isinstance(inputs[1], Literal) or inputs[1].value != 2 \
+            or not isinstance(inputs[0], Var) or inputs[0].aval != eqn.outputs[0].aval \
+            or np.dtype(inputs[0].aval.dtype).kind != "f":
+        return Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source)
+    return Eqn(get_primitive("mul"), [inputs[0], inputs[0]], {}, eqn.outputs, eqn.source)
+
+
+def _in_bodies(run_pass, params: dict) -> dict:
+    """`params` with `run_pass` applied to the nested IRs (loop bodies, branches) in them."""
+    def each(value):
+        if isinstance(value, IR):
+            return run_pass(value)
+        if isinstance(value, tuple) and any(isinstance(v, IR) for v in value):
+            return tuple(run_pass(v) if isinstance(v, IR) else v for v in value)
+        return value
+    return {k: each(v) for k, v in params.items()}
+
+
+def drop_noops(ir: IR, nested: bool = False) -> IR:
+    """Drop no-op equations, here and in nested bodies (a loop body's `dx ** 2` and
+    whole-array updates are where they cost most: once per iteration)."""
     env, eqns = {}, []
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
+        if sub_irs(eqn):
+            body_pass = lambda body: drop_noops(body, nested=True)  # noqa: E731
+            eqn = Eqn(eqn.prim, eqn.inputs, _in_bodies(body_pass, eqn.params), eqn.outputs,
+                      eqn.source)
         if _is_noop(eqn, inputs):
             env[eqn.outputs[0]] = _integer_identity_operand(eqn, inputs) or inputs[0]
             continue
-        eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outputs, eqn.source))
+        whole = _whole_window(eqn, inputs, nested) if len(eqn.outputs) == 1 else None
+        if whole is not None:
+            env[eqn.outputs[0]] = whole
+            continue
+        eqns.append(_squares_as_products(eqn, inputs))
     return _rebuild(ir, eqns, env)
 
 

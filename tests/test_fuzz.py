@@ -91,12 +91,13 @@ def test_fuzz_jax_x32_regression_seeds():
     """Seed 820271: astype(uint64) of float32 9.2e18 is uint32 without x64, out of range
     there; the reference compared it as if uint64 were kept. Seed 820022: a cond whose
     branches multiply by 2**31 raises OverflowError in JAX (and transpile) without x64; the
-    reference computed it."""
+    reference computed it. Seed 850336: clip of a uint32 by an int32 bound meets in int32
+    without x64 (x wraps, as JAX computes it); the reference compared at int64."""
     from fuzz import jax_mode
     with jax_mode.jax_rules(False):
-        report = run.run_seeds([820271, 820022])
+        report = run.run_seeds([820271, 820022, 850336])
     bad = [f for f in _unexpected(report.findings) if not known.jax_mode_wraps(f)]
-    assert report.programs == 2 and not bad, "\n".join(f.summary() for f in bad[:20])
+    assert report.programs == 3 and not bad, "\n".join(f.summary() for f in bad[:20])
 
 
 def test_open_classes_still_reproduce():

@@ -29,8 +29,10 @@ _ELEMENTWISE = ("unary", "binary")
 # Operands converted to the result dtype before NumPy computes: products, and the region-math
 # ops (JAX takes cos of int32 in float32, so the int is rounded to float32 first; computing
 # in float64 and rounding after differs completely for large ints).
+# clip too: JAX promotes x and its bounds to one dtype first (without x64 a uint32 x and an
+# int32 bound meet in int32, so x wraps: seed 850336).
 _CAST_OPERANDS = ("scalar_product", "matmul", "cond_math", "scan_math", "fori_math",
-                  "while_math")
+                  "while_math", "clip")
 def _jax_floor_divide(params, x, y):
     """NumPy's floor_divide with JAX's integer division by zero: -1 (x == 0) or -2 signed,
     the maximum unsigned."""
@@ -80,6 +82,8 @@ def _narrowed_params(params):
 _JAX_ACCEPTS["const_chain"] = lambda params, *xs: ops_contexts.const_chain(
     _NumPyAsJax(), _narrowed_params(params), *xs)
 _COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+# Ops that keep a Python int exact (docs/semantics.md: JAX wraps it; clip compares too).
+_EXACT_INTS = _COMPARISONS + ("clip",)
 
 
 def _narrowed(x):
@@ -146,8 +150,8 @@ def jax_reference(op):
         if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
             compute = join if out_dt == np.bool_ and join is not None else out_dt
             # Comparisons keep a Python int exact, as NumPy (transpile's README: JAX wraps it)
-            args = [a if type(a) is int and op.name in _COMPARISONS else _as(a, compute)
-                    for a in args]
+            args = [a if (type(a) is int and op.name in _EXACT_INTS) or a is None
+                    else _as(a, compute) for a in args]
         scalars = bool(args) and all(is_pyscalar(a) for a in args)
         with np.errstate(all="ignore"):
             value = numpy_ref(params, *args)

@@ -57,13 +57,13 @@ def test_malformed_calls_raise_naming_the_problem():
         lax.gather(x, np.array([[1]]), ROWS, (1, 4), mode="bogus")
     with pytest.raises(ValueError, match="integer type"):
         lax.gather(x, np.array([[1.0]]), ROWS, (1, 4))
-    with pytest.raises(TypeError, match="slice size 5"):
+    with pytest.raises(TypeError, match="Slice size at index 1 in gather op is out of range"):
         lax.gather(x, np.array([[1]]), ROWS, (1, 5))
-    with pytest.raises(TypeError, match="start_index_map has 1 entries"):
+    with pytest.raises(TypeError, match="Gather op has 1 elements in start_index_map"):
         lax.gather(x, np.array([[1, 2]]), ROWS, (1, 4))
     with pytest.raises(TypeError, match="same dtype.*astype"):
         lax.scatter_add(x, np.array([[1]]), np.ones((1, 4), np.float32), SROWS)
-    with pytest.raises(TypeError, match="scatter dims of updates"):
+    with pytest.raises(TypeError, match="Bounds of the scatter dimensions of updates"):
         lax.scatter(x, np.array([[1], [2]]), np.ones((3, 4)), SROWS)
     with pytest.raises(NotImplementedError, match="ONE_HOT"):
         lax.gather(x, np.array([[1]]), ROWS, (1, 4), mode=lax.GatherScatterMode.ONE_HOT)

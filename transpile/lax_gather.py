@@ -30,6 +30,7 @@ from .base.iota import broadcasted_iota
 from .base.operands import astype, broadcast_to, reshape, shape_of
 from .base.operands import operand as as_operand
 from .core import aval_of, bind, is_python_scalar
+from .lax_gather_checks import check_gather, check_scatter
 from .numpy import _elementwise as E
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode", "gather",
@@ -85,19 +86,6 @@ def _mode(mode, op: str) -> GatherScatterMode:
         raise NotImplementedError(f"{op}: mode=ONE_HOT (a one-hot matrix product on TPUs) is "
                                   "not implemented; use mode='clip' or 'fill'")
     return parsed
-
-
-def _check(condition: bool, op: str, message: str):
-    if not condition:
-        raise TypeError(f"{op}: {message}")
-
-
-def _check_dims(dims, rank: int, op: str, name: str, *, must_sort=True):
-    _check(len(set(dims)) == len(dims), op, f"{name} must not repeat; got {tuple(dims)}")
-    _check(all(0 <= d < rank for d in dims), op,
-           f"{name} must lie in [0, {rank}); got {tuple(dims)}")
-    if must_sort:
-        _check(list(dims) == sorted(dims), op, f"{name} must be sorted; got {tuple(dims)}")
 
 
 def _index_operand(indices, op: str):
@@ -174,7 +162,7 @@ def gather(operand, start_indices, dimension_numbers: GatherDimensionNumbers, sl
     slice_sizes = tuple(int(s) for s in slice_sizes)
     batch_shape = ishape[:-1]
     out_rank = len(batch_shape) + len(dn.offset_dims)
-    _check_gather(dn, shape, ishape, slice_sizes, out_rank)
+    check_gather(dn, shape, ishape, slice_sizes)
     window_dims = [d for d in range(len(shape))
                    if d not in dn.collapsed_slice_dims and d not in dn.operand_batching_dims]
     batch_out = [i for i in range(out_rank) if i not in dn.offset_dims]
@@ -206,43 +194,6 @@ def _operand_of(x):
     return x
 
 
-def _check_gather(dn, shape, ishape, slice_sizes, out_rank):
-    op = "lax.gather"
-    rank = len(shape)
-    _check_dims(dn.offset_dims, out_rank, op, "offset_dims")
-    _check_dims(dn.collapsed_slice_dims, rank, op, "collapsed_slice_dims")
-    _check_dims(dn.operand_batching_dims, rank, op, "operand_batching_dims")
-    _check_dims(dn.start_index_map, rank, op, "start_index_map", must_sort=False)
-    _check_dims(dn.start_indices_batching_dims, len(ishape) - 1, op,
-                "start_indices_batching_dims", must_sort=False)
-    _check(len(dn.start_index_map) == ishape[-1], op,
-           f"start_index_map has {len(dn.start_index_map)} entries but the index vector "
-           f"(the last axis of indices, shape {ishape}) has {ishape[-1]}")
-    _check(len(slice_sizes) == rank, op,
-           f"slice_sizes needs one size per operand dim ({rank}); got {slice_sizes}")
-    _check(len(slice_sizes) == len(dn.offset_dims) + len(dn.collapsed_slice_dims)
-           + len(dn.operand_batching_dims), op,
-           f"every operand dim must be an offset dim or collapsed/batching; got "
-           f"slice_sizes={slice_sizes}, offset_dims={tuple(dn.offset_dims)}, "
-           f"collapsed_slice_dims={tuple(dn.collapsed_slice_dims)}")
-    _check(not set(dn.collapsed_slice_dims) & set(dn.operand_batching_dims), op,
-           "collapsed_slice_dims and operand_batching_dims must be disjoint")
-    _check(not set(dn.start_index_map) & set(dn.operand_batching_dims), op,
-           "start_index_map and operand_batching_dims must be disjoint")
-    _check(len(dn.operand_batching_dims) == len(dn.start_indices_batching_dims), op,
-           "operand_batching_dims and start_indices_batching_dims need one entry each")
-    _check(all(shape[a] == ishape[b] for a, b in zip(dn.operand_batching_dims,
-                                                      dn.start_indices_batching_dims)), op,
-           "operand and indices batching dims must have the same sizes")
-    for d, size in enumerate(slice_sizes):
-        _check(0 <= size <= shape[d], op,
-               f"slice size {size} of dim {d} must lie in [0, {shape[d]}] (operand shape "
-               f"{shape})")
-        if d in dn.collapsed_slice_dims or d in dn.operand_batching_dims:
-            _check(size <= 1, op, f"collapsed or batching dim {d} needs slice size 0 or 1, "
-                                  f"got {size}")
-
-
 # -- scatters --------------------------------------------------------------------------------
 
 def _scatter(x, scatter_indices, updates, dn: ScatterDimensionNumbers, how: str, mode,
@@ -251,7 +202,7 @@ def _scatter(x, scatter_indices, updates, dn: ScatterDimensionNumbers, how: str,
     updates = _updates_of(updates, aval_of(x).dtype, op)
     parsed = _mode(mode, op)
     shape, ishape, ushape = shape_of(x), shape_of(indices), shape_of(updates)
-    _check_scatter(dn, shape, ishape, ushape, op)
+    check_scatter(dn, shape, ishape, ushape)
     window_dims = [d for d in range(len(shape)) if d not in dn.inserted_window_dims
                    and d not in dn.operand_batching_dims]
     sizes = {d: 1 for d in range(len(shape))}
@@ -282,37 +233,6 @@ def _updates_of(updates, dt, op: str):
                         f"{aval_of(updates).dtype}; convert the updates with "
                         f".astype({dt})")
     return updates
-
-
-def _check_scatter(dn, shape, ishape, ushape, op: str):
-    rank = len(shape)
-    _check_dims(dn.update_window_dims, len(ushape), op, "update_window_dims")
-    _check_dims(dn.inserted_window_dims, rank, op, "inserted_window_dims")
-    _check_dims(dn.operand_batching_dims, rank, op, "operand_batching_dims")
-    _check_dims(dn.scatter_dims_to_operand_dims, rank, op, "scatter_dims_to_operand_dims",
-                must_sort=False)
-    _check_dims(dn.scatter_indices_batching_dims, len(ishape) - 1, op,
-                "scatter_indices_batching_dims", must_sort=False)
-    _check(len(dn.scatter_dims_to_operand_dims) == ishape[-1], op,
-           f"scatter_dims_to_operand_dims has {len(dn.scatter_dims_to_operand_dims)} entries "
-           f"but the index vector (the last axis of indices, shape {ishape}) has {ishape[-1]}")
-    _check(rank == len(dn.update_window_dims) + len(dn.inserted_window_dims)
-           + len(dn.operand_batching_dims), op,
-           f"operand rank {rank} must equal len(update_window_dims) + "
-           f"len(inserted_window_dims) + len(operand_batching_dims)")
-    _check(len(ushape) == len(dn.update_window_dims) + len(ishape) - 1, op,
-           f"updates of shape {ushape} need {len(dn.update_window_dims)} window dims plus "
-           f"the {len(ishape) - 1} batch dims of indices (shape {ishape})")
-    scatter_dims = [i for i in range(len(ushape)) if i not in dn.update_window_dims]
-    _check(tuple(ushape[i] for i in scatter_dims) == tuple(ishape[:-1]), op,
-           f"the scatter dims of updates (shape {ushape}) must match the batch dims of "
-           f"indices {tuple(ishape[:-1])}")
-    window_dims = [d for d in range(rank) if d not in dn.inserted_window_dims
-                   and d not in dn.operand_batching_dims]
-    for d, u in zip(window_dims, dn.update_window_dims):
-        _check(ushape[u] <= shape[d], op,
-               f"update window dim {u} (size {ushape[u]}) exceeds operand dim {d} "
-               f"(size {shape[d]})")
 
 
 def scatter(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,

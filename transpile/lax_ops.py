@@ -229,10 +229,34 @@ def slice_in_dim(operand_, start_index, limit_index, stride=1, axis=0):
 def pad(operand_, padding_value, padding_config):
     """Low/high padding (negative crops) and interior padding, per dimension."""
     x = operand(operand_)
-    value = astype(operand(padding_value), aval_of(x).dtype)
+    value = operand(padding_value)
+    padding_config = [tuple(int(v) for v in entry) for entry in padding_config]
+    _check_pad(aval_of(x).shape, aval_of(value).shape, padding_config)
+    value = astype(value, aval_of(x).dtype)
     for axis, (lo, hi, interior) in enumerate(padding_config):
         x = _pad_axis(x, value, axis, int(lo), int(hi), int(interior))
     return x
+
+
+def _check_pad(shape, value_shape, padding_config):
+    """JAX's pad errors (ValueErrors, in JAX's words first), then the fix."""
+    if value_shape:
+        raise ValueError(f"padding_value must be a scalar; got an array of shape "
+                         f"{value_shape}. Pass one value, e.g. x.dtype.type(0).")
+    if len(padding_config) != len(shape):
+        raise ValueError(f"length of padding_config must equal the number of axes of "
+                         f"operand, got padding_config {padding_config} for operand shape "
+                         f"{shape}. Give one (low, high, interior) triple per axis.")
+    if any(interior < 0 for _, _, interior in padding_config):
+        raise ValueError(f"interior padding in padding_config must be nonnegative, got "
+                         f"padding_config {padding_config}. Crop with negative low/high "
+                         "padding instead.")
+    result = tuple(lo + hi + n + max(n - 1, 0) * interior
+                   for n, (lo, hi, interior) in zip(shape, padding_config))
+    if any(n < 0 for n in result):
+        raise ValueError(f"Dimension size after padding is not at least 0, got result shape "
+                         f"{result}, for padding_config {padding_config} and operand shape "
+                         f"{shape}. Negative low/high padding may crop at most the whole axis.")
 
 
 def _pad_axis(x, value, axis, lo, hi, interior):

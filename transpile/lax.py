@@ -11,11 +11,24 @@ from __future__ import annotations
 from .base.control_flow import (check_unroll, cond, fori_loop, scan,  # noqa: F401
                                 switch, while_loop)
 from .base.iota import broadcasted_iota, iota  # noqa: F401
-from .base.slicing import (dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim,  # noqa: F401
-                           dynamic_update_index_in_dim, dynamic_update_slice,
-                           dynamic_update_slice_in_dim)
+from .base import slicing as _slicing
+from .base.slicing import (dynamic_index_in_dim, dynamic_slice_in_dim,  # noqa: F401
+                           dynamic_update_index_in_dim, dynamic_update_slice_in_dim)
 from .eager_results import install as _install_eager_results
 from .numpy import _elementwise as E
+
+
+def dynamic_slice(operand, start_indices, slice_sizes, *, allow_negative_indices=True):
+    """`transpile.base`'s dynamic_slice, refusing mixed start types as JAX's does."""
+    _slicing.check_same_index_type(start_indices, "dynamic_slice")
+    return _slicing.dynamic_slice(operand, start_indices, slice_sizes,
+                                  allow_negative_indices=allow_negative_indices)
+
+
+def dynamic_update_slice(operand, update, start_indices, *, allow_negative_indices=True):
+    _slicing.check_same_index_type(start_indices, "dynamic_update_slice")
+    return _slicing.dynamic_update_slice(operand, update, start_indices,
+                                         allow_negative_indices=allow_negative_indices)
 
 
 def select(pred, on_true, on_false):

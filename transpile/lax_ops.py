@@ -268,18 +268,19 @@ def _pad_axis(x, value, axis, lo, hi, interior):
         woven = _concatenate([spread, fill], axis=axis + 1)
         flat = _np_reshape(woven, shape[:axis] + (n * (interior + 1),) + shape[axis + 1:])
         x = slice_in_dim(flat, 0, n * (interior + 1) - interior, axis=axis)
-    n = aval_of(x).shape[axis]
-    if lo < 0:
-        x, n, lo = slice_in_dim(x, -lo, n, axis=axis), n + lo, 0
-    if hi < 0:
-        x, n, hi = slice_in_dim(x, 0, n + hi, axis=axis), n + hi, 0
+    # Pad first, crop after: a negative side may then cut into the other side's padding
+    # (pad (-3, 1) of 2 elements leaves none), as XLA defines it.
     pieces = []
-    for width in (lo, hi):
+    for width in (max(lo, 0), max(hi, 0)):
         sized = list(aval_of(x).shape)
         sized[axis] = width
         pieces.append(broadcast_to(value, tuple(sized)) if width else None)
     parts = [p for p in (pieces[0], x, pieces[1]) if p is not None]
-    return _concatenate(parts, axis=axis) if len(parts) > 1 else x
+    x = _concatenate(parts, axis=axis) if len(parts) > 1 else x
+    if lo < 0 or hi < 0:
+        n = aval_of(x).shape[axis]
+        x = slice_in_dim(x, -min(lo, 0), n + min(hi, 0), axis=axis)
+    return x
 
 
 def dot(lhs, rhs, *, precision=None, preferred_element_type=None):   # keyword-only, as JAX

@@ -29,6 +29,19 @@ def _index_operands(start_indices, shape, allow_negative_indices=True):
             for s, n, wrap in zip(starts, shape, flags)]
 
 
+def check_same_index_type(start_indices, op: str):
+    """JAX's `lax.dynamic_slice`/`dynamic_update_slice` refuse starts of different integer
+    types (Python ints, being weakly typed, go with any); `transpile.numpy`'s indexing
+    promotes them instead, so only the `lax` entry points call this."""
+    typed = {np.dtype(aval_of(s).dtype) for s in map(operand, start_indices)
+             if not aval_of(s).weak_type and dtypes.is_int(aval_of(s).dtype)}
+    if len(typed) > 1:
+        names = ", ".join(sorted(str(t) for t in typed))
+        raise TypeError(f"index arguments to {op} must be integers of the same type, got "
+                        f"{names}; convert the starts to one type, e.g. with "
+                        ".astype(np.int32)")
+
+
 def _from_end(start, size):
     if np.dtype(aval_of(start).dtype).kind == "u":
         return start

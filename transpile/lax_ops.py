@@ -251,7 +251,7 @@ def _check_pad(shape, value_shape, padding_config):
         raise ValueError(f"interior padding in padding_config must be nonnegative, got "
                          f"padding_config {padding_config}. Crop with negative low/high "
                          "padding instead.")
-    result = tuple(lo + hi + n + max(n - 1, 0) * interior
+    result = tuple(lo + hi + n + builtins.max(n - 1, 0) * interior
                    for n, (lo, hi, interior) in zip(shape, padding_config))
     if any(n < 0 for n in result):
         raise ValueError(f"Dimension size after padding is not at least 0, got result shape "
@@ -271,7 +271,7 @@ def _pad_axis(x, value, axis, lo, hi, interior):
     # Pad first, crop after: a negative side may then cut into the other side's padding
     # (pad (-3, 1) of 2 elements leaves none), as XLA defines it.
     pieces = []
-    for width in (max(lo, 0), max(hi, 0)):
+    for width in (builtins.max(lo, 0), builtins.max(hi, 0)):
         sized = list(aval_of(x).shape)
         sized[axis] = width
         pieces.append(broadcast_to(value, tuple(sized)) if width else None)
@@ -279,7 +279,7 @@ def _pad_axis(x, value, axis, lo, hi, interior):
     x = _concatenate(parts, axis=axis) if len(parts) > 1 else x
     if lo < 0 or hi < 0:
         n = aval_of(x).shape[axis]
-        x = slice_in_dim(x, -min(lo, 0), n + min(hi, 0), axis=axis)
+        x = slice_in_dim(x, -builtins.min(lo, 0), n + builtins.min(hi, 0), axis=axis)
     return x
 
 

@@ -14,7 +14,7 @@ import transpile.lax as tlax
 import transpile.numpy as tnp
 from jax_extras_cases import GROUPS
 from transpile.config import config
-from transpile.pytree import tree_flatten
+from recorded_leaves import assert_leaves_like
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "jax_extras.json").read_text())["cases"]
 
@@ -25,32 +25,8 @@ def jax_rules_with_x64():
         yield
 
 
-def _recorded(entry):
-    values = np.asarray(entry["values"], dtype=np.float64 if entry["dtype"] not in
-                        ("int64", "uint64") else entry["dtype"])
-    if entry["dtype"].startswith("complex"):
-        values = values[..., 0] + 1j * values[..., 1]
-    return values.reshape(entry["shape"]).astype(entry["dtype"])
-
-
 def assert_like_jax(result, name):
-    leaves, _ = tree_flatten(result)
-    want = RECORDED[name]
-    assert len(leaves) == len(want), (name, len(leaves), len(want))
-    for got, entry in zip(leaves, want):
-        expected = _recorded(entry)
-        got = np.asarray(got)
-        assert got.dtype == expected.dtype, (name, got.dtype, expected.dtype)
-        assert got.shape == expected.shape, (name, got.shape, expected.shape)
-        single = expected.dtype in (np.float32, np.complex64)
-        # Relative to each value, and (for sums computed in another order, which cancel) to
-        # the result's magnitude.
-        finite = np.abs(expected[np.isfinite(expected)]) if expected.dtype.kind in "fc" \
-            else np.abs(expected)
-        scale = max(1.0, float(finite.max(initial=0)))
-        np.testing.assert_allclose(got, expected, rtol=2e-6 if single else 1e-12,
-                                   atol=(1e-6 if single else 1e-12) * scale, equal_nan=True,
-                                   err_msg=name)
+    assert_leaves_like(result, RECORDED[name], name)
 
 
 def _cases(group):

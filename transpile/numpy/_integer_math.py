@@ -1,8 +1,9 @@
 """Integer number theory and bit counts: `gcd`, `lcm`, `bitwise_count`.
 
 `gcd` runs Euclid's algorithm as a `while_loop` over whole arrays (every element steps until
-all are done), as JAX does; `bitwise_count` is the classic parallel bit count on 64-bit
-unsigned words.
+all are done), as JAX does; `bitwise_count` is the classic parallel bit count, on unsigned
+words of the operand's own width (a 64-bit word would be canonicalised to 32 bits under JAX's
+rules with 64-bit mode off, which silently zeroed every count).
 """
 from __future__ import annotations
 
@@ -63,11 +64,18 @@ def bitwise_count(x, /):
     if not (dtypes.is_int(dt) or dt == dtypes.bool_):
         raise TypeError(f"bitwise_count: only integer and boolean inputs are supported, "
                         f"got {dt}")
+    if dt == dtypes.bool_:
+        return astype(x, np.uint8)
+    width = 8 * dt.itemsize
+    udt = np.dtype(f"uint{width}")
     if dt.kind == "i":      # the bits of |x| in x's own width (|int8 min| is 0x80: one bit)
-        x = astype(E.abs(x), np.dtype(f"uint{8 * dt.itemsize}"))
-    u = astype(x, np.uint64)
-    u64 = np.uint64
-    u = E.subtract(u, E.bitwise_and(E.right_shift(u, u64(1)), u64(_M1)))
-    u = E.add(E.bitwise_and(u, u64(_M2)), E.bitwise_and(E.right_shift(u, u64(2)), u64(_M2)))
-    u = E.bitwise_and(E.add(u, E.right_shift(u, u64(4))), u64(_M4))
-    return astype(E.right_shift(E.multiply(u, u64(_H01)), u64(56)), np.uint8)
+        x = E.abs(x)
+    u = astype(x, udt)
+    word = udt.type
+    keep = (1 << width) - 1
+    m1, m2, m4, h01 = (word(mask & keep) for mask in (_M1, _M2, _M4, _H01))
+    u = E.subtract(u, E.bitwise_and(E.right_shift(u, word(1)), m1))
+    u = E.add(E.bitwise_and(u, m2), E.bitwise_and(E.right_shift(u, word(2)), m2))
+    u = E.bitwise_and(E.add(u, E.right_shift(u, word(4))), m4)
+    # Each byte now holds its own count; the multiply sums them into the top byte.
+    return astype(E.right_shift(E.multiply(u, h01), word(width - 8)), np.uint8)

@@ -107,24 +107,27 @@ def mulhi(x, y):
     x, y = _check_int(x, "mulhi"), as_operand(y)
     dt = aval_of(x).dtype
     bits = 8 * dt.itemsize
-    if bits < 64:
+    if bits < 32:   # the double width (at most 32 bits) exists under every dtype setting
         wide = np.dtype(f"{dt.kind}{2 * dt.itemsize}")
         product = E.multiply(astype(x, wide), astype(y, wide))
         return astype(E.right_shift(product, astype(bits, wide)), dt)
-    # 64 bits: schoolbook product of 32-bit halves in uint64.
-    u64, mask = np.uint64, np.uint64(0xFFFFFFFF)
-    a, b = astype(x, u64), astype(y, u64)
-    a_lo, a_hi = E.bitwise_and(a, mask), E.right_shift(a, u64(32))
-    b_lo, b_hi = E.bitwise_and(b, mask), E.right_shift(b, u64(32))
+    # 32 and 64 bits: schoolbook product of half-width halves in the operand's own unsigned
+    # width (a 64-bit product of 32-bit words would be canonicalised to 32 bits under JAX's
+    # rules with 64-bit mode off).
+    word = _unsigned(dt).type
+    half, mask = word(bits // 2), word((1 << (bits // 2)) - 1)
+    a, b = astype(x, _unsigned(dt)), astype(y, _unsigned(dt))
+    a_lo, a_hi = E.bitwise_and(a, mask), E.right_shift(a, half)
+    b_lo, b_hi = E.bitwise_and(b, mask), E.right_shift(b, half)
     lo_lo, hi_lo = E.multiply(a_lo, b_lo), E.multiply(a_hi, b_lo)
     lo_hi, hi_hi = E.multiply(a_lo, b_hi), E.multiply(a_hi, b_hi)
-    cross = E.add(E.add(E.right_shift(lo_lo, u64(32)), E.bitwise_and(hi_lo, mask)),
+    cross = E.add(E.add(E.right_shift(lo_lo, half), E.bitwise_and(hi_lo, mask)),
                   E.bitwise_and(lo_hi, mask))
-    high = E.add(E.add(E.add(hi_hi, E.right_shift(hi_lo, u64(32))),
-                       E.right_shift(lo_hi, u64(32))), E.right_shift(cross, u64(32)))
+    high = E.add(E.add(E.add(hi_hi, E.right_shift(hi_lo, half)),
+                       E.right_shift(lo_hi, half)), E.right_shift(cross, half))
     if dt.kind == "i":     # signed: subtract the other operand where one is negative
-        high = E.subtract(high, E.where(E.less(x, 0), b, u64(0)))
-        high = E.subtract(high, E.where(E.less(y, 0), a, u64(0)))
+        high = E.subtract(high, E.where(E.less(x, 0), b, word(0)))
+        high = E.subtract(high, E.where(E.less(y, 0), a, word(0)))
     return astype(high, dt)
 
 

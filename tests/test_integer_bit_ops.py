@@ -1,9 +1,11 @@
-"""Bit counts (`jnp.bitwise_count`, `lax.population_count`, `lax.clz`) in every integer width,
-eager and compiled, under NumPy's rules and JAX's with 64-bit mode off and on.
+"""Integer bit operations that are built from wider words (`jnp.bitwise_count`,
+`lax.population_count`, `lax.clz`, `lax.mulhi`) in every integer width, eager and compiled,
+under NumPy's rules and JAX's with 64-bit mode off and on.
 
 Under JAX's rules with 64-bit mode off a 64-bit word is canonicalised to 32 bits, so a bit
 count computed on 64-bit words gave 0 for every input (found by a gymnax-style bitboard
-program); the counts must work in the operand's own width.
+program) and mulhi of int32 through an int64 product gave 0; each must work in the operand's
+own width.
 """
 from __future__ import annotations
 
@@ -67,3 +69,28 @@ def test_bitwise_count_of_bools(rules, x64):
             got = np.asarray(f(b))
             np.testing.assert_array_equal(got, np.array([1, 0, 1], np.uint8))
             assert got.dtype == np.uint8
+
+
+def _expected_mulhi(x, y):
+    bits = 8 * x.dtype.itemsize
+    high = [((int(a) * int(b)) >> bits) % 2**bits for a, b in zip(x, y)]
+    return np.array(high, dtype=np.uint64).astype(f"u{bits // 8}").view(x.dtype)
+
+
+@pytest.mark.parametrize("rules,x64", MODES)
+def test_mulhi_every_width(rules, x64):
+    rng = np.random.default_rng(7)
+    with tp.config.settings(transpile_dtype_rules=rules, jax_enable_x64=x64):
+        pairs = []
+        for dt in _dtypes_for(x64):
+            info = np.iinfo(dt)
+            x = rng.integers(info.min, info.max, 64, dtype=dt, endpoint=True)
+            y = rng.integers(info.min, info.max, 64, dtype=dt, endpoint=True)
+            x[:3], y[:3] = [info.min, info.max, info.min], [info.max, info.min, info.min]
+            pairs.append((x, y))
+        compiled = tp.jit(lambda *ps: [lax.mulhi(x, y) for x, y in ps])(*pairs)
+        for (x, y), got_jit in zip(pairs, compiled):
+            want = _expected_mulhi(x, y)
+            np.testing.assert_array_equal(np.asarray(lax.mulhi(x, y)), want,
+                                          err_msg=f"eager {x.dtype}")
+            np.testing.assert_array_equal(np.asarray(got_jit), want, err_msg=f"jit {x.dtype}")

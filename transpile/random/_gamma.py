@@ -83,8 +83,9 @@ def _sample_slope(alpha, x):
 
 def _log_sample_slope(alpha, log_x):
     """d log(x)/dalpha = (dx/dalpha) / x, x = exp(log_x) computed in float64."""
-    a64 = astype(alpha, F64)
-    x64 = E.maximum(E.exp(astype(log_x, F64)), np.finfo(np.float64).tiny)
+    a64 = astype(alpha, F64)       # float32 where float64 does not exist (JAX's x32 rules)
+    x64 = E.exp(astype(log_x, F64))
+    x64 = E.maximum(x64, np.finfo(aval_of(x64).dtype).tiny)
     return astype(E.divide(_implicit_slope(a64, x64), x64), aval_of(alpha).dtype)
 
 

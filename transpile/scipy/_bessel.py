@@ -3,12 +3,16 @@ and i1e(x) = exp(-|x|) I1(x), as jax.scipy.special's.
 
 Up to |x| = 30 the power series (every term positive, so no cancellation) times exp(-|x|);
 beyond, Hankel's asymptotic expansion, whose terms shrink past 1e-17 within 20 terms there.
-Both are evaluated in float64 (a float32 operand is rounded once at the end).
+Both are evaluated in float64 (a float32 operand is rounded once at the end), or in float32
+where float64 does not exist (JAX's rules with 64-bit mode off).
 """
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from .. import dtypes
 from .. import numpy as tnp
 from ..core import aval_of
 
@@ -43,7 +47,7 @@ def _hankel_scaled(x, nu: int):
 
 def _scaled_bessel(x, nu: int):
     dt = aval_of(x).dtype
-    wide = tnp.asarray(x, dtype=tnp.float64)
+    wide = tnp.asarray(x, dtype=dtypes.canonicalize(np.float64))
     magnitude = tnp.abs(wide)
     small = tnp.minimum(magnitude, _SERIES_LIMIT)
     large = tnp.maximum(magnitude, _SERIES_LIMIT)

@@ -2,9 +2,10 @@
 jax.scipy.special's, for the gamma and beta distributions' CDFs.
 
 Each is a power series or a continued fraction (modified Lentz) run by `lax.while_loop` until
-every element's next term is below float64's rounding (at most _MAX_STEPS steps): the loop
-becomes one C loop over fused elementwise passes. float32 operands compute in float64 and
-round once.
+every element's next term is below the working dtype's rounding (at most _MAX_STEPS steps):
+the loop becomes one C loop over fused elementwise passes. float32 operands compute in float64
+and round once; under JAX's rules with 64-bit mode off float64 does not exist and everything
+computes in float32, as in JAX, with float32's rounding and tiny as the loop's limits.
 """
 from __future__ import annotations
 
@@ -12,15 +13,25 @@ import numpy as np
 
 from .. import lax
 from .. import numpy as tnp
+from .. import dtypes
 from ..lax_special import lgamma
 
-_EPS = np.finfo(np.float64).eps
-_TINY = 1e-300            # keeps Lentz's denominators off zero
 _MAX_STEPS = 2000
 
 
-def _float64(*xs):
-    return [tnp.asarray(x, dtype=tnp.float64) for x in xs]
+def _widest(*xs):
+    """The operands in the widest float that exists (float64, or float32 without x64)."""
+    wide = dtypes.canonicalize(np.float64)
+    return [tnp.asarray(x, dtype=wide) for x in xs]
+
+
+def _eps(x):
+    return np.finfo(x.dtype).eps
+
+
+def _tiny(x):
+    """Keeps Lentz's denominators off zero: far below any term, far above underflow."""
+    return 1e-300 if x.dtype == np.float64 else 1e-30
 
 
 def _iterate(step, state, done):
@@ -41,15 +52,16 @@ def _lower_gamma_series(a, x):
         term = term * x / (a + n)
         return term, total + term
     one = tnp.ones_like(x)
-    _, total = _iterate(step, (one, one), lambda s: tnp.abs(s[0]) <= _EPS * tnp.abs(s[1]))
+    _, total = _iterate(step, (one, one), lambda s: tnp.abs(s[0]) <= _eps(x) * tnp.abs(s[1]))
     return tnp.exp(a * tnp.log(x) - x - lgamma(a + 1)) * total
 
 
 def _upper_gamma_fraction(a, x):
     """Q(a, x) = x^a e^-x / Gamma(a) / (x + 1 - a - 1(1-a) / (x + 3 - a - 2(2-a) / ...)),
     by modified Lentz; converges fast for x >= a + 1."""
+    tiny = _tiny(x)
     b = x + 1 - a
-    c = tnp.full_like(x, 1 / _TINY)
+    c = tnp.full_like(x, 1 / tiny)
     d = 1 / b
     start = (b, c, d, d, tnp.full_like(x, np.inf))
 
@@ -58,13 +70,13 @@ def _upper_gamma_fraction(a, x):
         an = -n * (n - a)
         b = b + 2
         d = an * d + b
-        d = tnp.where(tnp.abs(d) < _TINY, _TINY, d)
+        d = tnp.where(tnp.abs(d) < tiny, tiny, d)
         c = b + an / c
-        c = tnp.where(tnp.abs(c) < _TINY, _TINY, c)
+        c = tnp.where(tnp.abs(c) < tiny, tiny, c)
         d = 1 / d
         delta = d * c
         return b, c, d, h * delta, tnp.abs(delta - 1)
-    h = _iterate(step, start, lambda s: s[4] <= _EPS)[3]
+    h = _iterate(step, start, lambda s: s[4] <= _eps(x))[3]
     return tnp.exp(a * tnp.log(x) - x - lgamma(a)) * h
 
 
@@ -90,36 +102,37 @@ def _gamma_pair(a, x):
 def _result_dtype(*xs):
     """The operands' common dtype, float64 for integers (SciPy's promotion)."""
     dt = tnp.result_type(*xs)
-    return dt if tnp.issubdtype(dt, tnp.inexact) else tnp.dtype(tnp.float64)
+    return dt if tnp.issubdtype(dt, tnp.inexact) else dtypes.canonicalize(np.float64)
 
 
 def gammainc(a, x):
     """The regularized lower incomplete gamma function P(a, x)."""
     dt = _result_dtype(a, x)
-    a, x = _float64(a, x)
+    a, x = _widest(a, x)
     return _gamma_pair(a, x)[0].astype(dt)
 
 
 def gammaincc(a, x):
     """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
     dt = _result_dtype(a, x)
-    a, x = _float64(a, x)
+    a, x = _widest(a, x)
     return _gamma_pair(a, x)[1].astype(dt)
 
 
 def _beta_fraction(a, b, x):
     """I_x(a, b) by its continued fraction (modified Lentz), accurate for
     x < (a + 1) / (a + b + 2)."""
+    tiny = _tiny(x)
     c = tnp.ones_like(x)
     d = 1 - (a + b) * x / (a + 1)
-    d = 1 / tnp.where(tnp.abs(d) < _TINY, _TINY, d)
+    d = 1 / tnp.where(tnp.abs(d) < tiny, tiny, d)
     start = (c, d, d, tnp.full_like(x, np.inf))
 
     def half_step(coefficient, c, d):
         d = 1 + coefficient * d
-        d = 1 / tnp.where(tnp.abs(d) < _TINY, _TINY, d)
+        d = 1 / tnp.where(tnp.abs(d) < tiny, tiny, d)
         c = 1 + coefficient / c
-        c = tnp.where(tnp.abs(c) < _TINY, _TINY, c)
+        c = tnp.where(tnp.abs(c) < tiny, tiny, c)
         return c, d, d * c
 
     def step(m, s):
@@ -130,7 +143,7 @@ def _beta_fraction(a, b, x):
         odd = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
         c, d, delta = half_step(odd, c, d)
         return c, d, h * delta, tnp.abs(delta - 1)
-    h = _iterate(step, start, lambda s: s[3] <= _EPS)[2]
+    h = _iterate(step, start, lambda s: s[3] <= _eps(x))[2]
     log_front = a * tnp.log(x) + b * tnp.log1p(-x) - (lgamma(a) + lgamma(b) - lgamma(a + b))
     return tnp.exp(log_front) * h / a
 
@@ -138,7 +151,7 @@ def _beta_fraction(a, b, x):
 def betainc(a, b, x):
     """The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 <= x <= 1."""
     dt = _result_dtype(a, b, x)
-    a, b, x = _float64(a, b, x)
+    a, b, x = _widest(a, b, x)
     a, b, x = tnp.broadcast_arrays(a, b, x)
     invalid = (a <= 0) | (b <= 0) | (x < 0) | (x > 1) | tnp.isnan(a) | tnp.isnan(b) | \
         tnp.isnan(x)

@@ -66,12 +66,14 @@ def _ndtri_values(p):
     """The x with P(Z <= x) = p. A first guess (erf_inv, or the tail's asymptotic form where
     2p - 1 rounds to -1) refined by Newton steps on log ndtr, which converge monotonically
     (log ndtr is concave) and keep full relative precision deep in the tails. float32
-    computes in float64 and rounds once."""
+    computes in float64 and rounds once (in float32 where float64 does not exist: JAX's
+    rules with 64-bit mode off)."""
     dt = aval_of(p).dtype
-    q64 = tnp.asarray(p, dtype=tnp.float64)
+    wide = dtypes.canonicalize(np.float64)
+    q64 = tnp.asarray(p, dtype=wide)
     upper_half = q64 > 0.5
     q = tnp.where(upper_half, 1 - q64, q64)       # exact for p >= 0.5
-    safe = tnp.clip(q, np.finfo(np.float64).tiny, 0.5)
+    safe = tnp.clip(q, np.finfo(wide).tiny, 0.5)
     x = tnp.where(safe < 1e-8, _tail_guess(safe), math.sqrt(2) * erf_inv(2 * safe - 1))
     log_q = tnp.log(safe)
     for _ in range(4):

@@ -283,7 +283,7 @@ JAX_INEXACT_UFUNCS = frozenset({
     "true_divide", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt",
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
     "arccosh", "arctanh", "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign",
-    "nextafter", "rint", "heaviside", "reciprocal"})
+    "nextafter", "rint", "heaviside", "reciprocal", "fabs", "deg2rad", "rad2deg", "spacing"})
 
 
 def _jax_compute_dtype(ufunc_name: str, dtypes, weaks) -> np.dtype:

@@ -159,6 +159,14 @@ UNARY = {   # name: (transpile function, NumPy function, tolerance)
     "reciprocal": (tnp.reciprocal, np.reciprocal, EXACT),
     "square": (tnp.square, np.square, EXACT), "positive": (tnp.positive, np.positive, EXACT),
     "logical_not": (tnp.logical_not, np.logical_not, EXACT),
+    "bitwise_count": (tnp.bitwise_count, np.bitwise_count, EXACT),
+    "signbit": (tnp.signbit, np.signbit, EXACT), "fabs": (tnp.fabs, np.fabs, EXACT),
+    "cbrt": (tnp.cbrt, np.cbrt, TRANSCENDENTAL),
+    "deg2rad": (tnp.deg2rad, np.deg2rad, TRANSCENDENTAL),
+    "rad2deg": (tnp.rad2deg, np.rad2deg, TRANSCENDENTAL),
+    "arcsinh": (tnp.arcsinh, np.arcsinh, TRANSCENDENTAL),
+    "arccosh": (tnp.arccosh, np.arccosh, TRANSCENDENTAL),
+    "arctanh": (tnp.arctanh, np.arctanh, TRANSCENDENTAL),
 }
 
 BINARY = {  # name: (transpile function, NumPy function, Python operator or None, tolerance)
@@ -186,6 +194,13 @@ BINARY = {  # name: (transpile function, NumPy function, Python operator or None
     "logical_and": (tnp.logical_and, np.logical_and, None, EXACT),
     "logical_or": (tnp.logical_or, np.logical_or, None, EXACT),
     "logical_xor": (tnp.logical_xor, np.logical_xor, None, EXACT),
+    "fmod": (tnp.fmod, np.fmod, None, EXACT),
+    "hypot": (tnp.hypot, np.hypot, None, TRANSCENDENTAL),
+    "copysign": (tnp.copysign, np.copysign, None, EXACT),
+    "logaddexp": (tnp.logaddexp, np.logaddexp, None, TRANSCENDENTAL),
+    "fmax": (tnp.fmax, np.fmax, None, EXACT), "fmin": (tnp.fmin, np.fmin, None, EXACT),
+    "heaviside": (tnp.heaviside, np.heaviside, None, EXACT),
+    "gcd": (tnp.gcd, np.gcd, None, EXACT), "lcm": (tnp.lcm, np.lcm, None, EXACT),
 }
 
 

@@ -11,14 +11,27 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
-from ..base.operands import astype, operand
+from ..base.operands import astype, check_python_ints_fit, operand
 
 
 def _inexact(x, name):
-    """x in its inexact dtype (integers and bools take the default float), as JAX's
-    promote_args_inexact; complex inputs are refused by the callers that need reals."""
+    """x in the float dtype the ufunc `name` computes it in: JAX's promote_args_inexact under
+    JAX's rules (float32 for small integers), NumPy's loop otherwise (the smallest float
+    that holds the integer: float16 for int8 and bool, float32 for 16-bit, float64 beyond);
+    complex inputs are refused by the callers that need reals."""
     x = operand(x)
-    return astype(x, dtypes.float_for_integers(aval_of(x).dtype))
+    dt = aval_of(x).dtype
+    if dtypes.is_inexact(dt) or dtypes.config.jax_rules():
+        return astype(x, dtypes.float_for_integers(dt))
+    return astype(x, _numpy_loop_float(name, dt))
+
+
+def _numpy_loop_float(name, dt):
+    """The float NumPy's ufunc `name` computes an integer dtype in (ldexp's exponent is int)."""
+    empty = np.zeros(0, dt)
+    extra = (np.zeros(0, np.int32),) if name == "ldexp" else ()
+    out = getattr(np, name)(empty, *extra)
+    return np.dtype((out[0] if isinstance(out, tuple) else out).dtype)
 
 
 def _real_inexact(x, name):
@@ -111,7 +124,8 @@ def fmod(x1, x2, /):
     integer x1 fmod 0 is 0, as NumPy gives (with a warning) and JAX."""
     from ._dtype_api import result_type
     from ._mathfuncs import copysign
-    x1, x2 = operand(x1), operand(x2)
+    # A Python int beyond the array's integer dtype: NumPy's OverflowError (JAX: it wraps).
+    x1, x2 = check_python_ints_fit("rem", [operand(x1), operand(x2)])
     dt = result_type(x1, x2)
     x1, x2 = astype(x1, dt), astype(x2, dt)
     if dtypes.is_inexact(dt):

@@ -12,12 +12,14 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
-from ..base.operands import astype, broadcast_to, operand, shape_of
+from ..base.operands import (astype, broadcast_to, check_python_ints_fit, operand,
+                              shape_of)
 
 
 def _integer_pair(name, x1, x2):
     from ._dtype_api import result_type
-    x1, x2 = operand(x1), operand(x2)
+    # A Python int beyond the array's integer dtype: NumPy's OverflowError (JAX: it wraps).
+    x1, x2 = check_python_ints_fit("rem", [operand(x1), operand(x2)])
     dt = result_type(x1, x2)
     if not dtypes.is_int(dt):
         raise ValueError(f"Arguments to {name} must be integers, got {dt}")

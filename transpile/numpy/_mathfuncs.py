@@ -74,12 +74,21 @@ nextafter = _binary("nextafter", "nextafter")
 asinh, acosh, atanh = arcsinh, arccosh, arctanh
 
 
+def _float_ufunc_operand(x, name):
+    """x in the float dtype the ufunc `name` computes in (NumPy's loop or JAX's inexact
+    promotion: int16 -> float32 in both, not a Python float's float64)."""
+    x = operand(x)
+    aval = aval_of(x)
+    (dt,), _ = dtypes.ufunc_loop(name, (aval.dtype,), (aval.weak_type,))
+    return astype(x, dt)
+
+
 def deg2rad(x):
-    return E.multiply(x, np.pi / 180.0)
+    return E.multiply(_float_ufunc_operand(x, "deg2rad"), np.pi / 180.0)
 
 
 def rad2deg(x):
-    return E.multiply(x, 180.0 / np.pi)
+    return E.multiply(_float_ufunc_operand(x, "rad2deg"), 180.0 / np.pi)
 
 
 radians, degrees = deg2rad, rad2deg

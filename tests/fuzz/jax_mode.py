@@ -31,6 +31,7 @@ _ELEMENTWISE = ("unary", "binary")
 # in float64 and rounding after differs completely for large ints).
 # clip too: JAX promotes x and its bounds to one dtype first (without x64 a uint32 x and an
 # int32 bound meet in int32, so x wraps: seed 850336).
+_OPERAND_DTYPE_OPS = ("bitwise_count",)
 _CAST_OPERANDS = ("scalar_product", "matmul", "cond_math", "scan_math", "fori_math",
                   "while_math", "clip")
 def _jax_floor_divide(params, x, y):
@@ -143,16 +144,26 @@ def jax_reference(op):
         typing = _jax_dtype(op, params, args)
         if all(is_pyscalar(a) for a in args) and args and (
                 typing is None or op.family not in _ELEMENTWISE):
-            return _python_scalars_at_jax_precision(numpy_ref, params, args)
+            value = _python_scalars_at_jax_precision(numpy_ref, params, args)
+            if typing is not None and isinstance(value, np.ndarray):
+                # The Python scalars stayed weak in JAX (uint8 zeros | -3 is uint8: seed
+                # 510148, x32); NumPy saw them typed.
+                value = _as(value, typing[0])
+            return value
         if typing is None:
             return numpy_ref(params, *args)
         out_dt, join = typing
+        # A function of Python scalars only is weak in JAX (jnp.sqrt(-3) is a weak float64):
+        # kept as a Python scalar, as its partners will see it (seed 520169, x64).
+        scalars = bool(args) and all(is_pyscalar(a) for a in args)
         if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
-            compute = join if out_dt == np.bool_ and join is not None else out_dt
+            # Predicates and bit counts compute in their operands' dtype, not the result's
+            # (jnp.bitwise_count(int8(-2)) counts |-2|, not uint8 254: seed 520077, x64).
+            own = out_dt == np.bool_ or op.name in _OPERAND_DTYPE_OPS
+            compute = join if own and join is not None else out_dt
             # Comparisons keep a Python int exact, as NumPy (transpile's README: JAX wraps it)
             args = [a if (type(a) is int and op.name in _EXACT_INTS) or a is None
                     else _as(a, compute) for a in args]
-        scalars = bool(args) and all(is_pyscalar(a) for a in args)
         with np.errstate(all="ignore"):
             value = numpy_ref(params, *args)
         if is_pyscalar(value) and out_dt == dtypes.default_for_python_type(type(value)):

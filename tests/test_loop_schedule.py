@@ -221,7 +221,7 @@ def test_kernels_read_register_scalars_by_value():
     source = tp.jit(lambda x: x / x.sum()).lower(np.ones((8, 8)))._prepared.source
     assert "double sum0 = 0.0;" in source                  # a local of the entry
     assert "const double sum0, double *restrict out0" in source      # read by value
-    assert "kernel_0(x, &sum0);" in source and "kernel_1(x, sum0, out0);" in source
+    assert "lambda_sum0(x, &sum0);" in source and "lambda_out0(x, sum0, out0);" in source
     assert "malloc" not in source and "space" not in source
     x = np.arange(64.0).reshape(8, 8)
     np.testing.assert_allclose(np.asarray(tp.jit(lambda v: v / v.sum())(x)), x / x.sum())

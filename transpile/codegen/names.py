@@ -1,10 +1,13 @@
-"""Buffer names from the Python source: an argument keeps its name (`x`, `params_w` for
-`params['w']`), a materialised value is named by the operation that made it (`exp1`,
-`max0`, `dot2`). The generated code's own names (loop variables `i0`, values `v3`, locals
+"""Buffer and kernel names from the Python source: an argument keeps its name (`x`, `params_w`
+for `params['w']`), a materialised value is named by the operation that made it (`exp1`,
+`max0`, `dot2`), and a kernel by the jitted function and the value it computes (`softmax_max0`,
+`selu_out0`: see `kernel_names`). The generated code's own names (loop variables `i0`, values `v3`, locals
 such as `acc`, `status`, `space`) all have the form letters-then-digits or are fixed words
 listed here; a Python name of either kind is given a trailing underscore, so a user's
 `i0` or `status` can never shadow a generated one."""
 from __future__ import annotations
+
+from .kernel_ir import DebugKernel, HelperKernel, IteratedKernel
 
 # C and C++ keywords (CUDA sources are C++), the C library names generated code calls, and
 # every fixed local name a renderer declares in a kernel or in the entry function.
@@ -24,7 +27,7 @@ _LOCALS = frozenset("""
     cleanup value values effect hook
 """.split())
 # Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, `kernel_3`).
-_RESERVED_SUFFIXES = ("_t", "_ptr", "_first", "_end", "_final", "_slot")
+_RESERVED_SUFFIXES = ("_t", "_ptr", "_first", "_end", "_final", "_slot", "_partials")
 _RESERVED_PREFIXES = ("tp_", "kernel_", "scratch_", "__")
 
 # The name of a value made by each primitive, where the primitive's own name would read badly.
@@ -73,3 +76,49 @@ def value_name(primitive: str) -> str:
     stem = _SHORT.get(primitive, primitive.removeprefix("reduce_"))
     stem = "".join(ch for ch in stem if ch.isalpha())   # digits would blur the count
     return stem or "t"
+
+
+# A kernel's name starts with its function's (C) name, cut to this many characters: enough to
+# tell `train_step_dot3` from `loss_dot3`, short enough to read in a call.
+_FUNCTION_STEM_MAX = 24
+
+
+def function_stem(function: str) -> str:
+    """The jitted function's name as the first part of its kernels' names (`selu`; a lambda:
+    `lambda`; none: `kernel`). One in the runtime's `tp_` namespace is moved out of it
+    (`kernel_tp_step`): the runtime's helpers are named `tp_...`."""
+    if not any(ch.isascii() and ch.isalnum() for ch in function or ""):
+        return "kernel"
+    stem = c_identifier(function)[:_FUNCTION_STEM_MAX].rstrip("_")
+    return f"kernel_{stem}" if stem.startswith("tp_") else stem
+
+
+def _computes(kernel) -> str:
+    """What a kernel is named after: the buffer it writes (its first, for a loop with several
+    carries or a factorization with several results), or a debug print's number."""
+    if isinstance(kernel, DebugKernel):
+        return f"print{kernel.effect}"
+    if isinstance(kernel, IteratedKernel):
+        return kernel.carries[0][3].name
+    if isinstance(kernel, HelperKernel):
+        return kernel.writes[0].name if kernel.writes else kernel.operation
+    return kernel.out.name
+
+
+def kernel_names(function: str, kernels, taken=frozenset()) -> list[str]:
+    """One C name per kernel, in order: `{function}_{what it writes}` (`softmax_exp0`), a
+    second kernel writing the same buffer counted (`f_out0_2`: an update in place, a loop's
+    restore copy). Deterministic, so a source (and its cache key) is the same every time.
+    None equals a name in `taken` (the program's buffers, loop variables and entry): a
+    buffer part is a generated name (letters then digits) or a Python one, so the only
+    clash is a Python argument spelled like a kernel, which is counted past too."""
+    stem, used, names = function_stem(function), set(taken), []
+    for kernel in kernels:
+        base = f"{stem}_{_computes(kernel)}"
+        name, count = base, 1
+        while name in used:
+            count += 1
+            name = f"{base}_{count}"
+        used.add(name)
+        names.append(name)
+    return names

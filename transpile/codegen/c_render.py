@@ -552,7 +552,10 @@ class CRenderer:
             else:
                 lines.add(f"(void){b.name}_ptr;  /* read by no kernel (an output may return it as is) */")
         for b in program.outputs:
-            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
+            if b.name in used:
+                lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
+            else:
+                lines.add(f"(void){b.name}_ptr;  /* empty: no kernel runs on it */")
         self._entry_reads = used
         for b in program.temps:
             if b.name in self.registers and b.name in used:

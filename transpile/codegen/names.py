@@ -26,7 +26,8 @@ _LOCALS = frozenset("""
     r p count partial identity combine matrix tile_row tile_col item i status space shared_space
     cleanup value values effect hook
 """.split())
-# Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, `kernel_3`).
+# Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, a CUDA full
+# reduction's `f_sum0_final` and `f_sum0_partials`, a nameless function's `kernel_out0`).
 _RESERVED_SUFFIXES = ("_t", "_ptr", "_first", "_end", "_final", "_slot", "_partials")
 _RESERVED_PREFIXES = ("tp_", "kernel_", "scratch_", "__")
 

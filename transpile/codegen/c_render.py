@@ -550,7 +550,8 @@ class CRenderer:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
                           f"{b.name}_ptr;")
             else:
-                lines.add(f"(void){b.name}_ptr;  /* read by no kernel (an output may return it as is) */")
+                lines.add(f"(void){b.name}_ptr;  /* read by no kernel (an output may return "
+                          "it as is) */")
         for b in program.outputs:
             if b.name in used:
                 lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")

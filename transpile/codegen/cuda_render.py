@@ -28,11 +28,10 @@ layouts, the launches and the host entry's memory in CUDA.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 
 from .. import dtypes
-import contextlib
-
 from .c_comment import c_comment
 from .c_expr import INDENT, Lines, LoopSpace, _short_source, counter
 from .c_ops import C_TYPE, unsigned_work_type

@@ -1,10 +1,10 @@
 """Buffer and kernel names from the Python source: an argument keeps its name (`x`, `params_w`
 for `params['w']`), a materialised value is named by the operation that made it (`exp1`,
 `max0`, `dot2`), and a kernel by the jitted function and the value it computes (`softmax_max0`,
-`selu_out0`: see `kernel_names`). The generated code's own names (loop variables `i0`, values `v3`, locals
-such as `acc`, `status`, `space`) all have the form letters-then-digits or are fixed words
-listed here; a Python name of either kind is given a trailing underscore, so a user's
-`i0` or `status` can never shadow a generated one."""
+`selu_out0`: see `kernel_names`). The generated code's own names (loop variables `i0`,
+values `v3`, locals such as `acc`, `status`, `space`) all have the form letters-then-digits
+or are fixed words listed here; a Python name of either kind is given a trailing underscore,
+so a user's `i0` or `status` can never shadow a generated one."""
 from __future__ import annotations
 
 from .kernel_ir import DebugKernel, HelperKernel, IteratedKernel

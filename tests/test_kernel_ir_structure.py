@@ -243,3 +243,15 @@ def test_function_names_become_short_c_stems():
     assert function_stem("") == "kernel" and function_stem("Model.__call__") == "Model_call"
     assert function_stem("tp_step") == "kernel_tp_step"     # the runtime's helpers are tp_*
     assert len(function_stem("a_rather_long_training_step_function_name")) <= 24
+
+
+def test_kernels_are_named_in_call_order_and_restore_copies_say_so():
+    """A loop's body kernels take the plain names; the copies that run only after an odd
+    number of carry swaps are `..._restore`."""
+    program = _program("while")
+    loop = next(st for st in program.body if getattr(st, "swaps", None))
+    restores = {swap.restore.kernel for swap in loop.swaps}
+    names = program.kernel_names
+    assert restores and all(names[k].endswith("_restore") for k in restores)
+    body = [st.kernel for st in loop.body if hasattr(st, "kernel")]
+    assert body and not any(names[k].endswith(("_restore", "_2")) for k in body)

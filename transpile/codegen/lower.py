@@ -583,6 +583,6 @@ def lower(ir: IR, name: str, max_fused_height: int | None = None,
             outputs.append(dests[atom])
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()
-    kernels = kernel_names(function, builder.kernels, builder.taken | {name})
+    kernels = kernel_names(function, builder.kernels, builder.taken | {name}, body)
     return Program(name, inputs, outputs, builder.temps, builder.kernels, sources, body,
                    builder.views, builder.effects, kernels)

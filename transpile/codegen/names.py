@@ -7,7 +7,7 @@ or are fixed words listed here; a Python name of either kind is given a trailing
 so a user's `i0` or `status` can never shadow a generated one."""
 from __future__ import annotations
 
-from .kernel_ir import DebugKernel, HelperKernel, IteratedKernel
+from .kernel_ir import Call, DebugKernel, HelperKernel, IteratedKernel
 
 # C and C++ keywords (CUDA sources are C++), the C library names generated code calls, and
 # every fixed local name a renderer declares in a kernel or in the entry function.
@@ -28,7 +28,8 @@ _LOCALS = frozenset("""
 """.split())
 # Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, a CUDA full
 # reduction's `f_sum0_final` and `f_sum0_partials`, a nameless function's `kernel_out0`).
-_RESERVED_SUFFIXES = ("_t", "_ptr", "_first", "_end", "_final", "_slot", "_partials")
+_RESERVED_SUFFIXES = ("_t", "_ptr", "_first", "_end", "_final", "_slot", "_partials",
+                      "_restore")
 _RESERVED_PREFIXES = ("tp_", "kernel_", "scratch_", "__")
 
 # The name of a value made by each primitive, where the primitive's own name would read badly.
@@ -106,20 +107,43 @@ def _computes(kernel) -> str:
     return kernel.out.name
 
 
-def kernel_names(function: str, kernels, taken=frozenset()) -> list[str]:
-    """One C name per kernel, in order: `{function}_{what it writes}` (`softmax_exp0`), a
-    second kernel writing the same buffer counted (`f_out0_2`: an update in place, a loop's
-    restore copy). Deterministic, so a source (and its cache key) is the same every time.
-    None equals a name in `taken` (the program's buffers, loop variables and entry): a
-    buffer part is a generated name (letters then digits) or a Python one, so the only
-    clash is a Python argument spelled like a kernel, which is counted past too."""
-    stem, used, names = function_stem(function), set(taken), []
-    for kernel in kernels:
-        base = f"{stem}_{_computes(kernel)}"
+def _call_order(stmts, order: dict, restores: set) -> None:
+    """Kernels in the order the entry first calls them (`order`: kernel -> position), a
+    `while`'s condition before its body; the copies that restore swapped loop carries (run
+    after an odd number of swaps) go into `restores`."""
+    for st in stmts:
+        if isinstance(st, Call):
+            order.setdefault(st.kernel, len(order))
+        for nested in (getattr(st, "cond", None), getattr(st, "body", None),
+                       *getattr(st, "cases", ())):
+            _call_order(nested or (), order, restores)
+        for swap in getattr(st, "swaps", ()):
+            restores.add(swap.restore.kernel)
+            _call_order([swap.restore], order, restores)
+
+
+def kernel_names(function: str, kernels, taken=frozenset(), body=()) -> list[str]:
+    """One C name per kernel: `{function}_{what it writes}` (`softmax_exp0`), a copy that
+    restores a swapped loop carry `..._restore`. Names go out in the order the entry `body`
+    calls the kernels (then any it does not call, in order), a second kernel writing the same
+    buffer counted (`f_out0_2`: an update in place). Deterministic, so a source (and its
+    cache key) is the same every time. None equals a name in `taken` (the program's buffers,
+    loop variables and entry): a buffer part is a generated name (letters then digits), so
+    the only clash is a Python argument spelled like a kernel, which is counted past too."""
+    stem, used = function_stem(function), set(taken)
+    order, restores = {}, set()
+    _call_order(body, order, restores)
+    for index in range(len(kernels)):
+        order.setdefault(index, len(order))
+    names = [""] * len(kernels)
+    for index in sorted(order, key=order.get):
+        base = f"{stem}_{_computes(kernels[index])}"
+        if index in restores:
+            base += "_restore"
         name, count = base, 1
         while name in used:
             count += 1
             name = f"{base}_{count}"
         used.add(name)
-        names.append(name)
+        names[index] = name
     return names

@@ -240,7 +240,8 @@ def test_a_buffer_written_twice_or_a_name_taken_is_counted_past():
 
 def test_function_names_become_short_c_stems():
     assert function_stem("selu") == "selu" and function_stem("<lambda>") == "lambda"
-    assert function_stem("") == "kernel" and function_stem("Model.__call__") == "Model_call"
+    assert function_stem("") == "kernel" and function_stem("__call__") == "call"
+    assert function_stem("*/ int x; /*") == "kernel"          # not a name: no user text in C
     assert function_stem("tp_step") == "kernel_tp_step"     # the runtime's helpers are tp_*
     assert len(function_stem("a_rather_long_training_step_function_name")) <= 24
 

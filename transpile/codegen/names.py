@@ -87,9 +87,13 @@ _FUNCTION_STEM_MAX = 24
 
 def function_stem(function: str) -> str:
     """The jitted function's name as the first part of its kernels' names (`selu`; a lambda:
-    `lambda`; none: `kernel`). One in the runtime's `tp_` namespace is moved out of it
-    (`kernel_tp_step`): the runtime's helpers are named `tp_...`."""
-    if not any(ch.isascii() and ch.isalnum() for ch in function or ""):
+    `lambda`). A name that is not an ASCII Python identifier (none, or text assigned to
+    `__name__`) becomes `kernel`: only what could be written in Python source reaches C code.
+    One in the runtime's `tp_` namespace is moved out of it (`kernel_tp_step`)."""
+    if function == "<lambda>":
+        return "lambda"
+    if not (function or "").isidentifier() or not function.isascii() or \
+            not function.strip("_"):
         return "kernel"
     stem = c_identifier(function)[:_FUNCTION_STEM_MAX].rstrip("_")
     return f"kernel_{stem}" if stem.startswith("tp_") else stem

@@ -71,6 +71,20 @@ def test_equal_expressions_are_two_arrays(backend, cache_dir):
     assert_independent([a, b], [x * 2, x * 2])
 
 
+def test_one_value_returned_twice_is_two_arrays(backend, cache_dir):
+    """`return y, y`: the program has one output buffer; the second result is a copy."""
+    x = np.arange(6.0)
+
+    def twice(v):
+        y = tnp.sin(v) + 1.0
+        return y, y
+    f = jit_api.jit(twice, backend=backend)
+    if backend != "interpret":
+        assert len(f.lower(x)._prepared.program.outputs) == 1
+    a, b = f(x)
+    assert_independent([a, b], [np.sin(x) + 1.0] * 2)
+
+
 def test_one_value_returned_three_times_is_three_arrays(backend, cache_dir):
     x = np.arange(6.0)
 

@@ -18,7 +18,9 @@ import pytest
 from kernel_ir_programs import PROGRAMS, lowered
 from transpile.codegen.c_ops import C_TYPE
 from transpile.codegen.kernel_ir import (HELPER_OPERATIONS, Affine, Buffer, Expr, HelperKernel,
-                                         Program, walk)
+                                         LoopKernel, Program, walk)
+from transpile.codegen.loop_schedule import CpuTarget, CudaTarget
+from transpile.codegen.names import function_stem, kernel_names
 
 CODEGEN = Path(__file__).resolve().parents[1] / "transpile" / "codegen"
 # The modules that build or transform the kernel IR; the renderers (c_*.py, cuda_render.py)
@@ -34,7 +36,10 @@ C_TYPE_NAMES = set(C_TYPE.values()) | {"int", "char", "void", "size_t"}
 
 
 def _text_problem(text: str) -> str | None:
-    """Why `text`, found in the IR, is target text (None: a name, an operation, a role)."""
+    """Why `text`, found in the IR, is target text (None: a name, an operation, a role, or
+    nothing: an empty field)."""
+    if not text:
+        return None
     if not text.isidentifier():
         return "not a plain name (an expression or a C spelling)"
     if text.startswith("tp_") or text.endswith("_t"):
@@ -76,20 +81,40 @@ def _strings(value, path: str, seen: set):
     raise AssertionError(f"{path}: unexpected {type(value).__name__} in the kernel IR")
 
 
-def _program(name: str) -> Program:
-    return lowered(name)._prepared.program
+def _program(name: str, backend: str = "cpu") -> Program:
+    return lowered(name, backend)._prepared.program
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_no_field_of_the_kernel_ir_holds_target_text(name):
-    program = _program(name)
+# The CUDA backend lowers with its own limits (CudaRenderer.max_fused_height) and schedules
+# with CudaTarget; every program but the FFT (whose run-time helper is host code: refused,
+# see test_the_cuda_schedule_refuses_host_only_helpers) is checked on both paths.
+CASES = [(name, "cpu") for name in sorted(PROGRAMS)] + \
+    [(name, "cuda") for name in sorted(PROGRAMS) if name != "fft"]
+
+
+@pytest.mark.parametrize("name,backend", CASES)
+def test_no_field_of_the_kernel_ir_holds_target_text(name, backend, monkeypatch):
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    program = _program(name, backend)
     # The entry's symbol is the caller's choice (the backend's, or an export's name).
     strings = [(path, text) for path, text in _strings(program, "program", set())
                if path != "program.name"]
     assert len(strings) > 3       # buffer names, roles, expression kinds, operations...
+    # The schedule's plans, for the target that renders them, are structure too.
+    target = CudaTarget if backend == "cuda" else CpuTarget
+    plans = [plan for _, plan in sorted(target.schedule(program).items())]
+    strings += list(_strings(plans, "plans", set()))
     problems = [f"{path} = {text!r}: {why}" for path, text in strings
                 if (why := _text_problem(text))]
     assert not problems, "\n".join(problems)
+
+
+def test_the_cuda_schedule_refuses_host_only_helpers(monkeypatch):
+    """The FFT's helper has no device form: the CUDA schedule says so, naming the way out."""
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    program = _program("fft")           # lowered for the CPU: the same kernels
+    with pytest.raises(NotImplementedError, match="jnp.fft has no CUDA kernel.*backend='cpu'"):
+        CudaTarget.schedule(program)
 
 
 def test_the_walk_finds_text_where_there_is_some():
@@ -185,3 +210,49 @@ def test_python_names_never_shadow_generated_ones():
         "i0_", "v0_", "status_", "acc_", "double_", "x_ptr_", "int32_t_"]
     got = tp.jit(f)(*args)
     np.testing.assert_array_equal(np.asarray(got), f(*args))
+
+
+def test_kernels_take_the_function_name_and_what_they_write():
+    program = _program("softmax_f32")              # def _softmax(x): max, exp, sum, divide
+    assert program.kernel_names == ["softmax_max0", "softmax_exp0", "softmax_sum0",
+                                    "softmax_out0"]
+    source = lowered("softmax_f32").source
+    assert "softmax_exp0(x, max0, exp0);" in source and "kernel_0" not in source
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_kernel_names_are_unique_c_names_and_stable(name):
+    names = _program(name).kernel_names
+    assert len(names) == len(_program(name).kernels) == len(set(names))
+    assert all(n.isidentifier() and not n.startswith("tp_") for n in names)
+    taken = {b.name for b in _program(name).inputs + _program(name).temps}
+    assert not taken & set(names)
+    assert _program(name).kernel_names == names      # the same on every lowering
+
+
+def test_a_buffer_written_twice_or_a_name_taken_is_counted_past():
+    buf = Buffer("out0", (3,), np.dtype(np.float64), "output")
+    value = Expr("lit", (1.0, b""), buf.dtype)
+    kernels = [LoopKernel((3,), buf, Affine.var(0, 1), value) for _ in range(3)]
+    assert kernel_names("step", kernels) == ["step_out0", "step_out0_2", "step_out0_3"]
+    assert kernel_names("step", kernels[:1], {"step_out0"}) == ["step_out0_2"]
+
+
+def test_function_names_become_short_c_stems():
+    assert function_stem("selu") == "selu" and function_stem("<lambda>") == "lambda"
+    assert function_stem("") == "kernel" and function_stem("__call__") == "call"
+    assert function_stem("*/ int x; /*") == "kernel"          # not a name: no user text in C
+    assert function_stem("tp_step") == "kernel_tp_step"     # the runtime's helpers are tp_*
+    assert len(function_stem("a_rather_long_training_step_function_name")) <= 24
+
+
+def test_kernels_are_named_in_call_order_and_restore_copies_say_so():
+    """A loop's body kernels take the plain names; the copies that run only after an odd
+    number of carry swaps are `..._restore`."""
+    program = _program("while")
+    loop = next(st for st in program.body if getattr(st, "swaps", None))
+    restores = {swap.restore.kernel for swap in loop.swaps}
+    names = program.kernel_names
+    assert restores and all(names[k].endswith("_restore") for k in restores)
+    body = [st.kernel for st in loop.body if hasattr(st, "kernel")]
+    assert body and not any(names[k].endswith(("_restore", "_2")) for k in body)

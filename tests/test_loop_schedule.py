@@ -5,6 +5,8 @@ except the last tests, which check that the C renderer spells the plans it is gi
 renders each kernel once."""
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 
@@ -12,9 +14,10 @@ import transpile as tp
 import transpile.numpy as tnp
 from transpile import lax
 from transpile.codegen.c_render import CRenderer
+from transpile.codegen.cuda_render import CudaRenderer
 from transpile.codegen.kernel_ir import (HelperKernel, LoopKernel, MatmulKernel, ReduceKernel,
                                          SortKernel)
-from transpile.codegen.loop_schedule import CpuTarget, CudaTarget
+from transpile.codegen.loop_schedule import CPU_LAYOUTS, CUDA_LAYOUTS, CpuTarget, CudaTarget
 
 THRESHOLD = CpuTarget.parallel_min_elements
 
@@ -168,7 +171,53 @@ def test_cuda_items_threads_and_blocks():
     assert not any(p.shared_region for p in plans.values())     # no OpenMP regions on CUDA
 
 
-# -- the renderer spells the plans ----------------------------------------------------------------
+def test_cuda_plans_say_what_each_launch_covers():
+    """The grid is the schedule's: `items` work items, each run by a `unit`."""
+    plan = _only(CudaTarget, LoopKernel, lambda x: x * 2.0, np.ones((30, 40)))
+    assert (plan.items, plan.unit) == ((1200,), "thread")
+    plan = _only(CudaTarget, ReduceKernel, lambda x: x.sum(axis=1), np.ones((256, 512)))
+    assert (plan.layout, plan.items, plan.unit) == ("warp_per_row", (256,), "warp")
+    plan = _only(CudaTarget, ReduceKernel, lambda x: x.sum(), np.ones(1 << 16))
+    assert (plan.layout, plan.items, plan.unit) == ("full", (1 << 16,), "thread")
+    plan = _only(CudaTarget, MatmulKernel, lambda a, b: a @ b, np.ones((3, 40, 17)),
+                 np.ones((3, 17, 33)))
+    assert (plan.layout, plan.items, plan.unit) == ("tiles", (3, 3, 3), "tile")
+    plan = _only(CudaTarget, SortKernel, lambda x: tnp.sort(x, axis=1), np.ones((4, 512)))
+    assert (plan.items, plan.unit) == ((4,), "block")
+
+
+def test_cuda_runs_nothing_over_zero_elements():
+    program, plans = _plans(CudaTarget, lambda x: (x * 2.0, x.sum(axis=1), x.sum(axis=0)),
+                            np.ones((0, 3)))
+    assert [plans[i].layout for i in range(len(program.kernels))] == \
+        ["none", "none", "thread_per_output"]    # an empty sum is its identity: stored
+    source = tp.jit(lambda x: (x * 2.0, x.sum(axis=1)), backend="cuda").lower(
+        np.ones((0, 3))).source
+    assert "TP_LAUNCH" not in source and source.count("zero elements, not run") == 2
+
+
+# -- the renderers spell the plans ----------------------------------------------------------------
+
+@pytest.mark.parametrize("renderer, layouts", [(CRenderer, CPU_LAYOUTS),
+                                               (CudaRenderer, CUDA_LAYOUTS)])
+def test_each_dialect_spells_every_layout_of_its_target(renderer, layouts):
+    tables = [renderer.element_layouts, renderer.reduction_layouts, renderer.product_layouts,
+              renderer.helper_layouts, renderer.print_layouts]
+    spelled = {layout for table in tables for layout in table} | {"none"}
+    assert set(layouts) <= spelled, set(layouts) - spelled
+    assert all(hasattr(renderer, method) for table in tables for method in table.values())
+
+
+def test_the_cuda_dialect_overrides_only_spelling():
+    """CUDA differs from C in attributes, its layouts' own methods, and these few methods
+    (what a definition starts with, a launch, device memory, bounds read once): how a
+    kernel is laid out is the schedule's, never an override of the C renderer's walk."""
+    overridden = {name for name, value in vars(CudaRenderer).items()
+                  if isinstance(value, (types.FunctionType, staticmethod, classmethod))
+                  and hasattr(CRenderer, name) and not name.startswith("__")}
+    assert overridden == {"_qualifier", "_call_lines", "_allocate_temps", "_free_temps",
+                          "_loop_bounds"}
+
 
 class _EverythingParallel(CpuTarget):
     parallel_min_elements = 1
@@ -221,7 +270,7 @@ def test_kernels_read_register_scalars_by_value():
     source = tp.jit(lambda x: x / x.sum()).lower(np.ones((8, 8)))._prepared.source
     assert "double sum0 = 0.0;" in source                  # a local of the entry
     assert "const double sum0, double *restrict out0" in source      # read by value
-    assert "kernel_0(x, &sum0);" in source and "kernel_1(x, sum0, out0);" in source
+    assert "lambda_sum0(x, &sum0);" in source and "lambda_out0(x, sum0, out0);" in source
     assert "malloc" not in source and "space" not in source
     x = np.arange(64.0).reshape(8, 8)
     np.testing.assert_allclose(np.asarray(tp.jit(lambda v: v / v.sum())(x)), x / x.sum())

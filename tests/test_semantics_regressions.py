@@ -26,7 +26,7 @@ def test_full_reductions_over_non_contiguous_views(n):
 def shared_accumulator_races(source: str) -> list[str]:
     """Parallel pragmas opened after a kernel's accumulator without a reduction clause."""
     races = []
-    for kernel in source.split("static void kernel_")[1:]:
+    for kernel in source.split("static __attribute__((noinline)) void ")[1:]:
         seen_acc = False
         for line in kernel.splitlines():
             seen_acc = seen_acc or " acc = " in line

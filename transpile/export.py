@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from . import __version__, dtypes
+from .backends.compiled_backend import function_name
 from .backends.cpu import prepare_c
 from .codegen.c_comment import comment_text
 from .codegen.c_ops import C_TYPE, render_literal
@@ -82,7 +83,7 @@ def export(lowered, directory: str, name: str | None = None) -> ExportedLibrary:
     origin = _portable_origin(lowered.fun)
     prepared = prepare_c(lowered.ir, lowered.consts, origin, lowered.signature,
                          entry=f"{name}_impl", renderer_class=_StaticEntryRenderer,
-                         arg_names=lowered.leaf_paths)
+                         arg_names=lowered.leaf_paths, function=function_name(lowered.fun))
     # Parameter names must not shadow what the wrapper calls.
     taken = {name, f"{name}_impl"} | {f"{name}_{b.name}" for b in prepared.program.inputs}
     inputs = _input_arguments(lowered, taken)

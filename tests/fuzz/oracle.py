@@ -370,7 +370,7 @@ def static_races(source: str) -> list[tuple[str, str]]:
     for m in re.finditer(r"#pragma omp parallel for([^\n]*)\n", source):
         clause = m.group(1)
         before = source[:m.start()]
-        kernel_start = before.rfind(" kernel_")
+        kernel_start = max(before.rfind("\nstatic "), 0)      # the kernel's definition
         header = re.findall(r"= (\w+) at ", before)
         declared = set(_SHARED_WRITE.findall(before[kernel_start:]))
         body = _loop_block(source, m.end())

@@ -62,12 +62,13 @@ def source_header(origin: str, signature: str, ir: IR) -> str:
 
 
 def prepare_source(ir, consts, origin: str, signature: str, renderer_class,
-                   entry: str = ENTRY, arg_names=()) -> Prepared:
+                   entry: str = ENTRY, arg_names=(), function: str = "") -> Prepared:
     """Simplify, lower and render: the source of one specialisation (also what
     `Lowered.export` writes out, under another entry name). `arg_names`: the Python names
-    of the arguments (one per input), which the source's buffers take."""
+    of the arguments (one per input), which the source's buffers take; `function`: the
+    jitted function's name, which its kernels' names start with."""
     ir = compute_halves_in_float32(simplify(ir))     # 16-bit floats computed in float32
-    program = lower(ir, entry, renderer_class.max_fused_height, arg_names)
+    program = lower(ir, entry, renderer_class.max_fused_height, arg_names, function)
     renderer = renderer_class()
     source = renderer.render_program(program, source_header(origin, signature, ir))
     # Simplification never removes constvars, so consts still match ir.constvars.
@@ -86,6 +87,14 @@ def distinct_outputs(sources) -> list:
             seen.add(value)
         plan.append((kind, value))
     return plan
+
+
+def function_name(fun) -> str:
+    """The Python name of a jitted function (a `functools.partial`: of the function it
+    wraps), or "" where it has none."""
+    while not hasattr(fun, "__name__") and hasattr(fun, "func"):
+        fun = fun.func
+    return getattr(fun, "__name__", "") or ""
 
 
 class CompiledExecutable:
@@ -183,7 +192,8 @@ class CompiledBackend:
 
     def prepare(self, ir, consts, fun, signature, arg_names=()) -> Prepared:
         return prepare_source(ir, consts, describe_function(fun), signature,
-                              self.renderer_class, arg_names=arg_names)
+                              self.renderer_class, arg_names=arg_names,
+                              function=function_name(fun))
 
     def compile(self, prepared: Prepared):
         """(Executable, found_on_disk): through the disk cache when it can be used, else a

@@ -98,9 +98,10 @@ def _allocation_failed() -> MemoryError:
 
 
 def prepare_c(ir, consts, origin: str, signature: str, entry: str = ENTRY,
-              renderer_class=CRenderer, arg_names=()) -> Prepared:
+              renderer_class=CRenderer, arg_names=(), function: str = "") -> Prepared:
     """The C source of one specialisation (`Lowered.export` renders it under another entry)."""
-    return prepare_source(ir, consts, origin, signature, renderer_class, entry, arg_names)
+    return prepare_source(ir, consts, origin, signature, renderer_class, entry, arg_names,
+                          function)
 
 
 class CPUBackend(CompiledBackend):

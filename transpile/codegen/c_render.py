@@ -6,6 +6,8 @@ a CUDA renderer can override only those.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from .. import dtypes
@@ -62,6 +64,15 @@ class CRenderer:
     # Temporaries live in one block kept between calls, up to this many bytes (see
     # _workspace_declarations). A dialect that allocates otherwise (CUDA) turns it off.
     kept_workspace_max_bytes = 64 << 20
+    # The method that spells each layout the schedule may choose (loop_schedule.py's
+    # KernelPlan.layout), per kind of kernel: a dialect lists the methods of its own layouts.
+    # A layout missing here fails with its name (`_spelling`).
+    element_layouts = {"nest": "_nest_elements"}
+    reduction_layouts = {"nest": "_nest_reduction", "in_order": "_nest_reduction",
+                         "rows_outside": "_column_reduction"}
+    product_layouts = {"gemm": "_gemm_call", "gemm_small": "_gemm_call"}
+    helper_layouts = {"helper": "_whole_call"}
+    print_layouts = {"helper": "_print_hook_kernel"}
 
     def __init__(self):
         self.declared_reductions: set[str] = set()
@@ -94,15 +105,31 @@ class CRenderer:
     def render_kernel(self, kernel, index: int) -> str:
         self._current_kernel = index
         self._plan = self.plans[index]
+        if self._plan.layout == "none":
+            self._kernel_args[index] = []
+            return f"/* {self.kernel_names[index]}: zero elements, nothing to run */\n"
         method = _KERNEL_METHODS.get(type(kernel))
         if method is None:
             raise NotImplementedError(type(kernel).__name__)
         return getattr(self, method)(kernel, index)
 
-    def kernel_signature(self, index, reads, out) -> str:
-        params = [self.pointer_param(b, const=True) for b in reads]
-        params.append(self.pointer_param(out, const=False))
-        return f"{self.kernel_qualifier} kernel_{index}({', '.join(params)})"
+    def _spelling(self, table: dict, kind: str):
+        """The method of this dialect that spells the current plan's layout of a `kind`."""
+        method = table.get(self._plan.layout)
+        if method is None:
+            raise NotImplementedError(f"{type(self).__name__} has no spelling of a {kind} "
+                                      f"laid out as {self._plan.layout!r}")
+        return getattr(self, method)
+
+    def _qualifier(self, index: int) -> str:
+        """What a kernel's definition starts with (its return type included)."""
+        return self.kernel_qualifier
+
+    def _definition(self, index: int, params) -> str:
+        """The line that opens kernel `index`'s definition."""
+        return (f"{self._qualifier(index)} {self.kernel_names[index]}"
+                f"({', '.join(params) or 'void'}) {{")
+
 
     def _read_params(self, index, reads) -> list[str]:
         """A loop kernel's read parameters: a scalar in a register (CpuTarget.registers) by
@@ -137,14 +164,24 @@ class CRenderer:
         exprs = [k.value] + [e for e, _ in k.store.dyn]
         self._kernel_header(lines, index, exprs, k.out, k.comment)
         lines.depth += 1
-        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop")
-        render = self._expressions(lines, space, _counter())
-        value = render(k.value)
-        lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
-        self._close_loops(lines, len(space.names))
+        elements = self._spelling(self.element_layouts, "loop nest")
+        with elements(lines, space, collect_affines(k.value, [k.store]), simd=True):
+            render = self._expressions(lines, space, _counter())
+            value = render(k.value)
+            lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    @contextlib.contextmanager
+    def _nest_elements(self, lines, space, affines, simd: bool):
+        """Layout "nest": one loop per (merged) dimension, the outermost split across threads
+        where the plan says so, the innermost a simd loop (`simd`: unless its body holds a
+        loop of its own, which OpenMP forbids in a simd loop)."""
+        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop",
+                         innermost_pragma="simd" if simd else "", simd_body=True)
+        yield
+        self._close_loops(lines, len(space.names))
 
     def _iterated_header(self, k: IteratedKernel, index: int):
         """(lines with the open kernel, loop space, carry stores, affines) of an
@@ -164,17 +201,15 @@ class CRenderer:
         self._kernel_args[index] = reads + outs
         lines = Lines()
         lines.add(c_comment(k.comment))
-        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
+        lines.add(self._definition(index, params))
         lines.depth += 1
         return lines, space, stores, affines
 
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
-        lines, space, stores, _ = self._iterated_header(k, index)
-        counter = _counter()
-        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop",
-                         innermost_pragma="", simd_body=True)
-        self._iterated_element(lines, space, k, stores, counter)
-        self._close_loops(lines, len(space.names))
+        lines, space, stores, affines = self._iterated_header(k, index)
+        elements = self._spelling(self.element_layouts, "loop nest")
+        with elements(lines, space, affines, simd=False):
+            self._iterated_element(lines, space, k, stores, _counter())
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
@@ -206,7 +241,7 @@ class CRenderer:
         reads = self._reads(exprs, out)
         lines.add(c_comment(comment))
         params = self._read_params(index, reads) + [self.pointer_param(out, const=False)]
-        lines.add(f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{")
+        lines.add(self._definition(index, params))
         self._kernel_args[index] = reads + [out]
 
     def _open_loops(self, lines, space, start, stop, parallel, innermost_pragma="simd",
@@ -245,14 +280,17 @@ class CRenderer:
             lines.add("}")
 
     def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
-        plan = self._plan
-        n_out, n_red = len(k.out_shape), len(k.reduce_shape)
         extents = k.out_shape + k.reduce_shape
-        store = row_major(k.out_shape, n_out + n_red)
-        space = LoopSpace(extents, plan.groups)
+        store = row_major(k.out_shape, len(extents))
+        space = LoopSpace(extents, self._plan.groups)
+        return self._spelling(self.reduction_layouts, "reduction")(k, index, space, store)
+
+    def _nest_reduction(self, k: ReduceKernel, index: int, space, store) -> str:
+        """Layouts "nest" and "in_order": the output loops outside (split across threads
+        where the plan says so), an accumulator per output, the reduced loops inside (under a
+        reduction clause, or strictly in order)."""
+        plan = self._plan
         n_out_loops = plan.out_loops
-        if plan.layout == "rows_outside":
-            return self._column_reduce_kernel(k, index, space, store)
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment)
         lines.depth += 1
@@ -287,7 +325,7 @@ class CRenderer:
         lines.add("}")
         return lines.text() + "\n"
 
-    def _column_reduce_kernel(self, k: ReduceKernel, index: int, space, store) -> str:
+    def _column_reduction(self, k: ReduceKernel, index: int, space, store) -> str:
         """Blocks of outputs (in parallel when big); per block, every row of the reduced
         dimension updates the block's outputs in place (a simd loop). Each output still sees
         its terms in order, as the row-walking serial loop would."""
@@ -362,7 +400,11 @@ class CRenderer:
         return f"{lhs} {better} {rhs}{nan_check}"
 
     def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        """One call of the runtime's tp_gemm per batch group the strides cannot merge."""
+        return self._spelling(self.product_layouts, "product")(k, index)
+
+    def _gemm_call(self, k: MatmulKernel, index: int) -> str:
+        """Layouts "gemm" and "gemm_small": one call of the runtime's tp_gemm (or the inlined
+        tp_gemm_small) per batch group the strides cannot merge."""
         small = self._plan.layout == "gemm_small"
         self.includes.add("tp_gemm_small.h" if small else "tp_gemm.h")
         function = "tp_gemm_small" if small else "tp_gemm"
@@ -373,7 +415,8 @@ class CRenderer:
         lines = Lines()
         lines.add(c_comment(f"{k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), "
                             f"lhs strides {k.lhs.strides}, rhs strides {k.rhs.strides}"))
-        lines.add(self.kernel_signature(index, reads, k.out) + " {")
+        params = [self.pointer_param(b, const=True) for b in reads]
+        lines.add(self._definition(index, params + [self.pointer_param(k.out, const=False)]))
         lines.depth += 1
         groups = _batch_groups(k)
         *outer, (inner_size, inner_strides) = groups or [(1, (0, 0, 0))]
@@ -439,20 +482,24 @@ class CRenderer:
             "void (*hook)(int64_t, void **)) { tp_debug_hook = hook; }", ""])
 
     def _debug_kernel(self, k: DebugKernel, index: int) -> str:
+        return self._spelling(self.print_layouts, "debug print")(k, index)
+
+    def _print_hook_kernel(self, k: DebugKernel, index: int) -> str:
+        """Layout "helper": the values' pointers handed to the hook as they are."""
         values = ", ".join("(void *)0" if b is None else f"(void *){b.name}"
                            for b in k.values) or "0"
         return "\n".join([
             c_comment(k.comment),
-            f"{self.kernel_qualifier} kernel_{index}({self._debug_params(k, index)}) {{",
+            self._definition(index, self._debug_params(k, index)),
             f"{INDENT}void *values[] = {{{values}}};",
             f"{INDENT}if (tp_debug_hook) tp_debug_hook({k.effect}, values);",
             "}", ""])
 
-    def _debug_params(self, k: DebugKernel, index: int) -> str:
+    def _debug_params(self, k: DebugKernel, index: int) -> list[str]:
         """The parameters of a debug print's function: its non-empty values' buffers."""
         read = [b for b in k.values if b is not None]
         self._kernel_args[index] = read
-        return ", ".join(f"const {C_TYPE[b.dtype]} *{b.name}" for b in read) or "void"
+        return [f"const {C_TYPE[b.dtype]} *{b.name}" for b in read]
 
     def _helper_kernel(self, k: HelperKernel, index: int) -> str:
         self.includes.add(HELPER_HEADERS[k.operation])
@@ -468,14 +515,17 @@ class CRenderer:
         self._kernel_args[index] = reads + writes
         params = [self.pointer_param(b, const=True) for b in reads]
         params += [self.pointer_param(b, const=False) for b in writes]
+        call = self._spelling(self.helper_layouts, "helper call")
         return "\n".join([
             c_comment(comment),
-            f"{self.kernel_qualifier} kernel_{index}({', '.join(params)}) {{",
-            *self._helper_body(index, function, args, items),
+            self._definition(index, params),
+            *call(function, args, items),
             "}", ""])
 
-    def _helper_body(self, index, function, args, items) -> list[str]:
-        """The helper runs every item itself (in parallel with OpenMP when worth it)."""
+    @staticmethod
+    def _whole_call(function, args, items) -> list[str]:
+        """Layout "helper": the helper runs every item itself (in parallel with OpenMP when
+        worth it)."""
         return [f"{INDENT}{function}({', '.join(args)});"]
 
     # -- entry point ------------------------------------------------------------------------
@@ -500,9 +550,13 @@ class CRenderer:
                 lines.add(f"const {C_TYPE[b.dtype]} *{b.name} = (const {C_TYPE[b.dtype]} *)"
                           f"{b.name}_ptr;")
             else:
-                lines.add(f"(void){b.name}_ptr;  /* not read: an output returns it as is */")
+                lines.add(f"(void){b.name}_ptr;  /* read by no kernel (an output may return "
+                          "it as is) */")
         for b in program.outputs:
-            lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
+            if b.name in used:
+                lines.add(f"{C_TYPE[b.dtype]} *{b.name} = ({C_TYPE[b.dtype]} *){b.name}_ptr;")
+            else:
+                lines.add(f"(void){b.name}_ptr;  /* empty: no kernel runs on it */")
         self._entry_reads = used
         for b in program.temps:
             if b.name in self.registers and b.name in used:
@@ -638,15 +692,17 @@ class CRenderer:
         return self._pointer(buf)
 
     def _render_call(self, lines: Lines, st: Call) -> None:
+        if self.plans[st.kernel].layout == "none":
+            lines.add(f"/* {self.kernel_names[st.kernel]}: zero elements, not run */")
+            return
         args = [self._argument(st.kernel, b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
-        for line in self._launches.get(st.kernel, self._plain_call(st.kernel))(args):
+        for line in self._call_lines(st.kernel, args):
             lines.add(line)
 
-    @staticmethod
-    def _plain_call(index: int):
-        """The entry's call of a kernel that needs no launch of its own (every C kernel)."""
-        return lambda args: [f"kernel_{index}({', '.join(args)});"]
+    def _call_lines(self, index: int, args: list[str]) -> list[str]:
+        """The entry's call of kernel `index` (a plain call in C; a launch on a GPU)."""
+        return [f"{self.kernel_names[index]}({', '.join(args)});"]
 
     def _render_statements(self, lines: Lines, stmts) -> None:
         position = 0
@@ -753,7 +809,13 @@ class CRenderer:
         self.registers = self.target.registers(program)
         self._memory_temps = [b for b in program.temps if b.name not in self.registers]
         self._by_value: dict[int, frozenset] = {}    # kernel -> scalars it takes by value
-        self._launches: dict[int, object] = {}       # kernel -> args -> its launch's lines
+        if len(program.kernel_names) != len(program.kernels):
+            raise ValueError("the Program names none or only some of its kernels: lower() "
+                             "names them (names.kernel_names)")
+        self.kernel_names = list(program.kernel_names)
+        # Device memory a layout asks the entry to allocate beside the temporaries, as
+        # (name, element type, count): a CUDA full reduction's block partials.
+        self._scratch: list[tuple[str, str, str]] = []
         self.declared_reductions = set()
         self.includes = set()
         return self.render(program, header)

@@ -21,28 +21,39 @@ What differs from C + OpenMP, and nothing else, lives here:
   loop bounds (once per loop), `while` flags and `cond` indices back from the device.
 Scalar expressions, casts and op rules are the C renderer's (transpile.h's helpers are
 device functions too), so both backends share one semantics.
+
+Every decision above is the schedule's (loop_schedule.CudaTarget: the layout of each kernel,
+the work items its launch covers and what runs one of them); this module only spells the
+layouts, the launches and the host entry's memory in CUDA.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 
 from .. import dtypes
 from .c_comment import c_comment
-from .c_expr import Lines, LoopSpace, _short_source, counter
-from .c_ops import C_TYPE, HELPER_HEADERS, unsigned_work_type
+from .c_expr import INDENT, Lines, LoopSpace, _short_source, counter
+from .c_ops import C_TYPE, unsigned_work_type
 from .c_reductions import accumulator_result, accumulator_type, reduction_init, reduction_update
 from .c_render import CRenderer
-from .kernel_ir import IteratedKernel, LoopKernel, MatmulKernel, ReduceKernel
-from .loop_nest import collect_affines, row_major
+from .kernel_ir import MatmulKernel, ReduceKernel
+from .loop_nest import collect_affines
 from .loop_schedule import CudaTarget
 
-# Run-time helpers written for the host only (OpenMP, plans allocated and cached with malloc),
-# with no device form yet: what uses them, and the way out.
-_HOST_ONLY_HELPERS = {"tp_fft.h": "jnp.fft", "tp_conv.h": "lax.conv_general_dilated"}
+# A launch's grid for `items` work items, by what runs one item (KernelPlan.unit), and the
+# threads of each block.
+_GRID = {"thread": "tp_blocks({items}, TP_THREADS)", "warp": "tp_blocks({items}, TP_WARPS)",
+         "block": "tp_blocks({items}, 1)", "one": "1",
+         "tile": "dim3(tp_grid_dim({items[0]}, INT32_MAX), tp_grid_dim({items[1]}, "
+                 "TP_GRID_YZ_MAX), tp_grid_dim({items[2]}, TP_GRID_YZ_MAX))"}
+_BLOCK = {"thread": "TP_THREADS", "warp": "TP_THREADS", "block": "TP_THREADS", "one": "1",
+          "tile": "dim3(TP_TILE, TP_TILE)"}
+_BOUNDS = {"tile": "TP_TILE * TP_TILE", "one": "1"}       # __launch_bounds__; else TP_THREADS
 
 
 class CudaRenderer(CRenderer):
-    kernel_qualifier = "__global__ void __launch_bounds__(TP_THREADS)"
+    kernel_qualifier = "__global__ void __launch_bounds__({threads})"
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
     target = CudaTarget
@@ -63,135 +74,71 @@ class CudaRenderer(CRenderer):
     initialised_declarations = False
     entry_returns = ("Runs on the host and returns 0, or the cudaError_t of the first failed "
                      "call (kernels run asynchronously: their faults show at the next sync).")
+    element_layouts = {"grid_stride": "_grid_stride_elements"}
+    reduction_layouts = {layout: "_reduction" for layout in
+                         ("full", "warp_per_row", "block_per_row", "thread_per_output")}
+    product_layouts = {"tiles": "_tiled_product"}
+    helper_layouts = {"one_thread": "_one_thread_call", "thread_per_item": "_item_calls",
+                      "block_per_item": "_item_calls"}
+    print_layouts = {"host": "_host_print"}
 
-    def render_program(self, program, header: str) -> str:
-        self._scratch: list[tuple[str, str]] = []  # (name, element type): reduction partials
-        return super().render_program(program, header)
+    # -- definitions and launches ---------------------------------------------------------------
+    def _qualifier(self, index: int) -> str:
+        if self.plans[index].layout == "host":
+            return "static int"               # a host function returning a cudaError_t
+        return self.kernel_qualifier.format(threads=_BOUNDS.get(self.plans[index].unit,
+                                                                "TP_THREADS"))
 
-    # -- thread mapping -----------------------------------------------------------------------
-    @staticmethod
-    def _grid_stride(lines: Lines, var: str, count, first="(int64_t)blockIdx.x * blockDim.x "
-                     "+ threadIdx.x", step="(int64_t)gridDim.x * blockDim.x"):
-        return lines.block(f"for (int64_t {var} = {first}; {var} < {count}; {var} += {step})")
+    def _call_lines(self, index: int, args: list[str]) -> list[str]:
+        plan, name = self.plans[index], self.kernel_names[index]
+        if plan.layout == "host":
+            return [f"if ((status = {name}({', '.join(args)})) != 0) goto cleanup;"]
+        grid = _GRID[plan.unit].format(items=plan.items if plan.unit == "tile"
+                                       else plan.items[0])
+        if plan.layout != "full":
+            return _launch(name, grid, _BLOCK[plan.unit], args)
+        # Two passes: a partial per block into the scratch, then one block over the partials.
+        partials = f"{name}_partials"
+        return [*_launch(name, grid, "TP_THREADS", args[:-1] + [partials]),
+                *_launch(f"{name}_final", "1", "TP_THREADS",
+                         [partials, f"(int64_t){grid}", args[-1]])]
 
-    @staticmethod
-    def _decompose(lines: Lines, space: LoopSpace, start: int, stop: int, flat: str, used):
-        """Declare loop variables start..stop-1 (those some index uses) from a flat index."""
-        for k in range(start, stop):
-            if k not in used:
-                continue
-            stride = math.prod(space.extents[k + 1:stop])
-            value = flat if stride == 1 else f"{flat} / {stride}"
-            if k > start:
-                value = f"({value}) % {space.extents[k]}" if stride > 1 else \
-                    f"{value} % {space.extents[k]}"
-            lines.add(f"const int64_t {space.names[k]} = {value};")
+    # -- layouts: elements ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _grid_stride_elements(self, lines: Lines, space: LoopSpace, affines, simd: bool):
+        """Layout "grid_stride": a thread per element of the flattened iteration space, the
+        loop variables recovered by division (so any shape runs on any grid)."""
+        with _grid_stride(lines, "flat", self._plan.items[0]):
+            _decompose(lines, space, 0, len(space.names), "flat", _used_loops(space, affines))
+            yield
 
-    @staticmethod
-    def _used_loops(space: LoopSpace, affines) -> set:
-        return {k for k, g in enumerate(space.groups)
-                if any(a.coeffs and a.coeffs[g[-1]] for a in affines)}
+    # -- layouts: reductions --------------------------------------------------------------------
+    def _reduction(self, k: ReduceKernel, index: int, space, store) -> str:
+        """Layouts "full", "warp_per_row", "block_per_row" and "thread_per_output"."""
+        red = _Reduction(self, k, index, space, self._plan.out_loops, store,
+                         collect_affines(k.body, [store]))
+        return getattr(red, self._plan.layout)()
 
-    @staticmethod
-    def _launch(name: str, grid: str, block: str, args) -> list[str]:
-        """A kernel launch and the check of its status after it (a bad launch configuration
-        shows at once; a fault in the kernel, at the next synchronising call)."""
-        return [f"TP_LAUNCH({name}, {grid}, {block}, {', '.join(args)});",
-                "if ((status = tp_launched(status)) != 0) goto cleanup;"]
-
-    def _launch_1d(self, name: str, blocks: str):
-        return lambda args: self._launch(name, blocks, "TP_THREADS", args)
-
-    # -- elementwise kernels ------------------------------------------------------------------
-    def _loop_kernel(self, k: LoopKernel, index: int) -> str:
-        affines = collect_affines(k.value, [k.store])
-        space = LoopSpace(k.shape, self._plan.groups)
-        total = math.prod(k.shape)
-        lines = Lines()
-        # A store at a run-time offset (an update in place) reads that offset's buffers too.
-        exprs = [k.value] + [e for e, _ in k.store.dyn]
-        self._kernel_header(lines, index, exprs, k.out, k.comment)
-        lines.depth += 1
-        self._launches[index] = self._launch_1d(f"kernel_{index}",
-                                                f"tp_blocks({total}, TP_THREADS)")
-        if total == 0:
-            return self._empty_kernel(lines, index)
-        with self._grid_stride(lines, "flat", total):
-            self._decompose(lines, space, 0, len(space.names), "flat",
-                            self._used_loops(space, affines))
-            render = self._expressions(lines, space, counter())
-            value = render(k.value)
-            lines.add(f"{k.out.name}[{space.render(k.store, render)}] = {value};")
-        lines.depth -= 1
-        lines.add("}")
-        return lines.text() + "\n"
-
-    def _empty_kernel(self, lines: Lines, index: int) -> str:
-        """A kernel over zero elements: nothing to compute, nothing launched."""
-        self._launches[index] = lambda args: [f"(void)({a});  /* kernel_{index}: zero elements, "
-                                              "not launched */" for a in args]
-        lines.add("/* zero elements: never launched */")
-        lines.depth -= 1
-        lines.add("}")
-        return lines.text() + "\n"
-
-    def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
-        lines, space, stores, affines = self._iterated_header(k, index)
-        total = math.prod(k.shape)
-        if total == 0:
-            return self._empty_kernel(lines, index)
-        with self._grid_stride(lines, "flat", total):
-            self._decompose(lines, space, 0, len(space.names), "flat",
-                            self._used_loops(space, affines))
-            self._iterated_element(lines, space, k, stores, counter())
-        lines.depth -= 1
-        lines.add("}")
-        self._launches[index] = self._launch_1d(f"kernel_{index}",
-                                                f"tp_blocks({total}, TP_THREADS)")
-        return lines.text() + "\n"
-
-    # -- reductions ---------------------------------------------------------------------------
-    def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
-        extents = k.out_shape + k.reduce_shape
-        store = row_major(k.out_shape, len(extents))
-        affines = collect_affines(k.body, [store])
-        space = LoopSpace(extents, self._plan.groups)
-        red = _Reduction(self, k, index, space, self._plan.out_loops, store, affines)
-        if red.rows == 0:
-            lines = Lines()
-            self._kernel_header(lines, index, [k.body], k.out, k.comment)
-            lines.depth += 1
-            return self._empty_kernel(lines, index)
-        return {"full": red.full, "warp_per_row": red.warp_per_row,
-                "block_per_row": red.block_per_row,
-                "thread_per_output": red.thread_per_output}[self._plan.layout]()
-
-    # -- matmul ---------------------------------------------------------------------------------
-    def _matmul_kernel(self, k: MatmulKernel, index: int) -> str:
-        """A block per 16x16 output tile, grid z along the batch; operands read in place by
-        strides. Grid y and z stop at TP_GRID_YZ_MAX (CUDA's 65535): blocks loop over the
-        tiles and matrices beyond it, so any batch and any row count runs."""
+    # -- layouts: products ------------------------------------------------------------------------
+    def _tiled_product(self, k: MatmulKernel, index: int) -> str:
+        """Layout "tiles": a block per 16x16 output tile, grid z along the batch; operands
+        read in place by strides. Grid y and z stop at TP_GRID_YZ_MAX (CUDA's 65535): blocks
+        loop over the tiles and matrices beyond it, so any batch and any row count runs."""
         t = C_TYPE[k.out.dtype]
         w = t if k.out.dtype.kind in "fc" else unsigned_work_type(k.out.dtype)
         reads = list({o.buffer.name: o.buffer for o in (k.lhs, k.rhs)}.values())
         limit_reads = [k.limits.index] if k.limits is not None else []
         self._kernel_args[index] = reads + limit_reads + [k.out]
-        tiles_m, tiles_n = -(-k.m // 16), -(-k.n // 16)
-        grid = (f"dim3(tp_grid_dim({tiles_n}, INT32_MAX), tp_grid_dim({tiles_m}, "
-                f"TP_GRID_YZ_MAX), tp_grid_dim({k.batch}, TP_GRID_YZ_MAX))")
-        self._launches[index] = lambda args: self._launch(f"kernel_{index}", grid,
-                                                          "dim3(TP_TILE, TP_TILE)", args)
-        r = self.restrict
+        tiles_n, tiles_m, _ = self._plan.items
         params = [f"const {t} *{b.name}" for b in reads]
         params += [f"const {C_TYPE[b.dtype]} *{b.name}" for b in limit_reads]
-        params.append(f"{t} *{r} {k.out.name}")
+        params.append(f"{t} *{self.restrict} {k.out.name}")
         lines = Lines()
         lines.add(f"/* {k.comment}: {k.batch} x ([{k.m}x{k.k}] @ [{k.k}x{k.n}]), lhs strides "
                   f"{k.lhs.strides}, rhs strides {k.rhs.strides}; tiles of 16x16 */")
-        lines.add(f"__global__ void __launch_bounds__(TP_TILE * TP_TILE) kernel_{index}("
-                  f"{', '.join(params)}) {{")
+        lines.add(self._definition(index, params))
         lines.depth += 1
-        first, rows, depth = self._matmul_limits(lines, k)
+        first, rows, depth = _tile_limits(lines, k)
         if rows != str(k.m):
             tiles_m = f"({rows} + TP_TILE - 1) / TP_TILE"
         # Loop bounds depend on the block only: every thread reaches the tile's barriers.
@@ -200,19 +147,8 @@ class CudaRenderer(CRenderer):
             lines.add(f"for (int64_t {var} = blockIdx.{axis}; {var} < {count}; "
                       f"{var} += gridDim.{axis}) {{")
             lines.depth += 1
-        pointers = []
-        for name, operand in (("a", k.lhs), ("b", k.rhs)):
-            terms = [operand.buffer.name] + ([str(operand.offset)] if operand.offset else [])
-            if first and operand is k.lhs:
-                terms.append(f"{first} * {operand.strides[-2]}")
-            stride = 1
-            for d in range(len(k.batch_shape) - 1, -1, -1):
-                size, step = k.batch_shape[d], operand.strides[d]
-                if step and size > 1:
-                    index_d = "matrix" if stride == 1 else f"(matrix / {stride})"
-                    terms.append(f"({index_d} % {size}) * {step}")
-                stride *= size
-            pointers.append(f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}")
+        pointers = [_tile_operand(operand, k, first if operand is k.lhs else None)
+                    for operand in (k.lhs, k.rhs)]
         out = f"{k.out.name} + matrix * {k.m * k.n}" + (f" + {first} * {k.n}" if first else "")
         lines.add(f"tp_matmul_tile<{t}, {w}>({pointers[0]}, {pointers[1]}, {out}, {rows}, "
                   f"{depth}, {k.n}, tile_row, tile_col);")
@@ -223,77 +159,38 @@ class CudaRenderer(CRenderer):
         lines.add("}")
         return lines.text() + "\n"
 
+    # -- layouts: run-time helpers (sorts, factorizations, scatters) and debug prints -------------
     @staticmethod
-    def _matmul_limits(lines: Lines, k: MatmulKernel):
-        """(first row, rows, depth) of a product bounded by a loop index (loop_ranges.py), as
-        the C renderer's: the index read on the device, the rows above it zeroed by every
-        thread of the grid (no barrier in between), the contraction stopped where both
-        operands are zero. (None, m, k) for an unbounded product."""
-        lim = k.limits
-        if lim is None:
-            return None, str(k.m), str(k.k)
-        lines.add(f"const int64_t at = (int64_t){lim.index.name}[0];")
-        first, rows, depth = None, str(k.m), str(k.k)
-        if lim.short_k:
-            lines.add("/* the operands are zero from the loop index on along k: the rest of "
-                      "the sum adds exact zeros */")
-            lines.add(f"const int64_t depth = at < 0 ? 0 : (at < {k.k} ? at : {k.k});")
-            depth = "depth"
-        if lim.rows_from_index:
-            lines.add("/* rows above the loop index are never read: zeros, not products */")
-            lines.add(f"const int64_t first = at < 0 ? 0 : (at < {k.m} ? at : {k.m});")
-            thread = ("(((int64_t)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + "
-                      "blockIdx.x) * (TP_TILE * TP_TILE) + threadIdx.y * TP_TILE + threadIdx.x")
-            step = "(int64_t)gridDim.x * gridDim.y * gridDim.z * (TP_TILE * TP_TILE)"
-            with lines.block(f"for (int64_t i = {thread}; i < first * {k.n}; i += {step})"):
-                lines.add(f"{k.out.name}[i] = {C_TYPE[k.out.dtype]}();")
-            first, rows = "first", f"{k.m} - first"
-        return first, rows, depth
+    def _one_thread_call(function, args, items) -> list[str]:
+        """Layout "one_thread": a serial helper (a scatter, whose duplicates make the order
+        matter) on a single thread. No atomics: the CPU's answer, every run."""
+        return [f"{INDENT}{function}({', '.join(args)});  /* one thread: in order */"]
 
-    # -- runtime helpers: sorts, factorizations, scatters; debug prints ----------------------
-    def _helper_kernel(self, k, index: int) -> str:
-        header = HELPER_HEADERS[k.operation]
-        if header in _HOST_ONLY_HELPERS:
-            raise NotImplementedError(f"{_HOST_ONLY_HELPERS[header]} has no CUDA kernel yet "
-                                      f"(runtime/include/{header} is host code); "
-                                      "use backend='cpu'")
-        return super()._helper_kernel(k, index)
-
-    def _helper_body(self, index, function, args, items) -> list[str]:
-        """One device thread per item (a row to sort, a matrix to factor) running the same
-        helper the C backend runs, or a block per item where the helper has a block form;
-        a serial helper (a scatter, whose duplicates make the order matter) runs on a single
-        thread. No atomics: the CPU's answer, every run."""
-        joined = ", ".join(args)
-        if items is None:
-            self._launches[index] = lambda a: self._launch(f"kernel_{index}", "1", "1", a)
-            return [f"    {function}({joined});  /* one thread: in order */"]
+    def _item_calls(self, function, args, items) -> list[str]:
+        """Layouts "thread_per_item" and "block_per_item": each item (a row to sort, a matrix
+        to factor) runs the helper the C backend runs, on a thread, or on a block where the
+        helper has a block form."""
         lines = Lines()
         lines.depth = 1
-        if self._plan.layout == "block_per_item":
-            self._launches[index] = self._launch_1d(f"kernel_{index}", f"tp_blocks({items}, 1)")
-            with self._grid_stride(lines, "item", items, "(int64_t)blockIdx.x",
-                                   "(int64_t)gridDim.x"):
+        joined = ", ".join(args)
+        if self._plan.unit == "block":
+            with _grid_stride(lines, "item", items, "(int64_t)blockIdx.x", "(int64_t)gridDim.x"):
                 lines.add(f"{function}_block({joined}, item);  /* a block per item */")
-            return lines.lines
-        self._launches[index] = self._launch_1d(f"kernel_{index}",
-                                                f"tp_blocks({items}, TP_THREADS)")
-        with self._grid_stride(lines, "item", items):
-            lines.add(f"{function}_item({joined}, item);")
+        else:
+            with _grid_stride(lines, "item", items):
+                lines.add(f"{function}_item({joined}, item);")
         return lines.lines
 
-    def _debug_kernel(self, k, index: int) -> str:
-        """A host function: each value copied to host memory (the copy waits for the kernels
-        before it), handed to the Python hook, freed. Returns a cudaError_t."""
+    def _host_print(self, k, index: int) -> str:
+        """Layout "host": a host function; each value copied to host memory (the copy waits
+        for the kernels before it), handed to the Python hook, freed. Returns a cudaError_t."""
         copies = ", ".join(
             "(void *)0" if b is None else
             f"tp_host_copy({b.name}, sizeof({C_TYPE[b.dtype]}) * {b.size}, &status)"
             for b in k.values) or "(void *)0"
-        self._launches[index] = lambda a: [f"if ((status = kernel_{index}({', '.join(a)})) "
-                                           "!= 0) goto cleanup;"]
         return "\n".join([
             c_comment(k.comment),
-            f"static int kernel_{index}({self._debug_params(k, index)}) {{",
+            self._definition(index, self._debug_params(k, index)),
             "    if (!tp_debug_hook) return 0;",
             "    int status = 0;",
             f"    void *values[] = {{{copies}}};",
@@ -302,11 +199,11 @@ class CudaRenderer(CRenderer):
             "    return status;",
             "}", ""])
 
-    # -- the host entry -----------------------------------------------------------------------
+    # -- the host entry: device memory, and bounds read once ------------------------------------
     def _allocate_temps(self, lines: Lines, temps) -> str:
         lines.add("int status = 0;")
         allocations = [(b.name, C_TYPE[b.dtype], max(b.size, 1)) for b in temps]
-        allocations += [(name, t, "TP_MAX_BLOCKS") for name, t in self._scratch]
+        allocations += self._scratch
         for name, t, _ in allocations:
             lines.add(f"{t} *{name} = NULL;")
         for name, t, count in allocations:
@@ -316,7 +213,7 @@ class CudaRenderer(CRenderer):
         return "status"
 
     def _free_temps(self, temps) -> list[str]:
-        names = [b.name for b in temps] + [name for name, _ in self._scratch]
+        names = [b.name for b in temps] + [name for name, *_ in self._scratch]
         return [f"if ({name}) cudaFreeAsync({name}, 0);" for name in names]
 
     def _loop_bounds(self, lines: Lines, loop) -> tuple[str, str]:
@@ -338,6 +235,81 @@ class CudaRenderer(CRenderer):
         return bounds[0], bounds[1]
 
 
+# -- spelling pieces ----------------------------------------------------------------------------
+
+def _grid_stride(lines: Lines, var: str, count, first="(int64_t)blockIdx.x * blockDim.x "
+                 "+ threadIdx.x", step="(int64_t)gridDim.x * blockDim.x"):
+    return lines.block(f"for (int64_t {var} = {first}; {var} < {count}; {var} += {step})")
+
+
+def _decompose(lines: Lines, space: LoopSpace, start: int, stop: int, flat: str, used):
+    """Declare loop variables start..stop-1 (those some index uses) from a flat index."""
+    for k in range(start, stop):
+        if k not in used:
+            continue
+        stride = math.prod(space.extents[k + 1:stop])
+        value = flat if stride == 1 else f"{flat} / {stride}"
+        if k > start:
+            value = f"({value}) % {space.extents[k]}" if stride > 1 else \
+                f"{value} % {space.extents[k]}"
+        lines.add(f"const int64_t {space.names[k]} = {value};")
+
+
+def _used_loops(space: LoopSpace, affines) -> set:
+    return {k for k, g in enumerate(space.groups)
+            if any(a.coeffs and a.coeffs[g[-1]] for a in affines)}
+
+
+def _launch(name: str, grid: str, block: str, args) -> list[str]:
+    """A kernel launch and the check of its status after it (a bad launch configuration
+    shows at once; a fault in the kernel, at the next synchronising call)."""
+    return [f"TP_LAUNCH({name}, {grid}, {block}, {', '.join(args)});",
+            "if ((status = tp_launched(status)) != 0) goto cleanup;"]
+
+
+def _tile_operand(operand, k: MatmulKernel, first) -> str:
+    """A matmul operand as tp_matmul_tile takes it: the address of this block's matrix (the
+    batch index `matrix` unravelled over the batch strides), then its row and column
+    strides. `first`: the first row computed, where a loop index bounds the rows."""
+    terms = [operand.buffer.name] + ([str(operand.offset)] if operand.offset else [])
+    if first:
+        terms.append(f"{first} * {operand.strides[-2]}")
+    stride = 1
+    for d in range(len(k.batch_shape) - 1, -1, -1):
+        size, step = k.batch_shape[d], operand.strides[d]
+        if step and size > 1:
+            index_d = "matrix" if stride == 1 else f"(matrix / {stride})"
+            terms.append(f"({index_d} % {size}) * {step}")
+        stride *= size
+    return f"{' + '.join(terms)}, {operand.strides[-2]}, {operand.strides[-1]}"
+
+
+def _tile_limits(lines: Lines, k: MatmulKernel):
+    """(first row, rows, depth) of a product bounded by a loop index (loop_ranges.py), as
+    the C renderer's: the index read on the device, the rows above it zeroed by every
+    thread of the grid (no barrier in between), the contraction stopped where both
+    operands are zero. (None, m, k) for an unbounded product."""
+    lim = k.limits
+    if lim is None:
+        return None, str(k.m), str(k.k)
+    lines.add(f"const int64_t at = (int64_t){lim.index.name}[0];")
+    first, rows, depth = None, str(k.m), str(k.k)
+    if lim.short_k:
+        lines.add("/* the operands are zero from the loop index on along k: the rest of "
+                  "the sum adds exact zeros */")
+        lines.add(f"const int64_t depth = at < 0 ? 0 : (at < {k.k} ? at : {k.k});")
+        depth = "depth"
+    if lim.rows_from_index:
+        lines.add("/* rows above the loop index are never read: zeros, not products */")
+        lines.add(f"const int64_t first = at < 0 ? 0 : (at < {k.m} ? at : {k.m});")
+        thread = ("(((int64_t)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + "
+                  "blockIdx.x) * (TP_TILE * TP_TILE) + threadIdx.y * TP_TILE + threadIdx.x")
+        step = "(int64_t)gridDim.x * gridDim.y * gridDim.z * (TP_TILE * TP_TILE)"
+        with lines.block(f"for (int64_t i = {thread}; i < first * {k.n}; i += {step})"):
+            lines.add(f"{k.out.name}[i] = {C_TYPE[k.out.dtype]}();")
+        first, rows = "first", f"{k.m} - first"
+    return first, rows, depth
+
 
 class _Reduction:
     """One ReduceKernel rendered in the layout its memory access calls for."""
@@ -347,7 +319,8 @@ class _Reduction:
         self.r, self.k, self.index, self.space = renderer, k, index, space
         self.n_out, self.store, self.affines = n_out_loops, store, affines
         self.rows, self.length = math.prod(k.out_shape), math.prod(k.reduce_shape)
-        self.used = renderer._used_loops(space, affines)
+        self.used = _used_loops(space, affines)
+        self.name = renderer.kernel_names[index]
         dt = k.body.dtype
         self.arg = k.combiner in ("argmax", "argmin")
         # Float and complex max/min carry their element's position too: of equal values
@@ -363,9 +336,9 @@ class _Reduction:
             self.identity = f"({self.acc_t})({reduction_init(k.combiner, dt)})"
 
     # -- pieces ---------------------------------------------------------------------------------
-    def _open(self, lines: Lines, params: str, comment: str):
+    def _open(self, lines: Lines, name: str, params: list[str], comment: str):
         lines.add(f"/* {self.k.comment}; {comment} */")
-        lines.add(f"__global__ void __launch_bounds__(TP_THREADS) {params} {{")
+        lines.add(f"{self.r._qualifier(self.index)} {name}({', '.join(params)}) {{")
         lines.depth += 1
         if self.paired:
             better = "true" if self.k.combiner in ("argmax", "max") else "false"
@@ -384,14 +357,13 @@ class _Reduction:
         lines.add("}")
         return lines.text() + "\n"
 
-    def _signature(self, name: str, extra: list[str]) -> str:
+    def _params(self, extra: list[str]) -> list[str]:
         reads = self.r._reads([self.k.body])
-        params = [f"const {C_TYPE[b.dtype]} *__restrict__ {b.name}" for b in reads] + extra
         self.r._kernel_args[self.index] = reads + [self.k.out]
-        return f"{name}({', '.join(params)})"
+        return [self.r.pointer_param(b, const=True) for b in reads] + extra
 
     def _out_param(self) -> str:
-        return f"{C_TYPE[self.k.out.dtype]} *__restrict__ {self.k.out.name}"
+        return self.r.pointer_param(self.k.out, const=False)
 
     def _accumulate(self, lines: Lines, position: str) -> None:
         """acc <- combine(acc, body) at reduction position `position` (all loop vars set)."""
@@ -406,9 +378,8 @@ class _Reduction:
         lines.add(f"{self.acc_t} acc = identity;")
         if self.length == 0:
             return              # an empty reduction is its identity
-        with self.r._grid_stride(lines, "r", self.length, first, step):
-            self.r._decompose(lines, self.space, self.n_out, len(self.space.names), "r",
-                              self.used)
+        with _grid_stride(lines, "r", self.length, first, step):
+            _decompose(lines, self.space, self.n_out, len(self.space.names), "r", self.used)
             self._accumulate(lines, "r")
 
     def _store(self, lines: Lines, acc: str = "acc") -> None:
@@ -423,29 +394,29 @@ class _Reduction:
         return accumulator_result(self.k.combiner, self.k.out.dtype, acc)
 
     def _rows(self, lines: Lines, first: str, step: str):
-        block = self.r._grid_stride(lines, "row", self.rows, first, step)
-        return _Opened(block, lambda: self.r._decompose(
-            lines, self.space, 0, self.n_out, "row", self.used))
+        block = _grid_stride(lines, "row", self.rows, first, step)
+        return _Opened(block, lambda: _decompose(lines, self.space, 0, self.n_out, "row",
+                                                 self.used))
 
     # -- layouts --------------------------------------------------------------------------------
     def full(self) -> str:
         """Two passes: each block's partial (grid-stride over all elements), then one block."""
-        name, out = f"kernel_{self.index}", self.k.out.name
-        scratch = f"scratch_{self.index}"
-        self.r._scratch.append((scratch, self.acc_t))
+        name, out = self.name, self.k.out.name
+        # The partials' scratch (named as the renderer's launch hands it over): one per block.
+        self.r._scratch.append((f"{name}_partials", self.acc_t, "TP_MAX_BLOCKS"))
         lines = Lines()
-        self._open(lines, self._signature(name, [f"{self.acc_t} *__restrict__ partial"]),
+        self._open(lines, name, self._params([f"{self.acc_t} *__restrict__ partial"]),
                    "full reduction, pass 1: one partial per block")
-        body_used = self.r._used_loops(self.space, collect_affines(self.k.body, []))
-        self.r._decompose(lines, self.space, 0, self.n_out, "0", body_used)
+        body_used = _used_loops(self.space, collect_affines(self.k.body, []))
+        _decompose(lines, self.space, 0, self.n_out, "0", body_used)
         self._reduced_loop(lines, "(int64_t)blockIdx.x * blockDim.x + threadIdx.x",
                            "(int64_t)gridDim.x * blockDim.x")
         lines.add("acc = tp_block_reduce(acc, identity, combine);")
         lines.add("if (threadIdx.x == 0) partial[blockIdx.x] = acc;")
         first = self._close(lines)
         lines = Lines()
-        self._open(lines, f"{name}_final(const {self.acc_t} *__restrict__ partial, "
-                          f"int64_t count, {self._out_param()})",
+        self._open(lines, f"{name}_final", [f"const {self.acc_t} *__restrict__ partial",
+                                             "int64_t count", self._out_param()],
                    "full reduction, pass 2: the partials in block order")
         lines.add(f"{self.acc_t} acc = identity;")
         with lines.block("for (int64_t p = threadIdx.x; p < count; p += blockDim.x)"):
@@ -453,17 +424,11 @@ class _Reduction:
         lines.add("acc = tp_block_reduce(acc, identity, combine);")
         lines.add(f"if (threadIdx.x == 0) {out}[0] = {self._result('acc')};")
         second = self._close(lines)
-        blocks = f"tp_blocks({self.length}, TP_THREADS)"
-        self.r._launches[self.index] = lambda args: [
-            *self.r._launch(name, blocks, "TP_THREADS", args[:-1] + [scratch]),
-            *self.r._launch(f"{name}_final", "1", "TP_THREADS",
-                            [scratch, f"(int64_t){blocks}", args[-1]])]
         return first + "\n" + second
 
     def warp_per_row(self) -> str:
-        name = f"kernel_{self.index}"
         lines = Lines()
-        self._open(lines, self._signature(name, [self._out_param()]),
+        self._open(lines, self.name, self._params([self._out_param()]),
                    "inner reduction: one warp per row, lanes along the contiguous axis")
         lines.add("const int64_t lane = threadIdx.x % 32;")
         with self._rows(lines, "((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32",
@@ -472,34 +437,27 @@ class _Reduction:
             lines.add("acc = tp_warp_reduce(acc, combine);")
             with lines.block("if (lane == 0)"):
                 self._store(lines)
-        self.r._launches[self.index] = self.r._launch_1d(
-            name, f"tp_blocks({self.rows}, TP_WARPS)")
         return self._close(lines)
 
     def block_per_row(self) -> str:
-        name = f"kernel_{self.index}"
         lines = Lines()
-        self._open(lines, self._signature(name, [self._out_param()]),
+        self._open(lines, self.name, self._params([self._out_param()]),
                    "inner reduction: one block per row, threads along the contiguous axis")
         with self._rows(lines, "(int64_t)blockIdx.x", "(int64_t)gridDim.x"):
             self._reduced_loop(lines, "(int64_t)threadIdx.x", "(int64_t)blockDim.x")
             lines.add("acc = tp_block_reduce(acc, identity, combine);")
             with lines.block("if (threadIdx.x == 0)"):
                 self._store(lines)
-        self.r._launches[self.index] = self.r._launch_1d(name, f"tp_blocks({self.rows}, 1)")
         return self._close(lines)
 
     def thread_per_output(self) -> str:
-        name = f"kernel_{self.index}"
         lines = Lines()
-        self._open(lines, self._signature(name, [self._out_param()]),
+        self._open(lines, self.name, self._params([self._out_param()]),
                    "outer reduction: one thread per output, in order along the reduced axes")
         with self._rows(lines, "(int64_t)blockIdx.x * blockDim.x + threadIdx.x",
                         "(int64_t)gridDim.x * blockDim.x"):
             self._reduced_loop(lines, "0", "1")
             self._store(lines)
-        self.r._launches[self.index] = self.r._launch_1d(
-            name, f"tp_blocks({self.rows}, TP_THREADS)")
         return self._close(lines)
 
 

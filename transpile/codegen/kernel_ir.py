@@ -415,3 +415,5 @@ class Program:
     body: list = dataclasses.field(default_factory=list)    # statements
     views: list = dataclasses.field(default_factory=list)   # pointer-offset buffers (scan)
     effects: list = dataclasses.field(default_factory=list)  # debug prints: (fmt, treedef, avals)
+    # One C name per kernel, from the Python source (`softmax_exp0`: names.kernel_names).
+    kernel_names: list = dataclasses.field(default_factory=list)

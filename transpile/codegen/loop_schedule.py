@@ -44,7 +44,10 @@ CUDA_LAYOUTS = {
     "block_per_item": "a block per long row (tp_sort.h's merge path)",
     "one_thread": "one thread, in order (a scatter: duplicates make the order matter)",
     "host": "a host function (a debug print)",
+    "none": "zero elements: nothing to compute, nothing launched",
 }
+# What runs one work item of a CUDA launch (KernelPlan.unit); a launch covers `items` of them.
+CUDA_UNITS = ("thread", "warp", "block", "tile", "one")
 THREADS = ("none", "loop", "reduction")
 
 
@@ -55,16 +58,22 @@ class KernelPlan:
     them). `threads` (CPU): "loop" splits the outermost loop across threads, "reduction"
     splits the reduced loop under a reduction clause, "none" runs on one thread.
     `shared_region` (CPU): the parallel loop runs inside one parallel region shared with
-    the kernels called next to it (one fork and join for all of them)."""
+    the kernels called next to it (one fork and join for all of them). `items` and `unit`
+    (CUDA): the launch covers `items` work items (elements, rows, matrices; tiles as
+    (columns, rows, matrices)), each run by a `unit` (CUDA_UNITS): the renderer spells the
+    grid from them."""
     layout: str
     groups: tuple = ()
     out_loops: int = 0
     threads: str = "none"
     shared_region: bool = False
+    items: tuple = ()
+    unit: str = ""
 
     def __post_init__(self):
         assert self.layout in CPU_LAYOUTS or self.layout in CUDA_LAYOUTS, self.layout
         assert self.threads in THREADS, self.threads
+        assert self.unit in CUDA_UNITS or not self.unit, self.unit
 
 
 def _frozen(groups) -> tuple:
@@ -255,6 +264,11 @@ def shared_region_runs(stmts, plans) -> set[int]:
 class CudaTarget:
     warp_row_max = 1024      # rows up to this long get one warp each, longer ones a block
     block_sort_min = 256     # rows at least this long are sorted by a block each
+    tile = 16                # a matmul block's output tile is tile x tile (tp_cuda.h's TP_TILE)
+    # Run-time helpers written for the host only (OpenMP, plans allocated and cached with
+    # malloc), with no device form yet: what uses them.
+    host_only_helpers = {"fft_c2c": "jnp.fft", "fft_r2c": "jnp.fft", "fft_c2r": "jnp.fft",
+                         "conv": "lax.conv_general_dilated"}
 
     @classmethod
     def schedule(cls, program: Program) -> dict[int, KernelPlan]:
@@ -269,20 +283,45 @@ class CudaTarget:
     @classmethod
     def plan(cls, kernel) -> KernelPlan:
         if isinstance(kernel, (LoopKernel, IteratedKernel)):
-            return KernelPlan("grid_stride", loop_nest(kernel)[0])
+            groups, elements = loop_nest(kernel)[0], math.prod(kernel.shape)
+            if elements == 0:
+                return KernelPlan("none", groups)
+            return KernelPlan("grid_stride", groups, items=(elements,), unit="thread")
         if isinstance(kernel, ReduceKernel):
-            groups, n_out = loop_nest(kernel)
-            return KernelPlan(cls.reduction_layout(kernel, groups, n_out), groups, n_out)
+            return cls._reduction(kernel)
         if isinstance(kernel, MatmulKernel):
-            return KernelPlan("tiles")
+            tiles = (-(-kernel.n // cls.tile), -(-kernel.m // cls.tile), kernel.batch)
+            return KernelPlan("tiles", items=tiles, unit="tile")
         if isinstance(kernel, SortKernel):
-            return KernelPlan("block_per_item" if kernel.n >= cls.block_sort_min
-                              else "thread_per_item")
+            block = kernel.n >= cls.block_sort_min
+            return KernelPlan("block_per_item" if block else "thread_per_item",
+                              items=(kernel.rows,), unit="block" if block else "thread")
         if isinstance(kernel, HelperKernel):
-            return KernelPlan("one_thread" if kernel.items is None else "thread_per_item")
+            if kernel.operation in cls.host_only_helpers:
+                raise NotImplementedError(
+                    f"{cls.host_only_helpers[kernel.operation]} has no CUDA kernel yet (its "
+                    f"run-time helper, {kernel.operation}, is host code); use backend='cpu'")
+            if kernel.items is None:
+                return KernelPlan("one_thread", items=(1,), unit="one")
+            return KernelPlan("thread_per_item", items=(kernel.items,), unit="thread")
         if isinstance(kernel, DebugKernel):
             return KernelPlan("host")
         raise NotImplementedError(type(kernel).__name__)
+
+    # What runs one output of each reduction layout (a full reduction: one element).
+    _REDUCTION_UNITS = {"full": "thread", "warp_per_row": "warp", "block_per_row": "block",
+                        "thread_per_output": "thread"}
+
+    @classmethod
+    def _reduction(cls, k: ReduceKernel) -> KernelPlan:
+        groups, n_out = loop_nest(k)
+        outputs = math.prod(k.out_shape)
+        if outputs == 0:
+            return KernelPlan("none", groups, n_out)
+        layout = cls.reduction_layout(k, groups, n_out)
+        items = math.prod(k.reduce_shape) if layout == "full" else outputs
+        return KernelPlan(layout, groups, n_out, items=(items,),
+                          unit=cls._REDUCTION_UNITS[layout])
 
     @classmethod
     def reduction_layout(cls, k: ReduceKernel, groups, n_out) -> str:

@@ -26,7 +26,7 @@ from .lower_exprs import (I64, cast, clamp_expr, literal_expr, op_expr,
                           short_source)
 from .lower_helpers import HELPER_LOWERINGS
 from .lower_updates import in_place_update_kernels, static_update_kernels
-from .names import python_name, value_name
+from .names import kernel_names, python_name, value_name
 from .schedule import is_trivial_reshape, materialised_vars
 
 # On booleans max and sum are "any", min and prod "all". Never an arithmetic combiner: a C
@@ -60,6 +60,11 @@ class ProgramBuilder:
             n += 1
         self._counts[prefix] = n + 1
         return self.claim(f"{prefix}{n}")
+
+    @property
+    def taken(self) -> set[str]:
+        """Every name the program's buffers, loop variables and flags have."""
+        return set(self._taken)
 
     def claim(self, name: str) -> str:
         self._taken.add(name)
@@ -545,9 +550,10 @@ _INDEX_RULES = {"broadcast_in_dim": _broadcast_index, "transpose": _transpose_in
 
 
 def lower(ir: IR, name: str, max_fused_height: int | None = None,
-          arg_names=()) -> Program:
-    """The Program of `ir`. `arg_names`, one per invar (the Python arguments' names and
-    paths), name the input buffers; without them they are `in0`, `in1`..."""
+          arg_names=(), function: str = "") -> Program:
+    """The Program of `ir`, whose entry is called `name`. `arg_names`, one per invar (the
+    Python arguments' names and paths), name the input buffers; without them they are `in0`,
+    `in1`... `function` (the jitted function's Python name) starts its kernels' names."""
     builder = ProgramBuilder(name, max_fused_height)
     named = len(arg_names) == len(ir.invars)
     inputs, bound, position = [], {}, {}    # position: the index of each var's input buffer
@@ -577,5 +583,6 @@ def lower(ir: IR, name: str, max_fused_height: int | None = None,
             outputs.append(dests[atom])
             sources.append(("buffer", len(outputs) - 1))
     body = RegionLowering(builder, ir, bound, dests).lower()
+    kernels = kernel_names(function, builder.kernels, builder.taken | {name}, body)
     return Program(name, inputs, outputs, builder.temps, builder.kernels, sources, body,
-                   builder.views, builder.effects)
+                   builder.views, builder.effects, kernels)

@@ -51,6 +51,7 @@ from .lax_zeta import polygamma, zeta  # noqa: E402,F401
 from .lax_rng_bits import RandomAlgorithm, rng_bit_generator  # noqa: E402,F401
 from .lax_reduce_precision import reduce_precision  # noqa: E402,F401
 from .lax_platform import platform_dependent  # noqa: E402,F401
+from .lax_ragged import *  # noqa: E402,F401,F403
 from .precision import DotAlgorithmPreset  # noqa: E402,F401
 
 
@@ -98,4 +99,5 @@ _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transp
                                    "transpile.lax_extras", "transpile.lax_conv_transpose",
                                    "transpile.lax_gather", "transpile.lax_fft",
                                    "transpile.lax_zeta", "transpile.lax_rng_bits", "transpile.lax_reduce_precision",
+                                   "transpile.lax_ragged",
                                    "transpile.lax_reduce_window"))

@@ -52,6 +52,7 @@ from .lax_rng_bits import RandomAlgorithm, rng_bit_generator  # noqa: E402,F401
 from .lax_reduce_precision import reduce_precision  # noqa: E402,F401
 from .lax_platform import platform_dependent  # noqa: E402,F401
 from .lax_ragged import *  # noqa: E402,F401,F403
+from .lax_composite import composite  # noqa: E402,F401
 from .precision import DotAlgorithmPreset  # noqa: E402,F401
 
 

@@ -105,8 +105,8 @@ def _dot_with(precision, preferred_element_type):
 def _mode(ndim, dnums):
     """Which kind of lhs dimension is ragged, and which one it is."""
     if len(dnums.lhs_ragged_dimensions) != 1:
-        raise TypeError(f"ragged_dot_general expects exactly one lhs ragged dimension, got "
-                        f"{dnums.lhs_ragged_dimensions}")
+        raise TypeError(f"ragged_dot_general expects exactly one lhs ragged dimension. Got "
+                        f"{dnums.lhs_ragged_dimensions}.")
     ragged = dnums.lhs_ragged_dimensions[0]
     _check_axis(ragged, ndim, "lhs ragged dimension", "lhs")
     (lc, _), (lb, _) = dnums.dot_dimension_numbers

@@ -1,16 +1,19 @@
 """jax.lax.reduce_window: any reducer, base and window dilation, padding strings, pytrees.
 
-No primitive of its own: each operand is dilated and padded with its initial value (one
-`lax.pad`, interior padding for the base dilation), and each offset in the window contributes
+No primitive of its own: each operand is dilated and padded (one `lax.pad`, interior
+padding for the base dilation), and each offset in the window contributes
 one strided slice of it, folded into the accumulator by the reducer applied elementwise to
 whole slices, as `lax.reduce` applies its computation. Fusion turns the slices into one loop
 over the output that reads every window's elements from the padded input (a 3 x 3 max pool is
 one pass with nine loads per output), which is the direct kernel; differentiation and vmap
 see only slices, pads and elementwise operations, so they need no rule of their own.
 
-The reducers JAX treats as monoids (add, mul, max, min with their identity as the initial
-value) skip the initial value; any other reducer folds from it, in window order (row-major
-offsets), as XLA's ReduceWindow does.
+Each output is the initial value folded with the window's elements of the operand, in window
+order (row-major offsets; XLA's order is unspecified, and row-major is what its CPU code does
+without padding), as XLA computes ReduceWindow on CPU: positions on padding or on a
+base-dilation hole are skipped (they are not the initial value folded in), and a 0-d operand
+comes back unchanged. The monoids (add, mul, max, min) pad with their identity instead and
+fold the initial value in once, at the end, unless it is the identity.
 """
 from __future__ import annotations
 
@@ -110,20 +113,25 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     if len(padding) != len(shape):
         raise ValueError(f"reduce_window: padding needs {len(shape)} (low, high) pairs, got "
                          f"{padding}")
+    kind = _monoid_kind(computation) if len(xs) == 1 else None
+    if not shape:                     # XLA gives a 0-d operand back as it is, init unused
+        return tree_unflatten(tree, xs)
     config = [(lo, hi, b - 1) for (lo, hi), b in zip(padding, base)]
-    padded = [_lax_pad(x, astype(i, aval_of(x).dtype), config) for x, i in zip(xs, inits)]
-    sizes = aval_of(padded[0]).shape
-    out_shape = tuple(max(0, (s - e) // st + 1) for s, e, st in zip(sizes, effective, strides))
+    inside = _spread_like_pad(np.ones(shape, bool), config)
+    out_shape = tuple(max(0, (s - e) // st + 1)
+                      for s, e, st in zip(inside.shape, effective, strides))
     slices = [tuple(slice(o * d, o * d + (n - 1) * st + 1, st)
                     for o, d, n, st in zip(offset, dilation, out_shape, strides))
               for offset in itertools.product(*(range(w) for w in window))]
-    kind = _monoid_kind(computation) if len(xs) == 1 else None
     if 0 in out_shape:
         out = [tnp.zeros(out_shape, aval_of(x).dtype) for x in xs]
     elif kind is not None:
-        out = [_monoid_fold(kind, padded[0], inits[0], slices)]
+        out = [_monoid_fold(kind, xs[0], inits[0], config, slices)]
     else:
-        out = _general_fold(computation, tree, padded, inits, slices, out_shape)
+        _check_init_dtypes(xs, inits)
+        padded = [_lax_pad(x, np.zeros((), aval_of(x).dtype), config) for x in xs]
+        out = _general_fold(computation, tree, padded, inits, slices,
+                            [inside[index] for index in slices], out_shape)
     return tree_unflatten(tree, out)
 
 
@@ -131,9 +139,28 @@ def _as_operand(x):
     return as_operand(x, "reduce_window operand")
 
 
-def _monoid_fold(kind, padded, init, slices):
-    dtype = aval_of(padded).dtype
+def _spread_like_pad(mask, config):
+    """A NumPy boolean array as `lax.pad(mask, False, config)` spreads and pads it: which
+    positions of the padded, base-dilated operand hold its elements."""
+    for axis, (lo, hi, interior) in enumerate(config):
+        n = mask.shape[axis]
+        spread = np.zeros(mask.shape[:axis] + (n + max(n - 1, 0) * interior,)
+                          + mask.shape[axis + 1:], bool)
+        spread[(slice(None),) * axis + (slice(None, None, interior + 1),)] = mask
+        widths = [(0, 0)] * mask.ndim
+        widths[axis] = (max(lo, 0), max(hi, 0))
+        spread = np.pad(spread, widths)
+        keep = slice(-min(lo, 0), spread.shape[axis] + min(hi, 0))
+        mask = spread[(slice(None),) * axis + (keep,)]
+    return mask
+
+
+def _monoid_fold(kind, x, init, config, slices):
+    """Padding and dilation holes hold the monoid's identity, so they drop out; the
+    initial value joins once, and only where it is not the identity."""
+    dtype = aval_of(x).dtype
     combine = _combine(kind)
+    padded = _lax_pad(x, np.asarray(_identity_of(kind, dtype), dtype), config)
     result = padded[slices[0]]
     for index in slices[1:]:
         result = combine(result, padded[index])
@@ -142,10 +169,21 @@ def _monoid_fold(kind, padded, init, slices):
     return astype(result, dtype)
 
 
-def _general_fold(computation, tree, padded, inits, slices, out_shape):
-    """acc = init; acc = computation(acc, window element) for each offset, on whole slices."""
-    acc = [astype(i, aval_of(x).dtype) for x, i in zip(padded, inits)]
-    for index in slices:
+def _check_init_dtypes(xs, inits):
+    operand_dtypes = [aval_of(x).dtype for x in xs]
+    init_dtypes = [aval_of(i).dtype for i in inits]
+    if operand_dtypes != init_dtypes:      # JAX's check: the computation sees both types
+        raise TypeError(f"reduce_window got inconsistent dtypes for operands and init_values:"
+                        f" got operand dtypes {operand_dtypes} and init_value dtypes "
+                        f"{init_dtypes}. Give each init_value its operand's dtype.")
+
+
+def _general_fold(computation, tree, padded, inits, slices, insides, out_shape):
+    """acc = init; acc = computation(acc, element) for each offset of the window, in order,
+    on whole slices; where the offset falls on padding or a dilation hole the accumulator
+    is kept (XLA skips those positions: they are not init values folded in)."""
+    acc = list(inits)
+    for index, inside in zip(slices, insides):
         result = computation(tree_unflatten(tree, acc),
                              tree_unflatten(tree, [x[index] for x in padded]))
         leaves, out_tree = tree_flatten(result)
@@ -153,7 +191,8 @@ def _general_fold(computation, tree, padded, inits, slices, out_shape):
             raise ValueError(f"reduce_window output must have the same tree structure as "
                              f"the operands {tree} vs. {out_tree}. Return from the "
                              "computation what it is given.")
-        acc = [astype(as_operand(v), aval_of(x).dtype) for v, x in zip(leaves, padded)]
+        new = [astype(as_operand(v), aval_of(x).dtype) for v, x in zip(leaves, padded)]
+        acc = new if inside.all() else [E.where(inside, n, a) for n, a in zip(new, acc)]
     return [broadcast_to(a, out_shape) for a in acc]
 
 

@@ -2,7 +2,8 @@
 stores the results in tests/data/jax_laxgaps.json) and tests/test_jax_laxgaps.py (which runs
 them with transpile under JAX's dtype rules, eagerly and under jit, and compares): the lax
 functions JAX's own lax_test.py reaches that transpile added later -- reduce_window with any
-reducer, dilations and pytrees; rng_bit_generator's bits; reduce_precision; ragged_dot.
+reducer, dilations and pytrees; rng_bit_generator's bits; reduce_precision; ragged_dot;
+index_take's wrapping; random.normal's complex draws.
 
 Each group is a function of (jnp, lax, api) -- api being `jax` or `transpile` -- returning
 name -> (make, args, jittable), as in tests/jax_laxapi_cases.py.
@@ -200,4 +201,25 @@ def _ragged(jnp, lax, api):
     }
 
 
-GROUPS = (_windows, _rng_bits, _precision, _ragged)
+def _complex_normal(jnp, lax, api):
+    """random.normal with a complex dtype (reached by lax_test's scan regression test)."""
+    def draw(shape, dtype):
+        return lambda seed: api.random.normal(api.random.PRNGKey(seed), shape, dtype)
+    return {
+        "normal_complex64": _c(draw((3, 4), np.complex64), np.uint32(0)),
+        "normal_complex128": _c(draw((5,), np.complex128), np.uint32(42)),
+    }
+
+
+def _index_take(jnp, lax, api):
+    """index_take wraps every index modulo its axis, as JAX's."""
+    x = np.arange(60.0).reshape(3, 4, 5)
+    return {
+        "index_take_wraps": _c(lambda s, i: lax.index_take(s, (i,), (0,)), x,
+                               np.array([0, 5, -1, -7, 9])),
+        "index_take_two_axes": _c(lambda s, i, j: lax.index_take(s, (i, j), (0, 2)), x,
+                                  np.array([0, 2, 4], np.int32), np.array([1, -3, 12], np.int32)),
+    }
+
+
+GROUPS = (_windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take)

@@ -236,14 +236,16 @@ def index_in_dim(operand, index, axis=0, keepdims=True):
 
 
 def index_take(src, idxs, axes):
-    """src[idxs[0], idxs[1], ...] along `axes` (the index arrays broadcast together lead)."""
+    """src[idxs[0], idxs[1], ...] along `axes` (the index arrays broadcast together lead);
+    as JAX's, each index is taken modulo its axis's length (any integer is in range)."""
     from .numpy._shape import moveaxis
     x = as_operand(src)
     axes = [normalize_axis(a, len(shape_of(x))) for a in axes]
+    wrapped = tuple(E.remainder(as_operand(i), shape_of(x)[a]) for i, a in zip(idxs, axes))
     for k, a in enumerate(axes):
         x = moveaxis(x, a, k)
         axes = [b + 1 if b < a and b >= k else b for b in axes]
-    return x[tuple(as_operand(i) for i in idxs)]
+    return x[wrapped]
 
 
 def full(shape, fill_value, dtype=None, *, sharding=None):
@@ -294,6 +296,9 @@ def reduce(operands, init_values, computation, dimensions):
         raise ValueError("lax.reduce: operands and init_values must have the same structure")
     flat = [as_operand(x) for x in flat]
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(dimensions)}. "
+                         "Name each axis once.")
     for d in reversed(dims):
         flat = _halve(flat, d, computation, tree)
     start = [astype(as_operand(i), aval_of(x).dtype) for i, x in zip(inits, flat)]

@@ -3,7 +3,7 @@ stores the results in tests/data/jax_laxgaps.json) and tests/test_jax_laxgaps.py
 them with transpile under JAX's dtype rules, eagerly and under jit, and compares): the lax
 functions JAX's own lax_test.py reaches that transpile added later -- reduce_window with any
 reducer, dilations and pytrees; rng_bit_generator's bits; reduce_precision; ragged_dot;
-index_take's wrapping; random.normal's complex draws.
+index_take's wrapping; random.normal's complex draws; bitcasts between widths.
 
 Each group is a function of (jnp, lax, api) -- api being `jax` or `transpile` -- returning
 name -> (make, args, jittable), as in tests/jax_laxapi_cases.py.
@@ -222,4 +222,24 @@ def _index_take(jnp, lax, api):
     }
 
 
-GROUPS = (_windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take)
+def _bitcasts(jnp, lax, api):
+    """bitcast_convert_type between widths: a trailing axis of the narrow elements."""
+    x = np.array([[1.5, -2.25, np.pi], [1e-30, -0.0, 7e30]], np.float32)
+    cast = lax.bitcast_convert_type
+    return {
+        "bitcast_f32_to_i8": _c(lambda v: cast(v, np.int8), x),
+        "bitcast_f32_to_u16": _c(lambda v: cast(v, np.uint16), x),
+        "bitcast_f64_to_u32": _c(lambda v: cast(v, np.uint32), x.astype(np.float64)),
+        "bitcast_u8_to_f32": _c(lambda v: cast(v, np.float32),
+                                np.arange(24, dtype=np.uint8).reshape(2, 3, 4) * 11),
+        "bitcast_i16_to_f64": _c(lambda v: cast(v, np.float64),
+                                 (np.arange(8, dtype=np.int16) * 4099 - 9000).reshape(2, 4)),
+        "bitcast_f16_to_u8": _c(lambda v: cast(v, np.uint8),
+                                np.array([[1.5, -2.25, 3.14], [1e-3, -0.0, 6e4]], np.float16)),
+        "bitcast_round_trip": _c(lambda v: cast(cast(v, np.int8), np.float32), x),
+        "bitcast_error_last_axis": _c(lambda v: cast(v, np.float32),
+                                      np.ones((2, 3), np.uint8), jit=False),
+    }
+
+
+GROUPS = (_windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take, _bitcasts)

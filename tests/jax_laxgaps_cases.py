@@ -242,4 +242,19 @@ def _bitcasts(jnp, lax, api):
     }
 
 
-GROUPS = (_windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take, _bitcasts)
+def _accuracy(jnp, lax, api):
+    """accuracy=AccuracyMode.HIGHEST: JAX's derivatives from the argument (expm1's is exp)."""
+    x = np.arange(-80.0, 80.0, 1.0, dtype=np.float32)
+    t = np.linspace(-6.0, 6.0, 25)
+
+    def slope(name):
+        fn = getattr(lax, name)
+        return lambda v: api.vmap(api.grad(
+            lambda y: fn(y, accuracy=lax.AccuracyMode.HIGHEST)))(v)
+    return {"highest_expm1_grad": _c(slope("expm1"), x),
+            "highest_tanh_grad": _c(slope("tanh"), t),
+            "highest_logistic_grad": _c(slope("logistic"), t.astype(np.float32))}
+
+
+GROUPS = (_windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take, _bitcasts,
+          _accuracy)

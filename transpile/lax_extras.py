@@ -9,6 +9,7 @@ computation, `reduce_xor`, `cumlogsumexp`), `sort_key_val`, `approx_max_k`/`appr
 """
 from __future__ import annotations
 
+import enum
 import math
 import operator
 
@@ -131,12 +132,51 @@ def mulhi(x, y):
 # --- accuracy= (JAX's hint for approximate transcendental implementations on accelerators;
 # here every function has one implementation, so the hint is accepted and changes nothing) ---
 
+class AccuracyMode(enum.Enum):
+    """JAX's accuracy hint for the transcendental functions."""
+    HIGHEST = 1
+    DEFAULT = 2
+
+
+def _highest(accuracy) -> bool:
+    # by name: JAX's own AccuracyMode.HIGHEST is honoured too
+    return getattr(accuracy, "name", None) == "HIGHEST"
+
+
 def _with_accuracy(fn, name):
     def unary(x, accuracy=None):
+        if _highest(accuracy) and name in _HIGHEST_ACCURACY_JVPS:
+            return _with_jvp(fn, _HIGHEST_ACCURACY_JVPS[name])(x)
         return fn(x)
     unary.__name__ = unary.__qualname__ = name
-    unary.__doc__ = f"lax.{name}; `accuracy` is accepted (one implementation here)."
+    unary.__doc__ = (f"lax.{name}; `accuracy` is accepted (one implementation here; with "
+                     "AccuracyMode.HIGHEST the derivative is JAX's more accurate form where "
+                     "JAX has one).")
     return unary
+
+
+def _with_jvp(fn, derivative):
+    from .autodiff.custom import custom_jvp     # autodiff builds on lax: imported when used
+    with_rule = custom_jvp(fn)
+    with_rule.defjvp(lambda primals, tangents: (fn(primals[0]),
+                                                E.multiply(tangents[0],
+                                                           derivative(primals[0]))))
+    return with_rule
+
+
+def _logistic(x):
+    from .lax_ops import logistic
+    return logistic(x)
+
+
+# JAX's derivatives under AccuracyMode.HIGHEST: from the argument, not from the rounded
+# result (expm1's is exp(x), not expm1(x) + 1).
+_HIGHEST_ACCURACY_JVPS = {
+    "expm1": lambda x: E.exp(x),
+    "logistic": lambda x: E.multiply(_logistic(x), _logistic(E.negative(x))),
+    "tanh": lambda x: E.multiply(4, E.multiply(_logistic(E.multiply(2, x)),
+                                               _logistic(E.multiply(-2, x)))),
+}
 
 
 def _accuracy_wrappers():
@@ -423,6 +463,7 @@ def custom_linear_solve(matvec, b, solve, transpose_solve=None, symmetric=False,
 
 
 __all__ = [
+    "AccuracyMode",
     "cbrt", "cos", "exp", "exp2", "expm1", "log", "log1p", "logistic", "rsqrt", "sin", "sqrt",
     "tan", "tanh",
     "approx_max_k", "approx_min_k", "batch_matmul", "bessel_i0e", "bessel_i1e", "betainc",

@@ -256,5 +256,13 @@ def _accuracy(jnp, lax, api):
             "highest_logistic_grad": _c(slope("logistic"), t.astype(np.float32))}
 
 
-GROUPS = (_windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take, _bitcasts,
+def _sorting(jnp, lax, api):
+    """sort_key_val with uint64 keys (whose fill value is beyond int64)."""
+    keys = np.array([[7, 3, 11], [0, 14, 5], [9, 2, 12]], np.uint64)
+    values = np.arange(9, dtype=np.int32).reshape(3, 3)
+    return {"sort_key_val_uint64": _c(lambda k, v: lax.sort_key_val(k, v, -1, False),
+                                      keys, values)}
+
+
+GROUPS = (_sorting, _windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take, _bitcasts,
           _accuracy)

@@ -261,7 +261,10 @@ def _sorting(jnp, lax, api):
     keys = np.array([[7, 3, 11], [0, 14, 5], [9, 2, 12]], np.uint64)
     values = np.arange(9, dtype=np.int32).reshape(3, 3)
     return {"sort_key_val_uint64": _c(lambda k, v: lax.sort_key_val(k, v, -1, False),
-                                      keys, values)}
+                                      keys, values),
+            "shape_as_value": _c(lambda: [lax.shape_as_value(s)
+                                          for s in [(), (2,), (2, 3), (2**31, 1)]],
+                                 jit=False)}
 
 
 GROUPS = (_sorting, _windows, _rng_bits, _precision, _ragged, _complex_normal, _index_take, _bitcasts,

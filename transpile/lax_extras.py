@@ -288,6 +288,14 @@ def index_take(src, idxs, axes):
     return x[wrapped]
 
 
+def shape_as_value(shape):
+    """A shape as a 1-D integer array: int32 where every size fits, else int64 (as JAX's
+    int_dtype_for_shape chooses)."""
+    sizes = tuple(operator.index(d) for d in shape)
+    fits = all(d <= np.iinfo(np.int32).max for d in sizes)
+    return np.asarray(sizes, np.int32 if fits else np.int64).reshape(len(sizes))
+
+
 def full(shape, fill_value, dtype=None, *, sharding=None):
     from .numpy._creation import full as full_
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
@@ -471,6 +479,7 @@ __all__ = [
     "custom_linear_solve", "custom_root", "dtype", "empty", "expand_dims", "full",
     "full_like", "igamma", "igammac", "index_in_dim", "index_take", "mulhi",
     "optimization_barrier", "population_count", "reciprocal", "reduce", "reduce_xor", "rev",
-    "shift_right_arithmetic", "shift_right_logical", "sort_key_val", "split", "squeeze",
+    "shape_as_value", "shift_right_arithmetic", "shift_right_logical", "sort_key_val",
+    "split", "squeeze",
     "tile", "unstack",
 ]

@@ -117,9 +117,10 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     if not shape:                     # XLA gives a 0-d operand back as it is, init unused
         return tree_unflatten(tree, xs)
     config = [(lo, hi, b - 1) for (lo, hi), b in zip(padding, base)]
-    inside = _spread_like_pad(np.ones(shape, bool), config)
+    sizes = [lo + hi + n + max(n - 1, 0) * interior
+             for n, (lo, hi, interior) in zip(shape, config)]
     out_shape = tuple(max(0, (s - e) // st + 1)
-                      for s, e, st in zip(inside.shape, effective, strides))
+                      for s, e, st in zip(sizes, effective, strides))
     slices = [tuple(slice(o * d, o * d + (n - 1) * st + 1, st)
                     for o, d, n, st in zip(offset, dilation, out_shape, strides))
               for offset in itertools.product(*(range(w) for w in window))]
@@ -130,6 +131,7 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     else:
         _check_init_dtypes(xs, inits)
         padded = [_lax_pad(x, np.zeros((), aval_of(x).dtype), config) for x in xs]
+        inside = _spread_like_pad(np.ones(shape, bool), config)
         out = _general_fold(computation, tree, padded, inits, slices,
                             [inside[index] for index in slices], out_shape)
     return tree_unflatten(tree, out)

@@ -170,11 +170,17 @@ def test_bitcast_convert_type(src, dst):
     assert tp.jit(lambda v: lax.bitcast_convert_type(v, dst))(x[0]).shape == ()
 
 
-def test_bitcast_needs_equal_widths():
+def test_bitcast_between_widths_joins_or_splits_the_last_axis():
+    pair = np.array([1.5, -2.0], np.float32)
+    np.testing.assert_array_equal(lax.bitcast_convert_type(pair, np.float64),
+                                  pair.view(np.float64)[0])
+    np.testing.assert_array_equal(
+        tp.jit(lambda v: lax.bitcast_convert_type(v, np.int16))(pair),
+        pair.view(np.int16).reshape(2, 2))
+    with pytest.raises(ValueError, match="3 \\* 32 != 64"):
+        tp.jit(lambda v: lax.bitcast_convert_type(v, np.int64))(np.zeros(3, np.int32))
     with pytest.raises(TypeError, match="width"):
-        lax.bitcast_convert_type(np.zeros(2, np.float32), np.float64)
-    with pytest.raises(TypeError, match="width"):
-        tp.jit(lambda v: lax.bitcast_convert_type(v, np.int64))(np.zeros(2, np.int32))
+        lax.bitcast_convert_type(np.zeros(2, np.complex64), np.float32)
 
 
 # digamma at these points, from mpmath at 40 digits (rounded to float64).

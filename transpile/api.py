@@ -26,7 +26,7 @@ from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, av
 from .device_array import Array
 from .eager_array import EagerArray
 from .errors import describe_function
-from .ir import IR
+from .ir import IR, ClosedIR
 from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
 from .stable_repr import stable_repr
 from .tracing import trace_flat
@@ -731,7 +731,8 @@ def make_ir(fun, static_argnums=(), static_argnames=()):
 
 
 def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
-    """`jax.make_jaxpr`: `make_jaxpr(f)(*args)` is the traced IR (its str is jaxpr-like);
+    """`jax.make_jaxpr`: `make_jaxpr(f)(*args)` is the traced IR with its constants (a
+    ClosedIR: `.jaxpr`, `.consts`, `.eqns`, each equation's `.primitive`; its str is jaxpr-like);
     with `return_shape=True`, also the output's ShapeDtypeStructs (a pytree)."""
     if axis_env:
         raise NotImplementedError("make_jaxpr: axis_env (named axes, for pmap/vmap "
@@ -741,11 +742,12 @@ def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
     @functools.wraps(fun)
     def jaxpr_of(*args, **kwargs):
         lowered = jitted._lower(args, kwargs)
+        closed = ClosedIR(lowered.ir, list(lowered.consts))
         if not return_shape:
-            return lowered.ir
+            return closed
         from .shape_eval import ShapeDtypeStruct
         shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in lowered.ir.outvars]
-        return lowered.ir, tree_unflatten(lowered.out_tree, shapes)
+        return closed, tree_unflatten(lowered.out_tree, shapes)
     return jaxpr_of
 
 

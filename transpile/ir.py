@@ -58,6 +58,11 @@ class Eqn:
     outputs: list[Var]
     source: SourceInfo | None = None
 
+    # JAX's JaxprEqn names, for code that inspects make_jaxpr's result
+    primitive = property(lambda self: self.prim)
+    invars = property(lambda self: self.inputs)
+    outvars = property(lambda self: self.outputs)
+
 
 @dataclasses.dataclass(eq=False)
 class IR:
@@ -68,6 +73,24 @@ class IR:
 
     def __str__(self):
         return pretty_print(self)
+
+    in_avals = property(lambda self: [v.aval for v in self.invars])
+    out_avals = property(lambda self: [v.aval for v in self.outvars])
+
+
+@dataclasses.dataclass(eq=False)
+class ClosedIR:
+    """An IR with the values of its constvars: what `make_jaxpr` returns, read as JAX's
+    ClosedJaxpr is (`.jaxpr`, `.consts`, `.eqns`, `.in_avals`, `.out_avals`)."""
+    jaxpr: IR
+    consts: list
+
+    eqns = property(lambda self: self.jaxpr.eqns)
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+
+    def __str__(self):
+        return pretty_print(self.jaxpr)
 
 
 def format_literal(value, aval: ShapedArray) -> str:

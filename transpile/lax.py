@@ -48,7 +48,30 @@ from .lax_conv_transpose import *  # noqa: E402,F401,F403
 from .lax_gather import *  # noqa: E402,F401,F403
 from .lax_fft import FftType, fft  # noqa: E402,F401
 from .lax_zeta import polygamma, zeta  # noqa: E402,F401
+from .lax_rng_bits import RandomAlgorithm, rng_bit_generator  # noqa: E402,F401
+from .lax_reduce_precision import reduce_precision  # noqa: E402,F401
+from .lax_platform import platform_dependent  # noqa: E402,F401
+from .lax_ragged import *  # noqa: E402,F401,F403
+from .lax_composite import composite  # noqa: E402,F401
 from .precision import DotAlgorithmPreset  # noqa: E402,F401
+
+
+# JAX's primitive objects' names, `lax.NAME_p`, for code that inspects make_jaxpr's equations
+# (`eqn.primitive is lax.add_p`): transpile's own primitive where JAX has one of that name and
+# meaning (its params are transpile's, not JAX's).
+from . import primitives as _P  # noqa: E402
+_JAX_NAMED_PRIMITIVES = (
+    "abs", "acos", "acosh", "add", "and", "argmax", "argmin", "asin", "asinh", "atan", "atan2",
+    "atanh", "axis_index", "bitcast_convert_type", "broadcast_in_dim", "cbrt", "ceil",
+    "concatenate", "cond", "conj", "convert_element_type", "cos", "cosh", "digamma", "div",
+    "dot_general", "dynamic_slice", "dynamic_update_slice", "eq", "erf", "erf_inv", "erfc",
+    "exp", "exp2", "expm1", "fft", "floor", "gather", "ge", "gt", "imag", "iota", "is_finite",
+    "le", "lgamma", "log", "log1p", "lt", "max", "min", "mul", "ne", "neg", "nextafter", "not",
+    "or", "pow", "psum", "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or",
+    "reduce_prod", "reduce_sum", "rem", "reshape", "rev", "round", "scan", "scatter",
+    "shift_left", "sign", "sin", "sinh", "slice", "sort", "sqrt", "stop_gradient", "sub", "tan",
+    "tanh", "transpose", "while", "xor")
+globals().update({f"{name}_p": _P.get(name) for name in _JAX_NAMED_PRIMITIVES})
 
 
 # Collectives over a named vmap axis (batching/collectives.py; imported when called, as the
@@ -76,4 +99,6 @@ _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transp
                                    "transpile.base.slicing", "transpile.base.iota",
                                    "transpile.lax_extras", "transpile.lax_conv_transpose",
                                    "transpile.lax_gather", "transpile.lax_fft",
-                                   "transpile.lax_zeta"))
+                                   "transpile.lax_zeta", "transpile.lax_rng_bits", "transpile.lax_reduce_precision",
+                                   "transpile.lax_ragged",
+                                   "transpile.lax_reduce_window"))

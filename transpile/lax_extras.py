@@ -9,6 +9,7 @@ computation, `reduce_xor`, `cumlogsumexp`), `sort_key_val`, `approx_max_k`/`appr
 """
 from __future__ import annotations
 
+import enum
 import math
 import operator
 
@@ -134,12 +135,51 @@ def mulhi(x, y):
 # --- accuracy= (JAX's hint for approximate transcendental implementations on accelerators;
 # here every function has one implementation, so the hint is accepted and changes nothing) ---
 
+class AccuracyMode(enum.Enum):
+    """JAX's accuracy hint for the transcendental functions."""
+    HIGHEST = 1
+    DEFAULT = 2
+
+
+def _highest(accuracy) -> bool:
+    # by name: JAX's own AccuracyMode.HIGHEST is honoured too
+    return getattr(accuracy, "name", None) == "HIGHEST"
+
+
 def _with_accuracy(fn, name):
     def unary(x, accuracy=None):
+        if _highest(accuracy) and name in _HIGHEST_ACCURACY_JVPS:
+            return _with_jvp(fn, _HIGHEST_ACCURACY_JVPS[name])(x)
         return fn(x)
     unary.__name__ = unary.__qualname__ = name
-    unary.__doc__ = f"lax.{name}; `accuracy` is accepted (one implementation here)."
+    unary.__doc__ = (f"lax.{name}; `accuracy` is accepted (one implementation here; with "
+                     "AccuracyMode.HIGHEST the derivative is JAX's more accurate form where "
+                     "JAX has one).")
     return unary
+
+
+def _with_jvp(fn, derivative):
+    from .autodiff.custom import custom_jvp     # autodiff builds on lax: imported when used
+    with_rule = custom_jvp(fn)
+    with_rule.defjvp(lambda primals, tangents: (fn(primals[0]),
+                                                E.multiply(tangents[0],
+                                                           derivative(primals[0]))))
+    return with_rule
+
+
+def _logistic(x):
+    from .lax_ops import logistic
+    return logistic(x)
+
+
+# JAX's derivatives under AccuracyMode.HIGHEST: from the argument, not from the rounded
+# result (expm1's is exp(x), not expm1(x) + 1).
+_HIGHEST_ACCURACY_JVPS = {
+    "expm1": lambda x: E.exp(x),
+    "logistic": lambda x: E.multiply(_logistic(x), _logistic(E.negative(x))),
+    "tanh": lambda x: E.multiply(4, E.multiply(_logistic(E.multiply(2, x)),
+                                               _logistic(E.multiply(-2, x)))),
+}
 
 
 def _accuracy_wrappers():
@@ -239,14 +279,24 @@ def index_in_dim(operand, index, axis=0, keepdims=True):
 
 
 def index_take(src, idxs, axes):
-    """src[idxs[0], idxs[1], ...] along `axes` (the index arrays broadcast together lead)."""
+    """src[idxs[0], idxs[1], ...] along `axes` (the index arrays broadcast together lead);
+    as JAX's, each index is taken modulo its axis's length (any integer is in range)."""
     from .numpy._shape import moveaxis
     x = as_operand(src)
     axes = [normalize_axis(a, len(shape_of(x))) for a in axes]
+    wrapped = tuple(E.remainder(as_operand(i), shape_of(x)[a]) for i, a in zip(idxs, axes))
     for k, a in enumerate(axes):
         x = moveaxis(x, a, k)
         axes = [b + 1 if b < a and b >= k else b for b in axes]
-    return x[tuple(as_operand(i) for i in idxs)]
+    return x[wrapped]
+
+
+def shape_as_value(shape):
+    """A shape as a 1-D integer array: int32 where every size fits, else int64 (as JAX's
+    int_dtype_for_shape chooses)."""
+    sizes = tuple(operator.index(d) for d in shape)
+    fits = all(d <= np.iinfo(np.int32).max for d in sizes)
+    return np.asarray(sizes, np.int32 if fits else np.int64).reshape(len(sizes))
 
 
 def full(shape, fill_value, dtype=None, *, sharding=None):
@@ -297,6 +347,9 @@ def reduce(operands, init_values, computation, dimensions):
         raise ValueError("lax.reduce: operands and init_values must have the same structure")
     flat = [as_operand(x) for x in flat]
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(dimensions)}. "
+                         "Name each axis once.")
     for d in reversed(dims):
         flat = _halve(flat, d, computation, tree)
     start = [astype(as_operand(i), aval_of(x).dtype) for i, x in zip(inits, flat)]
@@ -421,6 +474,7 @@ def custom_linear_solve(matvec, b, solve, transpose_solve=None, symmetric=False,
 
 
 __all__ = [
+    "AccuracyMode",
     "cbrt", "cos", "exp", "exp2", "expm1", "log", "log1p", "logistic", "rsqrt", "sin", "sqrt",
     "tan", "tanh",
     "approx_max_k", "approx_min_k", "batch_matmul", "bessel_i0e", "bessel_i1e", "betainc",
@@ -428,6 +482,7 @@ __all__ = [
     "custom_linear_solve", "custom_root", "dtype", "empty", "expand_dims", "full",
     "full_like", "igamma", "igammac", "index_in_dim", "index_take", "mulhi",
     "optimization_barrier", "population_count", "reciprocal", "reduce", "reduce_xor", "rev",
-    "shift_right_arithmetic", "shift_right_logical", "sort_key_val", "split", "squeeze",
+    "shape_as_value", "shift_right_arithmetic", "shift_right_logical", "sort_key_val",
+    "split", "squeeze",
     "tile", "unstack",
 ]

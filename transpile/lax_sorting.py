@@ -66,6 +66,9 @@ def top_k(operand_, k, *, axis=-1):
     if not 0 <= k <= n:
         raise ValueError(f"lax.top_k: k={k} must be between 0 and the axis length {n} "
                          f"(operand shape {shape_of(x)})")
+    if n > np.iinfo(np.int32).max:
+        raise ValueError(f"top_k returns int32 indices, which will overflow for an axis of "
+                         f"length {n}; split the axis into chunks of at most 2**31 - 1")
     order = S.argsort(_total_order_key(x), axis=ax, descending=True)
     first = order[(slice(None),) * ax + (slice(0, k),)]
     return take_along_axis(x, first, ax), astype(first, dtypes.int32)

@@ -174,7 +174,8 @@ def _default_fill(dt, fill_value):
     if dt == dtypes.bool_:
         return True
     info = np.iinfo(dt)
-    return info.min if info.min < 0 else info.max
+    # a scalar of the dtype itself: uint64's max is no Python int JAX's rules would take
+    return np.dtype(dt).type(info.min if info.min < 0 else info.max)
 
 
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):

@@ -91,11 +91,23 @@ def uniform_from_bits(random_bits_, dt, lo, hi):
 
 def normal(key, shape=(), dtype=None):
     """sqrt(2) * erf_inv(u), u uniform in (-1, 1), as JAX. In float32 erf_inv is XLA's form
-    (below); in float64 lax.erf_inv, within an ulp or two of XLA's."""
+    (below); in float64 lax.erf_inv, within an ulp or two of XLA's. A complex dtype gives
+    (re + i im) / sqrt(2), re and im real normals from the key's two halves, as JAX's."""
     key = check_key(key, "normal")
+    if dtype is not None and dtypes.is_complex(dtypes.canonicalize(dtype)):
+        return _complex_normal(key, _shape(shape, what="normal"), dtypes.canonicalize(dtype))
     dt = _float_dtype(dtype, "normal")
     shape = _shape(shape, what="normal")
     return normal_from_bits(random_bits(key, dt.itemsize * 8, shape), dt)
+
+
+def _complex_normal(key, shape, dt):
+    real = np.dtype(dt.char.lower())          # complex64 -> float32, complex128 -> float64
+    halves = split(key)
+    re, im = (normal_from_bits(random_bits(halves[i], real.itemsize * 8, shape), real)
+              for i in (0, 1))
+    value = E.add(astype(re, dt), E.multiply(astype(im, dt), dt.type(1j)))
+    return E.divide(value, dt.type(math.sqrt(2)))
 
 
 def normal_from_bits(random_bits_, dt):

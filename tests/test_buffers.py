@@ -342,11 +342,13 @@ def test_static_window_update_into_a_new_buffer_keeps_the_rest(index):
 
 
 @pytest.mark.parametrize("shape, axis, rows_outside", [((7, 300), 0, True),
-                                                       ((3, 5, 2100), 1, False),
-                                                       ((2100, 3), 0, True)])
+                                                       ((3, 5, 2100), 1, True),
+                                                       ((2100, 3), 0, True),
+                                                       ((3, 5, 2100), 2, False)])
 def test_column_reductions_walk_rows_and_match_numpy(shape, axis, rows_outside):
-    """One output loop over contiguous outputs: the reduced loop goes outside. (Two output
-    loops, as in the 3-D case, keep the output-outside layout.)"""
+    """The innermost output loop over contiguous outputs: the reduced loop goes inside it
+    (outer output loops, as in the 3-D case, stay outside). A reduction along the
+    contiguous axis keeps the output-outside layout."""
     x = np.random.default_rng(5).standard_normal(shape)
     x[0, 0] = np.nan
     for fun in (lambda a: a.sum(axis=axis), lambda a: a.max(axis=axis),

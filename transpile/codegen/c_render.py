@@ -760,6 +760,8 @@ class CRenderer:
         """The address a kernel is handed for `buf`: a view is its base's plus its offset."""
         if buf.of is None:
             return buf.name
+        if buf.offset is None:           # the whole base, in another shape
+            return self._pointer(buf.of)
         step = buf.offset
         position = step.var if step.reverse_length is None else \
             f"({step.reverse_length - 1} - {step.var})"

@@ -100,6 +100,10 @@ def test_a_contraction_over_several_axes_walks_rows_inside_its_outer_outputs():
     assert (plan.layout, plan.out_loops, plan.threads) == ("rows_outside", 2, "none")
     assert _only(CpuTarget, ReduceKernel, lambda x: x.sum(axis=2), np.ones((3, 5, 64))) \
         .layout == "nest"
+    # Two outputs per row against 512 contiguous terms each: the reduced loop is the simd one.
+    narrow = _only(CpuTarget, ReduceKernel, lambda x, w: (x[:, :, None] * w[None]).sum(axis=1),
+                   np.ones((64, 512)), np.ones((512, 2)))
+    assert narrow.layout == "nest"
     rng = np.random.default_rng(3)
     x = rng.standard_normal(window.shape).astype(np.float32)
     w = rng.standard_normal(weights.shape).astype(np.float32)

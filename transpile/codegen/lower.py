@@ -72,8 +72,8 @@ class ProgramBuilder:
         self.temps.append(buf)
         return buf
 
-    def view(self, of: Buffer, shape, offset: StepOffset | None) -> Buffer:
-        view = Buffer(self.fresh("view"), tuple(shape), of.dtype, "view", of, offset,
+    def view(self, of: Buffer, shape, offset: StepOffset | None, stem: str = "view") -> Buffer:
+        view = Buffer(self.fresh(stem), tuple(shape), of.dtype, "view", of, offset,
                       order=len(self.views))
         self.views.append(view)
         return view
@@ -165,7 +165,8 @@ class RegionLowering:
                 or x in self.buffers or x in self.dests or x in plan or x in plan.values() \
                 or self.producers[x].prim.name in STATEMENT_LOWERINGS:
             return False
-        self.buffers[x] = self.builder.view(buf, x.aval.shape, None)
+        self.buffers[x] = self.builder.view(buf, x.aval.shape, None,
+                                            value_name(self.producers[x].prim.name))
         return True
 
     def nested(self, ir: IR, bound: dict, dests: dict | None = None, donated=frozenset(),

@@ -349,11 +349,13 @@ def test_static_window_update_into_a_new_buffer_keeps_the_rest(index):
 
 
 @pytest.mark.parametrize("shape, axis, rows_outside", [((7, 300), 0, True),
-                                                       ((3, 5, 2100), 1, False),
-                                                       ((2100, 3), 0, True)])
+                                                       ((3, 5, 2100), 1, True),
+                                                       ((2100, 3), 0, True),
+                                                       ((3, 5, 2100), 2, False)])
 def test_column_reductions_walk_rows_and_match_numpy(shape, axis, rows_outside):
-    """One output loop over contiguous outputs: the reduced loop goes outside. (Two output
-    loops, as in the 3-D case, keep the output-outside layout.)"""
+    """The innermost output loop over contiguous outputs: the reduced loop goes inside it
+    (outer output loops, as in the 3-D case, stay outside). A reduction along the
+    contiguous axis keeps the output-outside layout."""
     x = np.random.default_rng(5).standard_normal(shape)
     x[0, 0] = np.nan
     for fun in (lambda a: a.sum(axis=axis), lambda a: a.max(axis=axis),
@@ -528,3 +530,45 @@ def test_whole_array_set_is_the_new_value_not_a_copy():
     got, sliced = f(a, b)
     assert got.dtype == np.float64 and np.all(got == 2) and np.all(sliced == a + 1)
     assert a[0, 1] == 1.0                           # the input is untouched
+
+
+# -- reshapes: no copy of a reshaped operand or result --------------------------------------
+
+def _kernel_types(fun, *args):
+    return [type(k).__name__ for k in tp.jit(fun).lower(*args)._prepared.program.kernels]
+
+
+def test_reshaped_reshape_and_reshaped_product_result_need_no_copy():
+    """doitgen: `reshape(reshape(A) @ C4)`. A reshape of a reshape reads the first one's
+    operand (A itself, in place), and a result that is a reshape of a product is computed
+    straight into the result's memory: the product is the only kernel."""
+    rng = np.random.default_rng(7)
+    a, c4 = rng.standard_normal((6, 5, 8)), rng.standard_normal((8, 8))
+
+    def doitgen(a, c4):
+        rows = tnp.reshape(tnp.reshape(a, (6, 5, 1, 8)), (30, 8)) @ c4
+        return a.at[:].set(tnp.reshape(rows, (6, 5, 8)))
+    assert _kernel_types(doitgen, a, c4) == ["MatmulKernel"]
+    got = run_checked(doitgen, a, c4)
+    np.testing.assert_allclose(got, (a.reshape(30, 8) @ c4).reshape(6, 5, 8), rtol=1e-12)
+
+
+def test_values_computed_into_a_reshaped_result_are_still_read_and_returned_apart():
+    """The product computed into result 0 is read again by later kernels, from there; a
+    second reshape of it is its own result, a copy (results never share memory); back to
+    the operand's own shape, a reshape chain is no reshape at all."""
+    rng = np.random.default_rng(8)
+    a, b = rng.standard_normal((6, 5)), rng.standard_normal((5, 4))
+
+    def f(a, b):
+        p = a @ b
+        return p.reshape(-1), p.reshape(4, 6), p.sum(axis=1).reshape(2, 3) * 2.0, \
+            a.reshape(30).reshape(6, 5) + 1.0
+    first, second, sums, back = run_checked(f, a, b)
+    p = a @ b
+    assert not np.shares_memory(first, second)
+    np.testing.assert_allclose(first, p.reshape(-1), rtol=1e-12)
+    np.testing.assert_allclose(second, p.reshape(4, 6), rtol=1e-12)
+    np.testing.assert_allclose(sums, p.sum(axis=1).reshape(2, 3) * 2.0, rtol=1e-12)
+    np.testing.assert_array_equal(back, a + 1.0)
+    assert "= reshape" not in tp.jit(lambda a: a.reshape(30).reshape(6, 5) + 1.0).lower(a).source

@@ -18,7 +18,8 @@ import transpile.numpy as tnp
 from conftest import FLOATS, SIGNED, UNSIGNED
 
 # tp_gemm.h's thresholds: MR/NR tiles (12x32 AVX-512 f32, 6x8 AVX2 f64, ...), the direct loop
-# below 32^3 multiply-adds, KC = 512, MC = 144, NC = 3072, threads from 2^20 multiply-adds.
+# below 32^3 multiply-adds, KC = 512, MC = 144, NC = 3072, threads from 2^20 multiply-adds
+# (row bands from 4 x 144 rows per thread, where the rectangles would be bands anyway).
 SHAPES = [
     ((1, 1), (1, 1)), ((1, 5), (5, 1)), ((7, 5), (5, 3)),              # tiny, odd
     ((31, 32), (32, 32)), ((33, 33), (33, 33)),                        # direct | packed
@@ -28,6 +29,8 @@ SHAPES = [
     ((3, 40), (40, 3073)),                                                     # NC edge
     ((101, 103), (103, 107)), ((64, 64), (64, 64)), ((130, 70), (70, 129)),    # threads
     ((70, 600), (600, 90)), ((150, 520), (520, 100)),        # threads, KC/MC edges
+    ((1153, 7), (7, 300)), ((2000, 37), (37, 33)),    # tall: row bands taken dynamically
+    ((1200, 600), (600, 40)),                         # row bands, B in two KC blocks
     ((1, 300), (300, 200)), ((200, 300), (300, 1)),                            # vecmat, matvec
     ((1, 1100), (1100, 1000)), ((1, 1030), (1030, 1017)),    # vecmat on threads: row bands
     ((1, 2), (2, 600000)),                   # vecmat: fewer rows than threads (empty bands)

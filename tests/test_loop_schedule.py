@@ -88,6 +88,32 @@ def test_reduction_layouts():
     assert (wide.layout, wide.threads) == ("rows_outside", "loop")       # two blocks
 
 
+def test_a_contraction_over_several_axes_walks_rows_inside_its_outer_outputs():
+    """A convolution's output pixel (NPBench's conv2d): a window (N, K, K, C_in) times the
+    weights (K, K, C_in, C_out), summed over (K, K, C_in). The batch loop stays outside, the
+    output channels (contiguous in the weights and the result) are the simd loop, and the
+    window's rows and channels update them; the window is read one scalar per row, in
+    order. A sum along the axis that is contiguous in an operand moving with the outputs
+    keeps the outputs outside."""
+    window, weights = np.ones((8, 3, 3, 4), np.float32), np.ones((3, 3, 4, 16), np.float32)
+
+    def pixel(x, w):
+        return (x[..., None] * w[None]).sum(axis=(1, 2, 3))
+    plan = _only(CpuTarget, ReduceKernel, pixel, window, weights)
+    assert (plan.layout, plan.out_loops, plan.threads) == ("rows_outside", 2, "none")
+    assert _only(CpuTarget, ReduceKernel, lambda x: x.sum(axis=2), np.ones((3, 5, 64))) \
+        .layout == "nest"
+    # Two outputs per row against 512 contiguous terms each: the reduced loop is the simd one.
+    narrow = _only(CpuTarget, ReduceKernel, lambda x, w: (x[:, :, None] * w[None]).sum(axis=1),
+                   np.ones((64, 512)), np.ones((512, 2)))
+    assert narrow.layout == "nest"
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(window.shape).astype(np.float32)
+    w = rng.standard_normal(weights.shape).astype(np.float32)
+    expected = np.einsum("nijc,ijco->no", x.astype(np.float64), w.astype(np.float64))
+    np.testing.assert_allclose(tp.jit(pixel)(x, w), expected, rtol=2e-6, atol=1e-5)
+
+
 def test_float_products_and_complex_extremes_take_their_terms_in_order():
     big = np.ones((1024, 1024))
     full = _only(CpuTarget, ReduceKernel, lambda x: tnp.prod(x), big)

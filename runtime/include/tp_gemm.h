@@ -570,10 +570,22 @@ TP_GEMM_SQUARE(f64, double)
             T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag)); \
             int b_packed = 0;                                                                 \
             int *shared_b = bbs == 0 ? &b_packed : NULL;                                      \
+            const int64_t band = tp_gemm_band_rows(m, n, threads, TP_GEMM_MR_##tag);          \
             if (batch >= threads) {                                                           \
                 for (int64_t bi = me; bi < batch; bi += threads)                              \
                     tp_gemm_serial_##tag(m, n, k, a + bi * abs_, ars, acs, b + bi * bbs, brs, \
                                          bcs, c + bi * cbs, crs, ap, bp, shared_b);           \
+            } else if (band > 0) {                                                            \
+                for (int64_t bi = 0; bi < batch; bi++) {                                      \
+                    int band_b_packed = 0;  /* this thread's packing of this element's B */   \
+                    _Pragma("omp for schedule(dynamic, 1) nowait")                            \
+                    for (int64_t r0 = 0; r0 < m; r0 += band) {                                \
+                        const int64_t rows = m - r0 < band ? m - r0 : band;                   \
+                        tp_gemm_serial_##tag(rows, n, k, a + bi * abs_ + r0 * ars, ars, acs,  \
+                                             b + bi * bbs, brs, bcs, c + bi * cbs + r0 * crs, \
+                                             crs, ap, bp, &band_b_packed);                    \
+                    }                                                                         \
+                }                                                                             \
             } else {                                                                          \
                 int64_t r0, r1, c0, c1;                                                       \
                 tp_gemm_my_rectangle(m, n, threads, me, TP_GEMM_MR_##tag,                     \
@@ -599,13 +611,8 @@ TP_GEMM_SQUARE(f64, double)
 #define TP_GEMM_MAX_THREADS() 1
 #endif
 
-/* Thread `me` of `threads` takes one rectangle of an m x n result: the threads form a
- * tr x tc grid (tr * tc == threads) with the least total edge, and the cuts fall on whole
- * micro-tiles (mr x nr) so that only the last rectangle of a row or column has partial tiles. */
-static void __attribute__((unused)) tp_gemm_my_rectangle(int64_t m, int64_t n, int threads,
-                                                         int me, int64_t mr, int64_t nr,
-                                                         int64_t *r0, int64_t *r1,
-                                                         int64_t *c0, int64_t *c1) {
+/* Rows of the tr x tc grid of rectangles (tr * tc == threads) with the least total edge. */
+static int __attribute__((unused)) tp_gemm_grid_rows(int64_t m, int64_t n, int threads) {
     int best = 1;
     double best_edge = -1;
     for (int tr = 1; tr <= threads; tr++) {
@@ -613,6 +620,34 @@ static void __attribute__((unused)) tp_gemm_my_rectangle(int64_t m, int64_t n, i
         const double edge = (double)m / tr + (double)n / (threads / tr);
         if (best_edge < 0 || edge < best_edge) { best_edge = edge; best = tr; }
     }
+    return best;
+}
+
+/* Rows per band when a tall product is cut into bands of whole rows that the threads take
+ * as they come free (an `omp for schedule(dynamic)`), or 0 for one rectangle per thread
+ * (tp_gemm_my_rectangle). Only where the rectangles would be bands of rows anyway, and tall
+ * enough for four bands per thread of at least TP_GEMM_MC rows each: a thread that the
+ * system deschedules then holds up one band, not half of the product (doitgen's 3600x128 @
+ * 128x128 f64 on two threads of a loaded machine: slower than one thread with two fixed
+ * halves). A thread packs B once for all its bands when B is one block (the flag passed to
+ * tp_gemm_serial), else once per band, which is at most 1/TP_GEMM_MC of the band's work. */
+static int64_t __attribute__((unused)) tp_gemm_band_rows(int64_t m, int64_t n, int threads,
+                                                         int64_t mr) {
+    const int64_t bands = 4 * (int64_t)threads, mc = TP_GEMM_MC / mr * mr;
+    if (threads < 2 || m < bands * mc || tp_gemm_grid_rows(m, n, threads) != threads)
+        return 0;
+    const int64_t rows = (m + bands - 1) / bands;
+    return (rows + mr - 1) / mr * mr;
+}
+
+/* Thread `me` of `threads` takes one rectangle of an m x n result: the threads form a
+ * tr x tc grid (tr * tc == threads) with the least total edge, and the cuts fall on whole
+ * micro-tiles (mr x nr) so that only the last rectangle of a row or column has partial tiles. */
+static void __attribute__((unused)) tp_gemm_my_rectangle(int64_t m, int64_t n, int threads,
+                                                         int me, int64_t mr, int64_t nr,
+                                                         int64_t *r0, int64_t *r1,
+                                                         int64_t *c0, int64_t *c1) {
+    const int best = tp_gemm_grid_rows(m, n, threads);
     const int tc = threads / best, my_row = me / tc, my_col = me % tc;
     const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + nr - 1) / nr;
     *r0 = row_tiles * my_row / best * mr;

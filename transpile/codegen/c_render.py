@@ -326,40 +326,61 @@ class CRenderer:
         return lines.text() + "\n"
 
     def _column_reduction(self, k: ReduceKernel, index: int, space, store) -> str:
-        """Blocks of outputs (in parallel when big); per block, every row of the reduced
-        dimension updates the block's outputs in place (a simd loop). Each output still sees
-        its terms in order, as the row-walking serial loop would."""
-        dt, block = k.body.dtype, self.target.column_block
-        n_out, n_red = space.extents
-        o, r = space.names
+        """Outer output loops outside (the outermost in parallel when the plan splits it);
+        inside, blocks of the innermost output loop (in parallel when the plan splits them
+        instead); per block, every row of the reduced loops updates the block's outputs in
+        place (a simd loop). Each output still sees its terms in order, as the row-walking
+        serial loop would."""
+        block = self.target.column_block
+        n_out_loops = self._plan.out_loops
+        split = self._plan.threads == "loop"
+        o = space.names[n_out_loops - 1]
+        n_out = space.extents[n_out_loops - 1]
         target = f"{k.out.name}[{space.render(store)}]"
-        acc_t = accumulator_type(k.combiner, dt)
+        acc_t = accumulator_type(k.combiner, k.body.dtype)
         own_accumulators = acc_t != C_TYPE[k.out.dtype]
-        acc = f"acc[{o} - block]" if own_accumulators else target
         lines = Lines()
         self._kernel_header(lines, index, [k.body], k.out, k.comment + " (rows outside)")
         lines.depth += 1
-        if self._plan.threads == "loop":
-            lines.add(self._parallel_pragma("parallel for"))
-        with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
-            lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
-                      f"{n_out};")
-            if own_accumulators:
-                lines.add(f"{acc_t} acc[{min(block, n_out)}];")
-            with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
-                lines.add(f"{acc} = {reduction_init(k.combiner, dt)};")
-            with lines.block(f"for (int64_t {r} = 0; {r} < {n_red}; {r}++)"):
-                lines.add("#pragma omp simd")
-                with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
-                    v = self._expressions(lines, space, _counter())(k.body)
-                    where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
-                    lines.add(reduction_update(k.combiner, dt, acc, v) + where)
-            if own_accumulators:
-                with lines.block(f"for (int64_t {o} = block; {o} < end; {o}++)"):
-                    lines.add(f"{target} = {accumulator_result(k.combiner, k.out.dtype, acc)};")
+        self._open_loops(lines, space, 0, n_out_loops - 1, split, innermost_pragma="")
+        if n_out <= block:
+            # One block: constant bounds, so the simd loop's trip count is known.
+            acc = f"acc[{o}]" if own_accumulators else target
+            self._reduce_rows(lines, k, space, acc, target, acc_t if own_accumulators else None,
+                              o, "0", str(n_out), n_out)
+        else:
+            if split and n_out_loops == 1:
+                lines.add(self._parallel_pragma("parallel for"))
+            with lines.block(f"for (int64_t block = 0; block < {n_out}; block += {block})"):
+                lines.add(f"const int64_t end = block + {block} < {n_out} ? block + {block} : "
+                          f"{n_out};")
+                acc = f"acc[{o} - block]" if own_accumulators else target
+                self._reduce_rows(lines, k, space, acc, target,
+                                  acc_t if own_accumulators else None, o, "block", "end", block)
+        self._close_loops(lines, n_out_loops - 1)
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    def _reduce_rows(self, lines, k: ReduceKernel, space, acc, target, acc_t, o, lo, hi, size):
+        """One block of outputs `o` in [lo, hi): initialise, let every row of the reduced
+        loops update it (a simd loop), store. `acc_t`: the type of a block of `size`
+        accumulators of their own (None: the outputs accumulate in place)."""
+        dt, n_out_loops = k.body.dtype, self._plan.out_loops
+        if acc_t is not None:
+            lines.add(f"{acc_t} acc[{size}];")
+        with lines.block(f"for (int64_t {o} = {lo}; {o} < {hi}; {o}++)"):
+            lines.add(f"{acc} = {reduction_init(k.combiner, dt)};")
+        self._open_loops(lines, space, n_out_loops, len(space.names), False, innermost_pragma="")
+        lines.add("#pragma omp simd")
+        with lines.block(f"for (int64_t {o} = {lo}; {o} < {hi}; {o}++)"):
+            v = self._expressions(lines, space, _counter())(k.body)
+            where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
+            lines.add(reduction_update(k.combiner, dt, acc, v) + where)
+        self._close_loops(lines, len(space.names) - n_out_loops)
+        if acc_t is not None:
+            with lines.block(f"for (int64_t {o} = {lo}; {o} < {hi}; {o}++)"):
+                lines.add(f"{target} = {accumulator_result(k.combiner, k.out.dtype, acc)};")
 
     def _zero_sign_pass(self, lines, space, k, n_out_loops):
         """A zero max/min takes the sign of the last zero, as NumPy's in-order maximum (which
@@ -795,6 +816,8 @@ class CRenderer:
         """The address a kernel is handed for `buf`: a view is its base's plus its offset."""
         if buf.of is None:
             return buf.name
+        if buf.offset is None:           # the whole base, in another shape
+            return self._pointer(buf.of)
         step = buf.offset
         position = step.var if step.reverse_length is None else \
             f"({step.reverse_length - 1} - {step.var})"

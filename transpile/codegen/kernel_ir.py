@@ -72,6 +72,7 @@ class Buffer:
     role: str           # "input", "const", "output", "temp", or "view"
     # A view (a scan's x or y of one step) is `of`'s memory from element `offset` on: no
     # copy, and structure rather than a pointer expression (each renderer spells it).
+    # Offset None: all of `of`, in another shape (a value computed into a reshaped result).
     of: "Buffer | None" = None
     offset: StepOffset | None = None
     # Creation order within its role: kernel parameters and entry declarations follow it

@@ -143,8 +143,12 @@ def _in_bodies(run_pass, params: dict) -> dict:
 
 def drop_noops(ir: IR, nested: bool = False) -> IR:
     """Drop no-op equations, here and in nested bodies (a loop body's `dx ** 2` and
-    whole-array updates are where they cost most: once per iteration)."""
+    whole-array updates are where they cost most: once per iteration). A reshape of a
+    reshape reads the first one's operand: row-major order is the same through both, and
+    the intermediate shape no longer needs its own buffer (doitgen's `reshape(reshape(A))
+    @ C4` copied A into one before the product)."""
     env, eqns = {}, []
+    reshaped = {}       # output of a kept reshape -> its operand
     for eqn in ir.eqns:
         inputs = [_substitute(a, env) for a in eqn.inputs]
         if sub_irs(eqn):
@@ -158,6 +162,12 @@ def drop_noops(ir: IR, nested: bool = False) -> IR:
         if whole is not None:
             env[eqn.outputs[0]] = whole
             continue
+        if eqn.prim.name == "reshape":
+            inputs = [reshaped.get(inputs[0], inputs[0])]
+            if _is_noop(eqn, inputs):       # reshaped back to the shape it had
+                env[eqn.outputs[0]] = inputs[0]
+                continue
+            reshaped[eqn.outputs[0]] = inputs[0]
         eqns.append(_squares_as_products(eqn, inputs))
     return _rebuild(ir, eqns, env)
 

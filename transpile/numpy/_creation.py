@@ -131,7 +131,9 @@ def empty(shape, dtype=float):
 
 
 def _like(x, dtype, shape):
-    aval = aval_of(operand(x))
+    # Any object with a shape and a dtype (jax.ShapeDtypeStruct) describes the result, as in JAX.
+    duck = hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (Tracer, np.ndarray))
+    aval = x if duck else aval_of(operand(x))
     return (aval.dtype if dtype is None else dtype), (aval.shape if shape is None else shape)
 
 

@@ -3,6 +3,8 @@ the transpile.numpy function of the same name (eager_array.py installs the hook 
 transpile.config selects JAX's rules)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..eager_array import register_jax_dispatch
 from ..base.operands import astype
 
@@ -15,4 +17,10 @@ def _ufunc_call(ufunc, inputs):
     return fn(*inputs)
 
 
-register_jax_dispatch(_ufunc_call, astype)
+def _sort_method(self, axis=-1, kind=None, order=None, *, stable=True, descending=False):
+    """jax.Array.sort: a sorted copy (NumPy's ndarray.sort sorts in place, returns None)."""
+    from ._sorting import sort
+    return sort(self.view(np.ndarray), axis, kind, order, stable=stable, descending=descending)
+
+
+register_jax_dispatch(_ufunc_call, astype, {"sort": _sort_method})

@@ -231,15 +231,16 @@ def _no_inplace(inplace, name):
 
 
 def put(a, ind, v, mode=None, *, inplace=True):
-    """a with the flat positions `ind` set to `v` (cycled), returned (inplace=False)."""
+    """a with the flat positions `ind` set to `v` (cycled), returned (inplace=False); an
+    empty `v` leaves `a` as it is."""
     _no_inplace(inplace, "put")
     a = operand(a)
     flat = reshape(a, (-1,))
     ind = reshape(operand(ind), (-1,))
     v = reshape(operand(v), (-1,))
     k = shape_of(ind)[0]
-    if k and shape_of(v)[0] == 0:
-        raise ValueError("put: 'v' cannot be empty when 'ind' is not")
+    if shape_of(v)[0] == 0:         # nothing to write (NumPy and JAX return `a` unchanged)
+        return a
     if k and shape_of(v)[0] != k:
         v = take_static(v, np.arange(k) % shape_of(v)[0], 0)
     n = shape_of(flat)[0]

@@ -403,8 +403,6 @@ def _gradient_spacings(varargs, n_axes: int) -> tuple:
 
 # --- padding --------------------------------------------------------------------------------
 
-_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
-
 
 def _pad_widths(pad_width, ndim):
     if isinstance(pad_width, Tracer):
@@ -415,12 +413,20 @@ def _pad_widths(pad_width, ndim):
     return [tuple(int(w) for w in row) for row in widths]
 
 
+# The keyword arguments each named mode reads (NumPy's and JAX's): any other is refused.
+_PAD_KWARGS = {"constant": ("constant_values",), "empty": (), "edge": (), "wrap": (),
+               "linear_ramp": ("end_values",), "maximum": ("stat_length",),
+               "minimum": ("stat_length",), "mean": ("stat_length",), "median": ("stat_length",),
+               "reflect": ("reflect_type",), "symmetric": ("reflect_type",)}
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
     array = operand(array)
     ndim = _ndim(array)
     widths = _pad_widths(pad_width, ndim)
     if callable(mode):
         return _pad_with_function(array, widths, mode, kwargs)
+    _check_pad_mode(mode, kwargs)
     if mode == "constant":
         return _pad_constant(array, widths, kwargs.get("constant_values", 0))
     if mode == "empty":        # unspecified values: zeros, as JAX gives
@@ -430,10 +436,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return pad_statistic(array, widths, mode, kwargs.get("stat_length"))
     if mode == "linear_ramp":
         return pad_linear_ramp(array, widths, kwargs.get("end_values", 0))
-    if mode not in _INDEX_MODES:
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported; use one of "
-                                  f"'constant', 'empty', 'linear_ramp', " +
-                                  ", ".join(repr(m) for m in _INDEX_MODES + STAT_MODES))
     if kwargs.get("reflect_type", "even") == "odd" and mode in ("reflect", "symmetric"):
         return pad_odd_reflection(array, widths, mode)
     for ax, (before, after) in enumerate(widths):
@@ -447,14 +449,25 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return array
 
 
+def _check_pad_mode(mode, kwargs) -> None:
+    """NumPy's and JAX's refusals: an unknown mode, a keyword argument the mode does not read."""
+    if not isinstance(mode, str) or mode not in _PAD_KWARGS:
+        raise NotImplementedError(f"Unimplemented padding mode {str(mode)!r} for np.pad; use "
+                                  "a function or one of " + ", ".join(map(repr, _PAD_KWARGS)))
+    unsupported = sorted(set(kwargs) - set(_PAD_KWARGS[mode]))
+    if unsupported:
+        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: "
+                         f"{unsupported} (it reads only {list(_PAD_KWARGS[mode]) or 'none'})")
+
+
 def _pad_with_function(array, widths, function, kwargs):
     """NumPy's callable mode: function(vector, (before, after), axis, kwargs) edits each
     zero-padded vector along each axis in turn. As in JAX, it returns the new vector."""
     from ..base.operands import astype
     array = _pad_constant(array, widths, 0)
     for ax, width in enumerate(widths):
-        moved = np.moveaxis(np.arange(_ndim(array)), ax, -1)
-        x = transpose(array, tuple(int(i) for i in moved))
+        moved = [d for d in range(_ndim(array)) if d != ax] + [ax]     # axis `ax` last
+        x = transpose(array, tuple(moved))
         rows = reshape(x, (-1, shape_of(x)[-1]))
         from ._shape import stack
         done = [operand(function(rows[i], width, ax, kwargs))

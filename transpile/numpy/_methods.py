@@ -33,8 +33,10 @@ def _reshape_method(self, *shape, order="C"):
 
 
 def _transpose_method(self, *axes):
-    return S.transpose(self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list))
-                       else (axes or None))
+    # x.transpose(), x.transpose(None), x.transpose((1, 0)) and x.transpose(1, 0), as NumPy's.
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        axes = axes[0]
+    return S.transpose(self, axes or None)
 
 
 _METHODS = {

@@ -360,10 +360,10 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 def gradient(f, *varargs, axis=None, edge_order=None):
-    """NumPy's `gradient` with uniform spacing: central differences inside, one-sided
-    differences at the two ends (edge_order 1), one array per axis (a tuple when there are
-    several). As in JAX, spacings are scalars and `edge_order` is not supported."""
-    from ._elementwise import subtract, true_divide
+    """NumPy's `gradient`: central differences inside, one-sided differences at the two ends
+    (edge_order 1), one array per axis (a tuple when there are several). Each spacing is a
+    scalar (uniform) or, as in NumPy and JAX, the 1-d coordinates of the samples along its
+    axis. As in JAX, `edge_order` is not supported."""
     if edge_order is not None:
         raise NotImplementedError("gradient: edge_order= is not supported (as in JAX); the "
                                   "ends use one-sided first-order differences")
@@ -379,26 +379,67 @@ def gradient(f, *varargs, axis=None, edge_order=None):
         if m < 2:
             raise ValueError(f"gradient: axis {ax} has {m} element(s); at least 2 are "
                              "required to compute a numerical gradient")
-        first = subtract(_take_slice(f, ax, 1, 2), _take_slice(f, ax, 0, 1))
-        inner = subtract(_take_slice(f, ax, 2, m), _take_slice(f, ax, 0, m - 2))
-        last = subtract(_take_slice(f, ax, m - 1, m), _take_slice(f, ax, m - 2, m - 1))
-        out.append(concatenate([true_divide(first, h), true_divide(inner, 2 * h),
-                                true_divide(last, h)], axis=ax))
+        uniform = isinstance(h, float) or _ndim(h) == 0
+        derivative = _uniform_derivative if uniform else _sampled_derivative
+        out.append(derivative(f, ax, m, h))
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _edge_differences(f, ax: int, m: int):
+    """f[1] - f[0] and f[-1] - f[-2] along axis `ax` (kept as length-1 axes)."""
+    from ._elementwise import subtract
+    return (subtract(_take_slice(f, ax, 1, 2), _take_slice(f, ax, 0, 1)),
+            subtract(_take_slice(f, ax, m - 1, m), _take_slice(f, ax, m - 2, m - 1)))
+
+
+def _uniform_derivative(f, ax: int, m: int, h):
+    from ._elementwise import multiply, subtract, true_divide
+    first, last = _edge_differences(f, ax, m)
+    inner = subtract(_take_slice(f, ax, 2, m), _take_slice(f, ax, 0, m - 2))
+    twice = 2 * h if isinstance(h, float) else multiply(h, 2)     # a Python float stays weak
+    return concatenate([true_divide(first, h), true_divide(inner, twice),
+                        true_divide(last, h)], axis=ax)
+
+
+def _sampled_derivative(f, ax: int, m: int, x):
+    """Samples at the coordinates `x` (1-d, along `ax`): at each inner point the derivative
+    of the parabola through it and its two neighbours (NumPy's second-order formula)."""
+    from ._elementwise import add, multiply, negative, subtract, true_divide
+    if shape_of(x) != (m,):
+        raise ValueError(f"gradient: the coordinates for axis {ax} have shape {shape_of(x)}; "
+                         f"they must be 1-d, one per sample ({m})")
+    shape = [1] * _ndim(f)
+    shape[ax] = m
+    x = reshape(x, tuple(shape))
+    dx = subtract(_take_slice(x, ax, 1, m), _take_slice(x, ax, 0, m - 1))     # m - 1 gaps
+    first, last = _edge_differences(f, ax, m)
+    left, right = _take_slice(dx, ax, 0, m - 2), _take_slice(dx, ax, 1, m - 1)
+    span = add(left, right)
+    below = negative(true_divide(right, multiply(left, span)))
+    centre = true_divide(subtract(right, left), multiply(left, right))
+    above = true_divide(left, multiply(right, span))
+    inner = add(add(multiply(below, _take_slice(f, ax, 0, m - 2)),
+                    multiply(centre, _take_slice(f, ax, 1, m - 1))),
+                multiply(above, _take_slice(f, ax, 2, m)))
+    return concatenate([true_divide(first, _take_slice(dx, ax, 0, 1)), inner,
+                        true_divide(last, _take_slice(dx, ax, m - 2, m - 1))], axis=ax)
+
+
 def _gradient_spacings(varargs, n_axes: int) -> tuple:
+    """One spacing per axis: a Python float, or an operand (0-d: uniform; 1-d: coordinates)."""
     if not varargs:
         return (1.0,) * n_axes
-    if any(np.ndim(v) != 0 or not isinstance(v, (int, float, np.number)) for v in varargs):
-        raise NotImplementedError("gradient: only scalar spacings are supported (as in JAX); "
-                                  "coordinate arrays are not")
-    if len(varargs) == 1:
-        return (float(varargs[0]),) * n_axes
-    if len(varargs) != n_axes:
+    spacings = tuple(float(v) if isinstance(v, (int, float, np.number)) else operand(v)
+                     for v in varargs)
+    if any(not isinstance(h, float) and _ndim(h) > 1 for h in spacings):
+        raise ValueError("gradient: each spacing must be a scalar or the 1-d coordinates of "
+                         "the samples along its axis")
+    if len(spacings) == 1:
+        return spacings * n_axes
+    if len(spacings) != n_axes:
         raise TypeError(f"gradient: {len(varargs)} spacings given for {n_axes} axes; give "
                         "one, or one per axis")
-    return tuple(float(v) for v in varargs)
+    return spacings
 
 
 # --- padding --------------------------------------------------------------------------------

@@ -159,7 +159,12 @@ def array_equiv(a1, a2):
 def _correlate_full(a, v):
     """Full cross-correlation, out[k] = sum_j a[k + j - (m-1)] * v[j], as m shifted slices.
 
-    Summed in increasing j, the order NumPy's own loop uses."""
+    Summed in increasing j, the order NumPy's own loop uses. 16-bit floats are summed in
+    float32 and rounded once, as NumPy's float16 dot and XLA's CPU convolution do."""
+    dtype = aval_of(a).dtype
+    if dtypes.is_half(dtype):
+        return astype(_correlate_full(astype(a, dtypes.float32), astype(v, dtypes.float32)),
+                      dtype)
     from ._manipulation import pad
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]
     padded = pad(a, (m - 1, m - 1))

@@ -95,8 +95,8 @@ def searchsorted(a, v, side="left", sorter=None, *, method=None):
     column = reshape(v, shape_of(v) + (1,))
     before = _less_nan_last(a, column) if side == "left" else \
         E.logical_not(_less_nan_last(column, a))
-    # JAX's positions are int32 wherever they fit (even with x64 on)
-    small = dtypes.config.jax_rules() and shape_of(a)[0] <= np.iinfo(np.int32).max // 2
+    # JAX's positions are int32 wherever they fit (even with x64 on): up to int32's maximum
+    small = dtypes.config.jax_rules() and shape_of(a)[0] <= np.iinfo(np.int32).max
     return sum(before, axis=-1, dtype=dtypes.int32 if small else dtypes.int64)
 
 

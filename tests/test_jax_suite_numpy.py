@@ -1,0 +1,108 @@
+"""jax.numpy behaviours JAX's lax_numpy_test.py checks (tests/jax_suite_numpy_cases.py),
+against JAX's recorded answers (tools/record_jax_suite_numpy.py), eagerly and under jit, with
+JAX's dtype rules and x64 as that file runs; and the jax.Array buffer methods of eager arrays."""
+import builtins
+import copy
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+
+import jax_suite_numpy_cases as cases
+import transpile as tp
+import transpile.numpy as tnp
+from recorded_leaves import assert_leaves_like
+
+with open(os.path.join(os.path.dirname(__file__), "data", "jax_suite_numpy.json")) as _f:
+    RECORDED = json.load(_f)
+
+JAX_RULES = dict(transpile_dtype_rules="jax", jax_enable_x64=True)
+# Cases that call jit or eval_shape themselves, or take non-array host objects: eager only.
+EAGER_ONLY = {"searchsorted_dtype_past_int32", "searchsorted_dtype_at_int32_max",
+              "masked_array_jit_argument"}
+
+
+@pytest.mark.parametrize("name", sorted(cases.CASES))
+def test_matches_jax(name):
+    case = cases.CASES[name]
+    want = RECORDED["values"][name]
+    with tp.config.settings(**JAX_RULES):
+        assert_leaves_like(case(tp, tnp), want, name)
+        if name not in EAGER_ONLY:
+            assert_leaves_like(tp.jit(lambda: case(tp, tnp))(), want, name + " (jit)")
+
+
+@pytest.mark.parametrize("name", sorted(cases.ERRORS))
+def test_refused_as_jax_refuses(name):
+    error = getattr(builtins, RECORDED["errors"][name])
+    with tp.config.settings(**JAX_RULES):
+        with pytest.raises(error):
+            cases.ERRORS[name](tp, tnp)
+        if name not in EAGER_ONLY:
+            with pytest.raises(error):
+                tp.jit(lambda: cases.ERRORS[name](tp, tnp))()
+
+
+@pytest.mark.parametrize("rules", [dict(transpile_dtype_rules="numpy"), JAX_RULES],
+                         ids=["numpy", "jax"])
+def test_buffer_pointers_and_deletion_follow_views(rules):
+    with tp.config.settings(**rules):
+        x = tnp.ones(10, dtype=np.int8)
+        view, compiled = tnp.asarray(x), tp.jit(tnp.asarray)(x)
+        copied, deep = tnp.array(x), copy.deepcopy(x)
+        assert view.unsafe_buffer_pointer() == x.unsafe_buffer_pointer()
+        for other in (compiled, copied, deep):
+            assert other.unsafe_buffer_pointer() != x.unsafe_buffer_pointer()
+        assert not x.is_deleted()
+        x.delete()
+        assert x.is_deleted() and view.is_deleted() and x[2:].is_deleted()
+        assert not any(a.is_deleted() for a in (compiled, copied, deep))
+
+
+def test_astype_without_copy_shares_deletion():
+    with tp.config.settings(**JAX_RULES):
+        x = tnp.arange(5, dtype="int32")
+        x.astype("int32", copy=False).delete()
+        assert x.is_deleted()
+        y = tnp.arange(5, dtype="int32")
+        y.astype("float32", copy=False).delete()
+        assert not y.is_deleted()
+
+
+def test_sort_method_stays_numpys_under_numpys_rules():
+    x = np.array([3, 1, 2])
+    with tp.config.settings(transpile_dtype_rules="numpy"):
+        a = tnp.asarray(x.copy())
+        assert a.sort() is None                     # NumPy's in-place sort
+        np.testing.assert_array_equal(a, [1, 2, 3])
+
+
+def test_bfloat16_saved_by_numpy_loads_as_bfloat16():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = np.array([1.5, -2.0, 3.25], ml_dtypes.bfloat16)
+    buffer = io.BytesIO()
+    tnp.save(buffer, x)
+    buffer.seek(0)
+    got = tnp.load(buffer)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got.astype(np.float32), x.astype(np.float32))
+
+
+def test_gradient_coordinates_as_numpy_under_numpys_rules():
+    f = np.random.default_rng(3).standard_normal((6, 4))
+    x = np.array([0.0, 0.1, 0.5, 0.6, 2.0, 2.5])
+    fn = lambda a, c: tnp.gradient(a, c, axis=0)      # noqa: E731
+    for got in (fn(f, x), tp.jit(fn)(f, x)):
+        np.testing.assert_allclose(got, np.gradient(f, x, axis=0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("bins", [[np.array([0, 1, 3, 5]), np.array([0, 2, 3, 4, 6])],
+                                  np.array([0, 2, 4, 6]), 3, [2, 4]])
+def test_histogram2d_reads_bins_as_numpy(bins):
+    x, y = cases._POINTS
+    expected = np.histogram2d(x, y, bins=bins)
+    got = tnp.histogram2d(x, y, bins=bins)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e)

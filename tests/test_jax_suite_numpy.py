@@ -106,3 +106,34 @@ def test_histogram2d_reads_bins_as_numpy(bins):
     got = tnp.histogram2d(x, y, bins=bins)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e)
+
+
+VIEW_PAIRS = [(np.int8, np.int32), (np.float64, np.uint16), (np.complex64, np.float32),
+              (np.complex128, np.int16), (np.bool_, np.uint16), (np.float16, np.uint8),
+              (np.uint32, np.float64), (np.uint8, np.bool_), (np.int32, np.float32)]
+
+
+@pytest.mark.parametrize("rules", [dict(transpile_dtype_rules="numpy"), JAX_RULES],
+                         ids=["numpy", "jax"])
+@pytest.mark.parametrize("src,dst", VIEW_PAIRS, ids=lambda d: np.dtype(d).name)
+def test_traced_view_reads_the_bytes_as_numpy(rules, src, dst):
+    # Across widths the last axis rescales (NumPy's rule); bytes compared exactly, NaN
+    # patterns included.
+    raw = np.random.default_rng(5).integers(0, 256, 2 * 64, dtype=np.uint8)
+    x = (raw % 2).astype(bool).reshape(2, 64) if src is np.bool_ else raw.view(src).reshape(2, -1)
+    if dst is np.bool_:          # NumPy defines bool only for bytes 0 and 1
+        x = (x % 2).astype(src)
+    want = x.view(dst)
+    with tp.config.settings(**rules):
+        got = np.asarray(tp.jit(lambda v: v.view(dst))(x))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def test_traced_view_refusals():
+    with pytest.raises(ValueError, match="does not divide"):
+        tp.jit(lambda v: v.view(np.int32))(np.zeros(3, np.int16))
+    with pytest.raises(ValueError, match="0-d"):
+        tp.jit(lambda v: v.view(np.int16))(np.zeros((), np.int32))
+    with pytest.raises(NotImplementedError, match="complex"):
+        tp.jit(lambda v: v.view(np.complex64))(np.zeros(4, np.float32))

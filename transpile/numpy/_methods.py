@@ -65,9 +65,8 @@ def _more_methods():
             raise NotImplementedError("view(type=...) is not supported; pass only a dtype")
         if dtype is None:
             return self
-        from .. import dtypes, primitives as P
-        from ..core import bind
-        return bind(P.bitcast_convert_type, self, new_dtype=dtypes.canonicalize(dtype))
+        from ._view import view as view_as
+        return view_as(self, dtype)
 
     def compress_method(self, condition, axis=None, *, size=None, fill_value=0, out=None):
         return compress(condition, self, axis, size=size, fill_value=fill_value, out=out)

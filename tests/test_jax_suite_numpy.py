@@ -52,8 +52,11 @@ def test_buffer_pointers_and_deletion_follow_views(rules):
         x = tnp.ones(10, dtype=np.int8)
         view, compiled = tnp.asarray(x), tp.jit(tnp.asarray)(x)
         copied, deep = tnp.array(x), copy.deepcopy(x)
+        # copy.copy/deepcopy of a traced array copy it inside the trace
+        deep_compiled, shallow_compiled = tp.jit(copy.deepcopy)(x), tp.jit(copy.copy)(x)
+        np.testing.assert_array_equal(deep_compiled, x)
         assert view.unsafe_buffer_pointer() == x.unsafe_buffer_pointer()
-        for other in (compiled, copied, deep):
+        for other in (compiled, copied, deep, deep_compiled, shallow_compiled):
             assert other.unsafe_buffer_pointer() != x.unsafe_buffer_pointer()
         assert not x.is_deleted()
         x.delete()

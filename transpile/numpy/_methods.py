@@ -107,6 +107,10 @@ def install() -> None:
     Tracer.itemsize = property(lambda self: self.dtype.itemsize)
     Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
+    # copy.copy / copy.deepcopy of a traced array: a copy in the trace (as jax.Array's), not
+    # a rebuilt Tracer object that would belong to no trace.
+    Tracer.__copy__ = lambda self: M.copy(self)
+    Tracer.__deepcopy__ = lambda self, memo: M.copy(self)
     _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)
     _constant_indexing.install()    # EagerArray constants indexed by tracers
 

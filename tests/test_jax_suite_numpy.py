@@ -140,3 +140,20 @@ def test_traced_view_refusals():
         tp.jit(lambda v: v.view(np.int16))(np.zeros((), np.int32))
     with pytest.raises(NotImplementedError, match="complex"):
         tp.jit(lambda v: v.view(np.complex64))(np.zeros(4, np.float32))
+
+
+def test_unique_multiply_differentiates_in_the_updates():
+    # out[i] = x[i] * v[j] at idx[j] = i: d sum(out * w) / dv[j] = x[idx[j]] * w[idx[j]],
+    # d / dx[i] = v[j] * w[i] there and w[i] elsewhere.
+    x, v = np.arange(1.0, 7.0), np.array([2.0, -3.0, 0.5])
+    idx, w = np.array([4, 0, -1]), np.linspace(1.0, 2.0, 6)
+    loss = lambda x, v: (x.at[idx].multiply(v, unique_indices=True) * w).sum()   # noqa: E731
+    want_v = x[idx] * w[idx]
+    want_x = w.copy()
+    want_x[idx] *= v
+    for fn in (tp.grad(loss, argnums=(0, 1)), tp.jit(tp.grad(loss, argnums=(0, 1)))):
+        gx, gv = fn(x, v)
+        np.testing.assert_allclose(gx, want_x, rtol=1e-12)
+        np.testing.assert_allclose(gv, want_v, rtol=1e-12)
+    np.testing.assert_allclose(tnp.asarray(x).at[idx].multiply(v, unique_indices=True),
+                               tnp.asarray(x).at[idx].multiply(v))

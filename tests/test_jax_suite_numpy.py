@@ -74,6 +74,15 @@ def test_astype_without_copy_shares_deletion():
         assert not y.is_deleted()
 
 
+def test_numpys_functions_that_sort_copies_in_place_still_work_under_jax_rules():
+    x = np.array([[3, 1, 2, 1], [0, 5, 5, -1]])
+    with tp.config.settings(**JAX_RULES):
+        a = tnp.asarray(x.copy())
+        np.testing.assert_array_equal(np.sort(a, axis=1), np.sort(x, axis=1))
+        np.testing.assert_array_equal(np.unique(a), np.unique(x))
+        np.testing.assert_array_equal(a.sort(axis=0), np.sort(x, axis=0))
+
+
 def test_sort_method_stays_numpys_under_numpys_rules():
     x = np.array([3, 1, 2])
     with tp.config.settings(transpile_dtype_rules="numpy"):

@@ -166,3 +166,42 @@ def test_unique_multiply_differentiates_in_the_updates():
         np.testing.assert_allclose(gv, want_v, rtol=1e-12)
     np.testing.assert_allclose(tnp.asarray(x).at[idx].multiply(v, unique_indices=True),
                                tnp.asarray(x).at[idx].multiply(v))
+
+
+@pytest.mark.parametrize("src,dst", [(np.complex64, np.float64), (np.int8, np.bool_),
+                                     (np.complex128, np.complex128), (np.float32, np.uint32)],
+                         ids=lambda d: np.dtype(d).name)
+def test_traced_view_of_a_scalar_keeps_its_width(src, dst):
+    x = np.array(1, src) if src is not np.complex64 else np.array(1.5 - 2j, src)
+    got = np.asarray(tp.jit(lambda v: v.view(dst))(x))
+    want = x.view(dst)
+    assert got.shape == () and got.dtype == want.dtype
+    np.testing.assert_array_equal(got.reshape(1).view(np.uint8), want.reshape(1).view(np.uint8))
+
+
+@pytest.mark.parametrize("rules", [dict(transpile_dtype_rules="numpy"), JAX_RULES],
+                         ids=["numpy", "jax"])
+def test_diff_of_order_zero_is_the_array_itself(rules):
+    # NumPy and JAX ignore prepend/append when n=0.
+    x = np.arange(6, dtype=np.int8).reshape(3, 2)
+    with tp.config.settings(**rules):
+        for fn in (tnp.diff, tp.jit(tnp.diff, static_argnames=("n", "axis"))):
+            got = fn(x, n=0, axis=0, prepend=0, append=np.ones((1, 2), np.int8))
+            np.testing.assert_array_equal(got, x)
+
+
+def test_diff_prepends_a_weak_python_number_under_jax_rules():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = np.array([1.0, 2.5, 4.0], ml_dtypes.bfloat16)
+    with tp.config.settings(**JAX_RULES):
+        got = tnp.diff(x, prepend=1)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got.astype(np.float32), [0.0, 1.5, 1.5])
+
+
+def test_load_keeps_object_arrays_as_numpys():
+    buffer = io.BytesIO()
+    np.save(buffer, np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+    buffer.seek(0)
+    got = tnp.load(buffer, allow_pickle=True)
+    assert got.dtype == object and got[0] == {"a": 1}

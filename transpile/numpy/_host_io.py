@@ -51,6 +51,8 @@ def load(file, *args, **kwargs):
         return out
     if out.dtype == np.dtype("V2"):
         out = out.view(dtypes.require_bfloat16())
+    if out.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
+        return out              # object or string data: NumPy's array, as JAX returns it
     return _result(out)
 
 

@@ -330,28 +330,33 @@ def _roll_axis(a, shift, ax):
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
+    from .. import dtypes
     from ._elementwise import not_equal, subtract
     a = operand(a)
     ax = normalize_axis(axis, _ndim(a))
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
-    extra = []
+    if n == 0:                  # NumPy's and JAX's: `a` itself, prepend/append unused
+        return a
+    extra, weak = [], []
     for edge in (prepend, append):
         if edge is None:
-            extra.append(None)
             continue
-        # NumPy makes prepend/append arrays first: a Python scalar is not weak here.
-        edge = operand(np.asarray(edge) if isinstance(edge, (bool, int, float)) else edge)
+        # NumPy makes prepend/append arrays first (a Python number is not weak there); JAX
+        # keeps a Python number weak, so bfloat16 data with prepend=1 stays bfloat16.
+        scalar = isinstance(edge, (bool, int, float))
+        weak.append(scalar and dtypes.config.jax_rules())
+        edge = operand(np.asarray(edge) if scalar and not weak[-1] else edge)
         if _ndim(edge) == 0:
             shape = list(shape_of(a))
             shape[ax] = 1
             edge = broadcast_to(edge, tuple(shape))
         extra.append(edge)
-    parts = [p for p in (extra[0], a, extra[1]) if p is not None]
-    if len(parts) > 1:
-        common = np.result_type(*(aval_of(p).dtype for p in parts))
+    if extra:
+        parts = ([extra.pop(0)] if prepend is not None else []) + [a] + extra
+        weak.insert(1 if prepend is not None else 0, False)
+        common = dtypes.result_type([aval_of(p).dtype for p in parts], weak)
         a = concatenate([astype(p, common) for p in parts], axis=ax)
-    from .. import dtypes
     for _ in range(n):
         m = shape_of(a)[ax]
         hi, lo = _take_slice(a, ax, 1, m), _take_slice(a, ax, 0, max(m - 1, 0))

@@ -21,13 +21,16 @@ def view(x, dtype):
     src, dst = aval_of(x).dtype, dtypes.canonicalize(dtype)
     if src == dst:
         return x
-    if _plain_width(src) == _plain_width(dst) and src.itemsize == dst.itemsize:
+    if _plain_width(src) and _plain_width(dst) and src.itemsize == dst.itemsize:
         return bind(P.bitcast_convert_type, x, new_dtype=dst)
-    _check_view_shape(shape_of(x), src, dst)
     if dtypes.is_complex(dst):
         raise NotImplementedError(f"view: reading traced {src} data as {dst} is not supported "
                                   "(a complex value cannot be rebuilt exactly from traced "
                                   "parts); view it eagerly, or as a real dtype of that width")
+    shape = shape_of(x)
+    if not shape and src.itemsize == dst.itemsize:       # 0-d: viewed as one element
+        return reshape(view(reshape(x, (1,)), dst), ())
+    _check_view_shape(shape, src, dst)
     words = _regroup(_as_words(x), _word_width(src), dst.itemsize)
     if dst == dtypes.bool_:
         from ._elementwise import not_equal
@@ -36,7 +39,7 @@ def view(x, dtype):
 
 
 def _plain_width(dt) -> bool:
-    """Does a same-width bitcast cover `dt` (neither bool nor complex)?"""
+    """Does the bitcast primitive take `dt` (neither bool nor complex)?"""
     return dt != dtypes.bool_ and not dtypes.is_complex(dt)
 
 

@@ -86,6 +86,12 @@ CASES = {
                                                      _pad_with_tens),
     "pad_with_function_3d_kwargs": lambda jax, jnp: jnp.pad(
         np.arange(24).reshape(2, 3, 4), 1, _pad_with_tens, padder=100),
+    # The fill for out-of-range positions is the dtype's extreme, uint64's too.
+    "take_along_axis_uint64_fill": lambda jax, jnp: jnp.take_along_axis(
+        jnp.array([[1, 2], [3, 4]], jnp.uint64), jnp.array([[0, 5], [1, -9]]), axis=1,
+        mode="fill"),
+    "sort_complex_nans_last": lambda jax, jnp: jnp.sort(jnp.array(
+        [3 + 1j, complex(np.nan, 2), complex(1, np.nan), 1 - 1j, complex(np.nan, np.nan), 0j])),
     "iscomplexobj_none": lambda jax, jnp: jnp.iscomplexobj(None),
     "array_python_int_at_int64_max": lambda jax, jnp: jnp.array(2**63 - 1),
     "array_python_int_as_uint64": lambda jax, jnp: jnp.array(2**63, dtype="uint64"),

@@ -205,3 +205,24 @@ def test_load_keeps_object_arrays_as_numpys():
     buffer.seek(0)
     got = tnp.load(buffer, allow_pickle=True)
     assert got.dtype == object and got[0] == {"a": 1}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_sort_and_argsort_compile_in_numpys_order(dtype):
+    # Lexicographic, NaNs last in NumPy's classes R+Rj, R+nanj, nan+Rj, nan+nanj; stable.
+    n = np.nan
+    z = np.array([[3 + 1j, complex(n, 2), complex(1, n), 1 + 0j, complex(n, n), 1 - 1j,
+                   3 + 1j, 5j, complex(n, 1), complex(2, n)],
+                  [2 + 2j, 2 - 2j, -1 + 0j, complex(0, n), 2 + 2j, 0j, -0j, 7 + 0j, 1j, 1j]],
+                 dtype)
+    for fn, want in ((tnp.sort, np.sort(z)), (tnp.argsort, np.argsort(z, kind="stable")),
+                     (lambda v: tnp.sort(v, axis=0), np.sort(z, axis=0))):
+        for got in _eager_and_compiled(fn, z):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+    for got in _eager_and_compiled(tnp.sort_complex, z[1]):
+        np.testing.assert_array_equal(got, np.sort_complex(z[1]))
+
+
+def _eager_and_compiled(fn, *args):
+    return [np.asarray(fn(*args)), np.asarray(tp.jit(fn)(*args))]

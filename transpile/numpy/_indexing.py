@@ -174,7 +174,8 @@ def _default_fill(dt, fill_value):
     if dt == dtypes.bool_:
         return True
     info = np.iinfo(dt)
-    return info.min if info.min < 0 else info.max
+    # Typed: uint64's maximum is no Python int that JAX's rules let become an operand.
+    return np.array(info.min if info.min < 0 else info.max, dt)
 
 
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):

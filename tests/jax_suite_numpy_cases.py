@@ -92,6 +92,10 @@ CASES = {
         mode="fill"),
     "sort_complex_nans_last": lambda jax, jnp: jnp.sort(jnp.array(
         [3 + 1j, complex(np.nan, 2), complex(1, np.nan), 1 - 1j, complex(np.nan, np.nan), 0j])),
+    "repeat_scalar_along_axis_0": lambda jax, jnp: jnp.repeat(np.int64(3), 2, axis=0),
+    "linspace_no_points_step": lambda jax, jnp: jnp.linspace(
+        np.zeros((2, 2)), np.ones((2, 2)), 0, retstep=True)[0],
+    "diff_order_zero": lambda jax, jnp: jnp.diff(_INTS, n=0, prepend=0),
     "iscomplexobj_none": lambda jax, jnp: jnp.iscomplexobj(None),
     "array_python_int_at_int64_max": lambda jax, jnp: jnp.array(2**63 - 1),
     "array_python_int_as_uint64": lambda jax, jnp: jnp.array(2**63, dtype="uint64"),

@@ -226,3 +226,11 @@ def test_complex_sort_and_argsort_compile_in_numpys_order(dtype):
 
 def _eager_and_compiled(fn, *args):
     return [np.asarray(fn(*args)), np.asarray(tp.jit(fn)(*args))]
+
+
+def test_linspace_step_between_no_points_is_one_nan():
+    # NumPy's: a scalar NaN, also for array endpoints, eagerly and compiled.
+    start, stop = np.zeros((2, 2)), np.ones((2, 2))
+    fn = lambda a, b: tnp.linspace(a, b, 0, retstep=True)[1]     # noqa: E731
+    for got in _eager_and_compiled(fn, start, stop):
+        assert got.shape == () and np.isnan(got)

@@ -236,8 +236,8 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None, *, total_repeat_length=None):
     a = operand(a)
-    if axis is None:
-        a, axis = reshape(a, (-1,)), 0
+    if axis is None or _ndim(a) == 0:     # a scalar repeats as a 1-d array (NumPy, JAX)
+        a, axis = reshape(a, (-1,)), 0 if axis is None else axis
     ax = normalize_axis(axis, _ndim(a))
     n = shape_of(a)[ax]
     if total_repeat_length is not None:

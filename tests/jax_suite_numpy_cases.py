@@ -96,6 +96,12 @@ CASES = {
     "linspace_no_points_step": lambda jax, jnp: jnp.linspace(
         np.zeros((2, 2)), np.ones((2, 2)), 0, retstep=True)[0],
     "diff_order_zero": lambda jax, jnp: jnp.diff(_INTS, n=0, prepend=0),
+    # Decimals past the dtype's range leave the values as they are (NumPy: NaN).
+    "round_decimals_past_float32": lambda jax, jnp: jnp.round(
+        np.array([1.23456789, -2.5e-3, 123456.7], np.float32), 1000),
+    "round_decimals_past_float64": lambda jax, jnp: jnp.round(np.array([1.25, -7.5e-3]), 400),
+    "trim_zeros_python_number": lambda jax, jnp: jnp.trim_zeros(3.0, "f"),
+    "zeros_with_0d_shape_array": lambda jax, jnp: jnp.zeros(np.array(4, np.int32), np.int64),
     "iscomplexobj_none": lambda jax, jnp: jnp.iscomplexobj(None),
     "array_python_int_at_int64_max": lambda jax, jnp: jnp.array(2**63 - 1),
     "array_python_int_as_uint64": lambda jax, jnp: jnp.array(2**63, dtype="uint64"),

@@ -221,7 +221,8 @@ def trim_zeros(filt, trim="fb", axis=None):
         start = int(mask.argmax()) if "f" in trim.lower() else None
         stop = values.shape[ax] - int(mask[::-1].argmax()) if "b" in trim.lower() else None
         key[ax] = slice(start, stop)
-    return operand(filt)[tuple(key)]
+    from ._creation import asarray           # a Python number too: indexed as an array
+    return asarray(filt)[tuple(key)]
 
 
 def _no_inplace(inplace, name):

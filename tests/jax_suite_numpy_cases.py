@@ -102,6 +102,10 @@ CASES = {
     "round_decimals_past_float64": lambda jax, jnp: jnp.round(np.array([1.25, -7.5e-3]), 400),
     "trim_zeros_python_number": lambda jax, jnp: jnp.trim_zeros(3.0, "f"),
     "zeros_with_0d_shape_array": lambda jax, jnp: jnp.zeros(np.array(4, np.int32), np.int64),
+    # The choices and the default join in one dtype (float16 here, not float64).
+    "select_joins_all_choices": lambda jax, jnp: jnp.select(
+        [np.array([True, False, True, False]), np.array([False, True, True, False])],
+        [np.ones(4, np.float16), np.full((2, 1, 4), 3, np.int8)], np.full(4, 7, np.uint64)),
     "iscomplexobj_none": lambda jax, jnp: jnp.iscomplexobj(None),
     "array_python_int_at_int64_max": lambda jax, jnp: jnp.array(2**63 - 1),
     "array_python_int_as_uint64": lambda jax, jnp: jnp.array(2**63, dtype="uint64"),

@@ -552,7 +552,15 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if not condlist:
         raise ValueError("select with an empty condition list is not possible")
-    result = default
-    for cond, choice in reversed(list(zip(condlist, choicelist))):
+    # One dtype for all the choices and the default, joined together (as NumPy and JAX):
+    # joined pairwise, an int8 choice and a uint64 default would make float64 before a
+    # float16 choice is met, eagerly, where weak types are not kept.
+    from .. import dtypes
+    from ..base.operands import weak_flags
+    values = [operand(v) for v in (*choicelist, default)]
+    common = dtypes.result_type([aval_of(v).dtype for v in values], weak_flags(values))
+    values = [astype(v, common) for v in values]
+    result = values[-1]
+    for cond, choice in reversed(list(zip(condlist, values[:-1]))):
         result = where(cond, choice, result)
     return result

@@ -234,3 +234,21 @@ def test_linspace_step_between_no_points_is_one_nan():
     fn = lambda a, b: tnp.linspace(a, b, 0, retstep=True)[1]     # noqa: E731
     for got in _eager_and_compiled(fn, start, stop):
         assert got.shape == () and np.isnan(got)
+
+
+@pytest.mark.parametrize("rules", [dict(transpile_dtype_rules="numpy"), JAX_RULES],
+                         ids=["numpy", "jax"])
+@pytest.mark.parametrize("shapes,axis,dtype", [
+    (((3, 4), (1, 4)), 1, np.int8),              # the dtype is kept (NumPy's gufunc, JAX)
+    (((4, 4, 1), (4,)), 0, np.float32),          # each operand's axis moves last first
+    (((2, 3), (2, 3)), -1, np.complex128)])      # x1 is conjugated
+def test_vecdot_as_numpy(rules, shapes, axis, dtype):
+    rng = np.random.default_rng(8)
+    x, y = ((rng.standard_normal(s) * 3).astype(dtype) for s in shapes)
+    if dtype is np.complex128:
+        x = x + 1j * rng.standard_normal(shapes[0])
+    want = np.vecdot(x, y, axis=axis)
+    with tp.config.settings(**rules):
+        for got in _eager_and_compiled(lambda a, b: tnp.vecdot(a, b, axis=axis), x, y):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-6)

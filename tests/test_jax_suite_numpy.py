@@ -252,3 +252,21 @@ def test_vecdot_as_numpy(rules, shapes, axis, dtype):
         for got in _eager_and_compiled(lambda a, b: tnp.vecdot(a, b, axis=axis), x, y):
             assert got.dtype == want.dtype and got.shape == want.shape
             np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_piecewise_traces_each_function_once_per_signature():
+    # As JAX's (piecewise jitted with its functions static): five eager calls, one trace.
+    calls = []
+
+    def doubled(v):
+        calls.append(1)
+        return v * 2
+
+    x = np.linspace(-2.0, 2.0, 9)
+    for _ in range(5):
+        got = tnp.piecewise(x, [x < 0, x > 1], [doubled, np.square, 7.0])
+    assert len(calls) == 1
+    np.testing.assert_array_equal(got, np.piecewise(x, [x < 0, x > 1],
+                                                    [lambda v: v * 2, np.square, 7.0]))
+    tnp.piecewise(x[:4], [x[:4] < 0], [doubled, 0.0])          # a new shape: traced again
+    assert len(calls) == 2

@@ -38,7 +38,11 @@ def test_gradient_errors_say_what_is_unsupported():
         tnp.gradient(np.ones((1, 3)))
     with pytest.raises(NotImplementedError, match="edge_order"):
         tnp.gradient(np.ones(4), edge_order=2)
-    with pytest.raises(NotImplementedError, match="scalar spacings"):
-        tnp.gradient(np.ones(4), np.arange(4.0))
+    np.testing.assert_allclose(tnp.gradient(np.arange(4.0) ** 2, np.arange(4.0) * 2),
+                               np.gradient(np.arange(4.0) ** 2, np.arange(4.0) * 2))
+    with pytest.raises(ValueError, match="one per sample"):
+        tnp.gradient(np.ones(4), np.arange(3.0))
+    with pytest.raises(ValueError, match="scalar or the 1-d coordinates"):
+        tnp.gradient(np.ones(4), np.ones((2, 2)))
     with pytest.raises(TypeError, match="spacings"):
         tnp.gradient(np.ones((3, 3)), 1.0, 2.0, 3.0)

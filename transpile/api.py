@@ -221,8 +221,11 @@ def _check_numpy_scalar(x, name: str) -> None:
                         + ", ".join(map(str, dtypes.SUPPORTED)))
 
 
-def _bad_argument(x, name: str) -> TypeError:
+def _bad_argument(x, name: str) -> Exception:
     t = type(x).__name__
+    if isinstance(x, np.ma.MaskedArray):      # JAX's ValueError: the mask would be lost
+        return ValueError(f"Argument '{name}': numpy masked arrays are not supported as jit "
+                          "arguments; pass np.ma.getdata(x) or np.ma.filled(x, value)")
     if hasattr(x, "__next__") or t.endswith("iterator") or inspect.isgenerator(x):
         hint = "iterators are consumed while tracing; pass a list, a tuple or an array"
     elif isinstance(x, (str, bytes)):

@@ -291,6 +291,8 @@ def ensure_operand(x, what: str = "operand"):
     for base in (bool, int, float, complex):   # subclasses such as IntEnum become plain numbers
         if isinstance(x, base):
             return base(x)
+    if hasattr(x, "__jax_array__"):             # JAX's protocol for array-like objects
+        return ensure_operand(x.__jax_array__(), what)
     raise TypeError(f"{what} of type {type(x).__name__} is not an array: expected a transpile or "
                     "NumPy array, a Python number, or a (nested) list of them")
 

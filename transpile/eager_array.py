@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import operator
 import threading
+import weakref
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from .config import config
 
 _index_update_helper = None
 _jax_dispatch = None          # (ufunc_call, astype): transpile.numpy's, under JAX's rules
+_jax_methods: dict = {}       # name -> method: jax.Array's where NumPy's differ (JAX's rules)
 _reentry = threading.local()  # inside a dispatched call: NumPy's own ufuncs
 # Indexing with traced values (`table[i]` under jit, `table` made by tnp outside it): the list
 # of active traces (core.active_traces, empty when none runs, so eager indexing pays one
@@ -116,11 +118,51 @@ class EagerArray(np.ndarray):
         """JAX's `Array.device`: the one device the array is on (the CPU)."""
         return next(iter(self.devices()))
 
+    def unsafe_buffer_pointer(self) -> int:
+        """JAX's: the address of the array's first element (views share their base's)."""
+        return self.__array_interface__["data"][0]
+
+    def delete(self) -> None:
+        """JAX's `Array.delete()`: mark the buffer deleted, so that `is_deleted()` says so on
+        this array and every view of it. NumPy owns the memory: it is freed when the last
+        reference goes, not here (freeing it under live views would be unsafe)."""
+        _deleted_buffers.add(_buffer_owner(self))
+
+    def is_deleted(self) -> bool:
+        """JAX's: has `delete()` been called on this array or another view of its buffer?"""
+        return _buffer_owner(self) in _deleted_buffers
+
     def __repr__(self):
         return repr(self.view(np.ndarray))
 
     def __str__(self):
         return str(self.view(np.ndarray))
+
+
+class _IdentitySet:
+    """Objects held weakly, compared by identity (ndarrays are unhashable)."""
+
+    def __init__(self):
+        self._refs: dict = {}
+
+    def add(self, obj) -> None:
+        key = id(obj)
+        self._refs[key] = weakref.ref(obj, lambda _ref, key=key: self._refs.pop(key, None))
+
+    def __contains__(self, obj) -> bool:
+        ref = self._refs.get(id(obj))
+        return ref is not None and ref() is obj
+
+
+_deleted_buffers = _IdentitySet()
+
+
+def _buffer_owner(array: np.ndarray) -> np.ndarray:
+    """The array at the end of NumPy's chain of views that ends at `array`: the one that owns
+    the memory, or wraps a foreign buffer."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 # `a += x` on a JAX array rebinds `a` to a new array (JAX arrays are immutable). An eager
@@ -154,11 +196,13 @@ for _name, _binary in _INPLACE_OPERATORS.items():
     setattr(EagerArray, _name, _rebinding_inplace(_name, _binary))
 
 
-def register_jax_dispatch(ufunc_call, astype) -> None:
-    """`ufunc_call(ufunc, inputs)` (NotImplemented where it has no equivalent) and
-    `astype(x, dtype)`: what eager arrays use under JAX's dtype rules."""
-    global _jax_dispatch
+def register_jax_dispatch(ufunc_call, astype, methods=None) -> None:
+    """`ufunc_call(ufunc, inputs)` (NotImplemented where it has no equivalent),
+    `astype(x, dtype)` and `methods` (name -> method, jax.Array's where NumPy's differ): what
+    eager arrays use under JAX's dtype rules."""
+    global _jax_dispatch, _jax_methods
     _jax_dispatch = (ufunc_call, astype)
+    _jax_methods = dict(methods or {})
     _follow_config()
 
 
@@ -217,7 +261,7 @@ _DEFERRING_METHODS = {name: deferring(getattr(np.ndarray, name)) for name in (
 def _follow_config() -> None:
     """Install JAX's operators on EagerArray while JAX's rules are on; remove them after."""
     installed = {"__array_ufunc__": _jax_array_ufunc, "astype": _jax_astype,
-                 **_DEFERRING_METHODS}
+                 **_DEFERRING_METHODS, **_jax_methods}
     if _jax_dispatch is not None and config.jax_rules():
         for name, method in installed.items():
             setattr(EagerArray, name, method)

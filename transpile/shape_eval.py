@@ -28,16 +28,26 @@ class ShapeDtypeStruct:
 
 def _placeholder(x):
     # A zero-strided view: the right shape and dtype for tracing, with no memory behind it.
-    if isinstance(x, ShapeDtypeStruct):
-        return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+    if _describes_array(x):
+        return np.broadcast_to(np.zeros((), dtypes.canonicalize(x.dtype)), tuple(x.shape))
     return x
+
+
+def _describes_array(x) -> bool:
+    """A ShapeDtypeStruct, or any other object with a shape and a dtype that is not itself an
+    array (JAX's abstract values, jax.ShapeDtypeStruct), as jax.eval_shape accepts."""
+    if isinstance(x, ShapeDtypeStruct):
+        return True
+    from .core import Tracer
+    return hasattr(x, "shape") and hasattr(x, "dtype") and \
+        not isinstance(x, (np.ndarray, np.generic, Tracer))
 
 
 def eval_shape(fun, *args, **kwargs):
     """A pytree of ShapeDtypeStruct with the structure of fun(*args, **kwargs)'s result."""
     from .api import Jitted
-    args = tree_map(_placeholder, args, is_leaf=lambda x: isinstance(x, ShapeDtypeStruct))
-    kwargs = tree_map(_placeholder, kwargs, is_leaf=lambda x: isinstance(x, ShapeDtypeStruct))
+    args = tree_map(_placeholder, args, is_leaf=_describes_array)
+    kwargs = tree_map(_placeholder, kwargs, is_leaf=_describes_array)
     lowered = Jitted(fun, backend="interpret").lower(*args, **kwargs)
     outs = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in lowered.ir.outvars]
     return tree_unflatten(lowered.out_tree, outs)

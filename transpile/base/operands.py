@@ -81,7 +81,8 @@ def _static_int(value, what: str) -> int:
 
 def static_shape(shape, what="shape") -> tuple[int, ...]:
     """A concrete shape tuple; a traced size raises ConcretizationError through __index__."""
-    if isinstance(shape, (int, np.integer)) or isinstance(shape, Tracer):
+    if isinstance(shape, (int, np.integer)) or isinstance(shape, Tracer) or \
+            (isinstance(shape, np.ndarray) and shape.ndim == 0):   # a 0-d array: one size
         shape = (shape,)
     dims = tuple(_static_int(d, what) for d in shape)
     if any(d < 0 for d in dims):

@@ -62,6 +62,14 @@ class IndexUpdateRef:
         return self._update(values, E.subtract, "add", mode)
 
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        from ._scatter import needs_scatter
+        if unique_indices and needs_scatter(self.index):
+            # Promised unique: each position is multiplied once, so the product can be read,
+            # multiplied and written back, which differentiates in the updates too (JAX's
+            # scatter-multiply rule needs the same promise).
+            dtype = aval_of(operand(self.array)).dtype
+            product = E.multiply(getitem(self.array, self.index), astype(operand(values), dtype))
+            return self.set(product, mode=mode)
         return self._update(values, E.multiply, "multiply", mode)
 
     mul = multiply                  # JAX's older name, still accepted by jax 0.10

@@ -16,8 +16,13 @@ from ..base.operands import operand
 
 
 def iscomplexobj(x) -> bool:
-    """Whether `x` has a complex dtype (its values do not matter, so it is never traced)."""
-    return dtypes.is_complex(aval_of(operand(x)).dtype)
+    """Whether `x` has a complex dtype (its values do not matter, so it is never traced).
+    Any other object (None, a string) is not complex, as in NumPy and JAX."""
+    try:
+        x = operand(x)
+    except TypeError:
+        return False
+    return dtypes.is_complex(aval_of(x).dtype)
 
 
 def real(val):

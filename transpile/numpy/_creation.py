@@ -38,13 +38,27 @@ def array(object, dtype=None, copy=True):
     if _contains_tracer(object):
         return _stack_nested(object, dtype)
     dt = None if dtype is None else dtypes.requested(dtype, "array")
-    if dt is None and isinstance(object, (list, tuple)) and dtypes.config.jax_rules():
-        dt = _jax_list_dtype(object)
+    if dt is None and dtypes.config.jax_rules():
+        if isinstance(object, (list, tuple)):
+            dt = _jax_list_dtype(object)
+        elif type(object) is int:
+            dt = _jax_int_dtype(object)
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
     return _canonical_host(_check_host_array(host, "array()"))
 
 
 register_list_converter(array)
+
+
+def _jax_int_dtype(value: int) -> np.dtype:
+    """JAX's dtype for a Python int: the default int, which must hold it (NumPy would pick
+    uint64 or object for a larger one)."""
+    dt = dtypes.default_int()
+    info = np.iinfo(dt)
+    if not info.min <= value <= info.max:
+        raise OverflowError(f"Python int {value} too large to convert to {dt.name}; pass "
+                            "dtype='uint64' (values up to 2**64-1) or a float")
+    return dt
 
 
 def _jax_list_dtype(obj):
@@ -131,7 +145,9 @@ def empty(shape, dtype=float):
 
 
 def _like(x, dtype, shape):
-    aval = aval_of(operand(x))
+    # Any object with a shape and a dtype (jax.ShapeDtypeStruct) describes the result, as in JAX.
+    duck = hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (Tracer, np.ndarray))
+    aval = x if duck else aval_of(operand(x))
     return (aval.dtype if dtype is None else dtype), (aval.shape if shape is None else shape)
 
 

@@ -86,7 +86,20 @@ def isdtype(dtype, kind) -> bool:
         kinds = np.dtype(kinds)
     if isinstance(kinds, tuple):
         kinds = tuple(np.dtype(k) if isinstance(k, type) else k for k in kinds)
-    return bool(np.isdtype(_dtype_of(dtype, "isdtype"), kinds))
+    dt = _dtype_of(dtype, "isdtype")
+    if dtypes.is_bfloat16(dt):     # NumPy refuses dtypes it does not know (ml_dtypes')
+        return any(_bfloat16_is(k) for k in (kinds if isinstance(kinds, tuple) else (kinds,)))
+    return bool(np.isdtype(dt, kinds))
+
+
+# The array API's kinds that bfloat16 (a real floating dtype, as in JAX) belongs to.
+_BFLOAT16_KINDS = ("real floating", "numeric")
+
+
+def _bfloat16_is(kind) -> bool:
+    if isinstance(kind, str):
+        return kind in _BFLOAT16_KINDS
+    return _is_bfloat16(kind)
 
 
 def promote_types(a, b) -> np.dtype:

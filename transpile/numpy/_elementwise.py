@@ -166,7 +166,16 @@ def round(x, decimals: int = 0):
         return astype(_round_scaled(astype(x, dtypes.float64), decimals), dt)
     if decimals == 0:
         return rint(x)
+    if dtypes.config.jax_rules() and _scale_overflows(dt, decimals):
+        return x        # JAX's: every value already has fewer digits (NumPy's gives NaN)
     return _round_scaled(x, decimals)
+
+
+def _scale_overflows(dt, decimals: int) -> bool:
+    """Is 10**decimals beyond the largest finite value of `dt` (of its parts if complex)?"""
+    from ._dtype_api import finfo
+    import math
+    return decimals > math.log10(float(finfo(dt).max))
 
 
 def _round_scaled(x, decimals: int):

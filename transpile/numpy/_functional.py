@@ -55,7 +55,28 @@ def fromfunction(function, shape, *, dtype=float, **kwargs):
 
 def piecewise(x, condlist, funclist, *args, **kw):
     """x's values passed through the function (or constant) of the last condition that
-    holds, else the default (the extra function, or 0)."""
+    holds, else the default (the extra function, or 0). Called eagerly, the functions are
+    traced once per signature and the program replayed (JAX jits piecewise with the
+    functions static, so a function is traced once, however often piecewise runs)."""
+    from ..core import current_trace
+    from ..pytree import tree_leaves
+    if current_trace() is None and not any(isinstance(v, Tracer)
+                                           for v in tree_leaves((x, condlist))):
+        from .. import transform_cache
+        params = (tuple(funclist), args, tuple(sorted(kw.items())))
+        return transform_cache.call(
+            _piecewise, params, (x, condlist), {},
+            lambda leaves: [k for k, v in enumerate(leaves) if _array_leaf(v)],
+            lambda a, _: _piecewise(*a, funclist, *args, **kw),
+            lambda: _piecewise(x, condlist, funclist, *args, **kw))
+    return _piecewise(x, condlist, funclist, *args, **kw)
+
+
+def _array_leaf(v) -> bool:
+    return isinstance(v, (np.ndarray, np.generic))
+
+
+def _piecewise(x, condlist, funclist, *args, **kw):
     x = operand(x)
     conds = _conditions(condlist, x)
     nc, nf = len(conds), len(funclist)

@@ -75,7 +75,6 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=None):  # noq
     return counts, edges
 
 
-
 def histogram2d(x, y, bins=10, range=None, weights=None, density=None):  # noqa: A002
     """(counts, x edges, y edges) of the points (x[i], y[i])."""
     from ._shape import stack
@@ -83,8 +82,13 @@ def histogram2d(x, y, bins=10, range=None, weights=None, density=None):  # noqa:
     from ._dtype_api import result_type
     dt = result_type(x, y)
     sample = stack([astype(x, dt), astype(y, dt)], axis=1)
-    if not isinstance(bins, (int, np.integer)) and np.ndim(bins) == 1 and \
-            not isinstance(bins, list) or (isinstance(bins, list) and len(bins) != 2):
+    # NumPy's reading: two entries are per-axis specs; any other sequence is one set of edges
+    # for both axes; a number of bins serves both too.
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n not in (1, 2):
         bins = [bins, bins]
     counts, edges = histogramdd(sample, bins, range, weights, density)
     return counts, edges[0], edges[1]

@@ -44,9 +44,16 @@ def fromfile(*args, **kwargs):
 
 
 def load(file, *args, **kwargs):
-    """numpy.load, with an array result made a transpile array."""
+    """numpy.load, with an array result made a transpile array. NumPy saves bfloat16 as
+    2-byte void (it does not know the type); as in JAX, such data loads as bfloat16."""
     out = np.load(file, *args, **kwargs)
-    return _result(out) if isinstance(out, np.ndarray) else out
+    if not isinstance(out, np.ndarray):
+        return out
+    if out.dtype == np.dtype("V2"):
+        out = out.view(dtypes.require_bfloat16())
+    if out.dtype.newbyteorder("=") not in dtypes.SUPPORTED:
+        return out              # object or string data: NumPy's array, as JAX returns it
+    return _result(out)
 
 
 def save(file, arr, allow_pickle=True):

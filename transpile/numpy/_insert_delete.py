@@ -221,7 +221,8 @@ def trim_zeros(filt, trim="fb", axis=None):
         start = int(mask.argmax()) if "f" in trim.lower() else None
         stop = values.shape[ax] - int(mask[::-1].argmax()) if "b" in trim.lower() else None
         key[ax] = slice(start, stop)
-    return operand(filt)[tuple(key)]
+    from ._creation import asarray           # a Python number too: indexed as an array
+    return asarray(filt)[tuple(key)]
 
 
 def _no_inplace(inplace, name):
@@ -231,15 +232,16 @@ def _no_inplace(inplace, name):
 
 
 def put(a, ind, v, mode=None, *, inplace=True):
-    """a with the flat positions `ind` set to `v` (cycled), returned (inplace=False)."""
+    """a with the flat positions `ind` set to `v` (cycled), returned (inplace=False); an
+    empty `v` leaves `a` as it is."""
     _no_inplace(inplace, "put")
     a = operand(a)
     flat = reshape(a, (-1,))
     ind = reshape(operand(ind), (-1,))
     v = reshape(operand(v), (-1,))
     k = shape_of(ind)[0]
-    if k and shape_of(v)[0] == 0:
-        raise ValueError("put: 'v' cannot be empty when 'ind' is not")
+    if shape_of(v)[0] == 0:         # nothing to write (NumPy and JAX return `a` unchanged)
+        return a
     if k and shape_of(v)[0] != k:
         v = take_static(v, np.arange(k) % shape_of(v)[0], 0)
     n = shape_of(flat)[0]

@@ -236,8 +236,8 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None, *, total_repeat_length=None):
     a = operand(a)
-    if axis is None:
-        a, axis = reshape(a, (-1,)), 0
+    if axis is None or _ndim(a) == 0:     # a scalar repeats as a 1-d array (NumPy, JAX)
+        a, axis = reshape(a, (-1,)), 0 if axis is None else axis
     ax = normalize_axis(axis, _ndim(a))
     n = shape_of(a)[ax]
     if total_repeat_length is not None:
@@ -330,28 +330,33 @@ def _roll_axis(a, shift, ax):
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):
+    from .. import dtypes
     from ._elementwise import not_equal, subtract
     a = operand(a)
     ax = normalize_axis(axis, _ndim(a))
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
-    extra = []
+    if n == 0:                  # NumPy's and JAX's: `a` itself, prepend/append unused
+        return a
+    extra, weak = [], []
     for edge in (prepend, append):
         if edge is None:
-            extra.append(None)
             continue
-        # NumPy makes prepend/append arrays first: a Python scalar is not weak here.
-        edge = operand(np.asarray(edge) if isinstance(edge, (bool, int, float)) else edge)
+        # NumPy makes prepend/append arrays first (a Python number is not weak there); JAX
+        # keeps a Python number weak, so bfloat16 data with prepend=1 stays bfloat16.
+        scalar = isinstance(edge, (bool, int, float))
+        weak.append(scalar and dtypes.config.jax_rules())
+        edge = operand(np.asarray(edge) if scalar and not weak[-1] else edge)
         if _ndim(edge) == 0:
             shape = list(shape_of(a))
             shape[ax] = 1
             edge = broadcast_to(edge, tuple(shape))
         extra.append(edge)
-    parts = [p for p in (extra[0], a, extra[1]) if p is not None]
-    if len(parts) > 1:
-        common = np.result_type(*(aval_of(p).dtype for p in parts))
+    if extra:
+        parts = ([extra.pop(0)] if prepend is not None else []) + [a] + extra
+        weak.insert(1 if prepend is not None else 0, False)
+        common = dtypes.result_type([aval_of(p).dtype for p in parts], weak)
         a = concatenate([astype(p, common) for p in parts], axis=ax)
-    from .. import dtypes
     for _ in range(n):
         m = shape_of(a)[ax]
         hi, lo = _take_slice(a, ax, 1, m), _take_slice(a, ax, 0, max(m - 1, 0))
@@ -360,10 +365,10 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 def gradient(f, *varargs, axis=None, edge_order=None):
-    """NumPy's `gradient` with uniform spacing: central differences inside, one-sided
-    differences at the two ends (edge_order 1), one array per axis (a tuple when there are
-    several). As in JAX, spacings are scalars and `edge_order` is not supported."""
-    from ._elementwise import subtract, true_divide
+    """NumPy's `gradient`: central differences inside, one-sided differences at the two ends
+    (edge_order 1), one array per axis (a tuple when there are several). Each spacing is a
+    scalar (uniform) or, as in NumPy and JAX, the 1-d coordinates of the samples along its
+    axis. As in JAX, `edge_order` is not supported."""
     if edge_order is not None:
         raise NotImplementedError("gradient: edge_order= is not supported (as in JAX); the "
                                   "ends use one-sided first-order differences")
@@ -379,31 +384,70 @@ def gradient(f, *varargs, axis=None, edge_order=None):
         if m < 2:
             raise ValueError(f"gradient: axis {ax} has {m} element(s); at least 2 are "
                              "required to compute a numerical gradient")
-        first = subtract(_take_slice(f, ax, 1, 2), _take_slice(f, ax, 0, 1))
-        inner = subtract(_take_slice(f, ax, 2, m), _take_slice(f, ax, 0, m - 2))
-        last = subtract(_take_slice(f, ax, m - 1, m), _take_slice(f, ax, m - 2, m - 1))
-        out.append(concatenate([true_divide(first, h), true_divide(inner, 2 * h),
-                                true_divide(last, h)], axis=ax))
+        uniform = isinstance(h, float) or _ndim(h) == 0
+        derivative = _uniform_derivative if uniform else _sampled_derivative
+        out.append(derivative(f, ax, m, h))
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _edge_differences(f, ax: int, m: int):
+    """f[1] - f[0] and f[-1] - f[-2] along axis `ax` (kept as length-1 axes)."""
+    from ._elementwise import subtract
+    return (subtract(_take_slice(f, ax, 1, 2), _take_slice(f, ax, 0, 1)),
+            subtract(_take_slice(f, ax, m - 1, m), _take_slice(f, ax, m - 2, m - 1)))
+
+
+def _uniform_derivative(f, ax: int, m: int, h):
+    from ._elementwise import multiply, subtract, true_divide
+    first, last = _edge_differences(f, ax, m)
+    inner = subtract(_take_slice(f, ax, 2, m), _take_slice(f, ax, 0, m - 2))
+    twice = 2 * h if isinstance(h, float) else multiply(h, 2)     # a Python float stays weak
+    return concatenate([true_divide(first, h), true_divide(inner, twice),
+                        true_divide(last, h)], axis=ax)
+
+
+def _sampled_derivative(f, ax: int, m: int, x):
+    """Samples at the coordinates `x` (1-d, along `ax`): at each inner point the derivative
+    of the parabola through it and its two neighbours (NumPy's second-order formula)."""
+    from ._elementwise import add, multiply, negative, subtract, true_divide
+    if shape_of(x) != (m,):
+        raise ValueError(f"gradient: the coordinates for axis {ax} have shape {shape_of(x)}; "
+                         f"they must be 1-d, one per sample ({m})")
+    shape = [1] * _ndim(f)
+    shape[ax] = m
+    x = reshape(x, tuple(shape))
+    dx = subtract(_take_slice(x, ax, 1, m), _take_slice(x, ax, 0, m - 1))     # m - 1 gaps
+    first, last = _edge_differences(f, ax, m)
+    left, right = _take_slice(dx, ax, 0, m - 2), _take_slice(dx, ax, 1, m - 1)
+    span = add(left, right)
+    below = negative(true_divide(right, multiply(left, span)))
+    centre = true_divide(subtract(right, left), multiply(left, right))
+    above = true_divide(left, multiply(right, span))
+    inner = add(add(multiply(below, _take_slice(f, ax, 0, m - 2)),
+                    multiply(centre, _take_slice(f, ax, 1, m - 1))),
+                multiply(above, _take_slice(f, ax, 2, m)))
+    return concatenate([true_divide(first, _take_slice(dx, ax, 0, 1)), inner,
+                        true_divide(last, _take_slice(dx, ax, m - 2, m - 1))], axis=ax)
+
+
 def _gradient_spacings(varargs, n_axes: int) -> tuple:
+    """One spacing per axis: a Python float, or an operand (0-d: uniform; 1-d: coordinates)."""
     if not varargs:
         return (1.0,) * n_axes
-    if any(np.ndim(v) != 0 or not isinstance(v, (int, float, np.number)) for v in varargs):
-        raise NotImplementedError("gradient: only scalar spacings are supported (as in JAX); "
-                                  "coordinate arrays are not")
-    if len(varargs) == 1:
-        return (float(varargs[0]),) * n_axes
-    if len(varargs) != n_axes:
+    spacings = tuple(float(v) if isinstance(v, (int, float, np.number)) else operand(v)
+                     for v in varargs)
+    if any(not isinstance(h, float) and _ndim(h) > 1 for h in spacings):
+        raise ValueError("gradient: each spacing must be a scalar or the 1-d coordinates of "
+                         "the samples along its axis")
+    if len(spacings) == 1:
+        return spacings * n_axes
+    if len(spacings) != n_axes:
         raise TypeError(f"gradient: {len(varargs)} spacings given for {n_axes} axes; give "
                         "one, or one per axis")
-    return tuple(float(v) for v in varargs)
+    return spacings
 
 
 # --- padding --------------------------------------------------------------------------------
-
-_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
 
 
 def _pad_widths(pad_width, ndim):
@@ -415,12 +459,20 @@ def _pad_widths(pad_width, ndim):
     return [tuple(int(w) for w in row) for row in widths]
 
 
+# The keyword arguments each named mode reads (NumPy's and JAX's): any other is refused.
+_PAD_KWARGS = {"constant": ("constant_values",), "empty": (), "edge": (), "wrap": (),
+               "linear_ramp": ("end_values",), "maximum": ("stat_length",),
+               "minimum": ("stat_length",), "mean": ("stat_length",), "median": ("stat_length",),
+               "reflect": ("reflect_type",), "symmetric": ("reflect_type",)}
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
     array = operand(array)
     ndim = _ndim(array)
     widths = _pad_widths(pad_width, ndim)
     if callable(mode):
         return _pad_with_function(array, widths, mode, kwargs)
+    _check_pad_mode(mode, kwargs)
     if mode == "constant":
         return _pad_constant(array, widths, kwargs.get("constant_values", 0))
     if mode == "empty":        # unspecified values: zeros, as JAX gives
@@ -430,10 +482,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return pad_statistic(array, widths, mode, kwargs.get("stat_length"))
     if mode == "linear_ramp":
         return pad_linear_ramp(array, widths, kwargs.get("end_values", 0))
-    if mode not in _INDEX_MODES:
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported; use one of "
-                                  f"'constant', 'empty', 'linear_ramp', " +
-                                  ", ".join(repr(m) for m in _INDEX_MODES + STAT_MODES))
     if kwargs.get("reflect_type", "even") == "odd" and mode in ("reflect", "symmetric"):
         return pad_odd_reflection(array, widths, mode)
     for ax, (before, after) in enumerate(widths):
@@ -447,14 +495,25 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return array
 
 
+def _check_pad_mode(mode, kwargs) -> None:
+    """NumPy's and JAX's refusals: an unknown mode, a keyword argument the mode does not read."""
+    if not isinstance(mode, str) or mode not in _PAD_KWARGS:
+        raise NotImplementedError(f"Unimplemented padding mode {str(mode)!r} for np.pad; use "
+                                  "a function or one of " + ", ".join(map(repr, _PAD_KWARGS)))
+    unsupported = sorted(set(kwargs) - set(_PAD_KWARGS[mode]))
+    if unsupported:
+        raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: "
+                         f"{unsupported} (it reads only {list(_PAD_KWARGS[mode]) or 'none'})")
+
+
 def _pad_with_function(array, widths, function, kwargs):
     """NumPy's callable mode: function(vector, (before, after), axis, kwargs) edits each
     zero-padded vector along each axis in turn. As in JAX, it returns the new vector."""
     from ..base.operands import astype
     array = _pad_constant(array, widths, 0)
     for ax, width in enumerate(widths):
-        moved = np.moveaxis(np.arange(_ndim(array)), ax, -1)
-        x = transpose(array, tuple(int(i) for i in moved))
+        moved = [d for d in range(_ndim(array)) if d != ax] + [ax]     # axis `ax` last
+        x = transpose(array, tuple(moved))
         rows = reshape(x, (-1, shape_of(x)[-1]))
         from ._shape import stack
         done = [operand(function(rows[i], width, ax, kwargs))
@@ -493,7 +552,15 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if not condlist:
         raise ValueError("select with an empty condition list is not possible")
-    result = default
-    for cond, choice in reversed(list(zip(condlist, choicelist))):
+    # One dtype for all the choices and the default, joined together (as NumPy and JAX):
+    # joined pairwise, an int8 choice and a uint64 default would make float64 before a
+    # float16 choice is met, eagerly, where weak types are not kept.
+    from .. import dtypes
+    from ..base.operands import weak_flags
+    values = [operand(v) for v in (*choicelist, default)]
+    common = dtypes.result_type([aval_of(v).dtype for v in values], weak_flags(values))
+    values = [astype(v, common) for v in values]
+    result = values[-1]
+    for cond, choice in reversed(list(zip(condlist, values[:-1]))):
         result = where(cond, choice, result)
     return result

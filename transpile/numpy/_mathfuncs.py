@@ -95,10 +95,31 @@ radians, degrees = deg2rad, rad2deg
 
 
 def sinc(x):
-    # NumPy's formula: a tiny stand-in for 0 makes sin(y)/y evaluate to exactly 1 there.
+    # NumPy's formula: a tiny stand-in for 0 makes sin(y)/y evaluate to exactly 1 there. At 0
+    # itself the value comes from sinc's Maclaurin series, whose derivatives (JAX's) are
+    # the series' coefficients: sinc''(0) = -pi**2/3 and so on, where the stand-in has none.
     x = operand(x)
-    y = E.multiply(np.pi, E.where(E.equal(x, 0), 1.0e-20, x))
-    return E.divide(E.sin(y), y)
+    at_zero = E.equal(x, 0)
+    y = E.multiply(np.pi, E.where(at_zero, 1.0e-20, x))
+    return E.where(at_zero, _sinc_series(0, E.multiply(np.pi, x)), E.divide(E.sin(y), y))
+
+
+def _sinc_series(k: int, z):
+    """The k-th derivative at 0 of sin(z)/z, shaped like z, differentiable to any order."""
+    from ..autodiff.custom import custom_jvp     # autodiff names numpy only lazily
+    term = custom_jvp(_sinc_series_value, nondiff_argnums=(0,))
+    term.defjvp(_sinc_series_jvp)
+    return term(k, z)
+
+
+def _sinc_series_value(k: int, z):
+    coefficient = 0.0 if k % 2 else (-1.0) ** (k // 2) / (k + 1)
+    return E.add(E.multiply(z, 0.0), coefficient)      # z's shape and dtype
+
+
+def _sinc_series_jvp(k, primals, tangents):
+    (z,), (tz,) = primals, tangents
+    return _sinc_series(k, z), E.multiply(_sinc_series(k + 1, z), tz)
 
 
 def heaviside(x1, x2):
@@ -148,7 +169,8 @@ def array_equal(a1, a2, equal_nan=False):
     if aval_of(a1).shape != aval_of(a2).shape:
         return np.bool_(False)
     same = E.equal(a1, a2)
-    if equal_nan and dtypes.is_float(aval_of(a1).dtype):
+    # A complex value with a NaN in either part is NaN (isnan's reading, NumPy's and JAX's).
+    if equal_nan and any(dtypes.is_inexact(aval_of(a).dtype) for a in (a1, a2)):
         same = E.logical_or(same, E.logical_and(E.isnan(a1), E.isnan(a2)))
     return all(same)
 
@@ -168,7 +190,12 @@ def array_equiv(a1, a2):
 def _correlate_full(a, v):
     """Full cross-correlation, out[k] = sum_j a[k + j - (m-1)] * v[j], as m shifted slices.
 
-    Summed in increasing j, the order NumPy's own loop uses."""
+    Summed in increasing j, the order NumPy's own loop uses. 16-bit floats are summed in
+    float32 and rounded once, as NumPy's float16 dot and XLA's CPU convolution do."""
+    dtype = aval_of(a).dtype
+    if dtypes.is_half(dtype):
+        return astype(_correlate_full(astype(a, dtypes.float32), astype(v, dtypes.float32)),
+                      dtype)
     from ._manipulation import pad
     n, m = aval_of(a).shape[0], aval_of(v).shape[0]
     padded = pad(a, (m - 1, m - 1))

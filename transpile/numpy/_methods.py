@@ -33,8 +33,10 @@ def _reshape_method(self, *shape, order="C"):
 
 
 def _transpose_method(self, *axes):
-    return S.transpose(self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list))
-                       else (axes or None))
+    # x.transpose(), x.transpose(None), x.transpose((1, 0)) and x.transpose(1, 0), as NumPy's.
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        axes = axes[0]
+    return S.transpose(self, axes or None)
 
 
 _METHODS = {
@@ -63,9 +65,8 @@ def _more_methods():
             raise NotImplementedError("view(type=...) is not supported; pass only a dtype")
         if dtype is None:
             return self
-        from .. import dtypes, primitives as P
-        from ..core import bind
-        return bind(P.bitcast_convert_type, self, new_dtype=dtypes.canonicalize(dtype))
+        from ._view import view as view_as
+        return view_as(self, dtype)
 
     def compress_method(self, condition, axis=None, *, size=None, fill_value=0, out=None):
         return compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
@@ -106,6 +107,10 @@ def install() -> None:
     Tracer.itemsize = property(lambda self: self.dtype.itemsize)
     Tracer.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     Tracer.at = property(lambda self: IndexUpdateHelper(self))
+    # copy.copy / copy.deepcopy of a traced array: a copy in the trace (as jax.Array's), not
+    # a rebuilt Tracer object that would belong to no trace.
+    Tracer.__copy__ = lambda self: M.copy(self)
+    Tracer.__deepcopy__ = lambda self, memo: M.copy(self)
     _protocols.install()            # NumPy's functions and ufuncs on tracers (_protocols.py)
     _constant_indexing.install()    # EagerArray constants indexed by tracers
 

@@ -44,8 +44,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         step = E.divide(delta, div)
         y = E.where(E.equal(step, 0), E.multiply(E.divide(steps, div), delta),
                     E.multiply(steps, step))
-    else:
-        step = E.multiply(delta, np.nan)
+    else:                       # no step between fewer than two points: NaN, one number
+        step = astype(np.nan, dt)   # as NumPy's (not one per pair of endpoints)
         y = E.multiply(steps, delta)
     y = E.add(y, start)
     if endpoint and num > 1:

@@ -104,7 +104,7 @@ def sort_complex(a):
     from ._sorting import sort
     from .. import dtypes
     a = operand(a)
-    out = _lexicographic_sort(a) if dtypes.is_complex(aval_of(a).dtype) else sort(a, axis=-1)
+    out = sort(a, axis=-1)          # complex values: lexicographic, NaNs last (NumPy's order)
     dt = aval_of(out).dtype
     if not dtypes.is_complex(dt):
         if dtypes.config.jax_rules():
@@ -113,14 +113,3 @@ def sort_complex(a):
         else:   # NumPy's: complex64 for (u)int8/16, complex128 otherwise (float32 too)
             dt = np.dtype(np.complex64 if dt.char in "bhBH" else np.complex128)
     return astype(out, dt)
-
-
-def _lexicographic_sort(z):
-    """Complex values sorted by real part, ties by imaginary part, along the last axis: two
-    stable argsorts on the real parts (which have a C rendering, unlike a complex sort)."""
-    from ._complex import imag, real
-    from ._indexing import take_along_axis
-    from ._sorting import argsort
-    order = argsort(imag(z), axis=-1)
-    step = argsort(take_along_axis(real(z), order, axis=-1), axis=-1)
-    return take_along_axis(z, take_along_axis(order, step, axis=-1), axis=-1)

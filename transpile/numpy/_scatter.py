@@ -226,13 +226,22 @@ def _uniform_bin(a, edges, nbins: int, inside):
     return E.where(above, E.add(index, 1), index)
 
 
+def _edges_dtype(sample_dtype):
+    """The dtype of bin edges: the samples' float dtype, else float64; under JAX's rules
+    JAX's inexact dtype for the samples (float32 for int32 samples), given edges included."""
+    if dtypes.config.jax_rules():
+        from .. import dtypes_jax
+        return dtypes_jax.to_inexact(sample_dtype, False)[0]
+    return sample_dtype if dtypes.is_float(sample_dtype) else dtypes.float64
+
+
 def _bin_edges(a, bins, range):
+    dt = _edges_dtype(aval_of(a).dtype)
     if not isinstance(bins, (int, np.integer)):
         edges = operand(bins)
         if isinstance(edges, Tracer):
             raise TypeError("histogram: bin edges must be static (a list or NumPy array)")
-        return np.asarray(edges)
-    dt = aval_of(a).dtype if dtypes.is_float(aval_of(a).dtype) else dtypes.float64
+        return np.asarray(edges).astype(dt) if dtypes.config.jax_rules() else np.asarray(edges)
     if range is not None and not any(isinstance(r, Tracer) for r in range):
         lo, hi = range
         if hi == lo:

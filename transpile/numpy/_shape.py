@@ -61,6 +61,9 @@ def expand_dims(a, axis):
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out_ndim = len(shape) + len(axes)
     positions = sorted(normalize_axis(ax, out_ndim) for ax in axes)
+    if len(set(positions)) != len(positions):     # NumPy's and JAX's refusal
+        raise ValueError(f"expand_dims: repeated axis in {tuple(axes)} (for a result of "
+                         f"{out_ndim} dimensions); name each new axis once")
     new = list(shape)
     for p in positions:
         new.insert(p, 1)

@@ -32,10 +32,36 @@ def _along_last(fn, a, axis):
 
 def _bind_sort(prim, x):
     """The sort primitive, except that an empty input's result is a constant: the helper
-    would be handed buffers nobody wrote (and gcc warns about reading them)."""
-    if aval_of(x).size:
-        return bind(prim, x)
-    return x if prim is P.sort else np.zeros(shape_of(x), np.int64)
+    would be handed buffers nobody wrote (and gcc warns about reading them); complex values
+    are ordered by sorting their parts (the runtime sorts real keys only)."""
+    if not aval_of(x).size:
+        return x if prim is P.sort else np.zeros(shape_of(x), np.int64)
+    if dtypes.is_complex(aval_of(x).dtype):
+        order = complex_order(x)
+        if prim is P.argsort:
+            return order
+        from ._indexing import take_along_axis
+        return take_along_axis(x, order, axis=-1)
+    return bind(prim, x)
+
+
+def complex_order(z):
+    """The stable order (positions along the last axis) of complex values: lexicographic,
+    the real part first, NaN above every number in each part (JAX's order); under NumPy's
+    rules NaNs go last in NumPy's classes R + Rj, R + nanj, nan + Rj, nan + nanj. Stable
+    sorts of real keys, the least significant first."""
+    from ._complex import imag, real
+    from ._indexing import take_along_axis
+    re, im = real(z), imag(z)
+    keys = [re]
+    if not dtypes.config.jax_rules():
+        keys.append(E.add(E.multiply(astype(E.isnan(re), dtypes.int8), 2),
+                          astype(E.isnan(im), dtypes.int8)))
+    order = _bind_sort(P.argsort, im)
+    for key in keys:
+        step = _bind_sort(P.argsort, take_along_axis(key, order, axis=-1))
+        order = take_along_axis(order, step, axis=-1)
+    return order
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=True, descending=False):
@@ -95,8 +121,8 @@ def searchsorted(a, v, side="left", sorter=None, *, method=None):
     column = reshape(v, shape_of(v) + (1,))
     before = _less_nan_last(a, column) if side == "left" else \
         E.logical_not(_less_nan_last(column, a))
-    # JAX's positions are int32 wherever they fit (even with x64 on)
-    small = dtypes.config.jax_rules() and shape_of(a)[0] <= np.iinfo(np.int32).max // 2
+    # JAX's positions are int32 wherever they fit (even with x64 on): up to int32's maximum
+    small = dtypes.config.jax_rules() and shape_of(a)[0] <= np.iinfo(np.int32).max
     return sum(before, axis=-1, dtype=dtypes.int32 if small else dtypes.int64)
 
 

@@ -271,13 +271,25 @@ def outer(x1, x2):
     return _outer(x1, x2)
 
 
-def vecdot(x1, x2, *, axis=-1):
+def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
+    """The array API's (and JAX's) vector dot product along `axis` of each operand: the
+    axes are moved last before the other axes broadcast, x1 is conjugated, and the result
+    keeps the operands' joint dtype (or `preferred_element_type`; `precision` is JAX's
+    argument and changes nothing on the CPU)."""
+    from ..precision import check_precision
+    from ._shape import moveaxis
+    check_precision(precision, "vecdot")
     x1, x2 = operand(x1), operand(x2)
     n1, n2 = shape_of(x1)[axis], shape_of(x2)[axis]
     if n1 != n2:
         raise ValueError(f"vecdot: shapes {shape_of(x1)} and {shape_of(x2)} differ along "
                          f"axis {axis}")
-    return _sum(E.multiply(x1, x2), axis=axis)
+    x1, x2 = moveaxis(x1, axis, -1), moveaxis(x2, axis, -1)
+    if preferred_element_type is not None:
+        target = dtypes.canonicalize(preferred_element_type)
+        x1, x2 = astype(x1, target), astype(x2, target)
+    product = E.multiply(E.conj(x1), x2)
+    return _sum(product, axis=-1, dtype=aval_of(product).dtype)
 
 
 def vector_norm(x, *, axis=None, keepdims=False, ord=2):

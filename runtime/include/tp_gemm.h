@@ -30,6 +30,8 @@
  *
  * Products with one row or one column (vector @ matrix, matrix @ vector) are memory-bound:
  * they skip packing and stream the matrix once (tp_gemv_*). Tiny products use a direct loop.
+ * Small ones (both operands within TP_GEMM_IN_PLACE_BYTES, an RNN step's) run the
+ * micro-kernels on the operands in place, packing only partial strips (tp_gemm_in_place).
  * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
  *
  * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread

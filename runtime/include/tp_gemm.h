@@ -437,8 +437,8 @@ TP_GEMM_SQUARE(f64, double)
     /* C = A @ B for a small product: the micro-kernel reads A where it is (at its strides)   \
      * and B where it is when B's rows are contiguous, instead of packed copies. Packing pays \
      * when a packed block serves many tiles; in a small product it serves few (32x128 @     \
-     * 128x128, an RNN step: B served 3 row strips, A 8 column strips) and the copies were a  \
-     * fifth of the time. A transposed B is still packed, whole (its columns are its steps).  \
+     * 128x128, an RNN step: B served 3 row strips, A 4 column strips) and the copies were a  \
+     * fifth of their time. A transposed B is still packed, whole (its columns are its steps).\
      * So is the last partial strip of each operand (zero-padded: the kernels compute whole   \
      * strips). ap: MR x k at least; bp: k x n rounded up to NR strips. */                   \
     static void tp_gemm_in_place_##tag(int64_t m, int64_t n, int64_t k, const T *a,           \

@@ -35,9 +35,13 @@
  * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
  *
  * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread
- * takes whole products. Few: C is cut into one rectangle per thread (rows x columns chosen to
- * keep the rectangles square-ish) and each thread runs the serial algorithm on its rectangle
- * with its own packing buffers, so no thread ever waits for another inside a product. (The
+ * takes whole products. One product: C is cut into chunks the threads take in turn
+ * (tp_gemm_chunked: blocks of MC rows, or column panels when A is one row block and each
+ * thread packs all of A once), each with its own packing buffers, so no thread waits for
+ * another inside a product, and one that the system deschedules leaves its chunks to the
+ * others (MLP f64 value_and_grad at load ~10: median 54-77 -> 17-30 ms). Other small batches:
+ * one rectangle of C per thread (rows x columns chosen to keep the rectangles square-ish),
+ * each running the serial algorithm on its rectangle. (The
  * threads sharing one packing of A instead, a barrier per KC slice, measured slower on two
  * threads: 512^2 f32 1.54 against 1.31 ms, 256x784 @ 784x256 f64 1.10 against 1.02 ms: the
  * waits, and half of each packed block in the other core's cache.) A vector times a
@@ -75,6 +79,9 @@
 #define TP_GEMM_PARALLEL_MIN (1 << 20)     /* multiply-adds below which one thread is faster */
 #endif
 #define TP_GEMM_SMALL (32 * 32 * 32)       /* below this, packing costs more than it saves */
+#ifndef TP_GEMM_PANEL_STRIPS
+#define TP_GEMM_PANEL_STRIPS 4             /* NR-wide strips in a column chunk (threads) */
+#endif
 #ifndef TP_GEMM_IN_PLACE_BYTES
 /* Products whose operands take at most this many bytes together are computed without packing
  * (tp_gemm_in_place): both stay in L1/L2, where the kernel's strided reads cost little. */
@@ -524,6 +531,60 @@ TP_GEMM_SQUARE(f64, double)
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
+    /* One product shared by the threads of the enclosing parallel region in chunks that      \
+     * each thread takes in turn as it comes free (a dynamic schedule): blocks of MC rows, or \
+     * when A is one row block, panels of TP_GEMM_PANEL_STRIPS strips of columns, A packed    \
+     * whole (every KC slice) once per thread. Fixed halves made every product wait for the   \
+     * later thread; on this shared machine a thread is often descheduled for milliseconds,   \
+     * and with chunks the other thread takes over its share meanwhile. Returns 0, doing      \
+     * nothing, for products it does not cut (the caller then splits C into rectangles);      \
+     * every thread of the team gets the same answer, so all or none reach the `omp for`. */  \
+    static int tp_gemm_chunked_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
+                                     int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
+                                     int64_t crs) {                                           \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        const int64_t MC = TP_GEMM_MC / MR * MR, panel = TP_GEMM_PANEL_STRIPS * NR;           \
+        if (n <= NR || k > 4 * TP_GEMM_KC || m * n * k < TP_GEMM_SMALL) return 0;             \
+        if (m > MC) {                                                                         \
+            const int64_t chunks = (m + MC - 1) / MC;                                         \
+            T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(MC, k, MR));                    \
+            T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, NR));                     \
+            int b_packed = 0;          /* B of one KC x NC block: packed by the first chunk */\
+            _Pragma("omp for schedule(dynamic, 1)")                                           \
+            for (int64_t ch = 0; ch < chunks; ch++) {                                         \
+                const int64_t r0 = ch * MC, rows = m - r0 < MC ? m - r0 : MC;                 \
+                tp_gemm_serial_##tag(rows, n, k, a + r0 * ars, ars, acs, b, brs, bcs,         \
+                                     c + r0 * crs, crs, ap, bp, &b_packed);                   \
+            }                                                                                 \
+            free(ap);                                                                         \
+            free(bp);                                                                         \
+            return 1;                                                                         \
+        }                                                                                     \
+        const int64_t chunks = (n + panel - 1) / panel, rows = tp_gemm_round_up(m, MR);       \
+        T *ap = tp_gemm_alloc(sizeof(T) * rows * k);                                          \
+        T *bp = tp_gemm_alloc(sizeof(T) * panel * (k < TP_GEMM_KC ? k : TP_GEMM_KC));         \
+        if (ap != NULL && bp != NULL)                                                         \
+            for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC)                                    \
+                tp_gemm_pack_a_##tag(m, k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC,            \
+                                     a + p0 * acs, ars, acs, ap + rows * p0);                 \
+        _Pragma("omp for schedule(dynamic, 1)")                                               \
+        for (int64_t ch = 0; ch < chunks; ch++) {                                             \
+            const int64_t j0 = ch * panel, cols = n - j0 < panel ? n - j0 : panel;            \
+            if (ap == NULL || bp == NULL) {                                                   \
+                tp_gemm_direct_##tag(m, cols, k, a, ars, acs, b + j0 * bcs, brs, bcs, c + j0, \
+                                     crs);                                                    \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                  \
+                const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                 \
+                tp_gemm_pack_b_##tag(kc, cols, b + p0 * brs + j0 * bcs, brs, bcs, bp, NR);    \
+                tp_gemm_macro_##tag(m, cols, kc, ap + rows * p0, bp, c + j0, crs, p0 > 0, NR);\
+            }                                                                                 \
+        }                                                                                     \
+        free(ap);                                                                             \
+        free(bp);                                                                             \
+        return 1;                                                                             \
+    }                                                                                         \
     /* y[l] = sum_p M[l, p] x[p] for l in [l0, l1): the matrix is streamed once, unpacked. */ \
     static void tp_gemv_##tag(int64_t l0, int64_t l1, int64_t k, const T *mat, int64_t mls,   \
                               int64_t mps, const T *x, int64_t xs, T *restrict y) {           \
@@ -647,11 +708,16 @@ TP_GEMM_SQUARE(f64, double)
         {                                                                                     \
             int threads = 1, me = 0;                                                          \
             TP_GEMM_THREAD_ID(threads, me);                                                   \
-            T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(m, k, TP_GEMM_MR_##tag));       \
-            T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag));   \
+            const int chunked = batch == 1 && threads > 1 &&                                  \
+                tp_gemm_chunked_##tag(m, n, k, a, ars, acs, b, brs, bcs, c, crs);             \
+            const size_t a_size = tp_gemm_a_block(m, k, TP_GEMM_MR_##tag);                    \
+            const size_t b_size = tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag);               \
+            T *ap = chunked ? NULL : tp_gemm_alloc(sizeof(T) * a_size);                       \
+            T *bp = chunked ? NULL : tp_gemm_alloc(sizeof(T) * b_size);                       \
             int b_packed = 0;                                                                 \
             int *shared_b = bbs == 0 ? &b_packed : NULL;                                      \
-            if (batch >= threads) {                                                           \
+            if (chunked) {                                                                    \
+            } else if (batch >= threads) {                                                    \
                 for (int64_t bi = me; bi < batch; bi += threads)                              \
                     tp_gemm_serial_##tag(m, n, k, a + bi * abs_, ars, acs, b + bi * bbs, brs, \
                                          bcs, c + bi * cbs, crs, ap, bp, shared_b);           \

@@ -19,7 +19,8 @@ from conftest import FLOATS, SIGNED, UNSIGNED
 
 # tp_gemm.h's thresholds: MR/NR tiles (12x32 AVX-512 f32, 6x8 AVX2 f64, ...), the direct loop
 # below 32^3 multiply-adds, KC = 512, MC = 144, NC = 3072, threads from 2^20 multiply-adds
-# (row bands from 4 x 144 rows per thread, where the rectangles would be bands anyway).
+# (row bands from 4 x 144 rows per thread, where the rectangles would be bands anyway), no
+# packing while both operands fit in 96 KiB.
 SHAPES = [
     ((1, 1), (1, 1)), ((1, 5), (5, 1)), ((7, 5), (5, 3)),              # tiny, odd
     ((31, 32), (32, 32)), ((33, 33), (33, 33)),                        # direct | packed
@@ -38,6 +39,8 @@ SHAPES = [
     ((40, 50), (50, 10)), ((45, 600), (600, 8)), ((300, 700), (700, 16)),  # n <= one vector
     ((50, 60), (60, 17)),                                                  # n just above one
     ((37, 300), (300, 5)), ((25, 1030), (1030, 3)),   # narrow: A read in place, rows packed
+    ((32, 128), (128, 128)), ((38, 100), (100, 70)),  # in place (operands <= 96 KiB), edges
+    ((40, 160), (160, 150)),                          # just above in place in float32
     ((0, 5), (5, 3)), ((5, 0), (0, 3)), ((5, 3), (3, 0)),                      # empty
 ]
 

@@ -442,8 +442,9 @@ def test_every_primitive_has_a_jvp_rule_or_a_declared_error():
             missing.append(name)
     assert not missing, missing
     declared = {name for name, rule in jvp_rules.items() if hasattr(rule, "declared_missing")}
-    # The declared gaps (listed so that closing one shows here).
-    assert declared <= {"custom_vjp_lin"}, declared
+    # The declared gaps (listed so that closing one shows here). pmax/pmin: JAX 0.10 has no
+    # derivative for them either.
+    assert declared <= {"custom_vjp_lin", "pmax", "pmin"}, declared
     for name in declared:
         with pytest.raises(NotImplementedError, match=f"'{name}'"):
             jvp_rules[name]([], [])

@@ -34,6 +34,7 @@ _LAZY = {
     "named_scope": "process_api", "named_call": "process_api",
     "ensure_compile_time_eval": "process_api",
     "ShapeDtypeStruct": "shape_eval", "eval_shape": "shape_eval", "disable_jit": "eager_mode",
+    "pure_callback": "callbacks",
     "vmap": "batching",
     # Differentiation (transpile/autodiff/)
     "grad": "autodiff.api", "value_and_grad": "autodiff.api", "jvp": "autodiff.api",

@@ -88,6 +88,18 @@ def pmean(x, axis_name, *, axis_index_groups=None):
     return collectives.pmean(x, axis_name, axis_index_groups=axis_index_groups)
 
 
+def pmax(x, axis_name, *, axis_index_groups=None):
+    """The maximum of `x` over the members of the vmap named `axis_name`."""
+    from .batching import collectives
+    return collectives.pmax(x, axis_name, axis_index_groups=axis_index_groups)
+
+
+def pmin(x, axis_name, *, axis_index_groups=None):
+    """The minimum of `x` over the members of the vmap named `axis_name`."""
+    from .batching import collectives
+    return collectives.pmin(x, axis_name, axis_index_groups=axis_index_groups)
+
+
 def axis_index(axis_name):
     """This member's position along the vmap axis named `axis_name`."""
     from .batching import collectives

@@ -97,11 +97,13 @@ custom_jvp_call = _make("custom_jvp_call")    # *args *captured; call (IR), rule
 custom_vjp_call = _make("custom_vjp_call")    # *args *captured; call (IR), fwd, bwd, n_args, remat
 custom_vjp_lin = _make("custom_vjp_lin")      # *residuals *tangents; bwd, out_avals, n_residuals
 
-# Collectives over a vmap axis named by `axis_name` (lax.psum, lax.axis_index): only vmap
+# Collectives over a vmap axis named by `axis_name` (lax.psum, pmax, pmin, axis_index): only vmap
 # binds them (batching/collectives.py resolves each at the vmap of its axis), so no compiled
 # program contains one.
 psum = _make("psum")                          # x; axis_name: the sum over the mapped axis
 axis_index = _make("axis_index")              # ; axis_name, dtype: the member's position
+pmax = _make("pmax")                          # x; axis_name: the maximum over the mapped axis
+pmin = _make("pmin")                          # x; axis_name: the minimum over the mapped axis
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and", "reduce_or"}
 ARG_REDUCTIONS = {"argmax", "argmin"}

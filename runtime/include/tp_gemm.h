@@ -30,12 +30,18 @@
  *
  * Products with one row or one column (vector @ matrix, matrix @ vector) are memory-bound:
  * they skip packing and stream the matrix once (tp_gemv_*). Tiny products use a direct loop.
+ * Small ones (both operands within TP_GEMM_IN_PLACE_BYTES, an RNN step's) run the
+ * micro-kernels on the operands in place, packing only partial strips (tp_gemm_in_place).
  * Integers use a simple exact loop that wraps (accumulates in the unsigned type), like NumPy.
  *
  * Threads: OpenMP, above TP_GEMM_PARALLEL_MIN multiply-adds. Many batch elements: each thread
- * takes whole products. Few: C is cut into one rectangle per thread (rows x columns chosen to
- * keep the rectangles square-ish) and each thread runs the serial algorithm on its rectangle
- * with its own packing buffers, so no thread ever waits for another inside a product. (The
+ * takes whole products. One product: C is cut into chunks the threads take in turn
+ * (tp_gemm_chunked: blocks of MC rows, or column panels when A is one row block and each
+ * thread packs all of A once), each with its own packing buffers, so no thread waits for
+ * another inside a product, and one that the system deschedules leaves its chunks to the
+ * others (MLP f64 value_and_grad at load ~10: median 54-77 -> 17-30 ms). Other small batches:
+ * one rectangle of C per thread (rows x columns chosen to keep the rectangles square-ish),
+ * each running the serial algorithm on its rectangle. (The
  * threads sharing one packing of A instead, a barrier per KC slice, measured slower on two
  * threads: 512^2 f32 1.54 against 1.31 ms, 256x784 @ 784x256 f64 1.10 against 1.02 ms: the
  * waits, and half of each packed block in the other core's cache.) A vector times a
@@ -73,10 +79,20 @@
 #define TP_GEMM_PARALLEL_MIN (1 << 20)     /* multiply-adds below which one thread is faster */
 #endif
 #define TP_GEMM_SMALL (32 * 32 * 32)       /* below this, packing costs more than it saves */
+#ifndef TP_GEMM_PANEL_STRIPS
+#define TP_GEMM_PANEL_STRIPS 4             /* NR-wide strips in a column chunk (threads) */
+#endif
+#ifndef TP_GEMM_IN_PLACE_BYTES
+/* Products whose operands take at most this many bytes together are computed without packing
+ * (tp_gemm_in_place): both stay in L1/L2, where the kernel's strided reads cost little. */
+#define TP_GEMM_IN_PLACE_BYTES (96 * 1024)
+#endif
 
 /* ---- micro-kernels: an MR x NR tile of C += (MR x kc strip of A) @ (kc x NR strip of B) ----
- * Packed A strip: a[p * MR + r]; packed B strip: b[p * NR + j]. The tile is written to c with
- * row stride ldc; `accumulate` adds it to what c holds (later KC slices) instead of storing. */
+ * A strip is read at a[p * a_ps + r * a_rs], a B strip at b[p * b_ps + j]: packed, a_ps = MR,
+ * a_rs = 1, b_ps = NR; in place (tp_gemm_in_place), the operands' own strides. The tile is
+ * written to c with row stride ldc; `accumulate` adds it to what c holds (later KC slices)
+ * instead of storing. */
 #if defined(__AVX512F__)
 #define TP_GEMM_ISA "avx512"
 #define TP_GEMM_MR_f32 12
@@ -136,7 +152,7 @@
 #define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
     TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
                                                            int64_t a_ps, int64_t a_rs,        \
-                                                           const T *restrict b,               \
+                                                           const T *restrict b, int64_t b_ps, \
                                                            T *restrict c, int64_t ldc,        \
                                                            int accumulate) {                  \
         enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };          \
@@ -147,7 +163,7 @@
         for (int64_t p = 0; p < kc; p++) {                                                    \
             TP_VEC_##tag bv[NV];                                                              \
             _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                              \
-                bv[v] = TP_VLOAD_##tag(b + (p * NV + v) * VL);                                \
+                bv[v] = TP_VLOAD_##tag(b + p * b_ps + v * VL);                                \
             _Pragma("GCC unroll 16") for (int r = 0; r < ROWS; r++) {                         \
                 const TP_VEC_##tag ar = TP_VSET1_##tag(a[p * a_ps + r * a_rs]);               \
                 _Pragma("GCC unroll 2") for (int v = 0; v < NV; v++)                          \
@@ -166,7 +182,7 @@
 #define TP_GEMM_MICRO_NV(tag, T, NV, PART)                                                    \
     TP_GEMM_INLINE void tp_gemm_micro##NV##_##PART##_##tag(int64_t kc, const T *restrict a,   \
                                                            int64_t a_ps, int64_t a_rs,        \
-                                                           const T *restrict b,               \
+                                                           const T *restrict b, int64_t b_ps, \
                                                            T *restrict c, int64_t ldc,        \
                                                            int accumulate) {                  \
         enum { MR = TP_GEMM_MR_##tag, NR = NV * TP_GEMM_VL_##tag, ROWS = MR * PART / 3 };     \
@@ -176,7 +192,7 @@
             for (int r = 0; r < ROWS; r++) {                                                  \
                 const T ar = a[p * a_ps + r * a_rs];                                          \
                 _Pragma("omp simd")                                                           \
-                for (int j = 0; j < NR; j++) acc[r][j] += ar * b[p * NR + j];                 \
+                for (int j = 0; j < NR; j++) acc[r][j] += ar * b[p * b_ps + j];               \
             }                                                                                 \
         for (int r = 0; r < ROWS; r++)                                                        \
             for (int j = 0; j < NR; j++)                                                      \
@@ -190,22 +206,22 @@
      * of MR up. */                                                                           \
     TP_GEMM_INLINE void tp_gemm_micro_##tag(int64_t rows, int64_t nr, int64_t kc,             \
                                             const T *restrict a, int64_t a_ps, int64_t a_rs,  \
-                                            const T *restrict b, T *restrict c, int64_t ldc,  \
-                                            int accumulate) {                                 \
+                                            const T *restrict b, int64_t b_ps, T *restrict c, \
+                                            int64_t ldc, int accumulate) {                    \
         enum { MR = TP_GEMM_MR_##tag, VL = TP_GEMM_VL_##tag };                                \
         const int part = rows <= MR / 3 ? 1 : rows <= MR * 2 / 3 ? 2 : 3;                     \
         if (nr == VL && part == 1)                                                            \
-            tp_gemm_micro1_1_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+            tp_gemm_micro1_1_##tag(kc, a, a_ps, a_rs, b, b_ps, c, ldc, accumulate);           \
         else if (nr == VL && part == 2)                                                       \
-            tp_gemm_micro1_2_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+            tp_gemm_micro1_2_##tag(kc, a, a_ps, a_rs, b, b_ps, c, ldc, accumulate);           \
         else if (nr == VL)                                                                    \
-            tp_gemm_micro1_3_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+            tp_gemm_micro1_3_##tag(kc, a, a_ps, a_rs, b, b_ps, c, ldc, accumulate);           \
         else if (part == 1)                                                                   \
-            tp_gemm_micro2_1_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+            tp_gemm_micro2_1_##tag(kc, a, a_ps, a_rs, b, b_ps, c, ldc, accumulate);           \
         else if (part == 2)                                                                   \
-            tp_gemm_micro2_2_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+            tp_gemm_micro2_2_##tag(kc, a, a_ps, a_rs, b, b_ps, c, ldc, accumulate);           \
         else                                                                                  \
-            tp_gemm_micro2_3_##tag(kc, a, a_ps, a_rs, b, c, ldc, accumulate);                 \
+            tp_gemm_micro2_3_##tag(kc, a, a_ps, a_rs, b, b_ps, c, ldc, accumulate);           \
     }
 
 /* ---- square tiles for packing: out[t * w + x] = src[x * xs + t] for t < S, x < lanes ------
@@ -318,27 +334,57 @@ TP_GEMM_SQUARE(f64, double)
             for (int64_t p = 0; p < kc; p++)                                                  \
                 for (int64_t x = width; x < w; x++) out[p * w + x] = 0;                       \
     }                                                                                         \
+    /* All the w-wide strips of a block whose lanes are contiguous (B row-major, A            \
+     * transposed), step by step: each step's `lanes` values are one contiguous run, read     \
+     * once, front to back, and dealt out to the strips (strip s at out + s * kc * w). Going  \
+     * strip by strip instead reads w lanes of every step before moving on: kc short runs a   \
+     * row stride apart (4 KiB for 512 doubles, all in the same few cache sets), which the    \
+     * prefetchers do not follow; it took a tenth of the time of 128x512 @ 512x512 f64.       \
+     * Inlined, so that w is a constant in each caller. */                                    \
+    TP_GEMM_INLINE void tp_gemm_pack_runs_##tag(int64_t kc, int64_t lanes, int64_t w,         \
+                                                const T *src, int64_t ps, T *restrict out) {  \
+        const int64_t whole = lanes / w * w;                                                  \
+        for (int64_t p = 0; p < kc; p++) {                                                    \
+            const T *from = src + p * ps;                                                     \
+            T *to = out + p * w;                                                              \
+            for (int64_t x0 = 0; x0 < whole; x0 += w, to += kc * w)                           \
+                memcpy(to, from + x0, sizeof(T) * w);                                         \
+            if (whole < lanes) {                                                              \
+                memcpy(to, from + whole, sizeof(T) * (lanes - whole));                        \
+                memset(to + (lanes - whole), 0, sizeof(T) * (w - (lanes - whole)));           \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
     /* MR-high strips of the mc x kc block of A at `a`, zero-padded to whole strips. */       \
     static void tp_gemm_pack_a_##tag(int64_t mc, int64_t kc, const T *a, int64_t rs,          \
                                      int64_t cs, T *restrict out) {                           \
         enum { MR = TP_GEMM_MR_##tag };                                                       \
+        if (rs == 1 && cs != 1) {                                                             \
+            tp_gemm_pack_runs_##tag(kc, mc, MR, a, cs, out);                                  \
+            return;                                                                           \
+        }                                                                                     \
         for (int64_t i0 = 0; i0 < mc; i0 += MR, out += MR * kc)                               \
             tp_gemm_pack_strip_##tag(kc, mc - i0 < MR ? mc - i0 : MR, MR, a + i0 * rs, rs, cs,\
                                      out);                                                    \
     }                                                                                         \
-    /* nr-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips (nr is  \
-     * NR, or VL for a B at most one vector wide). */                                        \
+    /* nr-wide strips of the kc x nc block of B at `b`, zero-padded to whole strips (nr is    \
+     * NR, or VL for a B at most one vector wide). */                                         \
     static void tp_gemm_pack_b_##tag(int64_t kc, int64_t nc, const T *b, int64_t rs,          \
                                      int64_t cs, T *restrict out, int64_t nr) {               \
         enum { NR = 2 * TP_GEMM_VL_##tag, VL = TP_GEMM_VL_##tag };                            \
+        if (cs == 1 && rs != 1) {                                                             \
+            if (nr == NR) tp_gemm_pack_runs_##tag(kc, nc, NR, b, rs, out);                    \
+            else tp_gemm_pack_runs_##tag(kc, nc, VL, b, rs, out);                             \
+            return;                                                                           \
+        }                                                                                     \
         for (int64_t j0 = 0; j0 < nc; j0 += nr, out += nr * kc) {                             \
             const int64_t cols = nc - j0 < nr ? nc - j0 : nr;                                 \
             if (nr == NR) tp_gemm_pack_strip_##tag(kc, cols, NR, b + j0 * cs, cs, rs, out);   \
             else tp_gemm_pack_strip_##tag(kc, cols, VL, b + j0 * cs, cs, rs, out);            \
         }                                                                                     \
     }                                                                                         \
-    /* One packed mc x kc block of A times one packed kc x nc block of B (nr-wide strips)    \
-     * into C. */                                                                            \
+    /* One packed mc x kc block of A times one packed kc x nc block of B (nr-wide strips)     \
+     * into C. */                                                                             \
     static void tp_gemm_macro_##tag(int64_t mc, int64_t nc, int64_t kc, const T *ap,          \
                                     const T *bp, T *c, int64_t ldc, int accumulate,           \
                                     int64_t nr) {                                             \
@@ -355,7 +401,8 @@ TP_GEMM_SQUARE(f64, double)
                  * vectors and the next third of MR up); the part inside C is kept. */        \
                 T *out = whole ? tile : edge;                                                 \
                 const int64_t ld = whole ? ldc : nr;                                          \
-                tp_gemm_micro_##tag(rows, nr, kc, a, MR, 1, b, out, ld, whole && accumulate); \
+                tp_gemm_micro_##tag(rows, nr, kc, a, MR, 1, b, nr, out, ld,                   \
+                                    whole && accumulate);                                     \
                 if (whole) continue;                                                          \
                 for (int64_t r = 0; r < rows; r++)                                            \
                     for (int64_t j = 0; j < cols; j++)                                        \
@@ -366,9 +413,9 @@ TP_GEMM_SQUARE(f64, double)
     }                                                                                         \
     /* C = A @ B for a B at most one vector wide (n <= VL: a layer's 10 logits) with A's rows \
      * contiguous: the one-vector kernel reads MR rows of A in place (a stream each along k)  \
-     * instead of a packed copy, which was a third of the time of 256x256 @ 256x10 f32. Rows \
-     * past the last whole MR strip are packed (zero-padded) as usual. ap/bp: MR x KC and    \
-     * KC x VL at least. */                                                                  \
+     * instead of a packed copy, which was a third of the time of 256x256 @ 256x10 f32. Rows  \
+     * past the last whole MR strip are packed (zero-padded) as usual. ap/bp: MR x KC and     \
+     * KC x VL at least. */                                                                   \
     static void tp_gemm_narrow_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
                                      const T *b, int64_t brs, int64_t bcs, T *c, int64_t ldc, \
                                      T *ap, T *bp) {                                          \
@@ -383,14 +430,50 @@ TP_GEMM_SQUARE(f64, double)
             for (int64_t i0 = 0; i0 < m; i0 += MR) {                                          \
                 const int64_t rows = m - i0 < MR ? m - i0 : MR;                               \
                 if (i0 < whole)                                                               \
-                    tp_gemm_micro_##tag(MR, VL, kc, a + i0 * ars + p0, 1, ars, bp, edge, VL,  \
-                                        0);                                                   \
+                    tp_gemm_micro_##tag(MR, VL, kc, a + i0 * ars + p0, 1, ars, bp, VL, edge,  \
+                                        VL, 0);                                               \
                 else                                                                          \
-                    tp_gemm_micro_##tag(rows, VL, kc, ap, MR, 1, bp, edge, VL, 0);            \
+                    tp_gemm_micro_##tag(rows, VL, kc, ap, MR, 1, bp, VL, edge, VL, 0);        \
                 for (int64_t r = 0; r < rows; r++)                                            \
                     for (int64_t j = 0; j < n; j++)                                           \
                         c[(i0 + r) * ldc + j] = p0 > 0 ? c[(i0 + r) * ldc + j] + edge[r * VL + j] \
                                                        : edge[r * VL + j];                    \
+            }                                                                                 \
+        }                                                                                     \
+    }                                                                                         \
+    /* C = A @ B for a small product: the micro-kernel reads A where it is (at its strides)   \
+     * and B where it is when B's rows are contiguous, instead of packed copies. Packing pays \
+     * when a packed block serves many tiles; in a small product it serves few (32x128 @     \
+     * 128x128, an RNN step: B served 3 row strips, A 4 column strips) and the copies were a  \
+     * fifth of their time. A transposed B is still packed, whole (its columns are its steps).\
+     * So is the last partial strip of each operand (zero-padded: the kernels compute whole   \
+     * strips). ap: MR x k at least; bp: k x n rounded up to NR strips. */                   \
+    static void tp_gemm_in_place_##tag(int64_t m, int64_t n, int64_t k, const T *a,           \
+                                       int64_t ars, int64_t acs, const T *b, int64_t brs,     \
+                                       int64_t bcs, T *c, int64_t ldc, T *ap, T *bp) {        \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        const int64_t whole_rows = m / MR * MR;                                               \
+        const int64_t whole_cols = bcs == 1 ? n / NR * NR : 0;  /* B's strips read in place */\
+        T edge[MR * NR];                                                                      \
+        if (whole_rows < m) tp_gemm_pack_a_##tag(m - whole_rows, k, a + whole_rows * ars, ars, \
+                                                 acs, ap);                                    \
+        if (whole_cols < n) tp_gemm_pack_b_##tag(k, n - whole_cols, b + whole_cols * bcs, brs, \
+                                                 bcs, bp, NR);                                \
+        for (int64_t j0 = 0; j0 < n; j0 += NR) {                                              \
+            const int64_t cols = n - j0 < NR ? n - j0 : NR;                                   \
+            const T *bs = j0 < whole_cols ? b + j0 : bp + (j0 - whole_cols) * k;              \
+            const int64_t b_ps = j0 < whole_cols ? brs : NR;                                  \
+            for (int64_t i0 = 0; i0 < m; i0 += MR) {                                          \
+                const int64_t rows = m - i0 < MR ? m - i0 : MR;                               \
+                const int in_place = i0 < whole_rows, whole = rows == MR && cols == NR;       \
+                T *out = whole ? c + i0 * ldc + j0 : edge;                                    \
+                tp_gemm_micro_##tag(rows, NR, k, in_place ? a + i0 * ars : ap,                \
+                                    in_place ? acs : MR, in_place ? ars : 1, bs, b_ps, out,   \
+                                    whole ? ldc : NR, 0);                                     \
+                if (whole) continue;                                                          \
+                for (int64_t r = 0; r < rows; r++)                                            \
+                    for (int64_t j = 0; j < cols; j++)                                        \
+                        c[(i0 + r) * ldc + j0 + j] = edge[r * NR + j];                        \
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
@@ -408,10 +491,10 @@ TP_GEMM_SQUARE(f64, double)
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
-    /* One product on one thread. `ap`/`bp` are packing buffers (MC x KC and KC x NC).      \
-     * `b_packed` (or NULL) is set once B, when it fits one KC x NC block, has been packed   \
-     * into `bp`: a caller passing the same B again (a batch sharing one matrix, stride 0)   \
-     * and the same flag gets it reused, not packed once per batch element. */              \
+    /* One product on one thread. `ap`/`bp` are packing buffers (MC x KC and KC x NC).        \
+     * `b_packed` (or NULL) is set once B, when it fits one KC x NC block, has been packed    \
+     * into `bp`: a caller passing the same B again (a batch sharing one matrix, stride 0)    \
+     * and the same flag gets it reused, not packed once per batch element. */                \
     static void tp_gemm_serial_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
                                      int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
                                      int64_t ldc, T *ap, T *bp, int *b_packed) {              \
@@ -425,6 +508,11 @@ TP_GEMM_SQUARE(f64, double)
         }                                                                                     \
         if (nr == VL && acs == 1) {                                                           \
             tp_gemm_narrow_##tag(m, n, k, a, ars, b, brs, bcs, c, ldc, ap, bp);               \
+            return;                                                                           \
+        }                                                                                     \
+        if (nr == 2 * VL && k <= TP_GEMM_KC && n <= TP_GEMM_NC &&                             \
+            (m * k + k * n) * (int64_t)sizeof(T) <= TP_GEMM_IN_PLACE_BYTES) {                 \
+            tp_gemm_in_place_##tag(m, n, k, a, ars, acs, b, brs, bcs, c, ldc, ap, bp);        \
             return;                                                                           \
         }                                                                                     \
         for (int64_t j0 = 0; j0 < n; j0 += TP_GEMM_NC) {                                      \
@@ -443,6 +531,60 @@ TP_GEMM_SQUARE(f64, double)
             }                                                                                 \
         }                                                                                     \
     }                                                                                         \
+    /* One product shared by the threads of the enclosing parallel region in chunks that      \
+     * each thread takes in turn as it comes free (a dynamic schedule): blocks of MC rows, or \
+     * when A is one row block, panels of TP_GEMM_PANEL_STRIPS strips of columns, A packed    \
+     * whole (every KC slice) once per thread. Fixed halves made every product wait for the   \
+     * later thread; on this shared machine a thread is often descheduled for milliseconds,   \
+     * and with chunks the other thread takes over its share meanwhile. Returns 0, doing      \
+     * nothing, for products it does not cut (the caller then splits C into rectangles);      \
+     * every thread of the team gets the same answer, so all or none reach the `omp for`. */  \
+    static int tp_gemm_chunked_##tag(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,\
+                                     int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, \
+                                     int64_t crs) {                                           \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        const int64_t MC = TP_GEMM_MC / MR * MR, panel = TP_GEMM_PANEL_STRIPS * NR;           \
+        if (n <= NR || k > 4 * TP_GEMM_KC || m * n * k < TP_GEMM_SMALL) return 0;             \
+        if (m > MC) {                                                                         \
+            const int64_t chunks = (m + MC - 1) / MC;                                         \
+            T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(MC, k, MR));                    \
+            T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, NR));                     \
+            int b_packed = 0;          /* B of one KC x NC block: packed by the first chunk */\
+            _Pragma("omp for schedule(dynamic, 1)")                                           \
+            for (int64_t ch = 0; ch < chunks; ch++) {                                         \
+                const int64_t r0 = ch * MC, rows = m - r0 < MC ? m - r0 : MC;                 \
+                tp_gemm_serial_##tag(rows, n, k, a + r0 * ars, ars, acs, b, brs, bcs,         \
+                                     c + r0 * crs, crs, ap, bp, &b_packed);                   \
+            }                                                                                 \
+            free(ap);                                                                         \
+            free(bp);                                                                         \
+            return 1;                                                                         \
+        }                                                                                     \
+        const int64_t chunks = (n + panel - 1) / panel, rows = tp_gemm_round_up(m, MR);       \
+        T *ap = tp_gemm_alloc(sizeof(T) * rows * k);                                          \
+        T *bp = tp_gemm_alloc(sizeof(T) * panel * (k < TP_GEMM_KC ? k : TP_GEMM_KC));         \
+        if (ap != NULL && bp != NULL)                                                         \
+            for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC)                                    \
+                tp_gemm_pack_a_##tag(m, k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC,            \
+                                     a + p0 * acs, ars, acs, ap + rows * p0);                 \
+        _Pragma("omp for schedule(dynamic, 1)")                                               \
+        for (int64_t ch = 0; ch < chunks; ch++) {                                             \
+            const int64_t j0 = ch * panel, cols = n - j0 < panel ? n - j0 : panel;            \
+            if (ap == NULL || bp == NULL) {                                                   \
+                tp_gemm_direct_##tag(m, cols, k, a, ars, acs, b + j0 * bcs, brs, bcs, c + j0, \
+                                     crs);                                                    \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int64_t p0 = 0; p0 < k; p0 += TP_GEMM_KC) {                                  \
+                const int64_t kc = k - p0 < TP_GEMM_KC ? k - p0 : TP_GEMM_KC;                 \
+                tp_gemm_pack_b_##tag(kc, cols, b + p0 * brs + j0 * bcs, brs, bcs, bp, NR);    \
+                tp_gemm_macro_##tag(m, cols, kc, ap + rows * p0, bp, c + j0, crs, p0 > 0, NR);\
+            }                                                                                 \
+        }                                                                                     \
+        free(ap);                                                                             \
+        free(bp);                                                                             \
+        return 1;                                                                             \
+    }                                                                                         \
     /* y[l] = sum_p M[l, p] x[p] for l in [l0, l1): the matrix is streamed once, unpacked. */ \
     static void tp_gemv_##tag(int64_t l0, int64_t l1, int64_t k, const T *mat, int64_t mls,   \
                               int64_t mps, const T *x, int64_t xs, T *restrict y) {           \
@@ -453,11 +595,11 @@ TP_GEMM_SQUARE(f64, double)
             free(x_copy);                                                                     \
             return;                                                                           \
         }                                                                                     \
-        if (mps == 1 && xs == 1) {   /* rows of M and x contiguous: dot products, 8 rows  \
-                                        per pass: each load of x serves eight, and eight   \
-                                        streams keep more of memory busy (2000^2 f64 on   \
-                                        one core: 1.43 ms with 4, 1.27 ms with 8, 16 no   \
-                                        better) */                                        \
+        if (mps == 1 && xs == 1) {   /* rows of M and x contiguous: dot products, 8 rows      \
+                                        per pass: each load of x serves eight, and eight      \
+                                        streams keep more of memory busy (2000^2 f64 on       \
+                                        one core: 1.43 ms with 4, 1.27 ms with 8, 16 no       \
+                                        better) */                                            \
             int64_t l = l0;                                                                   \
             for (; l + 8 <= l1; l += 8) {                                                     \
                 const T *r0 = mat + l * mls, *r1 = r0 + mls, *r2 = r1 + mls, *r3 = r2 + mls,  \
@@ -485,10 +627,10 @@ TP_GEMM_SQUARE(f64, double)
                 y[l] = s;                                                                     \
             }                                                                                 \
             return;                                                                           \
-        }                        /* else: y += x[p] * column p, eight columns per pass: */ \
-        for (int64_t l = l0; l < l1; l++) y[l] = 0;  /* y's loads and stores are 1/8 of  */ \
-        int64_t p = 0;                               /* the traffic (4: 1/4, measurably   */ \
-        for (; p + 8 <= k; p += 8) {                 /* slower on 2000^2 f64)             */ \
+        }                        /* else: y += x[p] * column p, eight columns per pass: */    \
+        for (int64_t l = l0; l < l1; l++) y[l] = 0;  /* y's loads and stores are 1/8 of  */   \
+        int64_t p = 0;                               /* the traffic (4: 1/4, measurably   */  \
+        for (; p + 8 <= k; p += 8) {                 /* slower on 2000^2 f64)             */  \
             const T *c0 = mat + p * mps, *c1 = c0 + mps, *c2 = c1 + mps, *c3 = c2 + mps,      \
                     *c4 = c3 + mps, *c5 = c4 + mps, *c6 = c5 + mps, *c7 = c6 + mps;           \
             const T x0 = x[p * xs], x1 = x[(p + 1) * xs], x2 = x[(p + 2) * xs],               \
@@ -508,11 +650,11 @@ TP_GEMM_SQUARE(f64, double)
         }                                                                                     \
     }                                                                                         \
     /* x @ M with M's rows contiguous (a vector times a row-major matrix), on every thread:   \
-     * each takes a band of M's rows and sums it into its own partial y; the partials are    \
+     * each takes a band of M's rows and sums it into its own partial y; the partials are     \
      * then added in thread order, each thread adding up its own chunk of y. One contiguous   \
      * band per thread is what the prefetchers follow best: splitting y instead (a strip of   \
-     * every row each) measured 0.48 ms against 0.37 ms for 2000^2 f64 on 2 threads. */      \
-    static void tp_vecmat_bands_##tag(int64_t len, int64_t k, const T *mat, int64_t mps,     \
+     * every row each) measured 0.48 ms against 0.37 ms for 2000^2 f64 on 2 threads. */       \
+    static void tp_vecmat_bands_##tag(int64_t len, int64_t k, const T *mat, int64_t mps,      \
                                       const T *x, int64_t xs, T *y) {                         \
         const int most = TP_GEMM_MAX_THREADS();                                               \
         T *partials = most > 1 ? malloc(sizeof(T) * len * (most - 1)) : NULL;                 \
@@ -545,7 +687,7 @@ TP_GEMM_SQUARE(f64, double)
             int64_t ars, int64_t acs, const T *b, int64_t bbs, int64_t brs, int64_t bcs,      \
             T *c, int64_t cbs, int64_t crs) {                                                 \
         const int parallel = batch * m * n * k >= TP_GEMM_PARALLEL_MIN;                       \
-        if (m == 1 && bcs == 1 && brs != 1 && batch == 1 && parallel) {                      \
+        if (m == 1 && bcs == 1 && brs != 1 && batch == 1 && parallel) {                       \
             tp_vecmat_bands_##tag(n, k, b, brs, a, acs, c);                                   \
             return;                                                                           \
         }                                                                                     \
@@ -566,12 +708,17 @@ TP_GEMM_SQUARE(f64, double)
         {                                                                                     \
             int threads = 1, me = 0;                                                          \
             TP_GEMM_THREAD_ID(threads, me);                                                   \
-            T *ap = tp_gemm_alloc(sizeof(T) * tp_gemm_a_block(m, k, TP_GEMM_MR_##tag));   \
-            T *bp = tp_gemm_alloc(sizeof(T) * tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag)); \
+            const int chunked = batch == 1 && threads > 1 &&                                  \
+                tp_gemm_chunked_##tag(m, n, k, a, ars, acs, b, brs, bcs, c, crs);             \
+            const size_t a_size = tp_gemm_a_block(m, k, TP_GEMM_MR_##tag);                    \
+            const size_t b_size = tp_gemm_b_block(n, k, 2 * TP_GEMM_VL_##tag);               \
+            T *ap = chunked ? NULL : tp_gemm_alloc(sizeof(T) * a_size);                       \
+            T *bp = chunked ? NULL : tp_gemm_alloc(sizeof(T) * b_size);                       \
             int b_packed = 0;                                                                 \
             int *shared_b = bbs == 0 ? &b_packed : NULL;                                      \
             const int64_t band = tp_gemm_band_rows(m, n, threads, TP_GEMM_MR_##tag);          \
-            if (batch >= threads) {                                                           \
+            if (chunked) {                                                                    \
+            } else if (batch >= threads) {                                                    \
                 for (int64_t bi = me; bi < batch; bi += threads)                              \
                     tp_gemm_serial_##tag(m, n, k, a + bi * abs_, ars, acs, b + bi * bbs, brs, \
                                          bcs, c + bi * cbs, crs, ap, bp, shared_b);           \
@@ -603,7 +750,7 @@ TP_GEMM_SQUARE(f64, double)
     }
 
 #ifdef _OPENMP
-#define TP_GEMM_THREAD_ID(threads, me) \
+#define TP_GEMM_THREAD_ID(threads, me)                                                        \
     ((threads) = omp_get_num_threads(), (me) = omp_get_thread_num())
 #define TP_GEMM_MAX_THREADS() omp_get_max_threads()
 #else
@@ -741,7 +888,7 @@ static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int6
             }                                                                                 \
     }
 
-#define TP_GEMM_FLOAT(tag, T) \
+#define TP_GEMM_FLOAT(tag, T)                                                                 \
     TP_GEMM_MICRO(tag, T) TP_GEMM_PARTS(tag, T) TP_GEMM_SPLIT(tag, T) TP_GEMM_FLOAT_ENTRY(tag, T)
 
 TP_GEMM_FLOAT(f32, float)

@@ -543,6 +543,8 @@ jvp_rules.update({
     "debug_print": debug_print_jvp, "stop_gradient": stop_gradient_jvp,
     "custom_jvp_call": custom_jvp_call_jvp, "custom_vjp_call": custom_vjp_call_jvp,
 })
+for _name in ("pmax", "pmin"):           # as in JAX 0.10, which has no rule for them either
+    not_differentiable(_name, "lax.pmax/lax.pmin have no derivative rule (JAX raises too)")
 not_differentiable("custom_vjp_lin", "it is the linear part of a custom_vjp function, "
                    "which only reverse mode uses")
 

@@ -33,10 +33,49 @@ def linalg_solve_jvp(primals, tangents):
     return out, bind(P.linalg_solve, a, rhs)
 
 
+def _adjugate(a):
+    """adj(a) = det(a) a^-1 of real square matrices of any rank, from a = U S V^T:
+    det(U) det(V) V diag(prod_{j != i} s_j) U^T (zero when two singular values are)."""
+    shape = ops.aval(a).shape
+    batch, n, nb = shape[:-2], shape[-1], len(shape) - 2
+    packed = bind(P.svd, a, full_matrices=False, compute_uv=True)
+    u = ops.reshape(ops.slice_(packed, (0,) * (nb + 1), batch + (n * n,)), batch + (n, n))
+    s = ops.slice_(packed, (0,) * nb + (n * n,), batch + (n * n + n,))
+    vt = ops.reshape(ops.slice_(packed, (0,) * nb + (n * n + n,), batch + (2 * n * n + n,)),
+                     batch + (n, n))
+    eye = _eye_mask(n, batch + (n, n), ops.aval(a).dtype)
+    s_row = ops.broadcast_in_dim(s, batch + (n, n), tuple(range(nb)) + (nb + 1,))  # s_j at (i, j)
+    others = ops.add(ops.mul(s_row, ops.sub(1.0, eye)), eye)                      # s_j, 1 at j = i
+    kept = bind(P.reduce_prod, others, axes=(nb + 1,))                            # prod_{j != i}
+    sign = ops.mul(bind(P.linalg_det, u), bind(P.linalg_det, vt))
+    scaled = ops.mul(ops.swap_last(vt), ops.broadcast_in_dim(kept, batch + (n, n),
+                                                             tuple(range(nb)) + (nb + 1,)))
+    adj = ops.matmul(scaled, ops.swap_last(u))
+    return ops.mul(adj, ops.broadcast_in_dim(sign, batch + (n, n), tuple(range(nb))))
+
+
 def linalg_det_jvp(primals, tangents):
+    """d det a = tr(adj(a) da): det(a) tr(a^-1 da) where det(a) != 0; at a singular real
+    matrix (det exactly 0, where that formula is 0 * inf) the adjugate from the SVD, which
+    JAX's answer (from its LU factors) equals. The adjugate branch has no derivative of its
+    own (second derivatives at singular matrices are not JAX's), and the solve reads the
+    identity in its place there, so neither branch's NaN reaches the other's derivatives."""
     a, = primals
-    out = bind(P.linalg_det, a)           # d det a = det a * tr(a^-1 da)
-    return out, ops.mul(out, _matrix_trace(bind(P.linalg_solve, a, tangents[0])))
+    out = bind(P.linalg_det, a)
+    ta = tangents[0]
+    aval = ops.aval(a)
+    if aval.dtype.kind != "f":
+        return out, ops.mul(out, _matrix_trace(bind(P.linalg_solve, a, ta)))
+    batch, n = aval.shape[:-2], aval.shape[-1]
+    eye = _eye_mask(n, aval.shape, aval.dtype)
+    singular = ops.binary("eq", out, ops.full(0, ops.aval(out)))
+    singular_mat = ops.broadcast_in_dim(singular, aval.shape, tuple(range(len(batch))))
+    regular = ops.mul(out, _matrix_trace(bind(P.linalg_solve,
+                                              ops.select(singular_mat, eye, a), ta)))
+    adj = bind(P.stop_gradient, _adjugate(ops.select(singular_mat, a, eye)))
+    at_singular = ops.reduce_sum(ops.mul(ops.swap_last(adj), ta),
+                                 (len(batch), len(batch) + 1))
+    return out, ops.select(singular, at_singular, regular)
 
 
 def linalg_slogdet_jvp(primals, tangents):

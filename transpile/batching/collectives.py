@@ -1,11 +1,11 @@
-"""Collectives over a named vmap axis, as JAX's `lax.psum`, `lax.pmean`, `lax.axis_index`
-under `vmap(f, axis_name="i")`: the sum (mean) of a value over all members of the batch,
-and each member's position in it.
+"""Collectives over a named vmap axis, as JAX's `lax.psum`, `lax.pmean`, `lax.pmax`,
+`lax.pmin`, `lax.axis_index` under `vmap(f, axis_name="i")`: the sum (mean, maximum,
+minimum) of a value over all members of the batch, and each member's position in it.
 
 A member is traced on its own, so a collective is recorded as an equation (`psum`,
 `axis_index`, each naming its axis); the vmap of that name resolves it while replaying
 the member batched: psum sums the batch dimension away (the result is the same for every
-member: unbatched), axis_index is an iota along it. The vmap of another name (nested
+member: unbatched), pmax and pmin reduce it with max and min, axis_index is an iota along it. The vmap of another name (nested
 vmaps) passes it on batched, for its own vmap to resolve. Outside any vmap of its name a
 collective is JAX's NameError ("unbound axis name").
 """
@@ -87,6 +87,29 @@ def psum(x, axis_name, *, axis_index_groups=None):
     return tree_map(one, x)
 
 
+def _extremum(prim, what):
+    def collective(x, axis_name, *, axis_index_groups=None):
+        if axis_index_groups is not None:
+            raise NotImplementedError(f"lax.{what}: axis_index_groups is not supported")
+        names = _names(axis_name)
+        for name in names:
+            _axis_size(name)
+
+        def one(leaf):
+            for name in names:
+                leaf = bind(prim, leaf, axis_name=name)
+            return leaf
+        return tree_map(one, x)
+    collective.__name__ = collective.__qualname__ = what
+    collective.__doc__ = (f"The {'maximum' if what == 'pmax' else 'minimum'} of `x` (a pytree) "
+                          f"over the members of the vmap(s) named `axis_name`.")
+    return collective
+
+
+pmax = _extremum(P.pmax, "pmax")
+pmin = _extremum(P.pmin, "pmin")
+
+
 def pmean(x, axis_name, *, axis_index_groups=None):
     """The mean of `x` over the members of the vmap(s) named `axis_name`."""
     count = int(np.prod([_axis_size(n) for n in _names(axis_name)]))
@@ -112,6 +135,8 @@ def _axis_index_abstract(*, axis_name, dtype):
 
 
 abstract_rules["psum"] = _psum_abstract
+abstract_rules["pmax"] = _psum_abstract
+abstract_rules["pmin"] = _psum_abstract
 abstract_rules["axis_index"] = _axis_index_abstract
 
 
@@ -130,6 +155,22 @@ def psum_batching(size, values, dims, *, axis_name):
     return bind(P.psum, x, axis_name=axis_name), d
 
 
+def _extremum_batching(prim, reduction):
+    def rule(size, values, dims, *, axis_name):
+        x, = values
+        d, = dims
+        if _resolving(axis_name):           # every member holds the same value: it is the
+            if d is None:                   # maximum (minimum) itself
+                return x, None
+            return bind(reduction, x, axes=(d,)), None
+        return bind(prim, x, axis_name=axis_name), d
+    return rule
+
+
+register("pmax")(_extremum_batching(P.pmax, P.reduce_max))
+register("pmin")(_extremum_batching(P.pmin, P.reduce_min))
+
+
 @register("axis_index")
 def axis_index_batching(size, values, dims, *, axis_name, dtype):
     if _resolving(axis_name):
@@ -137,7 +178,7 @@ def axis_index_batching(size, values, dims, *, axis_name, dtype):
     return bind(P.axis_index, axis_name=axis_name, dtype=dtype), None
 
 
-COLLECTIVES = frozenset({"psum", "axis_index"})
+COLLECTIVES = frozenset({"psum", "pmax", "pmin", "axis_index"})
 
 
 def resolves_here(eqn) -> bool:

@@ -15,6 +15,8 @@ from ..numpy import linalg as _linalg
 det, eigh, inv, qr, solve, svd = (_linalg.det, _linalg.eigh, _linalg.inv, _linalg.qr,
                                   _linalg.solve, _linalg.svd)
 
+from ._expm import expm  # noqa: E402,F401
+
 _TRANSPOSE_FLAGS = {0: "N", 1: "T", 2: "C", "N": "N", "T": "T", "C": "C"}
 
 

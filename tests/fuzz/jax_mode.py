@@ -153,9 +153,6 @@ def jax_reference(op):
         if typing is None:
             return numpy_ref(params, *args)
         out_dt, join = typing
-        # A function of Python scalars only is weak in JAX (jnp.sqrt(-3) is a weak float64):
-        # kept as a Python scalar, as its partners will see it (seed 520169, x64).
-        scalars = bool(args) and all(is_pyscalar(a) for a in args)
         if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
             # Predicates and bit counts compute in their operands' dtype, not the result's
             # (jnp.bitwise_count(int8(-2)) counts |-2|, not uint8 254: seed 520077, x64).
@@ -164,6 +161,7 @@ def jax_reference(op):
             # Comparisons keep a Python int exact, as NumPy (transpile's README: JAX wraps it)
             args = [a if (type(a) is int and op.name in _EXACT_INTS) or a is None
                     else _as(a, compute) for a in args]
+        scalars = bool(args) and all(is_pyscalar(a) for a in args)
         with np.errstate(all="ignore"):
             value = numpy_ref(params, *args)
         if is_pyscalar(value) and out_dt == dtypes.default_for_python_type(type(value)):

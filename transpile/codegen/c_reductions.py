@@ -36,6 +36,11 @@ def accumulator_type(combiner: str, dt) -> str:
         return "double"          # float32 sums accumulate in double: at least NumPy's accuracy
     if combiner in ("sum", "prod") and dtypes.is_int(dt):
         return unsigned_work_type(dt)
+    if combiner in ("max", "min") and dtypes.is_int(dt) and np.dtype(dt).itemsize < 4:
+        # gcc 12 -O3 vectorises a uint8/uint16 max/min reduction of `c ? 1 : x` wrongly
+        # (the identity comes out: fuzz seed 540293, tests/test_narrow_int_reductions.py);
+        # a 32-bit accumulator is exact and compiles correctly.
+        return "int32_t" if np.dtype(dt).kind == "i" else "uint32_t"
     return C_TYPE[dt]
 
 

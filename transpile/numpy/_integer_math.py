@@ -42,8 +42,13 @@ def gcd(x1, x2):
         safe_b = E.where(stepping, b, 1)
         return E.where(stepping, b, a), E.where(stepping, E.remainder(a, safe_b), b)
 
-    result, _ = while_loop(not_done, step, (E.abs(a), E.abs(b)))
-    return result
+    # Euclid on the magnitudes as unsigned words: |int16 min| is 32768 there, not -32768
+    # (whose remainders stay negative: gcd(-32768, 8) would be -8; NumPy's is 8).
+    dt = aval_of(a).dtype
+    unsigned = np.dtype(f"uint{8 * dt.itemsize}")
+    result, _ = while_loop(not_done, step, (astype(E.abs(a), unsigned),
+                                            astype(E.abs(b), unsigned)))
+    return astype(result, dt)
 
 
 def lcm(x1, x2):

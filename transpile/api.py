@@ -23,8 +23,8 @@ import numpy as np
 from . import backends, dtypes, logs
 from .config import config as _config
 from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
-from .device_array import Array
-from .eager_array import EagerArray
+from .device_array import DeviceArray
+from .eager_array import EagerArray, WeakEagerArray
 from .errors import describe_function
 from .ir import IR
 from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
@@ -34,6 +34,9 @@ from .tracing import trace_flat
 _PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool", complex: "c128~"}
 # NumPy arrays as arguments: an EagerArray (eager_array.py) is one, with the same cache keys.
 _HOST_ARRAYS = frozenset((np.ndarray, EagerArray))
+# Arrays passed on other paths: device arrays, and weak eager values (JAX's rules), which trace
+# as weakly typed and so take their own cache keys.
+_OTHER_ARRAYS = frozenset((DeviceArray, WeakEagerArray))
 
 
 @dataclasses.dataclass
@@ -199,8 +202,10 @@ def _leaf_key(x, name: str):
     if isinstance(x, np.generic):
         _check_numpy_scalar(x, name)
         return ((), x.dtype.char)
-    if t is Array:
+    if t is DeviceArray:
         return (x.shape, x.dtype.char)
+    if t is WeakEagerArray:          # JAX's weak value: traced weakly typed, keyed apart
+        return (x.shape, x.dtype.char + "~")
     raise _bad_argument(x, name)
 
 
@@ -256,7 +261,7 @@ def _aval_for_leaf(x, name: str) -> ShapedArray:
         raise _int_out_of_range(x, name)
     if isinstance(x, np.generic):
         _check_numpy_scalar(x, name)
-    if type(x) is Array:
+    if type(x) is DeviceArray:
         return ShapedArray(x.shape, x.dtype)
     return aval_of(x)
 
@@ -323,7 +328,7 @@ class Jitted:
                 parts.append(_static_key(x, self._sig.arg_name(i)))
                 continue
             t = type(x)
-            if t is np.ndarray or t is Array or t is EagerArray:
+            if t is np.ndarray or t is DeviceArray or t is EagerArray:
                 leaves.append(x)
                 parts.append((x.shape, x.dtype.char))
             elif t in _PY_SCALAR_KEYS:
@@ -459,7 +464,7 @@ class _TraceSpec:
         for leaf, path in zip(flat, tree_leaf_paths(x, name)):
             _check_array_leaf(leaf, name)
             if not (type(leaf) in _HOST_ARRAYS or type(leaf) in _PY_SCALAR_KEYS
-                    or isinstance(leaf, np.generic) or type(leaf) is Array):
+                    or isinstance(leaf, np.generic) or type(leaf) in _OTHER_ARRAYS):
                 raise _bad_argument(leaf, name)
             aval = _aval_for_leaf(leaf, path)
             self.avals.append(aval)
@@ -751,7 +756,7 @@ def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
 
 def block_until_ready(x):
     """Wait for device arrays anywhere in `x` (CPU results are already computed); return `x`."""
-    device = [leaf for leaf in tree_flatten(x)[0] if type(leaf) is Array]
+    device = [leaf for leaf in tree_flatten(x)[0] if type(leaf) is DeviceArray]
     if device:
         device[0].block_until_ready()      # one device-wide synchronisation covers them all
     return x

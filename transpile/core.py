@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from . import dtypes
+from .eager_array import WeakEagerArray, register_aval_of
 from .errors import ConcretizationError, UnexpectedTracerError, user_location, user_subscript
 
 
@@ -73,8 +74,12 @@ def aval_of(x) -> ShapedArray:
     if type(x) in _PY_SCALARS:
         return ShapedArray((), dtypes.default_for_python_type(type(x)), type(x) is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
-        return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"))
+        return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"),
+                           type(x) is WeakEagerArray)
     raise TypeError(f"{type(x).__name__} {x!r:.60} is not an array or a number")
+
+
+register_aval_of(aval_of)
 
 
 # ---------------------------------------------------------------------------------------------

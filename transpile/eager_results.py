@@ -27,8 +27,10 @@ def eager_tree(tree):
         return tree
     if t is np.ndarray:
         return tree.view(EagerArray)
-    if t in (int, float, bool, complex) or tree is None or isinstance(tree, np.generic):
+    if t in (int, float, bool, complex) or tree is None:
         return tree
+    if isinstance(tree, np.generic):
+        return eager(tree)         # a 0-d array under JAX's rules, else the scalar
     return tree_map(eager, tree)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from . import dtypes
 from .core import aval_of
 from .numpy import _elementwise as E
-from .base.operands import astype, normalize_axis, reshape, shape_of
+from .base.operands import astype, normalize_axis, reshape, shape_of, weak_like
 from .base.operands import operand as as_operand
 
 
@@ -85,7 +85,7 @@ def population_count(x):
     from .numpy._integer_math import bitwise_count
     x = _check_int(x, "population_count")
     dt = aval_of(x).dtype
-    return astype(bitwise_count(astype(x, _unsigned(dt))), dt)
+    return weak_like(astype(bitwise_count(astype(x, _unsigned(dt))), dt), x)
 
 
 def clz(x):
@@ -99,7 +99,8 @@ def clz(x):
     while shift < bits:
         u = E.bitwise_or(u, E.right_shift(u, astype(shift, _unsigned(dt))))
         shift *= 2
-    return astype(E.subtract(bits, astype(population_count(astype(u, dt)), np.int64)), dt)
+    count = E.subtract(bits, astype(population_count(astype(u, dt)), np.int64))
+    return weak_like(astype(count, dt), x)
 
 
 def mulhi(x, y):
@@ -379,12 +380,12 @@ def _approx_k(operand, k, axis, largest):
 
 def bessel_i0e(x):
     from .scipy.special import i0e
-    return i0e(x)
+    return weak_like(i0e(x), x)
 
 
 def bessel_i1e(x):
     from .scipy.special import i1e
-    return i1e(x)
+    return weak_like(i1e(x), x)
 
 
 def igamma(a, x):

@@ -23,6 +23,7 @@ from .numpy._preferred import accumulate_in
 from .numpy._reductions import argmax as _np_argmax, argmin as _np_argmin
 from .numpy._shape import concatenate as _concatenate, flip, transpose as _transpose
 from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+from .base.operands import weak_like
 from .pytree import tree_flatten, tree_map, tree_unflatten
 
 add, sub, max, min = E.add, E.subtract, E.maximum, E.minimum
@@ -65,7 +66,7 @@ def conj(x):
         if dt not in (np.float32, np.float64):
             raise TypeError(f"conj does not accept dtype {dt}. Accepted dtypes are subtypes "
                             "of float32, complexfloating, float64.")
-        x = astype(x, np.complex64 if dt == np.float32 else np.complex128)
+        x = weak_like(astype(x, np.complex64 if dt == np.float32 else np.complex128), x)
     return E.conjugate(x)
 
 

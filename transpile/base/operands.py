@@ -301,6 +301,15 @@ def astype(x, dtype):
     return bind(P.convert_element_type, x, new_dtype=dt, weak_type=False)
 
 
+def weak_like(out, x):
+    """`out`, weakly typed where `x` is (JAX's unary operations keep their operand's weak
+    type; one built from strong casts, as `lax.clz` is, needs it put back)."""
+    aval = aval_of(out)
+    if not aval_of(x).weak_type or aval.weak_type:
+        return out
+    return bind(P.convert_element_type, out, new_dtype=aval.dtype, weak_type=True)
+
+
 def _saturating_cast(x, src, dt):
     """JAX's float -> int conversion: out-of-range values saturate to the integer's bounds and
     NaN becomes 0 (NumPy's and C's answer is undefined; transpile's NumPy mode gives the

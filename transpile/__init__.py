@@ -46,7 +46,7 @@ _LAZY = {
     "custom_gradient": "autodiff.custom",
 }
 _SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops",
-               "config", "flatten_util")
+               "config", "flatten_util", "errors")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

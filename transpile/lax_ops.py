@@ -14,6 +14,7 @@ import numpy as np
 from . import dtypes
 from . import primitives as P
 from .base.control_flow import scan
+from .base.control_flow_checks import check_callable
 from .core import Tracer, aval_of, bind, trace_stack
 from .numpy import _cumulative as C
 from .numpy import _elementwise as E
@@ -399,6 +400,7 @@ def associative_scan(fn, elems, reverse=False, axis=0):
 
     Step k combines each element with the one 2**k places before it; the first 2**k
     elements are already final, so no identity element is needed (Hillis-Steele)."""
+    check_callable("lax.associative_scan", fn=fn)
     leaves, tree = tree_flatten(elems)
     leaves = [operand(x) for x in leaves]
     if not leaves:

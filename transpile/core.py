@@ -161,7 +161,7 @@ class Tracer:
 
 def concretization_message(tracer: Tracer, what: str) -> str:
     trace = tracer._trace
-    lines = [f"Abstract tracer value encountered where a concrete value is expected: {tracer!r} "
+    lines = [f"Abstract tracer value encountered where concrete value is expected: {tracer!r} "
              f"was passed to `{what}()` at {user_location()}."]
     fun_desc = trace.function_description if trace is not None else "the traced function"
     names = sorted(tracer.deps)

@@ -49,6 +49,7 @@ from .lax_gather import *  # noqa: E402,F401,F403
 from .lax_fft import FftType, fft  # noqa: E402,F401
 from .lax_zeta import polygamma, zeta  # noqa: E402,F401
 from .precision import DotAlgorithmPreset  # noqa: E402,F401
+from . import lax_dtype_checks as _dtype_checks  # noqa: E402
 
 
 # Collectives over a named vmap axis (batching/collectives.py; imported when called, as the
@@ -77,3 +78,8 @@ _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transp
                                    "transpile.lax_extras", "transpile.lax_conv_transpose",
                                    "transpile.lax_gather", "transpile.lax_fft",
                                    "transpile.lax_zeta"))
+
+# Under JAX's dtype rules the binary operations refuse mixed dtypes, as JAX's do (lax does
+# not promote; jax.numpy does).
+globals().update({_name: _dtype_checks.dtype_checked(_name, globals()[_name])
+                  for _name in _dtype_checks.BINARY_OPERATIONS})

@@ -187,8 +187,9 @@ def split(operand, sizes, axis=0):
     if any(int(n) < 0 for n in sizes):
         raise ValueError(f"Sizes passed to split must be nonnegative, got {tuple(sizes)}")
     if sum(sizes) != shape_of(x)[ax]:
-        raise ValueError(f"lax.split: sizes {tuple(sizes)} must sum to the axis length "
-                         f"{shape_of(x)[ax]}")
+        raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {ax} of the "
+                         f"operand shape {list(shape_of(x))} (lax.split: the sizes "
+                         f"{tuple(sizes)} must sum to the axis length {shape_of(x)[ax]})")
     pieces, start = [], 0
     for size in sizes:
         key = [slice(None)] * len(shape_of(x))
@@ -290,9 +291,14 @@ def reduce(operands, init_values, computation, dimensions):
     arrays elementwise), starting from `init_values`: pairwise halving, log2(n) steps."""
     from .pytree import tree_flatten, tree_unflatten
     flat, tree = tree_flatten(operands)
-    inits, _ = tree_flatten(init_values)
-    if len(flat) != len(inits):
-        raise ValueError("lax.reduce: operands and init_values must have the same structure")
+    inits, init_tree = tree_flatten(init_values)
+    if tree != init_tree:
+        raise ValueError(f"Operands must have the same tree structure as init_values: {tree} "
+                         f"vs. {init_tree} (lax.reduce takes one initial value per operand)")
+    init_shapes = [shape_of(as_operand(i)) for i in inits]
+    if any(shape != () for shape in init_shapes):
+        raise ValueError(f"reduce found non-scalar initial value: {init_shapes} (each initial "
+                         "value is a scalar: the identity of the computation)")
     flat = [as_operand(x) for x in flat]
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
     for d in reversed(dims):

@@ -24,7 +24,7 @@ from .numpy._preferred import accumulate_in
 from .numpy._reductions import argmax as _np_argmax, argmin as _np_argmin
 from .numpy._shape import concatenate as _concatenate, flip, transpose as _transpose
 from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
-from .base.operands import weak_like
+from .base.operands import static_shape, weak_like
 from .pytree import tree_flatten, tree_map, tree_unflatten
 
 add, sub, max, min = E.add, E.subtract, E.maximum, E.minimum
@@ -201,7 +201,7 @@ def reshape(operand_, new_sizes, dimensions=None):
     x = operand(operand_)
     if dimensions is not None:
         x = _transpose(x, tuple(dimensions))
-    return _np_reshape(x, tuple(new_sizes))
+    return _np_reshape(x, static_shape(new_sizes, "new_sizes"))
 
 
 def transpose(operand_, permutation):

@@ -9,7 +9,7 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, ensure_operand, is_python_scalar
-from ..errors import user_location
+from ..errors import ConcretizationError, user_location
 from ..strength import is_marked
 
 
@@ -79,13 +79,31 @@ def _static_int(value, what: str) -> int:
         raise TypeError(f"{what} must be an int, got {type(value).__name__}") from None
 
 
+class NegativeDimensionError(ValueError, TypeError):
+    """A negative size in a shape: NumPy's ValueError, and JAX's TypeError, so that code
+    catching either catches it."""
+
+
+_SHAPE_WORDS = "Shapes must be 1D sequences of concrete values of integer type"   # JAX's
+
+
 def static_shape(shape, what="shape") -> tuple[int, ...]:
-    """A concrete shape tuple; a traced size raises ConcretizationError through __index__."""
-    if isinstance(shape, (int, np.integer)) or isinstance(shape, Tracer):
+    """A concrete shape tuple. An entry that is not an integer is JAX's TypeError; a traced
+    one JAX's words too, as a ConcretizationError (a TypeError) naming the argument."""
+    if isinstance(shape, (int, float, complex, np.generic, Tracer)) or (
+            isinstance(shape, np.ndarray) and shape.ndim == 0):
         shape = (shape,)
-    dims = tuple(_static_int(d, what) for d in shape)
+    try:
+        dims = tuple(_static_int(d, what) for d in shape)
+    except ConcretizationError as e:
+        raise ConcretizationError(
+            f"{_SHAPE_WORDS}, got {tuple(shape)}.\nIf using `jit`, try using `static_argnums` "
+            f"or applying `jit` to smaller subfunctions.\n{e}") from None
+    except TypeError:
+        raise TypeError(f"{_SHAPE_WORDS}, got {tuple(shape)}. Each entry of {what} must be a "
+                        "Python int (or a NumPy integer scalar)") from None
     if any(d < 0 for d in dims):
-        raise ValueError(f"negative dimensions are not allowed in {what} {dims}")
+        raise NegativeDimensionError(f"negative dimensions are not allowed in {what} {dims}")
     return dims
 
 

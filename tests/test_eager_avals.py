@@ -93,3 +93,31 @@ def test_a_weak_value_passed_to_jit_is_traced_weak_and_keyed_apart():
         assert f(weak).dtype == np.float16
         assert weak.view(EagerArray).weak_type is False     # the strong view of the same data
         assert type(weak[()]) is WeakEagerArray             # an element keeps the weak type
+
+
+def test_compiled_results_keep_weak_types_under_jax_rules():
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        twice = tp.jit(lambda x: x * 2)
+        assert twice(tlax.abs(2.0)).weak_type is True        # as JAX's jit: still weak
+        assert twice(tlax.abs(2.0)).weak_type is True        # (the cached entry too)
+        assert twice(np.float64(2.0)).weak_type is False
+
+
+class _OtherLibraryArray:
+    """An array of another library (as JAX's are): `__array__`, shape, dtype, weak_type."""
+
+    def __init__(self, values, weak_type):
+        self._values, self.weak_type = np.asarray(values), weak_type
+        self.shape, self.dtype = self._values.shape, self._values.dtype
+
+    def __array__(self, dtype=None, copy=None):
+        return self._values if dtype is None else self._values.astype(dtype)
+
+
+@pytest.mark.parametrize("weak", [False, True])
+def test_other_libraries_arrays_are_operands_keeping_their_weak_type(weak):
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        x = _OtherLibraryArray(np.arange(3), weak)
+        assert tnp.add(x, x).weak_type is weak and list(tnp.add(x, x)) == [0, 2, 4]
+        assert tp.jit(lambda a: a + 1)(x).weak_type is weak
+        assert tlax.bitcast_convert_type(x, np.float64).weak_type is False

@@ -1,7 +1,7 @@
 """Under JAX's dtype rules, lax's binary operations refuse operands of different dtypes and of
 kinds they do not take, in JAX 0.10's words (transpile/lax_dtype_checks.py); under NumPy's
-rules they keep promoting. And the shape, split, reduce and conv argument errors that JAX's
-lax_test.py matches by their text."""
+rules they keep promoting. And the shape, split, reduce, conv, take_along_axis and
+expand_dims argument errors that JAX's lax_test.py and lax_numpy_test.py match by their text."""
 from __future__ import annotations
 
 import re
@@ -85,6 +85,11 @@ def test_numpy_rules_keep_promoting():
      "dimensions"),
     (lambda: tp.jit(lambda i: tnp.split(tnp.zeros((12, 2)), i))(2.0), TypeError,
      "Abstract tracer value encountered where concrete value is expected."),
+    (lambda: tnp.take_along_axis(tnp.arange(5), np.array([3.0], np.float32), axis=0),
+     TypeError, "take_along_axis indices must be of integer type, got float32"),
+    (lambda: tnp.take_along_axis(tnp.arange(5), np.array([3.0]), axis=0), IndexError,
+     "integer type"),
+    (lambda: tnp.expand_dims(tnp.ones((2, 3)), [3, -1]), ValueError, "repeated axis"),
 ])
 def test_argument_errors_begin_with_jax_words(call, error, message):
     with pytest.raises(error, match=message):

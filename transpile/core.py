@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 from . import dtypes
-from .eager_array import WeakEagerArray, register_aval_of
+from .eager_array import EagerArray, WeakEagerArray, register_aval_of
 from .errors import ConcretizationError, UnexpectedTracerError, user_location, user_subscript
 
 
@@ -288,7 +288,8 @@ def bind(prim: Primitive, *args, **params):
 
 
 def ensure_operand(x, what: str = "operand"):
-    """Accept tracers, numbers and NumPy arrays; convert lists/tuples; reject the rest."""
+    """Accept tracers, numbers and NumPy arrays; convert lists/tuples and other libraries'
+    arrays; reject the rest."""
     if isinstance(x, (Tracer, np.ndarray, np.generic)) or type(x) in _PY_SCALARS:
         return x
     if isinstance(x, (list, tuple)):
@@ -296,6 +297,24 @@ def ensure_operand(x, what: str = "operand"):
     for base in (bool, int, float, complex):   # subclasses such as IntEnum become plain numbers
         if isinstance(x, base):
             return base(x)
+    if is_foreign_array(x):
+        return foreign_to_host(x)
     raise TypeError(f"{what} of type {type(x).__name__} is not an array: expected a transpile or "
                     "NumPy array, a Python number, or a (nested) list of them")
+
+
+def is_foreign_array(x) -> bool:
+    """Another library's array (a JAX array, ...): not NumPy's, but with `__array__`, a
+    shape and a dtype, so NumPy can copy it to the host."""
+    return (hasattr(x, "__array__") and hasattr(x, "dtype") and hasattr(x, "shape")
+            and not isinstance(x, (np.ndarray, np.generic, Tracer)))
+
+
+def foreign_to_host(x):
+    """A foreign array as an eager array (NumPy's copy of it). Its weak type, where it says
+    it has one (`x.weak_type`, as JAX's arrays do and as JAX itself reads it), is kept under
+    JAX's dtype rules."""
+    host = np.asarray(x)
+    weak = dtypes.config._token and getattr(x, "weak_type", False) is True
+    return host.view(WeakEagerArray if weak else EagerArray)
 

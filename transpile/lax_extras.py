@@ -303,8 +303,14 @@ def reduce(operands, init_values, computation, dimensions):
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
     for d in reversed(dims):
         flat = _halve(flat, d, computation, tree)
-    start = [astype(as_operand(i), aval_of(x).dtype) for i, x in zip(inits, flat)]
+    start = [_as_dtype_of(as_operand(i), x) for i, x in zip(inits, flat)]
     return tree_unflatten(tree, computation_leaves(computation, tree, start, flat))
+
+
+def _as_dtype_of(init, x):
+    """An initial value in x's dtype; one already of it keeps its weak type (JAX's reduce of
+    a weak operand from a weak initial value is weak)."""
+    return init if aval_of(init).dtype == aval_of(x).dtype else astype(init, aval_of(x).dtype)
 
 
 def computation_leaves(computation, tree, a, b):

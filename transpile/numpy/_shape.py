@@ -61,6 +61,9 @@ def expand_dims(a, axis):
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out_ndim = len(shape) + len(axes)
     positions = sorted(normalize_axis(ax, out_ndim) for ax in axes)
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"repeated axis in expand_dims: {tuple(axes)} names one position "
+                         "twice (NumPy's and JAX's error)")
     new = list(shape)
     for p in positions:
         new.insert(p, 1)

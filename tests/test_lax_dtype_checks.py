@@ -90,6 +90,9 @@ def test_numpy_rules_keep_promoting():
     (lambda: tnp.take_along_axis(tnp.arange(5), np.array([3.0]), axis=0), IndexError,
      "integer type"),
     (lambda: tnp.expand_dims(tnp.ones((2, 3)), [3, -1]), ValueError, "repeated axis"),
+    (lambda: tp.eval_shape(lambda x: lax.top_k(x, 100),
+                           tp.ShapeDtypeStruct((2 ** 31 + 1,), np.float32)), ValueError,
+     "top_k returns int32 indices, which will overflow"),
 ])
 def test_argument_errors_begin_with_jax_words(call, error, message):
     with pytest.raises(error, match=message):

@@ -97,3 +97,18 @@ def test_eager_control_flow_results_are_arrays_under_jax_rules():
     assert isinstance(y, tp.Array) and y.aval.weak_type and y == 1.0
     with config.settings(transpile_dtype_rules="numpy"):
         assert lax.cond(True, lambda x: x, lambda x: x, 1.0) == 1.0
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+def test_float_bounds_of_one_dtype_count_up_from_lower_as_in_jax(jit):
+    """i takes lower, lower + 1, ... while below upper (0.5 + 1.5 + 2.5); an empty range
+    runs no step; bounds of two dtypes are refused."""
+    def total(lo, hi):
+        return lax.fori_loop(lo, hi, lambda i, c: c + i, 0.0)
+    run = tp.jit(total) if jit else total
+    assert run(0.5, 3.0) == 4.5
+    assert run(np.float32(0.5), np.float32(3.0)) == 4.5
+    assert run(3.0, 1.0) == 0.0
+    with pytest.raises(TypeError, match="lower and upper arguments to fori_loop must have "
+                                        "equal types, got int64 and float64"):
+        run(0, 3.0)

@@ -359,6 +359,8 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
             raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
                              "statically known.")
     check_fori_bounds(aval_of(operand(lower)), aval_of(operand(upper)))
+    if not all(dtypes.is_int(aval_of(operand(b)).dtype) for b in (lower, upper)):
+        return _float_fori_loop(operand(lower), operand(upper), body_fun, init_val)
     if not _tracing():
         val = eager_tree(init_val)
         checked = _fori_index_aval(operand(lower), operand(upper)) is None
@@ -412,6 +414,23 @@ def _fori_trace_body(body_fun, index_aval):
                                [frozenset()] + deps, "lax.fori_loop body_fun", wrap=wrap)
         return region, region[2]
     return trace_body
+
+
+def _float_fori_loop(lower, upper, body_fun, init_val):
+    """Float bounds, which JAX takes when both have one dtype: the body sees lower,
+    lower + 1, ... while below upper. The loop counts its trips in int64, as the uint64 one."""
+    dt = aval_of(lower).dtype
+    if dt != aval_of(upper).dtype or not dtypes.is_float(dt):
+        raise TypeError("lower and upper arguments to fori_loop must have equal types, got "
+                        f"{np.dtype(dt).name} and {np.dtype(aval_of(upper).dtype).name}; "
+                        "use integer bounds, or two of one float dtype")
+    trips = elementwise("ceil", elementwise("sub", upper, lower))
+    trips = astype(elementwise("max", trips, operand(np.zeros((), dt))), dtypes.int64)
+
+    def body(trip, index_and_val):
+        index, val = index_and_val     # the float index is carried, not made from `trip`
+        return elementwise("add", index, operand(np.ones((), dt))), body_fun(index, val)
+    return fori_loop(np.int64(0), trips, body, (lower, init_val))[1]
 
 
 def _uint64_fori_loop(lower, upper, body_fun, init_val):

@@ -80,6 +80,8 @@ def test_numpy_rules_keep_promoting():
      "Operands must have the same tree structure as init_values"),
     (lambda: lax.reduce({"x": np.ones(5)}, {"x": np.ones(5)}, lambda a, b: a, [0]), ValueError,
      "reduce found non-scalar initial value"),
+    (lambda: lax.reduce(np.arange(3), 0, lax.add, (0, 0)), ValueError,
+     "duplicate value in 'axes' of reduction"),
     (lambda: lax.conv(tnp.zeros((1, 1, 3, 3)), np.zeros((1, 1, 1, 1)), [1], "SAME"), ValueError,
      "conv_general_dilated window and window_strides must have the same number of "
      "dimensions"),

@@ -301,6 +301,9 @@ def reduce(operands, init_values, computation, dimensions):
                          "value is a scalar: the identity of the computation)")
     flat = [as_operand(x) for x in flat]
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(dimensions)}; name "
+                         "each dimension to reduce once")
     for d in reversed(dims):
         flat = _halve(flat, d, computation, tree)
     start = [_as_dtype_of(as_operand(i), x) for i, x in zip(inits, flat)]

@@ -6,6 +6,7 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, register_list_converter
+from ..eager_array import as_weak
 from ..base.operands import astype, broadcast_to, operand, py_scalar_like, static_shape
 
 
@@ -96,12 +97,13 @@ def full(shape, fill_value, dtype=None):
         return broadcast_to(value, shape)
     dt = dtypes.requested(dtype, "full") if dtype is not None else \
         dtypes.canonicalize(np.asarray(fill_value).dtype)
-    if current_trace() is None:
-        return np.full(shape, fill_value, dtype=dt)
     # JAX's full of a Python number with no dtype is weakly typed (full(3, 2.0) * x keeps x's
-    # float32); NumPy's is strong.
+    # float32), eager or traced; NumPy's is strong.
     weak = dtype is None and dtypes.config.jax_rules() and type(fill_value) in (int, float,
                                                                                  complex)
+    if current_trace() is None:
+        filled = np.full(shape, fill_value, dtype=dt)
+        return as_weak(filled) if weak else filled
     return bind(P.broadcast_in_dim, fill_value if weak else py_scalar_like(fill_value, dt),
                 shape=shape, broadcast_dimensions=())
 

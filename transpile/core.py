@@ -74,8 +74,9 @@ def aval_of(x) -> ShapedArray:
     if type(x) in _PY_SCALARS:
         return ShapedArray((), dtypes.default_for_python_type(type(x)), type(x) is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
+        # (a weak eager value made under JAX's rules is strong again under NumPy's)
         return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"),
-                           type(x) is WeakEagerArray)
+                           type(x) is WeakEagerArray and dtypes.config._token != "")
     raise TypeError(f"{type(x).__name__} {x!r:.60} is not an array or a number")
 
 

@@ -2,7 +2,8 @@
 
 Eagerly, transpile's functions compute on NumPy (DESIGN: "eager = NumPy"), but JAX code
 updates arrays with `x.at[i].set(v)`, which a plain `numpy.ndarray` does not have. This
-subclass adds that one property and otherwise stays a NumPy array: it prints as NumPy's
+subclass adds that property (and JAX's `.aval` / `.weak_type`; `WeakEagerArray` holds the
+weakly typed values JAX's rules make) and otherwise stays a NumPy array: it prints as NumPy's
 `array(...)`, pickles, `np.asarray` of it is a plain ndarray view, and NumPy's own ufuncs
 and methods keep the subclass, so `(x + 1).at[0].set(2)` works too.
 

@@ -99,3 +99,13 @@ def test_numpy_rules_keep_promoting():
 def test_argument_errors_begin_with_jax_words(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_array_of_a_python_int_beyond_the_default_int_overflows_as_in_jax():
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=False):
+        with pytest.raises(OverflowError, match="Python int 2147483648 too large to convert "
+                                                "to int32"):
+            tnp.array(2 ** 31)
+        assert tnp.array(2 ** 31 - 1) == 2 ** 31 - 1 and tnp.array(-2 ** 31) == -2 ** 31
+    with config.settings(transpile_dtype_rules="numpy"):
+        assert tnp.array(2 ** 63).dtype == np.uint64        # NumPy's own answer

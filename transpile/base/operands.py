@@ -16,7 +16,7 @@ from ..strength import is_marked
 def operand(x, what="operand"):
     x = ensure_operand(x, what)
     if dtypes.config._token:          # JAX converts every Python int to its default int first
-        _check_fits_default_int(x)
+        check_fits_default_int(x)
     if isinstance(x, (np.ndarray, np.generic)):
         if x.dtype not in dtypes.SUPPORTED:
             raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
@@ -34,7 +34,7 @@ def strong_operand(x, what="operand"):
     Python scalars weak (`jnp.dot(uint8_array, 3)` is uint8), so under JAX's rules the
     operand is only checked to fit the default int."""
     if dtypes.config._token:           # JAX's rules
-        _check_fits_default_int(x)
+        check_fits_default_int(x)
         return operand(x, what)
     if type(x) in (bool, int, float):
         converted = np.asarray(x)     # NumPy's own conversion: 2**63 becomes uint64
@@ -166,7 +166,7 @@ def _jax_python_ints(name: str, xs):
     if not any(type(x) is int for x in xs):
         return xs
     for x in xs:
-        _check_fits_default_int(x)
+        check_fits_default_int(x)
     if name in _COMPARISONS:
         return [_jax_exact_comparison_operand(x, xs) for x in xs]
     try:
@@ -192,13 +192,13 @@ def _jax_exact_comparison_operand(x, xs):
     return x
 
 
-def _check_fits_default_int(x) -> None:
+def check_fits_default_int(x) -> None:
     """JAX's OverflowError for a Python int its default int (int32 without x64) cannot hold."""
     default = np.iinfo(dtypes.default_int())
     if type(x) is int and not default.min <= x <= default.max:
         raise OverflowError(
-            f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
-            f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
+            f"Python int {x} too large to convert to {dtypes.default_int()}, JAX's default "
+            f"int (at {user_location()}): under JAX's dtype rules a Python int must fit it; "
             + ("pass it as an array of a dtype that holds it (np.uint64) or as a float"
                if dtypes.config.x64() else
                "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array"))

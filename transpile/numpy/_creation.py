@@ -7,7 +7,8 @@ from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, register_list_converter
 from ..eager_array import as_weak
-from ..base.operands import astype, broadcast_to, operand, py_scalar_like, static_shape
+from ..base.operands import (astype, broadcast_to, check_fits_default_int, operand,
+                             py_scalar_like, static_shape)
 
 
 def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
@@ -41,6 +42,8 @@ def array(object, dtype=None, copy=True):
     dt = None if dtype is None else dtypes.requested(dtype, "array")
     if dt is None and isinstance(object, (list, tuple)) and dtypes.config.jax_rules():
         dt = _jax_list_dtype(object)
+    if dt is None and dtypes.config.jax_rules():
+        check_fits_default_int(object)      # JAX's OverflowError, where NumPy would wrap
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
     return _canonical_host(_check_host_array(host, "array()"))
 

@@ -121,3 +121,13 @@ def test_other_libraries_arrays_are_operands_keeping_their_weak_type(weak):
         assert tnp.add(x, x).weak_type is weak and list(tnp.add(x, x)) == [0, 2, 4]
         assert tp.jit(lambda a: a + 1)(x).weak_type is weak
         assert tlax.bitcast_convert_type(x, np.float64).weak_type is False
+
+
+def test_numpy_namespace_ndarray_is_the_abstract_array_type():
+    """jnp.ndarray is jax.Array in JAX: an isinstance check that tracers pass too, and not
+    something to construct."""
+    seen = []
+    tp.jit(lambda x: seen.append(isinstance(x, tnp.ndarray)) or x)(np.ones(2))
+    assert seen == [True] and tnp.ndarray is tp.Array
+    with pytest.raises(TypeError):
+        tnp.ndarray((1, 1))

@@ -109,3 +109,13 @@ def test_array_of_a_python_int_beyond_the_default_int_overflows_as_in_jax():
         assert tnp.array(2 ** 31 - 1) == 2 ** 31 - 1 and tnp.array(-2 ** 31) == -2 ** 31
     with config.settings(transpile_dtype_rules="numpy"):
         assert tnp.array(2 ** 63).dtype == np.uint64        # NumPy's own answer
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+def test_bitcast_to_the_same_dtype_is_the_value_strongly_typed(jit):
+    """(Compiled, it emitted a call to a tp_bitcast_f32_f32 helper that does not exist.)"""
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        op = lambda x: lax.bitcast_convert_type(x, np.float64)     # noqa: E731
+        run = tp.jit(op) if jit else op
+        out = run(lax.abs(2.0))
+        assert out == 2.0 and out.dtype == np.float64 and out.weak_type is False

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from . import dtypes
 from . import primitives as P
-from .core import bind
-from .base.operands import operand
+from .core import aval_of, bind
+from .base.operands import astype, operand
 
 
 def _special(name: str):
@@ -26,8 +26,10 @@ erf, erfc, erf_inv, lgamma, digamma = (_special(n) for n in ("erf", "erfc", "erf
 
 def bitcast_convert_type(operand_, new_dtype):
     """Reinterpret the bits of each element as `new_dtype` (of the same width)."""
-    return bind(P.bitcast_convert_type, operand(operand_),
-                new_dtype=dtypes.canonicalize(new_dtype))
+    x, dt = operand(operand_), dtypes.canonicalize(new_dtype)
+    if aval_of(x).dtype == dt:       # the same bits: the value itself, strongly typed (JAX's)
+        return astype(x, dt)
+    return bind(P.bitcast_convert_type, x, new_dtype=dt)
 
 
 __all__ = ["bitcast_convert_type", "digamma", "erf", "erf_inv", "erfc", "lgamma"]

@@ -131,3 +131,14 @@ def test_numpy_namespace_ndarray_is_the_abstract_array_type():
     assert seen == [True] and tnp.ndarray is tp.Array
     with pytest.raises(TypeError):
         tnp.ndarray((1, 1))
+
+
+def test_elements_index_arrays_under_jit_and_vmap():
+    """Under JAX's rules an element is a 0-d array (not a NumPy scalar); as an index it is an
+    integer, as JAX's are (JAX's testIndexApplyBatchingBug)."""
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        arr, ind = tnp.array([[1, 2, 3, 4, 5, 6]]), tnp.array([3])
+        func = lambda a, i: a.at[i].apply(lambda x: x - 1)    # noqa: E731
+        assert func(arr[0], ind[0]).tolist() == [1, 2, 3, 3, 5, 6]
+        assert tp.vmap(func)(arr, ind).tolist() == [[1, 2, 3, 3, 5, 6]]
+        assert tp.jit(lambda x: x[np.array(2)])(np.arange(4.0)) == 2.0

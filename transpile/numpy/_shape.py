@@ -239,7 +239,7 @@ def _selection_shape(shape, index) -> tuple:
 
 def _is_array_entry(k) -> bool:
     if _is_scalar_bool(k) or isinstance(k, (int, np.integer, slice)) or k is None \
-            or k is Ellipsis:
+            or k is Ellipsis or _is_integer_0d(k):
         return False
     dt = getattr(k, "dtype", None)
     return dt is None or np.dtype(dt) != np.bool_      # boolean masks keep their values
@@ -260,8 +260,15 @@ def _expand_ellipsis(key, ndim):
     return key + fill
 
 
+def _is_integer_0d(k) -> bool:
+    """A 0-d integer NumPy array: an integer index (JAX's rules make elements and scalar
+    results 0-d arrays, as JAX does: `x[jnp.arange(3)[1]]`)."""
+    return isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu"
+
+
 def _static_index(k, n: int, dim: int) -> int:
-    if isinstance(k, (bool, np.bool_)) or isinstance(k, (list, np.ndarray)) or (
+    if isinstance(k, (bool, np.bool_)) or isinstance(k, list) or (
+            isinstance(k, np.ndarray) and not _is_integer_0d(k)) or (
             isinstance(k, Tracer) and k.ndim > 0):
         raise TypeError("only integers, slices (`:`), ellipsis (`...`) and None are valid "
                         f"indices under jit, got {type(k).__name__}; advanced (array/boolean) "

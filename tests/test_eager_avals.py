@@ -142,3 +142,24 @@ def test_elements_index_arrays_under_jit_and_vmap():
         assert func(arr[0], ind[0]).tolist() == [1, 2, 3, 3, 5, 6]
         assert tp.vmap(func)(arr, ind).tolist() == [[1, 2, 3, 3, 5, 6]]
         assert tp.jit(lambda x: x[np.array(2)])(np.arange(4.0)) == 2.0
+
+
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+def test_like_functions_keep_a_weak_input_weak_without_a_dtype(jit):
+    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
+        weak = tlax.abs(2.0)
+        for make, weak_out in [(lambda x: tnp.full_like(x, -100), True),
+                               (lambda x: tnp.zeros_like(x, shape=(3,)), True),
+                               (lambda x: tnp.ones_like(x), True),
+                               (lambda x: tnp.zeros_like(x, dtype=float), False)]:
+            run = tp.jit(make) if jit else make
+            assert run(weak).weak_type is weak_out
+            assert run(np.float64(2.0)).weak_type is False
+
+
+def test_an_array_that_cannot_be_copied_to_numpy_is_refused_with_why():
+    class Unreadable(_OtherLibraryArray):
+        def __array__(self, dtype=None, copy=None):
+            raise RuntimeError("values not known yet")
+    with pytest.raises(TypeError, match="copying it to NumPy failed.*values not known yet"):
+        tnp.add(Unreadable(np.ones(2), False), 1)

@@ -315,7 +315,12 @@ def foreign_to_host(x):
     """A foreign array as an eager array (NumPy's copy of it). Its weak type, where it says
     it has one (`x.weak_type`, as JAX's arrays do and as JAX itself reads it), is kept under
     JAX's dtype rules."""
-    host = np.asarray(x)
+    try:
+        host = np.asarray(x)
+    except Exception as e:        # (a JAX tracer refuses: its values are not known)
+        raise TypeError(f"operand of type {type(x).__name__} is not an array transpile can "
+                        f"read: copying it to NumPy failed ({type(e).__name__}: "
+                        f"{str(e)[:200]})") from e
     weak = dtypes.config._token and getattr(x, "weak_type", False) is True
     return host.view(WeakEagerArray if weak else EagerArray)
 

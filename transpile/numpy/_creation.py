@@ -8,7 +8,7 @@ from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, register_list_converter
 from ..eager_array import as_weak
 from ..base.operands import (astype, broadcast_to, check_fits_default_int, operand,
-                             py_scalar_like, static_shape)
+                             py_scalar_like, static_shape, weak_like)
 
 
 def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
@@ -140,14 +140,21 @@ def _like(x, dtype, shape):
     return (aval.dtype if dtype is None else dtype), (aval.shape if shape is None else shape)
 
 
+def _weak_as(out, a, dtype):
+    """JAX's *_like of a weakly typed value, given no dtype, is weakly typed too."""
+    if dtype is None and dtypes.config.jax_rules():
+        return weak_like(out, operand(a))
+    return out
+
+
 def zeros_like(a, dtype=None, shape=None):
     dt, sh = _like(a, dtype, shape)
-    return zeros(sh, dt)
+    return _weak_as(zeros(sh, dt), a, dtype)
 
 
 def ones_like(a, dtype=None, shape=None):
     dt, sh = _like(a, dtype, shape)
-    return ones(sh, dt)
+    return _weak_as(ones(sh, dt), a, dtype)
 
 
 def empty_like(a, dtype=None, shape=None):
@@ -156,7 +163,7 @@ def empty_like(a, dtype=None, shape=None):
 
 def full_like(a, fill_value, dtype=None, shape=None):
     dt, sh = _like(a, dtype, shape)
-    return full(sh, fill_value, dt)
+    return _weak_as(full(sh, fill_value, dt), a, dtype)
 
 
 def arange(start, stop=None, step=None, dtype=None):

@@ -189,7 +189,7 @@ def test_no_gpu_is_a_clear_error_never_a_fallback(monkeypatch):
         f(x)
     with pytest.raises(cudart.CudaError):
         tp.device_put(x, backend="cuda")
-    assert type(tp.device_put(x)) is not tp.DeviceArray     # no GPU: device_put's default is the CPU
+    assert type(tp.device_put(x)) is not tp.DeviceArray   # no GPU: device_put's default: CPU
 
 
 def test_no_driver_reports_cudarts_own_message(monkeypatch):

@@ -131,7 +131,7 @@ def cases(small: bool):
 
 
 def copy_bandwidth(rt, events, nbytes: int, reps: int) -> float:
-    src, dst = tp.Array.empty((nbytes,), np.uint8), tp.Array.empty((nbytes,), np.uint8)
+    src, dst = tp.DeviceArray.empty((nbytes,), np.uint8), tp.DeviceArray.empty((nbytes,), np.uint8)
     ms = events.time(lambda: rt.copy_on_device(dst.ptr, src.ptr, nbytes), reps)
     return 2 * nbytes / ms / 1e6          # GB/s: read + write
 

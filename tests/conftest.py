@@ -40,7 +40,7 @@ if os.environ.get("TRANSPILE_TEST_BACKEND") == "cuda":
             self._jitted = jitted
 
         def __call__(self, *args, **kwargs):
-            return tree_map(lambda x: np.asarray(x) if isinstance(x, tp.Array) else x,
+            return tree_map(lambda x: np.asarray(x) if isinstance(x, tp.DeviceArray) else x,
                             self._jitted(*args, **kwargs))
 
         def __getattr__(self, name):

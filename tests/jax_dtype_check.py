@@ -1,6 +1,6 @@
 """Transpile's results for the cases of jax_dtype_cases.py as the recorder's tokens, under the
-dtype rules in force: eagerly (dtype only: eager results are NumPy arrays) and traced
-(dtype and weak type, from the IR's outputs)."""
+dtype rules in force: eagerly (dtype, and weak type from the result's `.weak_type`: under JAX's
+rules eager results carry theirs) and traced (dtype and weak type, from the IR's outputs)."""
 from __future__ import annotations
 
 import warnings
@@ -26,7 +26,7 @@ def eager_token(call, kinds) -> str:
             out = call(tnp, *operands)
     except (TypeError, ValueError, OverflowError, NotImplementedError):
         return table.ERROR
-    return str(np.asarray(out).dtype)
+    return table.encode(np.asarray(out).dtype, getattr(out, "weak_type", False) is True)
 
 
 def traced_token(call, kinds) -> str:

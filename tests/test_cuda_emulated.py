@@ -38,13 +38,13 @@ def test_results_are_device_arrays_that_copy_to_the_host():
     x = np.random.default_rng(0).standard_normal(20_000).astype(np.float32)
     f = cuda_jit(selu)
     y = f(x)
-    assert isinstance(y, tp.Array) and y.shape == x.shape and y.dtype == np.float32
+    assert isinstance(y, tp.DeviceArray) and y.shape == x.shape and y.dtype == np.float32
     assert_same(np.asarray(y), selu(x), rtol=1e-6)
     assert y.block_until_ready() is y and tp.block_until_ready([y]) == [y]
     assert repr(f(x[:3])).startswith("Array([") and "dtype=float32" in repr(f(x[:3]))
     # A device array is an argument without a copy, and hits the same specialisation.
     z = f(y)
-    assert isinstance(z, tp.Array)
+    assert isinstance(z, tp.DeviceArray)
     assert_same(np.asarray(z), selu(selu(x)), rtol=1e-6)
     assert f.cache_info().misses == 2        # x (20000,) and x[:3]; y reused the first
 
@@ -134,7 +134,7 @@ def test_control_flow_runs_as_host_loops_reading_flags_back():
 def test_device_put_get_and_zero_copy_interfaces():
     host = np.arange(12, dtype=np.int32).reshape(3, 4)
     a = tp.device_put(host, backend="cuda")
-    assert isinstance(a, tp.Array) and a.shape == (3, 4) and a.dtype == np.int32
+    assert isinstance(a, tp.DeviceArray) and a.shape == (3, 4) and a.dtype == np.int32
     assert_same(tp.device_get(a), host)
     assert tp.device_get({"k": [a]})["k"][0].tolist() == host.tolist()
     cai = a.__cuda_array_interface__
@@ -168,7 +168,7 @@ def test_generated_cuda_is_kept_beside_its_binary_with_the_header():
 def test_backend_from_the_environment(monkeypatch):
     monkeypatch.setenv("TRANSPILE_BACKEND", "cuda")
     y = CUDA_JIT(lambda x: x * 2 + 1)(np.arange(5.0))
-    assert isinstance(y, tp.Array) and np.asarray(y).tolist() == [1.0, 3.0, 5.0, 7.0, 9.0]
+    assert isinstance(y, tp.DeviceArray) and np.asarray(y).tolist() == [1.0, 3.0, 5.0, 7.0, 9.0]
 
 
 def test_cache_key_names_nvcc_arch_and_flags():
@@ -189,7 +189,7 @@ def test_no_gpu_is_a_clear_error_never_a_fallback(monkeypatch):
         f(x)
     with pytest.raises(cudart.CudaError):
         tp.device_put(x, backend="cuda")
-    assert type(tp.device_put(x)) is not tp.Array     # no GPU: device_put's default is the CPU
+    assert type(tp.device_put(x)) is not tp.DeviceArray   # no GPU: device_put's default: CPU
 
 
 def test_no_driver_reports_cudarts_own_message(monkeypatch):

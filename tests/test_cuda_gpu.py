@@ -97,7 +97,7 @@ def test_results_match_numpy_and_stay_on_the_device():
     x = np.random.default_rng(1).standard_normal(1_000_000).astype(np.float32)
     f = jit_api.jit(lambda x: (x * 2 + 1, tnp.sum(x)), backend="cuda")
     y, s = f(x)
-    assert isinstance(y, tp.Array) and y.__dlpack_device__() == (2, 0)
+    assert isinstance(y, tp.DeviceArray) and y.__dlpack_device__() == (2, 0)
     np.testing.assert_array_equal(np.asarray(y), x * 2 + 1)
     np.testing.assert_allclose(np.asarray(s), x.sum(dtype=np.float64), rtol=1e-6)
     y2, _ = f(y)                                   # a device array in, no host round trip

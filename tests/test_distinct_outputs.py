@@ -11,7 +11,7 @@ import pytest
 
 import transpile.numpy as tnp
 from transpile import api as jit_api
-from transpile.device_array import Array
+from transpile.device_array import DeviceArray
 from transpile.runtime import cudart
 from conftest import cuda_emulated
 
@@ -27,7 +27,7 @@ def host(a) -> np.ndarray:
 def overwrite(a, values) -> None:
     """Write `values` into `a`'s own memory, as another library holding the array would."""
     values = np.ascontiguousarray(values, dtype=a.dtype)
-    if isinstance(a, Array):
+    if isinstance(a, DeviceArray):
         ptr, _read_only = a.__cuda_array_interface__["data"]
         cudart.runtime().copy_to_device(ptr, values)
     else:
@@ -36,7 +36,7 @@ def overwrite(a, values) -> None:
 
 def memory_of(a) -> tuple[int, int]:
     """[start, end) of the bytes `a` occupies."""
-    if isinstance(a, Array):
+    if isinstance(a, DeviceArray):
         start = a.__cuda_array_interface__["data"][0]
     else:
         start = a.__array_interface__["data"][0]
@@ -122,4 +122,4 @@ def test_cuda_results_stay_on_the_device(cuda_emulation, cache_dir):
     x = np.arange(3.0)
     outs = jit_api.jit(lambda v: (v, v * 2, v * 2, CONSTANT, tnp.float64(1.0)),
                        backend="cuda")(x)
-    assert all(isinstance(o, Array) for o in outs)
+    assert all(isinstance(o, DeviceArray) for o in outs)

@@ -26,8 +26,9 @@ _LAZY = {
     "jit": "api", "make_ir": "api", "block_until_ready": "api", "Jitted": "api",
     "Lowered": "api", "CacheInfo": "api", "ConcretizationError": "errors",
     "UnexpectedTracerError": "errors", "IR": "ir", "ShapedArray": "core", "Tracer": "core",
-    "Array": "device_array", "device_put": "device_array", "device_get": "device_array",
-    "devices": "device_array", "device_count": "device_array", "default_backend": "device_array",
+    "Array": "array_type", "DeviceArray": "device_array", "device_put": "device_array",
+    "device_get": "device_array", "devices": "device_array", "device_count": "device_array",
+    "default_backend": "device_array",
     "make_jaxpr": "api", "Compiled": "api",
     "local_devices": "process_api", "local_device_count": "process_api",
     "process_index": "process_api", "process_count": "process_api",
@@ -47,7 +48,7 @@ _LAZY = {
     "custom_gradient": "autodiff.custom",
 }
 _SUBMODULES = ("lax", "numpy", "tree_util", "tree", "random", "scipy", "debug", "nn", "ops",
-               "config", "flatten_util")
+               "config", "flatten_util", "errors")
 
 __all__ = sorted(_LAZY) + list(_SUBMODULES)
 

@@ -23,8 +23,9 @@ import numpy as np
 from . import backends, dtypes, logs
 from .config import config as _config
 from .core import ShapedArray, Tracer, _state as _trace_state, active_traces, aval_of
-from .device_array import Array
-from .eager_array import EagerArray
+from .core import foreign_to_host, is_foreign_array
+from .device_array import DeviceArray
+from .eager_array import EagerArray, WeakEagerArray, as_weak
 from .errors import describe_function
 from .ir import IR, ClosedIR
 from .pytree import LEAF, tree_flatten, tree_leaf_paths, tree_unflatten
@@ -34,6 +35,9 @@ from .tracing import trace_flat
 _PY_SCALAR_KEYS = {float: "f64~", int: "i64~", bool: "bool", complex: "c128~"}
 # NumPy arrays as arguments: an EagerArray (eager_array.py) is one, with the same cache keys.
 _HOST_ARRAYS = frozenset((np.ndarray, EagerArray))
+# Arrays passed on other paths: device arrays, and weak eager values (JAX's rules), which trace
+# as weakly typed and so take their own cache keys.
+_OTHER_ARRAYS = frozenset((DeviceArray, WeakEagerArray))
 
 
 @dataclasses.dataclass
@@ -199,8 +203,12 @@ def _leaf_key(x, name: str):
     if isinstance(x, np.generic):
         _check_numpy_scalar(x, name)
         return ((), x.dtype.char)
-    if t is Array:
+    if t is DeviceArray:
         return (x.shape, x.dtype.char)
+    if t is WeakEagerArray:          # JAX's weak value: traced weakly typed, keyed apart
+        return (x.shape, x.dtype.char + "~")
+    if is_foreign_array(x):          # another library's array (JAX's): as its host copy
+        return _leaf_key(foreign_to_host(x), name)
     raise _bad_argument(x, name)
 
 
@@ -259,8 +267,10 @@ def _aval_for_leaf(x, name: str) -> ShapedArray:
         raise _int_out_of_range(x, name)
     if isinstance(x, np.generic):
         _check_numpy_scalar(x, name)
-    if type(x) is Array:
+    if type(x) is DeviceArray:
         return ShapedArray(x.shape, x.dtype)
+    if is_foreign_array(x):
+        return aval_of(foreign_to_host(x))
     return aval_of(x)
 
 
@@ -326,7 +336,7 @@ class Jitted:
                 parts.append(_static_key(x, self._sig.arg_name(i)))
                 continue
             t = type(x)
-            if t is np.ndarray or t is Array or t is EagerArray:
+            if t is np.ndarray or t is DeviceArray or t is EagerArray:
                 leaves.append(x)
                 parts.append((x.shape, x.dtype.char))
             elif t in _PY_SCALAR_KEYS:
@@ -377,7 +387,8 @@ class Jitted:
         logs.compiles(f"traced {describe_function(self.fun)} in {1e3 * (traced - started):.1f} ms, "
                       f"{'loaded from disk' if from_disk else 'compiled'} in "
                       f"{1e3 * (done - traced):.1f} ms; reason: {self._reason(lowered)}")
-        entry = _Entry(executable, lowered.out_tree, lowered.in_avals)
+        entry = _Entry(executable, lowered.out_tree, lowered.in_avals,
+                       _weak_outputs(lowered.ir))
         self._cache.insert(key, entry, self.fun)
         self._cache.last_description = lowered.description
         return entry
@@ -462,7 +473,8 @@ class _TraceSpec:
         for leaf, path in zip(flat, tree_leaf_paths(x, name)):
             _check_array_leaf(leaf, name)
             if not (type(leaf) in _HOST_ARRAYS or type(leaf) in _PY_SCALAR_KEYS
-                    or isinstance(leaf, np.generic) or type(leaf) is Array):
+                    or isinstance(leaf, np.generic) or type(leaf) in _OTHER_ARRAYS
+                    or is_foreign_array(leaf)):
                 raise _bad_argument(leaf, name)
             aval = _aval_for_leaf(leaf, path)
             self.avals.append(aval)
@@ -494,19 +506,30 @@ def _check_output(o, i):
 
 class _Entry:
     """A compiled specialisation: marshal arguments, run, rebuild the output structure."""
-    __slots__ = ("run", "out_tree", "in_dtypes", "device_inputs")
+    __slots__ = ("run", "out_tree", "in_dtypes", "device_inputs", "weak_outputs")
 
-    def __init__(self, executable, out_tree, in_avals):
+    def __init__(self, executable, out_tree, in_avals, weak_outputs=()):
         self.run = executable
         self.out_tree = out_tree
         self.in_dtypes = [a.dtype for a in in_avals]
         self.device_inputs = getattr(executable, "device_inputs", False)
+        self.weak_outputs = weak_outputs
 
     def __call__(self, leaves):
         if self.device_inputs:        # the CUDA executable places each leaf itself
             return tree_unflatten(self.out_tree, self.run(leaves))
         arrays = list(map(_as_input, leaves, self.in_dtypes))
-        return tree_unflatten(self.out_tree, self.run(arrays))
+        outs = self.run(arrays)
+        if self.weak_outputs:
+            outs = [as_weak(o) if w else o for o, w in zip(outs, self.weak_outputs)]
+        return tree_unflatten(self.out_tree, outs)
+
+
+def _weak_outputs(ir) -> tuple:
+    """Which outputs are weakly typed, under JAX's dtype rules (whose results carry their
+    weak types, compiled as eager: jit(lambda x: x * 2)(weak) is weak); () where none is."""
+    weak = tuple(v.aval.weak_type for v in ir.outvars) if dtypes.config._token else ()
+    return weak if any(weak) else ()
 
 
 # -- the dispatch fast path: a call whose positional arguments are all C-contiguous arrays and
@@ -527,7 +550,7 @@ def _add_fast_path(fast: dict, entry: "_Entry", args) -> None:
     every argument a native-byte-order ndarray of the traced dtype or a Python number, and
     outputs that need no plan."""
     types = tuple(map(type, args))
-    if len(args) != len(entry.in_dtypes) or not all(
+    if entry.weak_outputs or len(args) != len(entry.in_dtypes) or not all(
             t in _FAST_NUMBERS or (t in _HOST_ARRAYS and x.dtype == d and x.dtype.isnative)
             for t, x, d in zip(types, args, entry.in_dtypes)):
         return
@@ -756,7 +779,7 @@ def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
 
 def block_until_ready(x):
     """Wait for device arrays anywhere in `x` (CPU results are already computed); return `x`."""
-    device = [leaf for leaf in tree_flatten(x)[0] if type(leaf) is Array]
+    device = [leaf for leaf in tree_flatten(x)[0] if type(leaf) is DeviceArray]
     if device:
         device[0].block_until_ready()      # one device-wide synchronisation covers them all
     return x

@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from . import dtypes
+from .eager_array import EagerArray, WeakEagerArray, register_aval_of
 from .errors import ConcretizationError, UnexpectedTracerError, user_location, user_subscript
 
 
@@ -73,8 +74,13 @@ def aval_of(x) -> ShapedArray:
     if type(x) in _PY_SCALARS:
         return ShapedArray((), dtypes.default_for_python_type(type(x)), type(x) is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
-        return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"))
+        # (a weak eager value made under JAX's rules is strong again under NumPy's)
+        return ShapedArray(tuple(x.shape), dtypes.canonicalize(x.dtype, what="array dtype"),
+                           type(x) is WeakEagerArray and dtypes.config._token != "")
     raise TypeError(f"{type(x).__name__} {x!r:.60} is not an array or a number")
+
+
+register_aval_of(aval_of)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -156,7 +162,7 @@ class Tracer:
 
 def concretization_message(tracer: Tracer, what: str) -> str:
     trace = tracer._trace
-    lines = [f"Abstract tracer value encountered where a concrete value is expected: {tracer!r} "
+    lines = [f"Abstract tracer value encountered where concrete value is expected: {tracer!r} "
              f"was passed to `{what}()` at {user_location()}."]
     fun_desc = trace.function_description if trace is not None else "the traced function"
     names = sorted(tracer.deps)
@@ -283,7 +289,8 @@ def bind(prim: Primitive, *args, **params):
 
 
 def ensure_operand(x, what: str = "operand"):
-    """Accept tracers, numbers and NumPy arrays; convert lists/tuples; reject the rest."""
+    """Accept tracers, numbers and NumPy arrays; convert lists/tuples and other libraries'
+    arrays; reject the rest."""
     if isinstance(x, (Tracer, np.ndarray, np.generic)) or type(x) in _PY_SCALARS:
         return x
     if isinstance(x, (list, tuple)):
@@ -293,6 +300,29 @@ def ensure_operand(x, what: str = "operand"):
             return base(x)
     if hasattr(x, "__jax_array__"):             # JAX's protocol for array-like objects
         return ensure_operand(x.__jax_array__(), what)
+    if is_foreign_array(x):
+        return foreign_to_host(x)
     raise TypeError(f"{what} of type {type(x).__name__} is not an array: expected a transpile or "
                     "NumPy array, a Python number, or a (nested) list of them")
+
+
+def is_foreign_array(x) -> bool:
+    """Another library's array (a JAX array, ...): not NumPy's, but with `__array__`, a
+    shape and a dtype, so NumPy can copy it to the host."""
+    return (hasattr(x, "__array__") and hasattr(x, "dtype") and hasattr(x, "shape")
+            and not isinstance(x, (np.ndarray, np.generic, Tracer)))
+
+
+def foreign_to_host(x):
+    """A foreign array as an eager array (NumPy's copy of it). Its weak type, where it says
+    it has one (`x.weak_type`, as JAX's arrays do and as JAX itself reads it), is kept under
+    JAX's dtype rules."""
+    try:
+        host = np.asarray(x)
+    except Exception as e:        # (a JAX tracer refuses: its values are not known)
+        raise TypeError(f"operand of type {type(x).__name__} is not an array transpile can "
+                        f"read: copying it to NumPy failed ({type(e).__name__}: "
+                        f"{str(e)[:200]})") from e
+    weak = dtypes.config._token and getattr(x, "weak_type", False) is True
+    return host.view(WeakEagerArray if weak else EagerArray)
 

@@ -1,6 +1,6 @@
-"""`tp.Array`: the CUDA backend's device array, and `device_put` / `device_get` as in JAX.
+"""`tp.DeviceArray`: the CUDA backend's device array, and `device_put` / `device_get` as in JAX.
 
-An Array owns one cudaMalloc'd buffer (freed when the last Array using it goes away),
+A DeviceArray owns one cudaMalloc'd buffer (freed when the last DeviceArray using it goes away),
 exposes it to other GPU libraries without a copy (`__cuda_array_interface__` v3 and
 DLPack), and copies to the host on `np.asarray`. Work is queued on the legacy default
 stream, so results are ready at the next synchronising call; a kernel fault surfaces
@@ -29,7 +29,7 @@ class _DeviceBuffer:
         weakref.finalize(self, rt.free, self.ptr)
 
 
-class Array:
+class DeviceArray:
     """A device array: `.shape`, `.dtype`, CAI v3, DLPack, `block_until_ready()`;
     `np.asarray(a)` copies it to the host."""
     __slots__ = ("shape", "dtype", "_buffer", "__weakref__")
@@ -38,9 +38,9 @@ class Array:
         self._buffer, self.shape, self.dtype = buffer, tuple(shape), np.dtype(dtype)
 
     @staticmethod
-    def empty(shape, dtype) -> "Array":
+    def empty(shape, dtype) -> "DeviceArray":
         dtype = np.dtype(dtype)
-        return Array(_DeviceBuffer(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize),
+        return DeviceArray(_DeviceBuffer(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize),
                      shape, dtype)
 
     @property
@@ -64,13 +64,13 @@ class Array:
             raise TypeError("len() of a 0-d array")
         return self.shape[0]
 
-    def copy(self) -> "Array":
-        out = Array.empty(self.shape, self.dtype)
+    def copy(self) -> "DeviceArray":
+        out = DeviceArray.empty(self.shape, self.dtype)
         if self.nbytes:
             cudart.runtime().copy_on_device(out.ptr, self.ptr, self.nbytes)
         return out
 
-    def block_until_ready(self) -> "Array":
+    def block_until_ready(self) -> "DeviceArray":
         cudart.runtime().synchronize()
         return self
 
@@ -81,6 +81,7 @@ class Array:
         return host if dtype is None else host.astype(dtype, copy=False)
 
     def __repr__(self):
+        # Printed as JAX prints its arrays (and as before DeviceArray had its own name).
         return "Array" + repr(np.asarray(self)).removeprefix("array")
 
     # -- zero-copy exchange -------------------------------------------------------------------
@@ -97,9 +98,9 @@ class Array:
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         if copy:
-            raise BufferError("transpile.Array.__dlpack__ does not copy (copy=True)")
+            raise BufferError("transpile.DeviceArray.__dlpack__ does not copy (copy=True)")
         if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
-            raise BufferError(f"transpile.Array lives on {self.__dlpack_device__()}, "
+            raise BufferError(f"transpile.DeviceArray lives on {self.__dlpack_device__()}, "
                               f"not {tuple(dl_device)}")
         if stream not in (None, -1, 1, 2):
             cudart.runtime().synchronize()     # the consumer's stream waits for our work
@@ -129,7 +130,7 @@ class _DLManagedTensor(ctypes.Structure):
 _DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
 _DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
                              ("deleter", _DELETER)]
-_exported: dict[int, tuple] = {}      # manager_ctx -> (struct, shape array, Array): kept alive
+_exported: dict[int, tuple] = {}   # manager_ctx -> (struct, shape, DeviceArray): kept alive
 
 
 @_DELETER
@@ -155,7 +156,7 @@ def _capsule_destructor(capsule):
         _dlpack_deleter(ctypes.cast(pointer, ctypes.POINTER(_DLManagedTensor)))
 
 
-def _dlpack_capsule(array: Array):
+def _dlpack_capsule(array: DeviceArray):
     if array.dtype.kind not in _DL_CODES:
         raise BufferError(f"DLPack export of dtype {array.dtype} is not supported")
     shape = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
@@ -261,7 +262,7 @@ def backend_of_device(device) -> str:
 
 def device_put(x, device=None, *, backend: str | None = None):
     """Put a NumPy array (or number, or a pytree of them) on a device, as `jax.device_put`:
-    on the GPU (a `tp.Array`; Arrays stay) when `device`/`backend` says so, or, given
+    on the GPU (a `tp.DeviceArray`; DeviceArrays stay) when `device`/`backend` says so, or, given
     neither, when a GPU is usable; otherwise on the CPU, where the result is an EagerArray
     copy (later writes to `x` do not change it, as JAX's copy)."""
     from .pytree import tree_map
@@ -276,10 +277,10 @@ def device_put(x, device=None, *, backend: str | None = None):
 
 
 def _put_leaf(x):
-    if isinstance(x, Array):
+    if isinstance(x, DeviceArray):
         return x
     host = np.ascontiguousarray(x) if np.ndim(x) else np.array(x)
-    out = Array.empty(host.shape, host.dtype)
+    out = DeviceArray.empty(host.shape, host.dtype)
     if out.nbytes:
         cudart.runtime().copy_to_device(out.ptr, host)
     return out
@@ -287,11 +288,11 @@ def _put_leaf(x):
 
 def _host_copy(x):
     from .eager_array import EagerArray
-    host = np.asarray(x) if isinstance(x, Array) else np.array(x, order="C")
+    host = np.asarray(x) if isinstance(x, DeviceArray) else np.array(x, order="C")
     return host.view(EagerArray)
 
 
 def device_get(x):
-    """Copy Arrays (anywhere in a pytree) to the host as NumPy arrays."""
+    """Copy DeviceArrays (anywhere in a pytree) to the host as NumPy arrays."""
     from .pytree import tree_map
-    return tree_map(lambda a: np.asarray(a) if isinstance(a, Array) else a, x)
+    return tree_map(lambda a: np.asarray(a) if isinstance(a, DeviceArray) else a, x)

@@ -2,7 +2,8 @@
 
 Eagerly, transpile's functions compute on NumPy (DESIGN: "eager = NumPy"), but JAX code
 updates arrays with `x.at[i].set(v)`, which a plain `numpy.ndarray` does not have. This
-subclass adds that one property and otherwise stays a NumPy array: it prints as NumPy's
+subclass adds that property (and JAX's `.aval` / `.weak_type`; `WeakEagerArray` holds the
+weakly typed values JAX's rules make) and otherwise stays a NumPy array: it prints as NumPy's
 `array(...)`, pickles, `np.asarray` of it is a plain ndarray view, and NumPy's own ufuncs
 and methods keep the subclass, so `(x + 1).at[0].set(2)` works too.
 
@@ -35,12 +36,19 @@ _reentry = threading.local()  # inside a dispatched call: NumPy's own ufuncs
 _active_traces: list = []
 _traced_getitem = None
 _ndarray_getitem = np.ndarray.__getitem__
+_aval_of = None               # core.aval_of, registered by core (a lower module's import)
 
 
 def register_index_update_helper(helper_class) -> None:
     """`helper_class(array)` is what `array.at` returns (IndexUpdateHelper)."""
     global _index_update_helper
     _index_update_helper = helper_class
+
+
+def register_aval_of(aval_of) -> None:
+    """`aval_of(array)`: the ShapedArray that `EagerArray.aval` answers (core's)."""
+    global _aval_of
+    _aval_of = aval_of
 
 
 def register_traced_indexing(active_traces: list, traced_getitem) -> None:
@@ -95,13 +103,27 @@ class EagerArray(np.ndarray):
     def __getitem__(self, key):
         # As a JAX array made outside jit, indexable with a traced integer inside it (NumPy
         # itself would ask the tracer for its value).
-        if config._token:              # JAX's rules (read cheaply): JAX's index checks
+        jax_rules = config._token      # JAX's rules (read cheaply): JAX's index checks
+        if jax_rules:
             reject_sequence_index(key)
         if _active_traces:
             result = _traced_getitem(self, key)
             if result is not NotImplemented:
                 return result
-        return _ndarray_getitem(self, key)
+        result = _ndarray_getitem(self, key)
+        if jax_rules and isinstance(result, np.generic):
+            return np.asarray(result).view(type(self))   # JAX's element: a 0-d array
+        return result
+
+    # JAX's abstract value of an array: its shape, dtype and weak type (`x.aval.weak_type`,
+    # what `jax.dtypes.is_weakly_typed` reads). Weak eager values are WeakEagerArrays.
+    weak_type = False
+
+    @property
+    def aval(self):
+        if _aval_of is None:
+            raise RuntimeError("EagerArray.aval needs transpile.core: import transpile")
+        return _aval_of(self)
 
     def block_until_ready(self) -> "EagerArray":
         """JAX's: wait until computed. CPU results are complete when returned: returns self."""
@@ -165,6 +187,21 @@ def _buffer_owner(array: np.ndarray) -> np.ndarray:
     return array
 
 
+class WeakEagerArray(EagerArray):
+    """An EagerArray whose dtype is weak, as JAX's `jnp.asarray(1.0)` or `lax.abs(2.0)`: made
+    only under JAX's dtype rules, where an operation's abstract result is weak
+    (rules/impl.py: eager_apply), and read back by `aval_of`, so that it promotes as a Python
+    scalar would (`lax.abs(2.0) * float16_array` stays float16, as in JAX). Views and slices
+    keep the class, as JAX's keep the weak type; `.view(EagerArray)` makes it strong."""
+    __slots__ = ()
+    weak_type = True
+
+
+def as_weak(x) -> WeakEagerArray:
+    """`x` (a NumPy array or scalar) as a weakly typed eager array (a view where it can)."""
+    return np.asarray(x).view(WeakEagerArray)
+
+
 # `a += x` on a JAX array rebinds `a` to a new array (JAX arrays are immutable). An eager
 # array does the same where updating in place cannot be right: under JAX's dtype rules
 # (where `int32_array += 0.5` is float32, and other names for the old array must not
@@ -210,11 +247,17 @@ def _plain(x):
     return x.view(np.ndarray) if isinstance(x, EagerArray) else x
 
 
+def _plain_keeping_weak(x):
+    """An operand for transpile.numpy: a plain ndarray, but a weak value stays one (its
+    type says so), so that it promotes as JAX's weak values do."""
+    return x if type(x) is WeakEagerArray else _plain(x)
+
+
 def _jax_array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__" and not kwargs and not getattr(_reentry, "active", False):
         _reentry.active = True
         try:
-            out = _jax_dispatch[0](ufunc, [_plain(x) for x in inputs])
+            out = _jax_dispatch[0](ufunc, [_plain_keeping_weak(x) for x in inputs])
         finally:
             _reentry.active = False
         if out is not NotImplemented:
@@ -276,10 +319,14 @@ config.on_change(_follow_config)
 
 def eager(x):
     """`x` with every plain ndarray in it (a tuple or list of results too) as an EagerArray:
-    a view, no copy. NumPy scalars stay scalars, as NumPy's own functions return them."""
+    a view, no copy. NumPy scalars stay scalars, as NumPy's own functions return them, but
+    under JAX's dtype rules, where every result is an array (0-d for a scalar, with `.aval`
+    and `.at`), they become 0-d EagerArrays."""
     t = type(x)
     if t is np.ndarray:
         return x.view(EagerArray)
     if t is list or t is tuple:
         return t(map(eager, x))
+    if config._token and isinstance(x, np.generic):
+        return np.asarray(x).view(EagerArray)
     return x

@@ -15,8 +15,9 @@ import types
 
 import numpy as np
 
-from .core import current_trace
-from .eager_array import EagerArray, eager
+from .config import config
+from .core import aval_of, current_trace
+from .eager_array import EagerArray, as_weak, eager
 from .pytree import tree_map
 
 
@@ -27,9 +28,24 @@ def eager_tree(tree):
         return tree
     if t is np.ndarray:
         return tree.view(EagerArray)
-    if t in (int, float, bool, complex) or tree is None or isinstance(tree, np.generic):
+    if t in (int, float, bool, complex):
+        return _as_jax_array(tree) if config._token else tree
+    if tree is None:
         return tree
-    return tree_map(eager, tree)
+    if isinstance(tree, np.generic):
+        return eager(tree)         # a 0-d array under JAX's rules, else the scalar
+    return tree_map(_as_jax_array if config._token else eager, tree)
+
+
+def _as_jax_array(x):
+    """Under JAX's rules every result is an array: a Python number a function returns (as
+    lax.cond returns its branch's) becomes a 0-d array of JAX's dtype for it, weakly typed
+    as the number was (a bool is not weak)."""
+    if type(x) in (int, float, bool, complex):
+        aval = aval_of(x)
+        array = np.asarray(x, aval.dtype)
+        return as_weak(array) if aval.weak_type else eager(array)
+    return eager(x)
 
 
 def eager_results(fn):

@@ -54,6 +54,7 @@ from .lax_platform import platform_dependent  # noqa: E402,F401
 from .lax_ragged import *  # noqa: E402,F401,F403
 from .lax_composite import composite  # noqa: E402,F401
 from .precision import DotAlgorithmPreset  # noqa: E402,F401
+from . import lax_dtype_checks as _dtype_checks  # noqa: E402
 
 
 # JAX's primitive objects' names, `lax.NAME_p`, for code that inspects make_jaxpr's equations
@@ -114,3 +115,9 @@ _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transp
                                    "transpile.lax_zeta", "transpile.lax_rng_bits", "transpile.lax_reduce_precision",
                                    "transpile.lax_ragged",
                                    "transpile.lax_reduce_window"))
+
+
+# Under JAX's dtype rules the binary operations refuse mixed dtypes, as JAX's do (lax does
+# not promote; jax.numpy does).
+globals().update({_name: _dtype_checks.dtype_checked(_name, globals()[_name])
+                  for _name in _dtype_checks.BINARY_OPERATIONS})

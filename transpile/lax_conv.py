@@ -85,9 +85,13 @@ def _per_axis(values, count, what, default=1):
     if values is None:
         return (default,) * count
     values = tuple(operator.index(v) for v in values)
-    if len(values) != count or any(v < 1 for v in values):
-        raise ValueError(f"conv: {what} needs {count} positive integers (one per spatial "
-                         f"axis), got {values}")
+    # JAX's words for the count (its shape rule checks window_strides first), then ours
+    jax_words = (f"conv_general_dilated window and {what} must have the same number of "
+                 f"dimensions, but got {count} and {len(values)}: " if len(values) != count
+                 else "")
+    if jax_words or any(v < 1 for v in values):
+        raise ValueError(f"{jax_words}conv: {what} needs {count} positive integers (one per "
+                         f"spatial axis), got {values}")
     return values
 
 

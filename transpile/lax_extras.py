@@ -18,7 +18,7 @@ import numpy as np
 from . import dtypes
 from .core import aval_of
 from .numpy import _elementwise as E
-from .base.operands import astype, normalize_axis, reshape, shape_of
+from .base.operands import astype, normalize_axis, reshape, shape_of, weak_like
 from .base.operands import operand as as_operand
 
 
@@ -86,7 +86,7 @@ def population_count(x):
     from .numpy._integer_math import bitwise_count
     x = _check_int(x, "population_count")
     dt = aval_of(x).dtype
-    return astype(bitwise_count(astype(x, _unsigned(dt))), dt)
+    return weak_like(astype(bitwise_count(astype(x, _unsigned(dt))), dt), x)
 
 
 def clz(x):
@@ -100,7 +100,8 @@ def clz(x):
     while shift < bits:
         u = E.bitwise_or(u, E.right_shift(u, astype(shift, _unsigned(dt))))
         shift *= 2
-    return astype(E.subtract(bits, astype(population_count(astype(u, dt)), np.int64)), dt)
+    count = E.subtract(bits, astype(population_count(astype(u, dt)), np.int64))
+    return weak_like(astype(count, dt), x)
 
 
 def mulhi(x, y):
@@ -229,8 +230,9 @@ def split(operand, sizes, axis=0):
     if any(int(n) < 0 for n in sizes):
         raise ValueError(f"Sizes passed to split must be nonnegative, got {tuple(sizes)}")
     if sum(sizes) != shape_of(x)[ax]:
-        raise ValueError(f"lax.split: sizes {tuple(sizes)} must sum to the axis length "
-                         f"{shape_of(x)[ax]}")
+        raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {ax} of the "
+                         f"operand shape {list(shape_of(x))} (lax.split: the sizes "
+                         f"{tuple(sizes)} must sum to the axis length {shape_of(x)[ax]})")
     pieces, start = [], 0
     for size in sizes:
         key = [slice(None)] * len(shape_of(x))
@@ -342,18 +344,29 @@ def reduce(operands, init_values, computation, dimensions):
     arrays elementwise), starting from `init_values`: pairwise halving, log2(n) steps."""
     from .pytree import tree_flatten, tree_unflatten
     flat, tree = tree_flatten(operands)
-    inits, _ = tree_flatten(init_values)
-    if len(flat) != len(inits):
-        raise ValueError("lax.reduce: operands and init_values must have the same structure")
+    inits, init_tree = tree_flatten(init_values)
+    if tree != init_tree:
+        raise ValueError(f"Operands must have the same tree structure as init_values: {tree} "
+                         f"vs. {init_tree} (lax.reduce takes one initial value per operand)")
+    init_shapes = [shape_of(as_operand(i)) for i in inits]
+    if any(shape != () for shape in init_shapes):
+        raise ValueError(f"reduce found non-scalar initial value: {init_shapes} (each initial "
+                         "value is a scalar: the identity of the computation)")
     flat = [as_operand(x) for x in flat]
     dims = sorted(normalize_axis(d, len(shape_of(flat[0]))) for d in dimensions)
     if len(set(dims)) != len(dims):
-        raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(dimensions)}. "
-                         "Name each axis once.")
+        raise ValueError(f"duplicate value in 'axes' of reduction: {tuple(dimensions)}; name "
+                         "each dimension to reduce once")
     for d in reversed(dims):
         flat = _halve(flat, d, computation, tree)
-    start = [astype(as_operand(i), aval_of(x).dtype) for i, x in zip(inits, flat)]
+    start = [_as_dtype_of(as_operand(i), x) for i, x in zip(inits, flat)]
     return tree_unflatten(tree, computation_leaves(computation, tree, start, flat))
+
+
+def _as_dtype_of(init, x):
+    """An initial value in x's dtype; one already of it keeps its weak type (JAX's reduce of
+    a weak operand from a weak initial value is weak)."""
+    return init if aval_of(init).dtype == aval_of(x).dtype else astype(init, aval_of(x).dtype)
 
 
 def computation_leaves(computation, tree, a, b):
@@ -435,12 +448,12 @@ def _approx_k(operand, k, axis, largest):
 
 def bessel_i0e(x):
     from .scipy.special import i0e
-    return i0e(x)
+    return weak_like(i0e(x), x)
 
 
 def bessel_i1e(x):
     from .scipy.special import i1e
-    return i1e(x)
+    return weak_like(i1e(x), x)
 
 
 def igamma(a, x):

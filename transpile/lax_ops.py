@@ -14,6 +14,7 @@ import numpy as np
 from . import dtypes
 from . import primitives as P
 from .base.control_flow import scan
+from .base.control_flow_checks import check_callable
 from .core import Tracer, aval_of, bind, trace_stack
 from .numpy import _cumulative as C
 from .numpy import _elementwise as E
@@ -23,6 +24,7 @@ from .numpy._preferred import accumulate_in
 from .numpy._reductions import argmax as _np_argmax, argmin as _np_argmin
 from .numpy._shape import concatenate as _concatenate, flip, transpose as _transpose
 from .base.operands import astype, broadcast_to, normalize_axes, operand, reshape as _np_reshape
+from .base.operands import static_shape, weak_like
 from .pytree import tree_flatten, tree_map, tree_unflatten
 
 add, sub, max, min = E.add, E.subtract, E.maximum, E.minimum
@@ -65,7 +67,7 @@ def conj(x):
         if dt not in (np.float32, np.float64):
             raise TypeError(f"conj does not accept dtype {dt}. Accepted dtypes are subtypes "
                             "of float32, complexfloating, float64.")
-        x = astype(x, np.complex64 if dt == np.float32 else np.complex128)
+        x = weak_like(astype(x, np.complex64 if dt == np.float32 else np.complex128), x)
     return E.conjugate(x)
 
 
@@ -199,7 +201,7 @@ def reshape(operand_, new_sizes, dimensions=None):
     x = operand(operand_)
     if dimensions is not None:
         x = _transpose(x, tuple(dimensions))
-    return _np_reshape(x, tuple(new_sizes))
+    return _np_reshape(x, static_shape(new_sizes, "new_sizes"))
 
 
 def transpose(operand_, permutation):
@@ -398,6 +400,7 @@ def associative_scan(fn, elems, reverse=False, axis=0):
 
     Step k combines each element with the one 2**k places before it; the first 2**k
     elements are already final, so no identity element is needed (Hillis-Steele)."""
+    check_callable("lax.associative_scan", fn=fn)
     leaves, tree = tree_flatten(elems)
     leaves = [operand(x) for x in leaves]
     if not leaves:

@@ -63,6 +63,11 @@ def top_k(operand_, k, *, axis=-1):
         raise ValueError("lax.top_k: needs an operand of at least one dimension, got shape ()")
     ax = normalize_axis(axis, len(shape_of(x)))
     n, k = shape_of(x)[ax], operator.index(k)
+    int32_max = np.iinfo(np.int32).max
+    if n > int32_max + 1:
+        raise ValueError(f"top_k returns int32 indices, which will overflow for array "
+                         f"dimensions larger than the maximum int32 ({int32_max}). Got "
+                         f"operand.shape={shape_of(x)}; take top_k of slices of the axis")
     if not 0 <= k <= n:
         raise ValueError(f"lax.top_k: k={k} must be between 0 and the axis length {n} "
                          f"(operand shape {shape_of(x)})")

@@ -34,6 +34,8 @@ def bitcast_convert_type(operand_, new_dtype):
     (of that many narrow elements) is joined into one."""
     x, new = operand(operand_), dtypes.canonicalize(new_dtype)
     old = aval_of(x).dtype
+    if old == new:       # the same bits: the value itself, strongly typed (JAX's)
+        return astype(x, new)
     if old.itemsize == new.itemsize:
         return bind(P.bitcast_convert_type, x, new_dtype=new)
     if dtypes.is_complex(old) or dtypes.is_complex(new) or old == dtypes.bool_ \

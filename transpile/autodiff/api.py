@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtypes, transform_cache
 from ..core import Tracer, aval_of, current_trace, ensure_operand
-from ..device_array import Array
+from ..device_array import DeviceArray
 from ..errors import ConcretizationError
 from ..eager_array import eager
 from ..pytree import tree_flatten, tree_unflatten
@@ -295,7 +295,7 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
 
 
 def _is_array(x) -> bool:
-    return isinstance(x, (np.ndarray, np.generic, Array))
+    return isinstance(x, (np.ndarray, np.generic, DeviceArray))
 
 
 def _transformation(fun, nums, given, what, traced, key):

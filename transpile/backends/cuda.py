@@ -4,7 +4,7 @@ Trace, simplification, lowering, the disk cache, the loader and the output plan 
 `compiled_backend`'s, shared with the CPU backend; what differs is the renderer
 (`CudaRenderer`), the compiler (nvcc for the device's arch, or host C++ against the emulation
 header under TRANSPILE_CUDA_EMULATE=1) and the marshalling: the executable takes and returns
-`tp.Array` device arrays. `f.lower(x).source` needs no GPU; compiling and
+`tp.DeviceArray` device arrays. `f.lower(x).source` needs no GPU; compiling and
 running do, and without one they raise a `CudaError` naming cudart's reason.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import logs
 from ..codegen.cuda_render import CudaRenderer
-from ..device_array import Array, device_put
+from ..device_array import DeviceArray, device_put
 from ..runtime import cudart
 from ..runtime.compiler import CompileError
 from ..runtime.nvcc import EmulatedCudaCompiler, NvccCompiler, find_nvcc, normalise_arch
@@ -27,8 +27,8 @@ _VOID_P = _ffi.new_pointer_type(_ffi.new_void_type())
 
 
 class CudaExecutable(CompiledExecutable):
-    """Arguments and results are `tp.Array` device arrays, passed by device pointer."""
-    device_inputs = True        # tp.Array arguments are used in place, without a copy
+    """Arguments and results are `tp.DeviceArray` device arrays, passed by device pointer."""
+    device_inputs = True        # tp.DeviceArray arguments are used in place, without a copy
     source_name = "module.cu"
     language = "CUDA"
 
@@ -43,7 +43,7 @@ class CudaExecutable(CompiledExecutable):
         return [_on_device(a, dt) for a, dt in zip(arrays, self._in_dtypes)]
 
     def _empty(self, shape, dtype):
-        return Array.empty(shape, dtype)
+        return DeviceArray.empty(shape, dtype)
 
     def _enter(self, arrays, outs):
         return self._fn(*[_ffi.cast(_VOID_P, a.ptr) for a in self._consts + arrays + outs])
@@ -59,8 +59,8 @@ class CudaExecutable(CompiledExecutable):
                                 f"{self._runtime.describe(status)}")
 
 
-def _on_device(x, dtype) -> Array:
-    if isinstance(x, Array) and x.dtype == dtype:
+def _on_device(x, dtype) -> DeviceArray:
+    if isinstance(x, DeviceArray) and x.dtype == dtype:
         return x
     host = np.asarray(x)
     return device_put(np.array(host, dtype=dtype, order="C"), backend="cuda")

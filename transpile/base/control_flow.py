@@ -14,8 +14,9 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import ShapedArray, Tracer, aval_of, bind, current_trace
-from .control_flow_checks import (check_branches, check_callable, check_index,
-                                  check_predicate, check_scan_output)
+from .control_flow_checks import (check_branches, check_callable, check_cond_output,
+                                  check_fori_bounds, check_index, check_predicate,
+                                  check_scan_output)
 from ..eager_results import eager_tree
 from ..errors import describe_function
 from ..ir import IR, Var
@@ -270,21 +271,27 @@ def while_loop(cond_fun, body_fun, init_val):
         val = eager_tree(init_val)
         _check_carry_eagerly(val, "while_loop body", trace_body, body_fun, 0)
         carry_type = _eager_carry_type(val)
-        while bool(np.asarray(cond_fun(val))):
+        while _eager_predicate(cond_fun, val):
             val = body_fun(val)
             _check_eager_carry(carry_type, val, body_fun)
         return val
     leaves, treedef, body = _loop_carry(init_val, "while_loop body", trace_body, body_fun)
     cond = _trace_region(cond_fun, treedef, _flat_avals(leaves), _deps(leaves),
                          "lax.while_loop cond_fun")
-    if len(cond[0].outvars) != 1 or cond[0].outvars[0].aval.shape != () or \
-            cond[0].outvars[0].aval.dtype != dtypes.bool_:
-        raise TypeError(f"lax.while_loop cond_fun {describe_function(cond_fun)} must return a "
-                        f"boolean scalar, got {_types(cond[0])}")
+    check_cond_output(cond[2], [v.aval for v in cond[0].outvars],
+                      describe_function(cond_fun))
     ((cond_ir, _), (body_ir, _)), captured = _merge_captures([cond, body])
     outs = bind(P.while_loop, *leaves, *captured, cond=cond_ir, body=body_ir,
                 n_carry=len(leaves))
     return tree_unflatten(treedef, outs)
+
+
+def _eager_predicate(cond_fun, val) -> bool:
+    """cond_fun(val) as a Python bool, after JAX's check that it is one boolean scalar."""
+    leaves, tree = tree_flatten(cond_fun(val))
+    check_cond_output(tree, [aval_of(operand(x)) for x in leaves],
+                      describe_function(cond_fun))
+    return bool(np.asarray(leaves[0]))
 
 
 def _check_carry_eagerly(init, what, trace_body, body_fun, carry_position, other_types=()):
@@ -351,6 +358,9 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                                                      or isinstance(upper, Tracer)):
             raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
                              "statically known.")
+    check_fori_bounds(aval_of(operand(lower)), aval_of(operand(upper)))
+    if not all(dtypes.is_int(aval_of(operand(b)).dtype) for b in (lower, upper)):
+        return _float_fori_loop(operand(lower), operand(upper), body_fun, init_val)
     if not _tracing():
         val = eager_tree(init_val)
         checked = _fori_index_aval(operand(lower), operand(upper)) is None
@@ -404,6 +414,23 @@ def _fori_trace_body(body_fun, index_aval):
                                [frozenset()] + deps, "lax.fori_loop body_fun", wrap=wrap)
         return region, region[2]
     return trace_body
+
+
+def _float_fori_loop(lower, upper, body_fun, init_val):
+    """Float bounds, which JAX takes when both have one dtype: the body sees lower,
+    lower + 1, ... while below upper. The loop counts its trips in int64, as the uint64 one."""
+    dt = aval_of(lower).dtype
+    if dt != aval_of(upper).dtype or not dtypes.is_float(dt):
+        raise TypeError("lower and upper arguments to fori_loop must have equal types, got "
+                        f"{np.dtype(dt).name} and {np.dtype(aval_of(upper).dtype).name}; "
+                        "use integer bounds, or two of one float dtype")
+    trips = elementwise("ceil", elementwise("sub", upper, lower))
+    trips = astype(elementwise("max", trips, operand(np.zeros((), dt))), dtypes.int64)
+
+    def body(trip, index_and_val):
+        index, val = index_and_val     # the float index is carried, not made from `trip`
+        return elementwise("add", index, operand(np.ones((), dt))), body_fun(index, val)
+    return fori_loop(np.int64(0), trips, body, (lower, init_val))[1]
 
 
 def _uint64_fori_loop(lower, upper, body_fun, init_val):

@@ -70,3 +70,27 @@ def check_scan_output(out):
     else:
         got = type(out).__name__
     raise TypeError(f"scan body output must be a pair, got {got}.")
+
+
+def check_cond_output(tree, avals, cond_fun_name: str = "") -> None:
+    """lax.while_loop's cond_fun must give one boolean scalar: JAX's TypeError otherwise,
+    naming the structure (`tree`, a pytree's treedef) or the types (`avals`) it gave."""
+    where = f" (cond_fun is {cond_fun_name})" if cond_fun_name else ""
+    if tree.kind is not None or len(avals) != 1:
+        raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {tree}."
+                        f"{where}")
+    if avals[0].shape != () or np.dtype(avals[0].dtype) != np.bool_:
+        raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
+                        f"{list(avals)}.{where} Compare with a number (`x < n`) or use "
+                        "jnp.any/jnp.all to make one boolean.")
+
+
+def check_fori_bounds(lower_aval, upper_aval) -> None:
+    """lax.fori_loop's bounds: two sized (strongly typed) bounds must share their dtype, as
+    JAX requires; a Python int (weak) takes its partner's."""
+    if lower_aval.weak_type or upper_aval.weak_type or lower_aval.dtype == upper_aval.dtype:
+        return
+    raise TypeError("lower and upper arguments to fori_loop must have equal types, got "
+                    f"{np.dtype(lower_aval.dtype).name} and {np.dtype(upper_aval.dtype).name}"
+                    "; cast one, e.g. upper.astype(lower.dtype), or pass a Python int")
+

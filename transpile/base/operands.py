@@ -9,14 +9,14 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, ensure_operand, is_python_scalar
-from ..errors import user_location
+from ..errors import ConcretizationError, user_location
 from ..strength import is_marked
 
 
 def operand(x, what="operand"):
     x = ensure_operand(x, what)
     if dtypes.config._token:          # JAX converts every Python int to its default int first
-        _check_fits_default_int(x)
+        check_fits_default_int(x)
     if isinstance(x, (np.ndarray, np.generic)):
         if x.dtype not in dtypes.SUPPORTED:
             raise TypeError(f"{what} has dtype {x.dtype}, which transpile does not support")
@@ -34,7 +34,7 @@ def strong_operand(x, what="operand"):
     Python scalars weak (`jnp.dot(uint8_array, 3)` is uint8), so under JAX's rules the
     operand is only checked to fit the default int."""
     if dtypes.config._token:           # JAX's rules
-        _check_fits_default_int(x)
+        check_fits_default_int(x)
         return operand(x, what)
     if type(x) in (bool, int, float):
         converted = np.asarray(x)     # NumPy's own conversion: 2**63 becomes uint64
@@ -79,14 +79,31 @@ def _static_int(value, what: str) -> int:
         raise TypeError(f"{what} must be an int, got {type(value).__name__}") from None
 
 
+class NegativeDimensionError(ValueError, TypeError):
+    """A negative size in a shape: NumPy's ValueError, and JAX's TypeError, so that code
+    catching either catches it."""
+
+
+_SHAPE_WORDS = "Shapes must be 1D sequences of concrete values of integer type"   # JAX's
+
+
 def static_shape(shape, what="shape") -> tuple[int, ...]:
-    """A concrete shape tuple; a traced size raises ConcretizationError through __index__."""
-    if isinstance(shape, (int, np.integer)) or isinstance(shape, Tracer) or \
-            (isinstance(shape, np.ndarray) and shape.ndim == 0):   # a 0-d array: one size
+    """A concrete shape tuple. An entry that is not an integer is JAX's TypeError; a traced
+    one JAX's words too, as a ConcretizationError (a TypeError) naming the argument."""
+    if isinstance(shape, (int, float, complex, np.generic, Tracer)) or (
+            isinstance(shape, np.ndarray) and shape.ndim == 0):
         shape = (shape,)
-    dims = tuple(_static_int(d, what) for d in shape)
+    try:
+        dims = tuple(_static_int(d, what) for d in shape)
+    except ConcretizationError as e:
+        raise ConcretizationError(
+            f"{_SHAPE_WORDS}, got {tuple(shape)}.\nIf using `jit`, try using `static_argnums` "
+            f"or applying `jit` to smaller subfunctions.\n{e}") from None
+    except TypeError:
+        raise TypeError(f"{_SHAPE_WORDS}, got {tuple(shape)}. Each entry of {what} must be a "
+                        "Python int (or a NumPy integer scalar)") from None
     if any(d < 0 for d in dims):
-        raise ValueError(f"negative dimensions are not allowed in {what} {dims}")
+        raise NegativeDimensionError(f"negative dimensions are not allowed in {what} {dims}")
     return dims
 
 
@@ -149,7 +166,7 @@ def _jax_python_ints(name: str, xs):
     if not any(type(x) is int for x in xs):
         return xs
     for x in xs:
-        _check_fits_default_int(x)
+        check_fits_default_int(x)
     if name in _COMPARISONS:
         return [_jax_exact_comparison_operand(x, xs) for x in xs]
     try:
@@ -175,13 +192,13 @@ def _jax_exact_comparison_operand(x, xs):
     return x
 
 
-def _check_fits_default_int(x) -> None:
+def check_fits_default_int(x) -> None:
     """JAX's OverflowError for a Python int its default int (int32 without x64) cannot hold."""
     default = np.iinfo(dtypes.default_int())
     if type(x) is int and not default.min <= x <= default.max:
         raise OverflowError(
-            f"Python int {x} is too large for {dtypes.default_int()}, JAX's default int "
-            f"(at {user_location()}): under JAX's dtype rules a Python int must fit it; "
+            f"Python int {x} too large to convert to {dtypes.default_int()}, JAX's default "
+            f"int (at {user_location()}): under JAX's dtype rules a Python int must fit it; "
             + ("pass it as an array of a dtype that holds it (np.uint64) or as a float"
                if dtypes.config.x64() else
                "enable x64 (transpile.config.update('jax_enable_x64', True)) or pass an array"))
@@ -300,6 +317,15 @@ def astype(x, dtype):
     if dtypes.config.jax_rules() and dtypes.is_float(aval.dtype) and dtypes.is_int(dt):
         return _saturating_cast(x, aval.dtype, dt)
     return bind(P.convert_element_type, x, new_dtype=dt, weak_type=False)
+
+
+def weak_like(out, x):
+    """`out`, weakly typed where `x` is (JAX's unary operations keep their operand's weak
+    type; one built from strong casts, as `lax.clz` is, needs it put back)."""
+    aval = aval_of(out)
+    if not aval_of(x).weak_type or aval.weak_type:
+        return out
+    return bind(P.convert_element_type, out, new_dtype=aval.dtype, weak_type=True)
 
 
 def _saturating_cast(x, src, dt):

@@ -88,7 +88,9 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 concat, permute_dims = concatenate, transpose
 
 bool = bool_
-ndarray = _np.ndarray   # for isinstance checks and annotations; traced values are Tracers
+# For isinstance checks and annotations, as JAX's jnp.ndarray (= jax.Array): NumPy arrays,
+# eager arrays, tracers and device arrays alike (transpile/array_type.py); not constructible.
+from ..array_type import Array as ndarray  # noqa: E402
 pi = 3.141592653589793
 e = 2.718281828459045
 inf = float("inf")

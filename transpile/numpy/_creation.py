@@ -6,7 +6,9 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import Tracer, aval_of, bind, current_trace, register_list_converter
-from ..base.operands import astype, broadcast_to, operand, py_scalar_like, static_shape
+from ..eager_array import as_weak
+from ..base.operands import (astype, broadcast_to, check_fits_default_int, operand,
+                             py_scalar_like, static_shape, weak_like)
 
 
 def _check_host_array(a: np.ndarray, what: str) -> np.ndarray:
@@ -39,6 +41,7 @@ def array(object, dtype=None, copy=True):
         return _stack_nested(object, dtype)
     dt = None if dtype is None else dtypes.requested(dtype, "array")
     if dt is None and dtypes.config.jax_rules():
+        check_fits_default_int(object)      # JAX's OverflowError, where NumPy would wrap
         if isinstance(object, (list, tuple)):
             dt = _jax_list_dtype(object)
         elif type(object) is int:
@@ -110,12 +113,13 @@ def full(shape, fill_value, dtype=None):
         return broadcast_to(value, shape)
     dt = dtypes.requested(dtype, "full") if dtype is not None else \
         dtypes.canonicalize(np.asarray(fill_value).dtype)
-    if current_trace() is None:
-        return np.full(shape, fill_value, dtype=dt)
     # JAX's full of a Python number with no dtype is weakly typed (full(3, 2.0) * x keeps x's
-    # float32); NumPy's is strong.
+    # float32), eager or traced; NumPy's is strong.
     weak = dtype is None and dtypes.config.jax_rules() and type(fill_value) in (int, float,
                                                                                  complex)
+    if current_trace() is None:
+        filled = np.full(shape, fill_value, dtype=dt)
+        return as_weak(filled) if weak else filled
     return bind(P.broadcast_in_dim, fill_value if weak else py_scalar_like(fill_value, dt),
                 shape=shape, broadcast_dimensions=())
 
@@ -151,14 +155,21 @@ def _like(x, dtype, shape):
     return (aval.dtype if dtype is None else dtype), (aval.shape if shape is None else shape)
 
 
+def _weak_as(out, a, dtype):
+    """JAX's *_like of a weakly typed value, given no dtype, is weakly typed too."""
+    if dtype is None and dtypes.config.jax_rules():
+        return weak_like(out, operand(a))
+    return out
+
+
 def zeros_like(a, dtype=None, shape=None):
     dt, sh = _like(a, dtype, shape)
-    return zeros(sh, dt)
+    return _weak_as(zeros(sh, dt), a, dtype)
 
 
 def ones_like(a, dtype=None, shape=None):
     dt, sh = _like(a, dtype, shape)
-    return ones(sh, dt)
+    return _weak_as(ones(sh, dt), a, dtype)
 
 
 def empty_like(a, dtype=None, shape=None):
@@ -167,7 +178,7 @@ def empty_like(a, dtype=None, shape=None):
 
 def full_like(a, fill_value, dtype=None, shape=None):
     dt, sh = _like(a, dtype, shape)
-    return full(sh, fill_value, dt)
+    return _weak_as(full(sh, fill_value, dt), a, dtype)
 
 
 def arange(start, stop=None, step=None, dtype=None):

@@ -178,14 +178,19 @@ def _default_fill(dt, fill_value):
     return np.dtype(dt).type(info.min if info.min < 0 else info.max)
 
 
+class IndexTypeError(TypeError, IndexError):
+    """Indices of a dtype that cannot index: JAX's TypeError, NumPy's IndexError."""
+
+
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     """out[..., i, ...] = arr[..., indices[..., i, ...], ...]: a gather on the flattened array
     at flat positions made from the index and each other axis's own position."""
     arr, indices = operand(arr), operand(indices)
-    index_dtype = aval_of(indices).dtype
-    if not dtypes.is_int(index_dtype):            # NumPy's and JAX's refusal (no rounding)
-        raise TypeError(f"take_along_axis indices must be of integer type, got {index_dtype}; "
-                        "convert them with .astype(int)")
+    if not dtypes.is_int(aval_of(indices).dtype):
+        # JAX's TypeError (NumPy raises an IndexError: this class is both)
+        raise IndexTypeError(f"take_along_axis indices must be of integer type, got "
+                             f"{aval_of(indices).dtype}; convert them with "
+                             "indices.astype(int)")
     indices = astype(indices, dtypes.int64)
     if axis is None:
         arr, axis = reshape(arr, (-1,)), 0

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Tracer, aval_of
+from ..core import Tracer, aval_of, concretization_message
+from ..errors import ConcretizationError
 from ._shape import concatenate, flip, ravel, transpose
 from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
 from ..base.slicing import dynamic_slice
@@ -181,8 +182,9 @@ def _split_bounds(n: int, indices_or_sections, equal: bool) -> list[int]:
         sizes = [size + 1] * extra + [size] * (sections - extra)
         return [0] + list(np.cumsum(sizes))
     if isinstance(indices_or_sections, Tracer):
-        raise TypeError("split indices must be static (Python ints), since they fix the "
-                        "pieces' shapes")
+        raise ConcretizationError(
+            concretization_message(indices_or_sections, "split")
+            + "\nsplit indices must be static (Python ints), since they fix the pieces' shapes")
     return [0] + [int(i) for i in indices_or_sections] + [n]
 
 

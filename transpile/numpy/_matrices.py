@@ -33,7 +33,7 @@ def tri(N, M=None, k=0, dtype=float):
     """Ones at and below the k-th diagonal. `k` may be traced (JAX's); a Python int beyond
     the matrix is clamped to its edge first, which changes nothing but keeps it in range."""
     M = N if M is None else M
-    N, M = int(N), int(M)
+    N, M = static_shape((N, M), "tri's N and M")
     rows, cols = _index_grid(N, M)
     k = clamped_offset(k, N, M) if not isinstance(k, Tracer) else k
     return astype(E.less_equal(cols, E.add(rows, k)), dtypes.canonicalize(dtype))

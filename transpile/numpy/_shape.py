@@ -61,9 +61,9 @@ def expand_dims(a, axis):
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out_ndim = len(shape) + len(axes)
     positions = sorted(normalize_axis(ax, out_ndim) for ax in axes)
-    if len(set(positions)) != len(positions):     # NumPy's and JAX's refusal
-        raise ValueError(f"expand_dims: repeated axis in {tuple(axes)} (for a result of "
-                         f"{out_ndim} dimensions); name each new axis once")
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"repeated axis in expand_dims: {tuple(axes)} names one position "
+                         "twice (NumPy's and JAX's error)")
     new = list(shape)
     for p in positions:
         new.insert(p, 1)
@@ -239,7 +239,7 @@ def _selection_shape(shape, index) -> tuple:
 
 def _is_array_entry(k) -> bool:
     if _is_scalar_bool(k) or isinstance(k, (int, np.integer, slice)) or k is None \
-            or k is Ellipsis:
+            or k is Ellipsis or _is_integer_0d(k):
         return False
     dt = getattr(k, "dtype", None)
     return dt is None or np.dtype(dt) != np.bool_      # boolean masks keep their values
@@ -260,8 +260,15 @@ def _expand_ellipsis(key, ndim):
     return key + fill
 
 
+def _is_integer_0d(k) -> bool:
+    """A 0-d integer NumPy array: an integer index (JAX's rules make elements and scalar
+    results 0-d arrays, as JAX does: `x[jnp.arange(3)[1]]`)."""
+    return isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu"
+
+
 def _static_index(k, n: int, dim: int) -> int:
-    if isinstance(k, (bool, np.bool_)) or isinstance(k, (list, np.ndarray)) or (
+    if isinstance(k, (bool, np.bool_)) or isinstance(k, list) or (
+            isinstance(k, np.ndarray) and not _is_integer_0d(k)) or (
             isinstance(k, Tracer) and k.ndim > 0):
         raise TypeError("only integers, slices (`:`), ellipsis (`...`) and None are valid "
                         f"indices under jit, got {type(k).__name__}; advanced (array/boolean) "

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of, register_eager_evaluator
-from ..eager_array import eager
+from ..eager_array import as_weak, eager
 from ..ir import Literal
 from ..primitives import ELEMENTWISE_UFUNC
 from .abstract import abstract_rules, elementwise_dtypes
@@ -187,8 +187,24 @@ def eager_apply(prim, args, params):
     """Run a primitive on concrete values (outside any trace). Array results are EagerArrays
     (views, no copy), so that `.at` works on them as on traced values."""
     avals = [aval_of(a) for a in args]
-    abstract_rules[prim.name](*avals, **params)   # the same errors as under jit
-    return eager(impl_rules[prim.name](avals, *args, **params))
+    out_avals = abstract_rules[prim.name](*avals, **params)   # the same errors as under jit
+    out = eager(impl_rules[prim.name](avals, *args, **params))
+    return _as_abstract_values_say(out, out_avals) if dtypes.config._token else out
+
+
+def _as_abstract_values_say(out, out_avals):
+    """Under JAX's rules, eager results as their abstract values say: of the aval's dtype
+    (NumPy computes `real` of a Python complex in float64, JAX without x64 in float32), and
+    WeakEagerArrays where the aval is weakly typed (an operation on Python scalars or weak
+    values), as JAX's eager results carry their weak types."""
+    if isinstance(out, (list, tuple)):
+        avals = out_avals if isinstance(out_avals, (list, tuple)) else [out_avals] * len(out)
+        return type(out)(_as_abstract_values_say(o, a) for o, a in zip(out, avals))
+    if not isinstance(out, np.ndarray) or not hasattr(out_avals, "weak_type"):
+        return out
+    if out.dtype != out_avals.dtype:
+        out = eager(out.astype(out_avals.dtype))
+    return as_weak(out) if out_avals.weak_type else out
 
 
 # -- dynamic indexing: start indices are clamped so the window fits (as in JAX) -------------

@@ -24,6 +24,7 @@ from .numpy import _elementwise as E
 from .base.iota import iota
 from .base.operands import astype, broadcast_to, reshape
 from .base.operands import operand as as_operand
+from .lax_threefry import threefry2x32
 
 __all__ = ["RandomAlgorithm", "rng_bit_generator"]
 
@@ -166,34 +167,11 @@ def _join64(low, high):
     return E.bitwise_or(astype(low, u64), E.left_shift(astype(high, u64), np.uint64(32)))
 
 
-# --- Threefry-2x32, 20 rounds -----------------------------------------------------------------
-
-_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
-
-
-def _rotate_left(v, distance):
-    return E.bitwise_or(E.left_shift(v, np.uint32(distance)),
-                        E.right_shift(v, np.uint32(32 - distance)))
-
-
-def _threefry(x0, x1, k0, k1):
-    k2 = E.bitwise_xor(E.bitwise_xor(k0, k1), np.uint32(0x1BD11BDA))
-    keys = (k0, k1, k2)
-    x0, x1 = E.add(x0, k0), E.add(x1, k1)
-    for block in range(5):
-        for distance in _ROTATIONS[block % 2]:
-            x0 = E.add(x0, x1)
-            x1 = E.bitwise_xor(x0, _rotate_left(x1, distance))
-        x0 = E.add(x0, keys[(block + 1) % 3])
-        x1 = E.add(E.add(x1, keys[(block + 2) % 3]), np.uint32(block + 1))
-    return x0, x1
-
-
 def _threefry_counts(words, count):
     """Threefry on the 64-bit counters s1 + i for i < count, keyed by s0."""
     low, carry = _add_with_carry(_spread(words[2], count), iota(U32, count))
     high = E.add(words[3], carry)
-    return _threefry(low, high, _spread(words[0], count), _spread(words[1], count))
+    return threefry2x32(_spread(words[0], count), _spread(words[1], count), low, high)
 
 
 def _split_in_halves(shape):

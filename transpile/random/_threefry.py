@@ -16,31 +16,10 @@ from ..base.iota import broadcasted_iota
 from ..numpy import _elementwise as E
 from ..numpy._shape import stack
 from ..base.operands import astype, operand, reshape, static_shape
+from ..lax_threefry import threefry2x32
 
 U32 = dtypes.uint32
 U64 = dtypes.uint64
-_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
-_PARITY = 0x1BD11BDA      # Threefry's key-schedule constant
-
-
-def _rotate_left(x, r: int):
-    return E.bitwise_or(E.left_shift(x, r), E.right_shift(x, 32 - r))
-
-
-def threefry2x32(k0, k1, x0, x1):
-    """The 20-round Threefry-2x32 block function of counters (x0, x1) under key (k0, k1)."""
-    ks = (k0, k1, E.bitwise_xor(E.bitwise_xor(k0, k1), np.uint32(_PARITY)))
-    x0, x1 = E.add(x0, ks[0]), E.add(x1, ks[1])
-    for block in range(5):
-        for r in _ROTATIONS[block % 2]:
-            x0 = E.add(x0, x1)
-            x1 = E.bitwise_xor(x0, _rotate_left(x1, r))
-        # Key injection after every four rounds, with the block number added.
-        x0 = E.add(x0, ks[(block + 1) % 3])
-        x1 = E.add(E.add(x1, ks[(block + 2) % 3]), np.uint32(block + 1))
-    return x0, x1
-
-
 def check_key(key, what: str):
     key = operand(key, "key")
     aval = aval_of(key)

@@ -10,7 +10,8 @@ import pytest
 import transpile as tp
 import transpile.numpy as tnp
 from transpile.codegen import kernel_sharing
-from transpile.codegen.kernel_ir import Affine, Buffer, Expr, LoopKernel, ReduceKernel
+from transpile.codegen.kernel_ir import (Affine, Buffer, Expr, KernelConstant, LoopKernel,
+                                         ReduceKernel)
 from transpile.codegen.loop_schedule import CpuTarget
 from transpile.codegen.lower_exprs import literal_expr, op_expr
 
@@ -41,7 +42,7 @@ def test_kernels_differing_in_constants_become_one_function():
     sharing = share([add_kernel(i, 5 + i, 1) for i in range(MANY)])
     (function,) = sharing.functions.values()
     assert function.function == 0
-    assert function.constants == (kernel_sharing.KernelConstant("tp_k0"),)
+    assert function.constants == (KernelConstant("tp_k0"),)
     assert function.extents == {0: function.constants[0]}     # the trip count is passed
     # the offset (1 in every kernel) stays in the index; the extent is the parameter
     assert function.kernel.value.args[1][0].args[1] == Affine((1,), 1)
@@ -160,3 +161,40 @@ def test_a_long_entry_is_not_scheduled_twice(cache_dir, monkeypatch):
         "#if defined(__GNUC__) && !defined(__clang__)",
         '__attribute__((optimize("no-schedule-insns2")))', "#endif"]
     assert_same(fun(r), growing_dots_numpy(r), rtol=1e-12)
+
+
+def test_coefficients_never_spelled_are_no_part_of_the_kernel():
+    """A (1, n) nest stores at n * i0 + i1: merged into one loop, only i1's coefficient is
+    spelled, and unmerged, i0 is always 0; either way rows of different lengths are one
+    kernel (syrk's row updates)."""
+    def row(i, n):
+        a = Buffer(f"a{i}", (1, n), F64, "input", order=i)
+        out = Buffer(f"out{i}", (1, n), F64, "temp", order=i)
+        value = Expr("load", (a, Affine((n, 1), 0)), F64)
+        return LoopKernel((1, n), out, Affine((n, 1), 0), op_expr("neg", (value,), (F64,), F64))
+    sharing = share([row(i, 3 + i) for i in range(MANY)])
+    (function,) = sharing.functions.values()
+    assert sharing.calls[2].values == (5,) and len(function.constants) == 1
+    # a coefficient that is spelled still tells kernels apart
+    strided = [row(i, 3) for i in range(MANY)]
+    strided[1].store = Affine((3, 2), 0)
+    assert 1 not in share(strided).calls
+
+
+def syrk_rows(alpha, C, A):
+    for i in range(A.shape[0]):
+        for k in range(A.shape[1]):
+            C = C.at[i, :i + 1].set(C[i, :i + 1] + alpha * A[i, k] * A[:i + 1, k])
+    return C
+
+
+def test_growing_rows_of_a_matrix_share_functions(cache_dir):
+    rng = np.random.default_rng(0)
+    C, A = rng.random((12, 12)), rng.random((12, 3))
+    fun = tp.jit(syrk_rows)
+    assert fun.lower(1.5, C, A).source.count(FUNCTION) < 12       # 36 updates
+    expected = C.copy()
+    for i in range(12):
+        for k in range(3):
+            expected[i, :i + 1] += 1.5 * A[i, k] * A[:i + 1, k]
+    assert_same(fun(1.5, C, A), expected, rtol=1e-12)

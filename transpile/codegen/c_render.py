@@ -18,9 +18,9 @@ from .c_expr import counter as _counter
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
-from .kernel_ir import (Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
-                        LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
-                        While, swapped_buffers, walk)
+from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, For,
+                        HelperKernel, IteratedKernel, LoopKernel, MatmulKernel, Program,
+                        ReduceKernel, SortKernel, Switch, While, swapped_buffers, walk)
 from .loop_nest import collect_affines, row_major
 from .loop_schedule import CpuTarget
 
@@ -781,7 +781,7 @@ class CRenderer:
         function, call = st.kernel, self._sharing.calls.get(st.kernel)
         if call is not None:             # a shared function: its constants' values last
             function = call.function
-            args += [render_literal(v, kernel_sharing.INT64) for v in call.values]
+            args += [render_literal(v, KERNEL_CONSTANT_DTYPE) for v in call.values]
         for line in self._call_lines(function, args):
             lines.add(line)
 

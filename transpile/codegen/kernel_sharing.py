@@ -18,24 +18,17 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
-from .kernel_ir import Affine, Expr, LoopKernel, ReduceKernel, children
+from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Affine, Expr, KernelConstant, LoopKernel,
+                        ReduceKernel, children)
 from .loop_nest import group_extents, row_major
 
 # Fewer kernels than this with one key keep their constants (a short loop's few kernels
 # keep constant trip counts, which the compiler uses); identical ones still share.
 LIFT_MIN_KERNELS = 8
-INT64 = np.dtype(np.int64)
+INT64 = KERNEL_CONSTANT_DTYPE
 # Layouts whose spelling compares an extent with a number of its own (a block size): their
 # extents stay in the key.
 _EXACT_EXTENT_LAYOUTS = frozenset({"rows_outside"})
-
-
-@dataclasses.dataclass(frozen=True)
-class KernelConstant:
-    """An integer of a shared kernel that each call passes: an int64 parameter `name`."""
-    name: str
 
 
 @dataclasses.dataclass
@@ -75,8 +68,11 @@ class _Abstraction:
     (slot -> KernelConstant), the same walk also rebuilds the expressions with those slots
     as parameters, so slot numbers always mean the same integer."""
 
-    def __init__(self, describe_buffer, lift=None):
+    def __init__(self, describe_buffer, lift=None, unspelled=frozenset()):
         self.describe_buffer, self.lift = describe_buffer, lift or {}
+        # Loop dimensions whose coefficient in an index is never spelled or never matters
+        # (`_unspelled_dimensions`): no part of the key.
+        self.unspelled = unspelled
         self.key: list = []
         self.slots: list[int] = []
         self.buffers: list = []
@@ -98,11 +94,12 @@ class _Abstraction:
 
     def affine(self, a: Affine) -> Affine:
         dyn = tuple((self._memo[id(e)][1], k) for e, k in a.dyn)
-        self.key.append(("affine", a.coeffs, tuple((self._memo[id(e)][0], k) for e, k in a.dyn)))
+        coeffs = tuple(None if d in self.unspelled else c for d, c in enumerate(a.coeffs))
+        self.key.append(("affine", coeffs, tuple((self._memo[id(e)][0], k) for e, k in a.dyn)))
         constant = self.slot(a.const)
         if constant is None:
             return Affine(a.coeffs, a.const, dyn)
-        return Affine(a.coeffs, 0, dyn + ((Expr("var", (constant.name,), INT64), 1),))
+        return Affine(a.coeffs, 0, dyn + (constant_term(constant),))
 
     def expr(self, root: Expr) -> Expr:
         """Post-order over the DAG, each node once (an explicit stack: unrolled loops make
@@ -132,7 +129,7 @@ class _Abstraction:
             if e.dtype == INT64:
                 constant = self.slot(e.args[0])
                 if constant is not None:
-                    return Expr("var", (constant.name,), INT64, e.source)
+                    return constant.expr()
                 return e
             self.key.append(e.args[1])           # the value's bytes
             return e
@@ -160,10 +157,31 @@ class _Abstraction:
         return lifted
 
 
+def constant_term(constant: KernelConstant) -> tuple:
+    """An index's run-time term for a lifted offset: the parameter, times one."""
+    return constant.expr(), 1
+
+
+def _unspelled_dimensions(kernel, plan) -> frozenset:
+    """Loop dimensions whose coefficients in an index the shared function may take from its
+    own kernel: a merged loop is spelled with its last dimension's coefficient only (the
+    others are implied), and a loop of one runs with its variable at 0 (syrk's row updates:
+    a (1, n) nest stores at n * i0 + i1, n varying with the row)."""
+    if isinstance(kernel, LoopKernel):
+        extents = kernel.shape
+    elif isinstance(kernel, ReduceKernel):
+        extents = kernel.out_shape + kernel.reduce_shape
+    else:
+        return frozenset()
+    merged = {d for g in plan.groups for d in g[:-1]}
+    once = {g[0] for g in plan.groups if len(g) == 1 and extents[g[0]] == 1}
+    return frozenset(merged | once)
+
+
 def _abstract(kernel, plan, describe_buffer, lift=None):
     """(the walk, the kernel rebuilt with `lift`'s slots as parameters, lifted extents), or
     None for a kernel that is never shared."""
-    walk = _Abstraction(describe_buffer, lift)
+    walk = _Abstraction(describe_buffer, lift, _unspelled_dimensions(kernel, plan))
     walk.key.append((type(kernel).__name__, plan))
     if isinstance(kernel, LoopKernel):
         walk.buffer(kernel.out)

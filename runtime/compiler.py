@@ -1,6 +1,7 @@
 """The C compiler: source text in, shared library out. Knows nothing about caching."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -9,6 +10,7 @@ import platform
 import shlex
 import shutil
 import subprocess
+import tempfile
 
 from . import INCLUDE_DIR
 
@@ -95,8 +97,95 @@ class CCompiler:
 
     def compile(self, c_path: str, so_path: str, link: tuple[str, ...] = (),
                 prelude: str | None = None) -> str:
-        """Build `so_path` from `c_path`; return the compiler's warnings (empty when clean)."""
-        return run_compiler(self.command(c_path, so_path, link, prelude), c_path, so_path)
+        """Build `so_path` from `c_path`; return the compiler's warnings (empty when clean).
+
+        Where the driver's link step is known (`direct_link`), the source is compiled to an
+        object and the linker is run by us: the same linker with the same arguments, so the
+        same bytes (tests/test_direct_link.py), without collect2 and the driver's link
+        stage: 2.5-4.5 ms less compiler CPU per module, 5-9 % of a small one's (issue 22)."""
+        recipe = direct_link(self.cc, self.flags, self.identity)
+        if recipe is None:
+            return run_compiler(self.command(c_path, so_path, link, prelude), c_path, so_path)
+        o_path = os.path.splitext(so_path)[0] + ".o"
+        first = ("-include", prelude) if prelude else ()
+        compile_step = [self.cc, *self.flags, "-c", "-I", INCLUDE_DIR, *first, "-o", o_path,
+                        c_path]
+        try:
+            warnings = run_compiler(compile_step, c_path, o_path)
+            return warnings + run_compiler(recipe.command(o_path, so_path, link), c_path,
+                                           so_path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(o_path)          # the cache entry keeps the source and the binary
+
+
+OBJECT_MARK, OUTPUT_MARK = "tp-link-input.o", "tp-link-output.so"
+
+
+@dataclasses.dataclass(frozen=True)
+class LinkRecipe:
+    """The linker command the compiler driver runs (through collect2) to link one object into
+    a shared library, with the object and the output as marks to fill in."""
+    arguments: tuple[str, ...]          # the linker's path first
+
+    def command(self, o_path: str, so_path: str, link: tuple[str, ...]) -> list[str]:
+        filled = {OBJECT_MARK: (o_path, *link), OUTPUT_MARK: (so_path,)}
+        return [part for arg in self.arguments for part in filled.get(arg, (arg,))]
+
+
+# collect2's own options (it passes the rest to the linker): the LTO plugin, which a build
+# without -flto never uses, and the choice of linker, made here by finding that linker.
+_COLLECT2_ONLY = ("-plugin-opt=", "-fuse-ld=")
+
+
+@functools.lru_cache(maxsize=None)
+def direct_link(cc: str, flags: tuple[str, ...], identity: str) -> LinkRecipe | None:
+    """The driver's link step for these flags, asked once per process and compiler (`cc
+    -###` prints the commands without running them), or None where it cannot be reproduced
+    exactly (not gcc's collect2, options we do not know, a linker we cannot find): the
+    driver then links as before. `identity` is in the key so an upgraded compiler is asked
+    again."""
+    try:
+        with tempfile.TemporaryDirectory() as scratch:   # whatever it writes goes there
+            proc = subprocess.run([cc, *flags, "-###", "-o", OUTPUT_MARK, OBJECT_MARK, "-lm"],
+                                  capture_output=True, text=True, timeout=30, cwd=scratch)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0:
+        return None
+    lines = [shlex.split(line) for line in proc.stderr.splitlines() if line.startswith(" ")]
+    if len(lines) != 1 or os.path.basename(lines[0][0]) != "collect2":
+        return None            # one command, collect2's: it links only, compiles nothing
+    arguments, words = [], iter(lines[0][1:])
+    for word in words:
+        if word == "-plugin":
+            next(words, None)
+        elif not word.startswith(_COLLECT2_ONLY):
+            if word.startswith("-f"):
+                return None         # a collect2 option we do not know the meaning of
+            arguments.append(word)
+    if arguments.count(OBJECT_MARK) != 1 or arguments.count(OUTPUT_MARK) != 1:
+        return None
+    linker = _linker(proc.stderr, flags)
+    return LinkRecipe((linker, *arguments)) if linker else None
+
+
+def _linker(driver_text: str, flags: tuple[str, ...]) -> str | None:
+    """The linker collect2 would run: ld.<name> for -fuse-ld=<name> (the last one), else
+    ld, looked up in the compiler's own directories first, then on PATH. None where
+    collect2 would take another (a real-ld or collect-ld of the toolchain's)."""
+    chosen = [f.split("=", 1)[1] for f in flags if f.startswith("-fuse-ld=")]
+    name = f"ld.{chosen[-1]}" if chosen else "ld"
+    dirs = [line.split("=", 1)[1] for line in driver_text.splitlines()
+            if line.startswith("COMPILER_PATH=")]
+    dirs = [d for d in (dirs[-1].split(os.pathsep) if dirs else []) if d]
+    for directory in dirs:
+        if any(os.path.exists(os.path.join(directory, other))
+               for other in ("real-ld", "collect-ld")):
+            return None
+        if os.access(os.path.join(directory, name), os.X_OK):
+            return os.path.join(directory, name)
+    return shutil.which(name)
 
 
 @functools.lru_cache(maxsize=None)

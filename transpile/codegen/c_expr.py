@@ -50,10 +50,16 @@ class Lines:
 class LoopSpace:
     """Loop variables after merging: names, extents, and how to render an Affine over them."""
 
-    def __init__(self, extents, groups):
+    def __init__(self, extents, groups, lifted=None):
         self.groups = groups
         self.extents = [math.prod(extents[d] for d in g) for g in groups]
         self.names = [f"i{k}" for k in range(len(groups))]
+        # merged loop -> the parameter its trip count is passed in (a shared kernel's)
+        self.lifted = lifted or {}
+
+    def extent_text(self, k: int) -> str:
+        """Merged loop k's trip count as the kernel spells it."""
+        return self.lifted.get(k, str(self.extents[k]))
 
     def render(self, a: Affine, expr_renderer=None) -> str:
         terms = []

@@ -11,15 +11,16 @@ import contextlib
 import numpy as np
 
 from .. import dtypes
+from . import kernel_sharing
 from .c_comment import c_comment
 from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
 from .c_expr import counter as _counter
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
 from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
                            omp_reduction_clause, reduction_init, reduction_update)
-from .kernel_ir import (Call, DebugKernel, EntryScalar, For, HelperKernel, IteratedKernel,
-                        LoopKernel, MatmulKernel, Program, ReduceKernel, SortKernel, Switch,
-                        While, swapped_buffers, walk)
+from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, For,
+                        HelperKernel, IteratedKernel, LoopKernel, MatmulKernel, Program,
+                        ReduceKernel, SortKernel, Switch, While, swapped_buffers, walk)
 from .loop_nest import collect_affines, row_major
 from .loop_schedule import CpuTarget
 
@@ -33,6 +34,9 @@ RUNTIME_DECLARATIONS = "tp_runtime.h"
 
 
 # -- the renderer ----------------------------------------------------------------------------
+
+LONG_ENTRY_LINES = 500       # see CRenderer.long_entry_attribute
+
 
 class CRenderer:
     """C + OpenMP. Subclasses change the dialect attributes below."""
@@ -64,6 +68,16 @@ class CRenderer:
     # Temporaries live in one block kept between calls, up to this many bytes (see
     # _workspace_declarations). A dialect that allocates otherwise (CUDA) turns it off.
     kept_workspace_max_bytes = 64 << 20
+    # Kernels equal up to integer constants become one function (kernel_sharing.py: an
+    # unrolled Python loop's iterations). A dialect whose kernels are launched otherwise
+    # than by a plain call (CUDA) turns it off.
+    shares_kernels = True
+    # Put before an entry of more than LONG_ENTRY_LINES statements: gcc's second
+    # instruction-scheduling pass is quadratic in a block's length, and an unrolled Python
+    # loop's entry is one block of thousands of calls (NPBench's durbin at N=400: 4.5 of its
+    # 6.3 s of cc1 time; at N=1000 minutes). Calls in sequence gain nothing from it.
+    long_entry_attribute = ("#if defined(__GNUC__) && !defined(__clang__)\n"
+                            "__attribute__((optimize(\"no-schedule-insns2\")))\n#endif")
     # The method that spells each layout the schedule may choose (loop_schedule.py's
     # KernelPlan.layout), per kind of kernel: a dialect lists the methods of its own layouts.
     # A layout missing here fails with its name (`_spelling`).
@@ -79,7 +93,11 @@ class CRenderer:
         self.includes: set[str] = set()       # extra runtime headers the kernels call into
 
     def render(self, program: Program, header: str) -> str:
-        kernels = [self.render_kernel(k, i) for i, k in enumerate(program.kernels)]
+        self._sharing = kernel_sharing.share(program.kernels, self.plans, self._describe_buffer) \
+            if self.shares_kernels else kernel_sharing.Sharing()
+        kernels = [self._render_or_share(k, i) for i, k in enumerate(program.kernels)]
+        kernels = [text for text in kernels if text is not None]
+        self._map_shared_arguments()
         if any(dtypes.is_complex(b.dtype) for b in self._buffers.values()):
             self.includes.add("tp_complex.h")      # the entry declares complex pointers
         if any(dtypes.is_half(b.dtype) for b in self._buffers.values()):
@@ -102,6 +120,43 @@ class CRenderer:
         return "\n".join(parts) + "\n"
 
     # -- kernels ----------------------------------------------------------------------------
+    def _describe_buffer(self, buf) -> tuple:
+        """What a kernel's spelling depends on of a buffer besides its name."""
+        return buf.dtype, buf.name in self.registers, buf.name in self._swapped
+
+    def _render_or_share(self, kernel, index: int) -> str | None:
+        """Kernel `index` spelled, in its shared form where it is a group's function; None
+        where it calls another kernel's function."""
+        call = self._sharing.calls.get(index)
+        if call is not None and call.function != index:
+            return None
+        function = self._sharing.functions.get(index)
+        self._lifted = function
+        try:
+            return self.render_kernel(kernel if function is None else function.kernel, index)
+        finally:
+            self._lifted = None
+
+    def _map_shared_arguments(self) -> None:
+        """A kernel calling a shared function passes its own buffers where the function's
+        kernel has its own: matched by their positions in the structural key."""
+        for index, call in self._sharing.calls.items():
+            if call.function == index:
+                continue
+            position = {b.name: p for p, b in
+                        enumerate(self._sharing.positions[call.function])}
+            mine = self._sharing.positions[index]
+            self._kernel_args[index] = [mine[position[b.name]]
+                                        for b in self._kernel_args[call.function]]
+            self._by_value[index] = frozenset(
+                mine[position[name]].name for name in self._by_value.get(call.function, ()))
+
+    def _loop_space(self, extents, groups) -> LoopSpace:
+        """The loop variables of the kernel being spelled; a shared function's lifted
+        extents are spelled as its parameters."""
+        lifted = self._lifted.extents if self._lifted is not None else {}
+        return LoopSpace(extents, groups, {k: c.name for k, c in lifted.items()})
+
     def render_kernel(self, kernel, index: int) -> str:
         self._current_kernel = index
         self._plan = self.plans[index]
@@ -127,6 +182,8 @@ class CRenderer:
 
     def _definition(self, index: int, params) -> str:
         """The line that opens kernel `index`'s definition."""
+        if self._lifted is not None:       # a shared function's constants come last
+            params = [*params, *(f"const int64_t {c.name}" for c in self._lifted.constants)]
         return (f"{self._qualifier(index)} {self.kernel_names[index]}"
                 f"({', '.join(params) or 'void'}) {{")
 
@@ -158,7 +215,7 @@ class CRenderer:
         return sorted(found, key=_buffer_order)
 
     def _loop_kernel(self, k: LoopKernel, index: int) -> str:
-        space = LoopSpace(k.shape, self._plan.groups)
+        space = self._loop_space(k.shape, self._plan.groups)
         lines = Lines()
         # A store at a run-time offset (an update in place) reads that offset's buffers too.
         exprs = [k.value] + [e for e, _ in k.store.dyn]
@@ -189,7 +246,7 @@ class CRenderer:
         exprs = [e for _, init, update, _ in k.carries for e in (init, update)]
         stores = [row_major(k.shape, len(k.shape)) for _ in k.carries]
         affines = stores + [a for e in exprs for a in collect_affines(e, [])]
-        space = LoopSpace(k.shape, self._plan.groups)
+        space = self._loop_space(k.shape, self._plan.groups)
         outs = [buf for *_, buf in k.carries]
         # A loop that runs in its starting array's buffer reads its initial carry from the
         # buffer it writes: that pointer is a parameter once, writable.
@@ -263,7 +320,7 @@ class CRenderer:
             elif pragma:
                 lines.add(f"#pragma omp {pragma}{reduction}")
             lines.add(f"for (int64_t {space.names[k]} = 0; {space.names[k]} < "
-                      f"{space.extents[k]}; {space.names[k]}++) {{")
+                      f"{space.extent_text(k)}; {space.names[k]}++) {{")
             lines.depth += 1
 
     def _parallel_pragma(self, pragma: str, clause: str = "") -> str:
@@ -282,7 +339,7 @@ class CRenderer:
     def _reduce_kernel(self, k: ReduceKernel, index: int) -> str:
         extents = k.out_shape + k.reduce_shape
         store = row_major(k.out_shape, len(extents))
-        space = LoopSpace(extents, self._plan.groups)
+        space = self._loop_space(extents, self._plan.groups)
         return self._spelling(self.reduction_layouts, "reduction")(k, index, space, store)
 
     def _nest_reduction(self, k: ReduceKernel, index: int, space, store) -> str:
@@ -584,6 +641,9 @@ class CRenderer:
                 lines.add(f"{C_TYPE[b.dtype]} {b.name} = {_entry_literal(0, b.dtype)};  "
                           "/* a scalar: a local */")
         status = self._allocate_temps(lines, self._memory_temps)
+        if self.long_entry_attribute and len(body.lines) > LONG_ENTRY_LINES:
+            signature = 1                   # the line after the entry's comment
+            lines.lines[signature:signature] = self.long_entry_attribute.splitlines()
         lines.lines.extend(body.lines)
         if status != "0":
             lines.depth -= 1
@@ -718,7 +778,11 @@ class CRenderer:
             return
         args = [self._argument(st.kernel, b) for b in self._kernel_args[st.kernel]]
         args += [self._entry_scalar(s) for s in st.scalars]
-        for line in self._call_lines(st.kernel, args):
+        function, call = st.kernel, self._sharing.calls.get(st.kernel)
+        if call is not None:             # a shared function: its constants' values last
+            function = call.function
+            args += [render_literal(v, KERNEL_CONSTANT_DTYPE) for v in call.values]
+        for line in self._call_lines(function, args):
             lines.add(line)
 
     def _call_lines(self, index: int, args: list[str]) -> list[str]:
@@ -836,6 +900,8 @@ class CRenderer:
             raise ValueError("the Program names none or only some of its kernels: lower() "
                              "names them (names.kernel_names)")
         self.kernel_names = list(program.kernel_names)
+        self._lifted = None                 # the shared function being spelled
+        self._sharing = kernel_sharing.Sharing()
         # Device memory a layout asks the entry to allocate beside the temporaries, as
         # (name, element type, count): a CUDA full reduction's block partials.
         self._scratch: list[tuple[str, str, str]] = []

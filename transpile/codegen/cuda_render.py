@@ -54,6 +54,8 @@ _BOUNDS = {"tile": "TP_TILE * TP_TILE", "one": "1"}       # __launch_bounds__; e
 
 class CudaRenderer(CRenderer):
     kernel_qualifier = "__global__ void __launch_bounds__({threads})"
+    shares_kernels = False      # kernels are launched, not called: each keeps its own
+    long_entry_attribute = ""   # nvcc's host compiler is left its defaults
     entry_qualifier = 'extern "C" '
     restrict = "__restrict__"
     target = CudaTarget

@@ -189,6 +189,23 @@ def walk(expr: Expr, seen=None):
         stack.extend(children(e))
 
 
+# A kernel parameter constant's type: every integer that may become one (an index offset, a
+# loop's trip count, an int64 literal) is an int64 where the kernel uses it.
+KERNEL_CONSTANT_DTYPE = np.dtype(np.int64)
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelConstant:
+    """An integer a kernel takes as a parameter instead of spelling it (codegen/
+    kernel_sharing.py: kernels equal up to such integers share one function, each call
+    passing its values). Inside expressions it is a `var` leaf of its name, so every
+    renderer spells it as it spells a register; renderers declare it a `const int64_t`."""
+    name: str
+
+    def expr(self) -> Expr:
+        return Expr("var", (self.name,), KERNEL_CONSTANT_DTYPE)
+
+
 @dataclasses.dataclass
 class LoopKernel:
     """out[store(i)] = value(i) for every i in `shape` (one loop nest, elementwise)."""

@@ -19,7 +19,7 @@ RUNTIME = Path(__file__).resolve().parents[1] / "runtime"
 LAX = {"lax", "lax_ops", "lax_conv", "lax_reduce_window", "lax_sorting", "lax_special",
        "lax_gather", "lax_gather_checks", "lax_fft", "lax_zeta", "lax_rng_bits",
        "lax_reduce_precision", "lax_platform", "lax_ragged",
-       "lax_composite", "lax_threefry"}
+       "lax_composite", "lax_threefry", "lax_primitive_names"}
 ABOVE_NUMPY = LAX | {"random", "scipy", "nn", "ops", "api", "cli", "export"}
 FRONT_END_AND_API = ABOVE_NUMPY | {"numpy", "base"}
 FORBIDDEN = {

@@ -57,22 +57,7 @@ from .precision import DotAlgorithmPreset  # noqa: E402,F401
 from . import lax_dtype_checks as _dtype_checks  # noqa: E402
 
 
-# JAX's primitive objects' names, `lax.NAME_p`, for code that inspects make_jaxpr's equations
-# (`eqn.primitive is lax.add_p`): transpile's own primitive where JAX has one of that name and
-# meaning (its params are transpile's, not JAX's).
-from . import primitives as _P  # noqa: E402
-_JAX_NAMED_PRIMITIVES = (
-    "abs", "acos", "acosh", "add", "and", "argmax", "argmin", "asin", "asinh", "atan", "atan2",
-    "atanh", "axis_index", "bitcast_convert_type", "broadcast_in_dim", "cbrt", "ceil",
-    "concatenate", "cond", "conj", "convert_element_type", "cos", "cosh", "digamma", "div",
-    "dot_general", "dynamic_slice", "dynamic_update_slice", "eq", "erf", "erf_inv", "erfc",
-    "exp", "exp2", "expm1", "fft", "floor", "gather", "ge", "gt", "imag", "iota", "is_finite",
-    "le", "lgamma", "log", "log1p", "lt", "max", "min", "mul", "ne", "neg", "nextafter", "not",
-    "or", "pow", "psum", "real", "reduce_and", "reduce_max", "reduce_min", "reduce_or",
-    "reduce_prod", "reduce_sum", "rem", "reshape", "rev", "round", "scan", "scatter",
-    "shift_left", "sign", "sin", "sinh", "slice", "sort", "sqrt", "stop_gradient", "sub", "tan",
-    "tanh", "transpose", "while", "xor")
-globals().update({f"{name}_p": _P.get(name) for name in _JAX_NAMED_PRIMITIVES})
+from .lax_primitive_names import *  # noqa: E402,F401,F403  (lax.add_p, ...)
 
 
 # Collectives over a named vmap axis (batching/collectives.py; imported when called, as the

@@ -19,6 +19,8 @@ class _ScalarMeta(type):
 
     def __call__(cls, x):
         from ._creation import asarray
+        if type(x) is int:      # straight to the dtype: jnp.uint32(2654435761) needs no int64
+            return asarray(x, dtype=cls.dtype)
         return astype(asarray(x), cls.dtype)
 
     def __eq__(cls, other):

@@ -2,6 +2,7 @@
 fuzzer itself finds what it should. The long run is `benchmarks/fuzz_long.py` (tox -e fuzz).
 """
 import dataclasses
+import itertools
 import os
 import sys
 
@@ -147,18 +148,22 @@ def test_fuzzer_finds_a_planted_wrong_op_and_shrinks_it(monkeypatch):
     assert shrink.reproduces(small, first)
 
 
-def _has_float32_sqrt(prog):
-    """A sqrt whose NumPy result is float32 (where the planted float64 cast shows)."""
+def _has_float32_result(prog, op):
+    """An `op` whose NumPy result is float32 (where the planted float64 cast shows)."""
+    if not any(n.op == op for n in prog.nodes):
+        return False
     values = generate.reference_values(prog)[len(prog.inputs):]
-    return any(n.op == "sqrt" and np.asarray(v).dtype == np.float32
+    return any(n.op == op and np.asarray(v).dtype == np.float32
                for n, v in zip(prog.nodes, values))
 
 
 def test_fuzzer_finds_a_planted_dtype_error(monkeypatch):
-    _planted(monkeypatch, "sqrt", lambda p, x: tnp.sqrt(x).astype(np.float64))
-    seeds = [s for s in range(600) if _has_float32_sqrt(generate.program(s))]
-    report = run.run_seeds(seeds[:4])
-    assert any(f.kind == "dtype" and f.op == "sqrt" for f in report.findings)
+    # multiply is drawn often (sqrt's float32 results became rare as the op table grew).
+    _planted(monkeypatch, "multiply", lambda p, x, y: tnp.multiply(x, y).astype(np.float64))
+    seeds = list(itertools.islice(
+        (s for s in range(2000) if _has_float32_result(generate.program(s), "multiply")), 4))
+    report = run.run_seeds(seeds)
+    assert any(f.kind == "dtype" and f.op == "multiply" for f in report.findings)
 
 
 def test_fused_check_follows_a_fused_float_sum_into_exact_ops():

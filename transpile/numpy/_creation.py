@@ -148,16 +148,21 @@ def empty(shape, dtype=float):
     return zeros(shape, dtype)
 
 
+def _is_spec(x) -> bool:
+    """Any object with a shape and a dtype (jax.ShapeDtypeStruct) describes a *_like result,
+    as in JAX."""
+    return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (Tracer, np.ndarray))
+
+
 def _like(x, dtype, shape):
-    # Any object with a shape and a dtype (jax.ShapeDtypeStruct) describes the result, as in JAX.
-    duck = hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (Tracer, np.ndarray))
-    aval = x if duck else aval_of(operand(x))
+    aval = x if _is_spec(x) else aval_of(operand(x))
     return (aval.dtype if dtype is None else dtype), (aval.shape if shape is None else shape)
 
 
 def _weak_as(out, a, dtype):
-    """JAX's *_like of a weakly typed value, given no dtype, is weakly typed too."""
-    if dtype is None and dtypes.config.jax_rules():
+    """JAX's *_like of a weakly typed value, given no dtype, is weakly typed too (of a shape
+    and dtype spec: strong)."""
+    if dtype is None and dtypes.config.jax_rules() and not _is_spec(a):
         return weak_like(out, operand(a))
     return out
 

@@ -6,8 +6,6 @@ a CUDA renderer can override only those.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .. import dtypes
 from .c_comment import c_comment
 from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
@@ -20,6 +18,7 @@ from .kernel_ir import (Call, DebugKernel, EntryScalar, For, HelperKernel, Itera
                         While, swapped_buffers, walk)
 from .loop_nest import collect_affines, row_major
 from .loop_schedule import CpuTarget
+from .workspace_layout import workspace_layout
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 # Headers of whole-buffer kernels that the runtime library compiles once (see
@@ -522,16 +521,14 @@ class CRenderer:
         return lines.text()
 
     # -- entry hooks: temporaries, and one-element buffers the entry reads or writes -------
-    @staticmethod
-    def _workspace_layout(temps) -> tuple[dict[str, int], int]:
+    def _workspace_layout(self, temps) -> tuple[dict[str, int], int]:
         """Byte offsets of the non-empty temporaries in one block (each on a cache line of
-        its own), and the block's size."""
-        offsets, total = {}, 0
-        for b in temps:
-            if b.size:
-                offsets[b.name] = total
-                total += (b.size * np.dtype(b.dtype).itemsize + 63) // 64 * 64
-        return offsets, total
+        its own, those never live together sharing memory: workspace_layout.py), and the
+        block's size."""
+        key = tuple(b.name for b in temps)
+        if self._layout_of.get("key") != key:
+            self._layout_of = {"key": key, "layout": workspace_layout(self._program, temps)}
+        return self._layout_of["layout"]
 
     def _keeps_workspace(self, temps) -> bool:
         total = self._workspace_layout(temps)[1]
@@ -752,6 +749,7 @@ class CRenderer:
         self.plans = self.target.schedule(program)
         self.registers = self.target.registers(program)
         self._memory_temps = [b for b in program.temps if b.name not in self.registers]
+        self._program, self._layout_of = program, {}
         self._by_value: dict[int, frozenset] = {}    # kernel -> scalars it takes by value
         self._launches: dict[int, object] = {}       # kernel -> args -> its launch's lines
         self.declared_reductions = set()

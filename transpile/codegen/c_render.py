@@ -170,13 +170,71 @@ class CRenderer:
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
         lines, space, stores, _ = self._iterated_header(k, index)
         counter = _counter()
-        self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop",
-                         innermost_pragma="", simd_body=True)
-        self._iterated_element(lines, space, k, stores, counter)
-        self._close_loops(lines, len(space.names))
+        if self._plan.lanes > 1:
+            self._iterated_lanes(lines, space, k, stores, counter)
+        else:
+            self._open_loops(lines, space, 0, len(space.names), self._plan.threads == "loop",
+                             innermost_pragma="", simd_body=True)
+            self._iterated_element(lines, space, k, stores, counter)
+            self._close_loops(lines, len(space.names))
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    def _iterated_lanes(self, lines, space, k: IteratedKernel, stores, counter):
+        """An interchanged loop run on `plan.lanes` elements side by side: their carries in
+        small arrays, each iteration a simd loop over the lanes. One element at a time, an
+        iteration waits for the previous one's result (mandelbrot's |z|, z*z + c: a divide,
+        a square root and two fmas in a row); lanes overlap those latencies."""
+        n, lanes = len(space.names), self._plan.lanes
+        parallel = self._plan.threads == "loop"
+        self._open_loops(lines, space, 0, n - 1, parallel, innermost_pragma="",
+                         simd_body=False)
+        var, extent = space.names[-1], space.extents[-1]
+        if n == 1 and parallel:
+            lines.add(self._parallel_pragma("parallel for"))
+        lines.add(f"for (int64_t {var}_lane0 = 0; {var}_lane0 < {extent}; "
+                  f"{var}_lane0 += {lanes}) {{")
+        lines.depth += 1
+        lines.add(f"const int64_t lanes = {extent} - {var}_lane0 < {lanes} ? "
+                  f"{extent} - {var}_lane0 : {lanes};")
+        for name, _, _, buf in k.carries:
+            lines.add(f"{C_TYPE[buf.dtype]} {name}_lanes[{lanes}];")
+
+        def lane_loop():
+            lines.add("#pragma omp simd")
+            block = lines.block("for (int64_t lane = 0; lane < lanes; lane++)")
+            block.__enter__()
+            # (void): an iteration may read nothing at the element's own position.
+            lines.add(f"const int64_t {var} = {var}_lane0 + lane;")
+            lines.add(f"(void){var};")
+            return block
+
+        block = lane_loop()
+        outer = self._expressions(lines, space, counter)
+        for name, init, _, _ in k.carries:
+            lines.add(f"{name}_lanes[lane] = {outer(init)};")
+        block.__exit__()
+        with lines.block("for (int64_t step = step_from; step < step_to; step++)"):
+            if any(e.kind == "var" and e.args[0] == k.index_name
+                   for _, _, update, _ in k.carries for e in walk(update)):
+                lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
+                          f"({C_TYPE[k.index_dtype]})step;")
+            block = lane_loop()
+            for name, _, _, buf in k.carries:
+                lines.add(f"const {C_TYPE[buf.dtype]} {name} = {name}_lanes[lane];")
+            inner = self._expressions(lines, space, counter)
+            updated = [inner(update) for _, _, update, _ in k.carries]
+            for (name, *_), value in zip(k.carries, updated):
+                lines.add(f"{name}_lanes[lane] = {value};")
+            block.__exit__()
+        block = lane_loop()
+        for (name, _, _, buf), store in zip(k.carries, stores):
+            lines.add(f"{buf.name}[{space.render(store)}] = {name}_lanes[lane];")
+        block.__exit__()
+        lines.depth -= 1
+        lines.add("}")
+        self._close_loops(lines, n - 1)
 
     def _iterated_element(self, lines, space, k: IteratedKernel, stores, counter):
         """One element of an interchanged loop (every dialect): load the carries into

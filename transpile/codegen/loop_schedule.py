@@ -115,6 +115,9 @@ class CpuTarget:
     # scalar call takes 15-25 ns against well under 1 ns for a vectorised add, so a float64
     # tanh over 128x512 (1.3 ms on one thread) is worth two threads.
     scalar_call_weight = 32
+    # Operations an element of the thresholds' measurements took, and what counts as one.
+    element_operations = 4
+    counted_kinds = ("load", "op", "select", "cast")
     # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
     iterated_parallel_min_elements = 1 << 9
     # ... and runs this many elements side by side, so that one element's chain of
@@ -173,11 +176,19 @@ class CpuTarget:
 
     @classmethod
     def work(cls, shape, expr) -> int:
-        """Elements of a loop nest over `shape` computing `expr`, a libm call counting as
-        scalar_call_weight elements (the parallel thresholds compare against this)."""
-        calls = sum(1 for e in walk(expr)
+        """Elements of a loop nest over `shape` computing `expr`, weighed by what each one
+        costs (the parallel thresholds compare against this): a libm call counts as
+        scalar_call_weight elements, and each operation or load past the
+        element_operations that the thresholds were measured with (a binary op: two loads,
+        the op, a store) as a further 1/element_operations. Counting elements alone left
+        NPBench's hdiff on one thread: 250k elements of a ten-operation stencil each, 4x
+        the work of the 2^19 adds the threshold stands for (XLA splits its fusion in two)."""
+        nodes = [e for e in walk(expr) if e.kind in cls.counted_kinds]
+        calls = sum(1 for e in nodes
                     if e.kind == "op" and is_scalar_call(e.args[0], (*e.args[2], e.dtype)[0]))
-        return math.prod(shape) * (1 + cls.scalar_call_weight * calls)
+        extra = max(0, len(nodes) - calls - cls.element_operations)
+        per_element = cls.element_operations * (1 + cls.scalar_call_weight * calls) + extra
+        return math.prod(shape) * per_element // cls.element_operations
 
     @classmethod
     def _reduction(cls, k: ReduceKernel) -> KernelPlan:

@@ -39,3 +39,13 @@ def test_every_element_of_every_lane_block_iterates(shape):
     want_z, want_count = _escape(np, _numpy_loop, c, 30)
     np.testing.assert_array_equal(count, want_count)
     np.testing.assert_allclose(z, want_z, rtol=1e-12)
+
+
+def test_a_carry_that_each_iteration_replaces():
+    """(c0, c1) -> (2 c1, c1 + x): the first carry is written each step and never read."""
+    x = np.arange(21.0)
+    f = tp.jit(lambda x: lax.fori_loop(0, 4, lambda i, c: (c[1] * 2.0, c[1] + x), (x, x)))
+    assert [type(k) for k in f.lower(x)._prepared.program.kernels].count(IteratedKernel) == 1
+    first, second = f(x)
+    np.testing.assert_array_equal(first, 8.0 * x)
+    np.testing.assert_array_equal(second, 5.0 * x)

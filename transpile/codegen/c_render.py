@@ -221,8 +221,11 @@ class CRenderer:
                 lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
                           f"({C_TYPE[k.index_dtype]})step;")
             block = lane_loop()
+            read = {e.args[0] for _, _, update, _ in k.carries for e in walk(update)
+                    if e.kind == "var"}
             for name, _, _, buf in k.carries:
-                lines.add(f"const {C_TYPE[buf.dtype]} {name} = {name}_lanes[lane];")
+                if name in read:       # (a carry each iteration replaces is never read)
+                    lines.add(f"const {C_TYPE[buf.dtype]} {name} = {name}_lanes[lane];")
             inner = self._expressions(lines, space, counter)
             updated = [inner(update) for _, _, update, _ in k.carries]
             for (name, *_), value in zip(k.carries, updated):

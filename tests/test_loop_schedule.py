@@ -75,6 +75,10 @@ def test_operations_per_element_count_towards_the_threshold():
     assert _only(CpuTarget, LoopKernel, lambda x: x + 1.0, np.ones(n)).threads == "none"
     assert _only(CpuTarget, LoopKernel, stencil, np.ones(THRESHOLD // 8)).threads == "none"
 
+    def bounds(x, s):       # ten operations on the scalar s, hoisted out of the loop
+        return (x >= s * 3.0 / 7.0 - 1.0) & (x < (s + 1.0) * 3.0 / 7.0 + s * s)
+    assert _only(CpuTarget, LoopKernel, bounds, np.ones(n), np.float64(2.0)).threads == "none"
+
 
 def test_interchanged_loops_run_lanes_of_elements():
     from transpile.codegen.kernel_ir import IteratedKernel

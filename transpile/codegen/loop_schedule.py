@@ -20,7 +20,8 @@ import math
 from .. import dtypes
 from .c_ops import is_scalar_call
 from .kernel_ir import (Call, DebugKernel, HelperKernel, IteratedKernel, LoopKernel,
-                        MatmulKernel, Program, ReduceKernel, SortKernel, swapped_buffers, walk)
+                        MatmulKernel, Program, ReduceKernel, SortKernel, children,
+                        swapped_buffers, walk)
 from .loop_nest import collect_affines, group_extents, merge_groups, row_major
 
 # How a plan maps its kernel (KernelPlan.layout), per target:
@@ -182,8 +183,13 @@ class CpuTarget:
         element_operations that the thresholds were measured with (a binary op: two loads,
         the op, a store) as a further 1/element_operations. Counting elements alone left
         NPBench's hdiff on one thread: 250k elements of a ten-operation stencil each, 4x
-        the work of the 2^19 adds the threshold stands for (XLA splits its fusion in two)."""
-        nodes = [e for e in walk(expr) if e.kind in cls.counted_kinds]
+        the work of the 2^19 adds the threshold stands for (XLA splits its fusion in two).
+        Operations on loop-invariant values (a bound computed from scalars) do not count:
+        the compiler hoists them out of the loop (azimint_naive's ring mask, in a loop of
+        1000 rings, stays serial: a parallel region per ring ran it at half speed under
+        load)."""
+        varying = _varying_nodes(expr)
+        nodes = [e for e in walk(expr) if e.kind in cls.counted_kinds and id(e) in varying]
         calls = sum(1 for e in nodes
                     if e.kind == "op" and is_scalar_call(e.args[0], (*e.args[2], e.dtype)[0]))
         extra = max(0, len(nodes) - calls - cls.element_operations)
@@ -209,6 +215,27 @@ class CpuTarget:
         else:
             threads = "none"
         return KernelPlan(layout, groups, n_out, threads)
+
+
+def _varying_nodes(expr) -> set[int]:
+    """ids of the nodes of `expr` whose value changes from one loop iteration to the next:
+    loads at positions that move, loop indices, interchanged loops' carries, and what
+    is computed from them. Post-order on an explicit stack (expressions are deep DAGs)."""
+    varying, done, stack = set(), set(), [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if id(e) in done:
+            continue
+        kids = children(e)
+        if not ready:
+            stack.append((e, True))
+            stack.extend((c, False) for c in kids if id(c) not in done)
+            continue
+        done.add(id(e))
+        moves = e.kind in ("index", "var") or (e.kind == "load" and any(e.args[1].coeffs))
+        if moves or any(id(c) in varying for c in kids):
+            varying.add(id(e))
+    return varying
 
 
 def _split(big: bool, extents) -> str:

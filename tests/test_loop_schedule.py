@@ -67,6 +67,33 @@ def test_copies_wait_for_the_larger_copy_threshold():
     assert _only(CpuTarget, LoopKernel, lambda x: x.T * 3.0, half).threads == "loop"
 
 
+def test_operations_per_element_count_towards_the_threshold():
+    """A stencil of eleven loads and operations an element over half the threshold's
+    elements is more work than the threshold's adds; a single add over as many is not."""
+    n = THRESHOLD // 2
+
+    def stencil(x):
+        return 4.0 * x[1:-1] - (x[2:] + x[:-2] + x[1:-1] * x[2:] + x[:-2] * 0.5)
+    assert _only(CpuTarget, LoopKernel, stencil, np.ones(n)).threads == "loop"
+    assert _only(CpuTarget, LoopKernel, lambda x: x + 1.0, np.ones(n)).threads == "none"
+    assert _only(CpuTarget, LoopKernel, stencil, np.ones(THRESHOLD // 8)).threads == "none"
+
+    def bounds(x, s):       # ten operations on the scalar s, hoisted out of the loop
+        return (x >= s * 3.0 / 7.0 - 1.0) & (x < (s + 1.0) * 3.0 / 7.0 + s * s)
+    assert _only(CpuTarget, LoopKernel, bounds, np.ones(n), np.float64(2.0)).threads == "none"
+
+
+def test_interchanged_loops_run_lanes_of_elements():
+    from transpile.codegen.kernel_ir import IteratedKernel
+
+    def iterate(z):
+        return lax.fori_loop(0, 5, lambda i, z: z * z * 0.5 + 0.25, z)
+    wide = _only(CpuTarget, IteratedKernel, iterate, np.ones((3, 40)))
+    narrow = _only(CpuTarget, IteratedKernel, iterate, np.ones(3))
+    assert (wide.lanes, narrow.lanes) == (CpuTarget.iterated_lanes, 3)
+    assert _only(CudaTarget, IteratedKernel, iterate, np.ones((3, 40))).lanes == 1
+
+
 def test_loops_merge_where_every_index_is_flat():
     contiguous = _only(CpuTarget, LoopKernel, lambda x: x * 2.0, np.ones((4, 5, 6)))
     transposed = _only(CpuTarget, LoopKernel, lambda x: x.T * 2.0, np.ones((4, 5)))

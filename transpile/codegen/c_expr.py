@@ -11,11 +11,14 @@ import itertools
 import math
 import os
 
+import numpy as np
+
 from .c_comment import comment_text
 from .c_ops import C_TYPE, op_headers, op_rule, render_cast, render_literal, type_headers
 from .kernel_ir import Affine, Expr, children, walk
 
 INDENT = "    "
+BOOL = np.dtype(bool)
 
 
 class Lines:
@@ -131,7 +134,10 @@ class ExprRenderer:
             buf, index = e.args
             if buf.name in self.by_value:
                 return buf.name
-            return f"{buf.name}[{self.space.render(index, self)}]"
+            # gcc 12 vectorises no loop that loads a `bool` into a wider context (a masked
+            # sum, a select of doubles): read as bytes, which a bool's 0 or 1 is, it does.
+            base = f"((const uint8_t *){buf.name})" if buf.dtype == BOOL else buf.name
+            return f"{base}[{self.space.render(index, self)}]"
         if e.kind == "index":
             return f"({C_TYPE[e.dtype]})({self.space.render(e.args[0], self)})"
         if e.kind == "cast":

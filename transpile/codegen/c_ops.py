@@ -383,6 +383,9 @@ def render_cast(value: str, src: np.dtype, dst: np.dtype) -> str:
         return _render_complex_cast(value, src, dst)
     if dst == dtypes.bool_:
         return f"({value} != 0)"
+    if src == dtypes.bool_ and dtypes.is_float(dst):
+        # The same 0 or 1 as `(double)b`, which gcc 12 does not vectorise (a mask's count).
+        return f"({value} ? {render_literal(1, dst)} : {render_literal(0, dst)})"
     if dtypes.is_float(src) and dtypes.is_int(dst):
         return f"tp_cast_f64_{TAG[dst]}((double){value})"
     return f"({C_TYPE[dst]}){value}"

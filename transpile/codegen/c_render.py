@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 
-import numpy as np
-
 from .. import dtypes
 from . import kernel_sharing
 from .c_comment import c_comment
@@ -23,6 +21,7 @@ from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, F
                         ReduceKernel, SortKernel, Switch, While, swapped_buffers, walk)
 from .loop_nest import collect_affines, row_major
 from .loop_schedule import CpuTarget
+from .workspace_layout import workspace_layout
 
 DEBUG_HOOK_SUFFIX = "_set_debug_hook"
 # Headers of whole-buffer kernels that the runtime library compiles once (see
@@ -264,12 +263,74 @@ class CRenderer:
 
     def _iterated_kernel(self, k: IteratedKernel, index: int) -> str:
         lines, space, stores, affines = self._iterated_header(k, index)
-        elements = self._spelling(self.element_layouts, "loop nest")
-        with elements(lines, space, affines, simd=False):
-            self._iterated_element(lines, space, k, stores, _counter())
+        counter = _counter()
+        if self._plan.lanes > 1:
+            self._iterated_lanes(lines, space, k, stores, counter)
+        else:
+            elements = self._spelling(self.element_layouts, "loop nest")
+            with elements(lines, space, affines, simd=False):
+                self._iterated_element(lines, space, k, stores, counter)
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    def _iterated_lanes(self, lines, space, k: IteratedKernel, stores, counter):
+        """An interchanged loop run on `plan.lanes` elements side by side: their carries in
+        small arrays, each iteration a simd loop over the lanes. One element at a time, an
+        iteration waits for the previous one's result (mandelbrot's |z|, z*z + c: a divide,
+        a square root and two fmas in a row); lanes overlap those latencies."""
+        n, lanes = len(space.names), self._plan.lanes
+        parallel = self._plan.threads == "loop"
+        self._open_loops(lines, space, 0, n - 1, parallel, innermost_pragma="",
+                         simd_body=False)
+        var, extent = space.names[-1], space.extents[-1]
+        if n == 1 and parallel:
+            lines.add(self._parallel_pragma("parallel for"))
+        lines.add(f"for (int64_t {var}_lane0 = 0; {var}_lane0 < {extent}; "
+                  f"{var}_lane0 += {lanes}) {{")
+        lines.depth += 1
+        lines.add(f"const int64_t lanes = {extent} - {var}_lane0 < {lanes} ? "
+                  f"{extent} - {var}_lane0 : {lanes};")
+        for name, _, _, buf in k.carries:
+            lines.add(f"{C_TYPE[buf.dtype]} {name}_lanes[{lanes}];")
+
+        def lane_loop():
+            lines.add("#pragma omp simd")
+            block = lines.block("for (int64_t lane = 0; lane < lanes; lane++)")
+            block.__enter__()
+            # (void): an iteration may read nothing at the element's own position.
+            lines.add(f"const int64_t {var} = {var}_lane0 + lane;")
+            lines.add(f"(void){var};")
+            return block
+
+        block = lane_loop()
+        outer = self._expressions(lines, space, counter)
+        for name, init, _, _ in k.carries:
+            lines.add(f"{name}_lanes[lane] = {outer(init)};")
+        block.__exit__()
+        with lines.block("for (int64_t step = step_from; step < step_to; step++)"):
+            if any(e.kind == "var" and e.args[0] == k.index_name
+                   for _, _, update, _ in k.carries for e in walk(update)):
+                lines.add(f"const {C_TYPE[k.index_dtype]} {k.index_name} = "
+                          f"({C_TYPE[k.index_dtype]})step;")
+            block = lane_loop()
+            read = {e.args[0] for _, _, update, _ in k.carries for e in walk(update)
+                    if e.kind == "var"}
+            for name, _, _, buf in k.carries:
+                if name in read:       # (a carry each iteration replaces is never read)
+                    lines.add(f"const {C_TYPE[buf.dtype]} {name} = {name}_lanes[lane];")
+            inner = self._expressions(lines, space, counter)
+            updated = [inner(update) for _, _, update, _ in k.carries]
+            for (name, *_), value in zip(k.carries, updated):
+                lines.add(f"{name}_lanes[lane] = {value};")
+            block.__exit__()
+        block = lane_loop()
+        for (name, _, _, buf), store in zip(k.carries, stores):
+            lines.add(f"{buf.name}[{space.render(store)}] = {name}_lanes[lane];")
+        block.__exit__()
+        lines.depth -= 1
+        lines.add("}")
+        self._close_loops(lines, n - 1)
 
     def _iterated_element(self, lines, space, k: IteratedKernel, stores, counter):
         """One element of an interchanged loop (every dialect): load the carries into
@@ -657,16 +718,14 @@ class CRenderer:
         return lines.text()
 
     # -- entry hooks: temporaries, and one-element buffers the entry reads or writes -------
-    @staticmethod
-    def _workspace_layout(temps) -> tuple[dict[str, int], int]:
+    def _workspace_layout(self, temps) -> tuple[dict[str, int], int]:
         """Byte offsets of the non-empty temporaries in one block (each on a cache line of
-        its own), and the block's size."""
-        offsets, total = {}, 0
-        for b in temps:
-            if b.size:
-                offsets[b.name] = total
-                total += (b.size * np.dtype(b.dtype).itemsize + 63) // 64 * 64
-        return offsets, total
+        its own, those never live together sharing memory: workspace_layout.py), and the
+        block's size."""
+        key = tuple(b.name for b in temps)
+        if self._layout_of.get("key") != key:
+            self._layout_of = {"key": key, "layout": workspace_layout(self._program, temps)}
+        return self._layout_of["layout"]
 
     def _keeps_workspace(self, temps) -> bool:
         total = self._workspace_layout(temps)[1]
@@ -895,6 +954,7 @@ class CRenderer:
         self.plans = self.target.schedule(program)
         self.registers = self.target.registers(program)
         self._memory_temps = [b for b in program.temps if b.name not in self.registers]
+        self._program, self._layout_of = program, {}
         self._by_value: dict[int, frozenset] = {}    # kernel -> scalars it takes by value
         if len(program.kernel_names) != len(program.kernels):
             raise ValueError("the Program names none or only some of its kernels: lower() "

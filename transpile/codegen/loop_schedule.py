@@ -20,7 +20,8 @@ import math
 from .. import dtypes
 from .c_ops import is_scalar_call
 from .kernel_ir import (Call, DebugKernel, HelperKernel, IteratedKernel, LoopKernel,
-                        MatmulKernel, Program, ReduceKernel, SortKernel, swapped_buffers, walk)
+                        MatmulKernel, Program, ReduceKernel, SortKernel, children,
+                        swapped_buffers, walk)
 from .loop_nest import collect_affines, group_extents, merge_groups, row_major
 
 # How a plan maps its kernel (KernelPlan.layout), per target:
@@ -58,7 +59,9 @@ class KernelPlan:
     them). `threads` (CPU): "loop" splits the outermost loop across threads, "reduction"
     splits the reduced loop under a reduction clause, "none" runs on one thread.
     `shared_region` (CPU): the parallel loop runs inside one parallel region shared with
-    the kernels called next to it (one fork and join for all of them). `items` and `unit`
+    the kernels called next to it (one fork and join for all of them). `lanes` (CPU): an
+    interchanged loop (IteratedKernel) runs this many elements of its innermost loop side
+    by side, their carries in small arrays (1: one element at a time). `items` and `unit`
     (CUDA): the launch covers `items` work items (elements, rows, matrices; tiles as
     (columns, rows, matrices)), each run by a `unit` (CUDA_UNITS): the renderer spells the
     grid from them."""
@@ -69,6 +72,7 @@ class KernelPlan:
     shared_region: bool = False
     items: tuple = ()
     unit: str = ""
+    lanes: int = 1
 
     def __post_init__(self):
         assert self.layout in CPU_LAYOUTS or self.layout in CUDA_LAYOUTS, self.layout
@@ -121,8 +125,15 @@ class CpuTarget:
     # scalar call takes 15-25 ns against well under 1 ns for a vectorised add, so a float64
     # tanh over 128x512 (1.3 ms on one thread) is worth two threads.
     scalar_call_weight = 32
+    # Operations an element of the thresholds' measurements took, and what counts as one.
+    element_operations = 4
+    counted_kinds = ("load", "op", "select", "cast")
     # An interchanged loop does a whole fori_loop per element: parallel from fewer elements.
     iterated_parallel_min_elements = 1 << 9
+    # ... and runs this many elements side by side, so that one element's chain of
+    # dependent operations per iteration overlaps the others' (mandelbrot1, 125x125 points
+    # of 60 iterations, one thread: 40 ms one at a time; 8 lanes 4-10 ms, 4 or 16 slower).
+    iterated_lanes = 8
     # Outputs per block of a column reduction: whole rows of up to 16 KiB of doubles stream
     # best (2000^2 f64 column sum, one thread: 1.6 ms; blocks of 256: 3.1 ms; NumPy 1.8 ms).
     column_block = 2048
@@ -161,7 +172,9 @@ class CpuTarget:
         if isinstance(kernel, IteratedKernel):
             groups, _ = loop_nest(kernel)
             big = math.prod(kernel.shape) >= cls.iterated_parallel_min_elements
-            return KernelPlan("nest", groups, 0, _split(big, _extents(kernel, groups)))
+            extents = _extents(kernel, groups)
+            lanes = min(cls.iterated_lanes, extents[-1]) if extents else 1
+            return KernelPlan("nest", groups, 0, _split(big, extents), lanes=max(lanes, 1))
         if isinstance(kernel, ReduceKernel):
             return cls._reduction(kernel)
         if isinstance(kernel, MatmulKernel):
@@ -173,11 +186,24 @@ class CpuTarget:
 
     @classmethod
     def work(cls, shape, expr) -> int:
-        """Elements of a loop nest over `shape` computing `expr`, a libm call counting as
-        scalar_call_weight elements (the parallel thresholds compare against this)."""
-        calls = sum(1 for e in walk(expr)
+        """Elements of a loop nest over `shape` computing `expr`, weighed by what each one
+        costs (the parallel thresholds compare against this): a libm call counts as
+        scalar_call_weight elements, and each operation or load past the
+        element_operations that the thresholds were measured with (a binary op: two loads,
+        the op, a store) as a further 1/element_operations. Counting elements alone left
+        NPBench's hdiff on one thread: 250k elements of a ten-operation stencil each, 4x
+        the work of the 2^19 adds the threshold stands for (XLA splits its fusion in two).
+        Operations on loop-invariant values (a bound computed from scalars) do not count:
+        the compiler hoists them out of the loop (azimint_naive's ring mask, in a loop of
+        1000 rings, stays serial: a parallel region per ring ran it at half speed under
+        load)."""
+        varying = _varying_nodes(expr)
+        nodes = [e for e in walk(expr) if e.kind in cls.counted_kinds and id(e) in varying]
+        calls = sum(1 for e in nodes
                     if e.kind == "op" and is_scalar_call(e.args[0], (*e.args[2], e.dtype)[0]))
-        return math.prod(shape) * (1 + cls.scalar_call_weight * calls)
+        extra = max(0, len(nodes) - calls - cls.element_operations)
+        per_element = cls.element_operations * (1 + cls.scalar_call_weight * calls) + extra
+        return math.prod(shape) * per_element // cls.element_operations
 
     @classmethod
     def _reduction(cls, k: ReduceKernel) -> KernelPlan:
@@ -198,6 +224,27 @@ class CpuTarget:
         else:
             threads = "none"
         return KernelPlan(layout, groups, n_out, threads)
+
+
+def _varying_nodes(expr) -> set[int]:
+    """ids of the nodes of `expr` whose value changes from one loop iteration to the next:
+    loads at positions that move, loop indices, interchanged loops' carries, and what
+    is computed from them. Post-order on an explicit stack (expressions are deep DAGs)."""
+    varying, done, stack = set(), set(), [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if id(e) in done:
+            continue
+        kids = children(e)
+        if not ready:
+            stack.append((e, True))
+            stack.extend((c, False) for c in kids if id(c) not in done)
+            continue
+        done.add(id(e))
+        moves = e.kind in ("index", "var") or (e.kind == "load" and any(e.args[1].coeffs))
+        if moves or any(id(c) in varying for c in kids):
+            varying.add(id(e))
+    return varying
 
 
 def _split(big: bool, extents) -> str:

@@ -111,6 +111,8 @@ def test_errors_name_the_argument():
     x, w = np.zeros((1, 2, 5, 5)), np.zeros((3, 2, 3, 3))
     with pytest.raises(ValueError, match="padding"):
         lax.conv_general_dilated(x, w, (1, 1), "FULL")
+    with pytest.raises(ValueError, match=r"padding argument.*\(low, high\) pairs, got \(3, 3\)"):
+        lax.conv_general_dilated(x, w, (1, 1), (3, 3))        # JAX's words (lax_test.py)
     with pytest.raises(ValueError, match="window_strides"):
         lax.conv_general_dilated(x, w, (1,), "SAME")
     # integer operands convolve (as JAX): tests/test_lax_jax_checks.py

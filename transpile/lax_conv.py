@@ -128,6 +128,10 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     if isinstance(padding, str):
         window = [(k - 1) * d + 1 for k, d in zip(kernel, rhs_dil)]
         padding = padtype_to_pads(lhs_sizes, window, strides, padding)
+    if not all(isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in padding):
+        raise ValueError(f"padding argument to conv_general_dilated should be a string or a "
+                         f"sequence of (low, high) pairs, got {tuple(padding)}: e.g. "
+                         f"((3, 3), (3, 3)) pads 3 on each side of two spatial axes")
     padding = tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
     if len(padding) != spatial:
         raise ValueError(f"conv: padding needs {spatial} (low, high) pairs, got {padding}")

@@ -148,6 +148,9 @@ def test_make_jaxpr_reads_like_a_closed_jaxpr():
     assert [a.shape for a in closed.in_avals] == [(5,), ()]
     assert [a.shape for a in closed.out_avals] == [(2,)]
     assert re.match(r"\{ lambda ; a:f64\[5\] b:u32\[\]\. let", str(closed))
+    # JAX's integer_pow_p: transpile's pow of a static exponent (lax_numpy_test.py)
+    squared = tp.make_jaxpr(lambda x: tp.numpy.power(x, 2))(3)
+    assert [e.primitive for e in squared.eqns] == [tlax.integer_pow_p]
 
 
 def test_make_jaxpr_keeps_the_constants_values():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import primitives as _P
 
-__all__ = ["abs_p", "acos_p", "acosh_p", "add_p", "and_p", "argmax_p", "argmin_p", "asin_p",
+__all__ = ["integer_pow_p", "abs_p", "acos_p", "acosh_p", "add_p", "and_p", "argmax_p", "argmin_p", "asin_p",
            "asinh_p", "atan_p", "atan2_p", "atanh_p", "axis_index_p", "bitcast_convert_type_p",
            "broadcast_in_dim_p", "cbrt_p", "ceil_p", "concatenate_p", "cond_p", "conj_p",
            "convert_element_type_p", "cos_p", "cosh_p", "digamma_p", "div_p", "dot_general_p",
@@ -20,4 +20,8 @@ __all__ = ["abs_p", "acos_p", "acosh_p", "add_p", "and_p", "argmax_p", "argmin_p
            "sqrt_p", "stop_gradient_p", "sub_p", "tan_p", "tanh_p", "transpose_p", "while_p",
            "xor_p"]
 
-globals().update({name: _P.get(name[:-len("_p")]) for name in __all__})
+# JAX's name -> transpile's primitive of that meaning under another name: x ** 2 with a
+# static int exponent is JAX's integer_pow, transpile's pow of a literal.
+_OTHER_NAMES = {"integer_pow": "pow"}
+
+globals().update({name: _P.get(_OTHER_NAMES.get(name[:-2], name[:-2])) for name in __all__})

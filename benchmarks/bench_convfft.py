@@ -1,4 +1,4 @@
-"""jnp.fft and convolutions: transpile's C (runtime/include/tp_fft.h, tp_conv.h) against
+"""jnp.fft, convolutions and pooling: transpile's C (runtime/include/tp_fft.h, tp_conv.h) against
 NumPy (pocketfft; a NumPy convolution) and JAX (when importable), side by side.
 
 Usage:
@@ -14,7 +14,9 @@ sample per call and NumPy time / other time (>= 1: faster than NumPy). The NumPy
 convolution is what a NumPy user writes: sliding_window_view then einsum (its default,
 unoptimised path) and the same with tensordot (which reaches BLAS); the ratio column is
 against the faster of the two. Targets (issue 19): FFT within 2x of pocketfft (ratio >= 0.5);
-convolution 10x faster than the NumPy convolution (ratio >= 10).
+convolution 10x faster than the NumPy convolution (ratio >= 10). Pooling (lax.reduce_window:
+max 2x2 stride 2, average 3x3 'SAME') against NumPy's window view reduced and, for the 2x2
+max, the reshape a NumPy user writes instead (the faster is the numpy column); no target.
 """
 from __future__ import annotations
 
@@ -184,6 +186,61 @@ def run_conv(only, repeat):
     return ratios
 
 
+def pool_cases():
+    rng = np.random.default_rng(2)
+    return [("max pool 2x2 stride 2 8x64x64x32 f32", "max",
+             rng.standard_normal((8, 64, 64, 32)).astype(np.float32)),
+            ("avg pool 3x3 SAME 4x56x56x64 f32", "avg",
+             rng.standard_normal((4, 56, 56, 64)).astype(np.float32))]
+
+
+def numpy_pool_windows(kind, x):
+    """NHWC windows (sliding_window_view) reduced: 2x2 stride 2 max, or 3x3 'SAME' mean with
+    zero padding counted (lax.reduce_window's add over the padded input, divided by 9)."""
+    if kind == "max":
+        return sliding_window_view(x, (2, 2), axis=(1, 2))[:, ::2, ::2].max(axis=(-2, -1))
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    return sliding_window_view(xp, (3, 3), axis=(1, 2)).sum(axis=(-2, -1)) / 9
+
+
+def numpy_pool_reshape(kind, x):
+    """The 2x2 max as a reshape (no window view); the average has no such form."""
+    if kind != "max":
+        return numpy_pool_windows(kind, x)
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def _pool(lax_module, kind):
+    if kind == "max":
+        return lambda x: lax_module.reduce_window(x, -np.inf, lax_module.max, (1, 2, 2, 1),
+                                                  (1, 2, 2, 1), "VALID")
+    return lambda x: lax_module.reduce_window(x, 0.0, lax_module.add, (1, 3, 3, 1),
+                                              (1, 1, 1, 1), "SAME") / 9
+
+
+def run_pool(only, repeat):
+    ratios = []
+    for name, kind, x in pool_cases():
+        if only and only not in name:
+            continue
+        f = tp.jit(_pool(lax, kind))
+        ref = numpy_pool_windows(kind, x)
+        check(f(x), ref, 1e-5)
+        check(numpy_pool_reshape(kind, x), ref, 1e-5)
+        fast = {}
+        for label, np_fn in (("windows", numpy_pool_windows), ("reshape", numpy_pool_reshape)):
+            call = (lambda np_fn=np_fn: np_fn(kind, x))
+            fast[label] = _sample(call, _inner(call))
+        np_fn = numpy_pool_windows if fast["windows"] <= fast["reshape"] else numpy_pool_reshape
+        sides = {"numpy": lambda np_fn=np_fn: np_fn(kind, x), "transpile": lambda f=f: f(x)}
+        if jax is not None:
+            jf, jx = jax.jit(_pool(jax.lax, kind)), jnp.asarray(x)
+            sides["jax"] = lambda: jf(jx).block_until_ready()
+        ratios.append(_row(name, sides, repeat))
+    return ratios
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="run the cases whose name contains this")
@@ -193,12 +250,16 @@ def main(argv=None):
           f"jax {'absent' if jax is None else jax.__version__}")
     fft = run_fft(args.only, args.repeat)
     conv = run_conv(args.only, args.repeat)
+    pool = run_pool(args.only, args.repeat)
     if fft:
         print(f"FFT: worst np/tp {min(fft):.2f}x, geometric mean "
               f"{np.exp(np.mean(np.log(fft))):.2f}x (target >= 0.5)")
     if conv:
         print(f"conv: worst np/tp {min(conv):.2f}x, geometric mean "
               f"{np.exp(np.mean(np.log(conv))):.2f}x (target >= 10)")
+    if pool:
+        print(f"pooling: worst np/tp {min(pool):.2f}x, geometric mean "
+              f"{np.exp(np.mean(np.log(pool))):.2f}x")
     return 0
 
 

@@ -148,10 +148,18 @@ TP_UNSIGNED_SHIFTS(u16, uint16_t, uint32_t, 16)
 TP_UNSIGNED_SHIFTS(u32, uint32_t, uint32_t, 32)
 TP_UNSIGNED_SHIFTS(u64, uint64_t, uint64_t, 64)
 
-/* ---- NaN-propagating maximum/minimum (NumPy's maximum/minimum, not fmax/fmin) ---- */
+/* ---- NaN-propagating maximum/minimum (NumPy's maximum/minimum, not fmax/fmin) ----
+ * Two spellings of one function, for gcc 12's vectoriser (with -fno-trapping-math):
+ * tp_max/tp_min, `(a > b || a != a) ? a : b`, vectorise as reduction updates (acc, v) but
+ * not elementwise, where the short-circuit stayed branches (a 2x2 max pool ran 45x slower:
+ * 2.9 ms against 65 us); tp_maximum/tp_minimum test b's NaN first, on its own, which
+ * vectorises elementwise (and runs reductions 2x slower). Equal results, signed zeros and
+ * NaNs included. */
 #define TP_FLOAT_MINMAX(tag, T)                                                               \
     TP_INLINE T tp_max_##tag(T a, T b) { return (a > b || a != a) ? a : b; }                  \
     TP_INLINE T tp_min_##tag(T a, T b) { return (a < b || a != a) ? a : b; }                  \
+    TP_INLINE T tp_maximum_##tag(T a, T b) { return b != b ? b : (a > b || a != a) ? a : b; } \
+    TP_INLINE T tp_minimum_##tag(T a, T b) { return b != b ? b : (a < b || a != a) ? a : b; } \
     TP_INLINE T tp_sign_##tag(T a) { return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a; }
 TP_FLOAT_MINMAX(f32, float)
 TP_FLOAT_MINMAX(f64, double)

@@ -163,8 +163,8 @@ def _minmax(which: str):
     def rule(args, loop, out):
         a, b = args
         dt = loop[0]
-        if dtypes.is_float(dt):
-            return f"tp_{which}_{TAG[dt]}({a}, {b})"
+        if dtypes.is_float(dt):       # the elementwise spelling (transpile.h says why)
+            return f"tp_{which}imum_{TAG[dt]}({a}, {b})"
         if dt == dtypes.bool_:
             return f"({a} {'|' if which == 'max' else '&'} {b})"
         return f"({a} {op} {b} ? {a} : {b})"

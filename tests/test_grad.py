@@ -358,6 +358,31 @@ def test_checkpoint_recomputes_in_the_backward_pass():
     assert tp.remat is tp.checkpoint
 
 
+def test_linearize_of_a_checkpoint_applies_forwards():
+    """linearize's linear function through a checkpoint: the body's JVP, eagerly, under jit
+    and inside a cond branch, as JAX's checkpoint allows (lax_control_flow_test.py's
+    testCondLinearize*_new_checkpoint; it raised "can't apply forward-mode autodiff")."""
+    f = tp.checkpoint(lambda x: tnp.sin(tnp.sin(x)) * x)
+    x, t = np.array([0.3, 1.2]), np.array([1.0, -2.0])
+    slope = np.cos(np.sin(x)) * np.cos(x) * x + np.sin(np.sin(x))
+    y, f_lin = tp.linearize(f, x)
+    np.testing.assert_allclose(y, np.sin(np.sin(x)) * x, rtol=1e-15)
+    np.testing.assert_allclose(f_lin(t), slope * t, rtol=1e-12)
+    np.testing.assert_allclose(tp.jit(f_lin)(t), slope * t, rtol=1e-12)
+
+    def g(x):
+        return lax.cond(x[0] < 2, lambda v: v * 2.0, f, x).sum()
+    _, g_lin = tp.linearize(g, x + 2.0)
+    np.testing.assert_allclose(g_lin(t), np.sum(
+        (np.cos(np.sin(x + 2)) * np.cos(x + 2) * (x + 2) + np.sin(np.sin(x + 2))) * t),
+        rtol=1e-12)
+    # a custom_vjp without a forward rule still refuses, as in JAX
+    h = tp.custom_vjp(lambda x: x * 2.0)
+    h.defvjp(lambda x: (x * 2.0, None), lambda _, ct: (ct * 2.0,))
+    with pytest.raises(TypeError, match="forward-mode"):
+        tp.linearize(h, 1.0)[1](1.0)
+
+
 def test_jvp_and_vjp_pytrees():
     f = lambda p: {"s": p["a"] * p["b"], "t": (tnp.sin(p["a"]),)}   # noqa: E731
     p = {"a": np.array([1.0, 2.0]), "b": np.array([3.0, 4.0])}

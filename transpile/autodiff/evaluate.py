@@ -38,6 +38,10 @@ def inline_marker(eqn, args) -> list:
         return [args[0]]
     if name in ("custom_jvp_call", "custom_vjp_call"):
         return eval_ir(eqn.params["call"], [], args)
+    forward = eqn.params.get("forward")
+    if name == "custom_vjp_lin" and forward is not None:   # a checkpoint's linear part
+        n = eqn.params["n_residuals"]
+        return forward(list(args[:n]), list(args[n:]))
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function: "
                     "differentiate it in reverse mode (grad, vjp, jacrev) instead")
 

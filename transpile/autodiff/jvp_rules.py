@@ -520,6 +520,21 @@ def custom_jvp_call_jvp(primals, tangents, *, call, rule, n_args):
     return rule(args, ts)
 
 
+def _remat_forward(call, remat, primals, n_args):
+    """A checkpoint's linear part applied forwards (linearize's linear function): the JVP of
+    its body at the residuals, which for a checkpoint are its arguments, as JAX's checkpoint
+    differentiates in either direction. None for a custom_vjp (no forward rule: JAX refuses
+    it too) or a body closing over other traced values (not among the residuals)."""
+    if not remat or len(primals) != n_args:
+        return None
+
+    def forward(residuals, ts):
+        from .jvp import jvp_eval
+        ts = [ops.instantiate(t, ops.aval(x)) for t, x in zip(ts, residuals)]
+        return list(jvp_eval(call, [], residuals, ts)[1])
+    return forward
+
+
 def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=False):
     # checkpoint in forward mode, or closing over a value being differentiated (which its
     # backward pass could not recompute from the arguments alone): its body's JVP, as
@@ -535,7 +550,7 @@ def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=Fals
     ts = [ops.instantiate(t, ops.aval(x)) for t, x in zip(tangents[:n_args], args)]
     out_avals = tuple(ops.aval(o) for o in outs)
     touts = bind(P.custom_vjp_lin, *residuals, *ts, bwd=backward, out_avals=out_avals,
-                 n_residuals=len(residuals))
+                 n_residuals=len(residuals), forward=_remat_forward(call, remat, primals, n_args))
     return outs, list(touts)
 
 

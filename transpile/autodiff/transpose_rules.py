@@ -285,7 +285,7 @@ def linalg_solve_transpose(ct, args):
     return [None, bind(P.linalg_solve, ops.swap_last(a), ct)]
 
 
-def custom_vjp_lin_transpose(cts, args, *, bwd, out_avals, n_residuals):
+def custom_vjp_lin_transpose(cts, args, *, bwd, out_avals, n_residuals, forward=None):
     residuals = args[:n_residuals]
     cts = cts if isinstance(cts, list) else [cts]      # one output: given alone
     cts = [ops.instantiate(c, a) for c, a in zip(cts, out_avals)]

@@ -396,7 +396,7 @@ def custom_vjp_call_abstract(*args, call, fwd, bwd, n_args, remat=False):
     return [v.aval for v in call.outvars]
 
 
-def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals):
+def custom_vjp_lin_abstract(*args, bwd, out_avals, n_residuals, forward=None):
     return list(out_avals)
 
 

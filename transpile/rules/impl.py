@@ -445,7 +445,9 @@ def custom_vjp_call_impl(avals, *args, call, fwd, bwd, n_args, remat=False):
     return _run(call, args)
 
 
-def custom_vjp_lin_impl(avals, *args, bwd, out_avals, n_residuals):
+def custom_vjp_lin_impl(avals, *args, bwd, out_avals, n_residuals, forward=None):
+    if forward is not None:          # a checkpoint's linear part: its body's JVP
+        return forward(list(args[:n_residuals]), list(args[n_residuals:]))
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function: "
                     "differentiate it in reverse mode (grad, vjp, jacrev) instead")
 

@@ -636,8 +636,16 @@ class Lowered:
         executable, _ = self.compile_with_status()
         return Compiled(executable, self)
 
-    def as_text(self) -> str:
-        return str(self.ir)
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+        """The lowered program as text: transpile's IR (JAX's default, StableHLO, has no
+        equivalent here: `dialect=None` or "stablehlo" give the IR), or with `dialect="hlo"`
+        or "c" the generated source that is compiled (XLA's HLO is JAX's lowest level)."""
+        if dialect in (None, "stablehlo", "ir"):
+            return str(self.ir)
+        if dialect in ("hlo", "c", "cuda"):
+            return self.source
+        raise ValueError(f"as_text: unknown dialect {dialect!r}; use None (the IR) or 'hlo' "
+                         "(the generated source)")
 
     def export(self, directory: str, name: str | None = None):
         """Write this specialisation as a standalone C library (NAME.c, NAME.h, the runtime

@@ -78,3 +78,17 @@ def test_vmap_equals_loop_eagerly_and_under_jit(name):
     batched = tp.vmap(f, in_axes=in_axes, out_axes=out_axes)
     compare(batched(*args), expected, f"{name} (eager)")
     compare(tp.jit(batched)(*args), expected, f"{name} (jit)")
+
+
+def test_cond_with_a_batched_predicate_keeps_a_forwarded_value_unbatched():
+    """Both branches return the same unbatched operand: JAX forwards it (out_axes None is
+    accepted); selecting it per member made it batched (lax_control_flow_test.py
+    test_cond_vmap_forwarding_doesnt_promote)."""
+    def f(x, y):
+        return lax.cond(x < 3, lambda x, y: (x * 2, y), lambda x, y: (x * 3, y), x, y)
+
+    batched = tp.vmap(f, in_axes=(0, None), out_axes=(0, None))
+    for run in (batched, tp.jit(batched)):
+        x2, y2 = run(np.arange(5), np.float64(3.0))
+        assert_same(np.asarray(x2), np.array([0, 2, 4, 9, 12]))
+        assert np.shape(y2) == () and float(y2) == 3.0

@@ -65,6 +65,8 @@ def _cond_as_select(size, index, operands, in_batched, branches):
     for i, (b_outs, b_dims) in enumerate(results[1:], start=1):
         pick = bind(EQ, index, i)
         for k in range(len(outs)):
+            if b_outs[k] is outs[k] and b_dims[k] == out_dims[k]:
+                continue    # one value both branches forward: no select, unbatched stays so
             outs[k], out_dims[k] = _select(size, pick, b_outs[k], b_dims[k], outs[k],
                                            out_dims[k])
     return outs, out_dims

@@ -169,7 +169,7 @@ def _compiled_operands(case, node, outs):
 
 
 # Ops whose NumPy answer is undefined in some elements (see _undefined_mask).
-PARTLY_UNDEFINED = ("astype", "cast_math", "clip", "max", "min")
+PARTLY_UNDEFINED = ("astype", "cast_math", "clip", "max", "min", "fmax", "fmin")
 
 
 def _undefined_mask(node, operands, expected):
@@ -178,7 +178,20 @@ def _undefined_mask(node, operands, expected):
         return _clip_tie_mask(operands, expected)
     if node.op in ("max", "min"):
         return _last_axis_zero_mask(node, operands, expected)
+    if node.op in ("fmax", "fmin"):
+        return _mixed_zero_mask(operands, expected)
     return _cast_mask(node, operands, expected)
+
+
+def _mixed_zero_mask(operands, expected):
+    """fmax/fmin of -0.0 and +0.0: C's fmax may return either, and NumPy's own loops differ
+    (np.fmax(-0.0, 0.0) is -0.0 in float64, 0.0 in float32, and another answer again on
+    arrays long enough for SIMD): such results are not compared (seeds 620624, 621292)."""
+    a, b = (np.asarray(v) for v in operands)
+    if np.asarray(expected).dtype.kind != "f":
+        return None
+    with np.errstate(invalid="ignore"):
+        return ~((a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b)))
 
 
 def _last_axis_zero_mask(node, operands, expected):

@@ -41,3 +41,16 @@ def test_gcd_matches_numpy(dt):
 def test_lcm_matches_numpy_where_it_fits(dt):
     a, b = (x % 1000 for x in _pairs(dt))
     np.testing.assert_array_equal(np.asarray(tp.jit(tnp.lcm)(a, b)), np.lcm(a, b))
+
+
+def test_a_function_of_python_scalars_promotes_as_in_the_ufuncs():
+    """NumPy mode: tnp.abs(-6) is a strong int64 (np.abs(-6) is), so gcd with uint8 is
+    int64, and fmod of tnp.sqrt(-3) with float32 is float64, under jit as eagerly (fuzz seed
+    530100: fmod gave float32 under jit)."""
+    u, x = np.array([4, 6], np.uint8), np.ones(3, np.float32)
+    assert tp.jit(lambda u: tnp.gcd(tnp.abs(-6), u))(u).dtype == np.gcd(np.abs(-6), u).dtype
+    assert tp.jit(lambda u: tnp.gcd(u, 4))(u).dtype == np.uint8
+    with np.errstate(invalid="ignore"):
+        want = np.fmod(np.sqrt(np.float64(-3)), x).dtype
+        assert tp.jit(lambda x: tnp.fmod(tnp.sqrt(-3), x))(x).dtype == want == np.float64
+    assert tp.jit(lambda x: tnp.fmod(x, 2.5))(x).dtype == np.float32

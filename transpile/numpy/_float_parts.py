@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
-from ..base.operands import astype, check_python_ints_fit, operand
+from ..base.operands import astype, check_python_ints_fit, operand, weak_flags
 
 
 def _inexact(x, name):
@@ -122,11 +122,11 @@ def fabs(x, /):
 def fmod(x1, x2, /):
     """C's fmod: the remainder with the sign of x1 (NumPy's `remainder` takes x2's). An
     integer x1 fmod 0 is 0, as NumPy gives (with a warning) and JAX."""
-    from ._dtype_api import result_type
     from ._mathfuncs import copysign
     # A Python int beyond the array's integer dtype: NumPy's OverflowError (JAX: it wraps).
     x1, x2 = check_python_ints_fit("rem", [operand(x1), operand(x2)])
-    dt = result_type(x1, x2)
+    # as the ufuncs promote: a function of Python scalars is strong (strength.py)
+    dt = dtypes.result_type([aval_of(x1).dtype, aval_of(x2).dtype], weak_flags([x1, x2]))
     x1, x2 = astype(x1, dt), astype(x2, dt)
     if dtypes.is_inexact(dt):
         return copysign(E.remainder(E.abs(x1), E.abs(x2)), x1)

@@ -13,14 +13,14 @@ from .. import dtypes
 from ..core import aval_of
 from . import _elementwise as E
 from ..base.operands import (astype, broadcast_to, check_python_ints_fit, operand,
-                              shape_of)
+                              shape_of, weak_flags)
 
 
 def _integer_pair(name, x1, x2):
-    from ._dtype_api import result_type
     # A Python int beyond the array's integer dtype: NumPy's OverflowError (JAX: it wraps).
     x1, x2 = check_python_ints_fit("rem", [operand(x1), operand(x2)])
-    dt = result_type(x1, x2)
+    # as the ufuncs promote: a function of Python scalars is strong (strength.py)
+    dt = dtypes.result_type([aval_of(x1).dtype, aval_of(x2).dtype], weak_flags([x1, x2]))
     if not dtypes.is_int(dt):
         raise ValueError(f"Arguments to {name} must be integers, got {dt}")
     shape = np.broadcast_shapes(shape_of(x1), shape_of(x2))

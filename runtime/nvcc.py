@@ -21,8 +21,12 @@ from .compiler import CompileError, header_digest, version_line
 
 # Never fast math: --fmad=false keeps a*b+c as two roundings (NumPy's results, like the C
 # backend's -ffp-contract=off); -ftz/-prec-div/-prec-sqrt keep nvcc's IEEE defaults.
+# The front end's diagnostics 39 (a float divided by a literal 0.0: IEEE's inf or NaN, which
+# NumPy's x / 0 asks for) and 186 (an unsigned compared with 0, from a generic sign test)
+# warn on code that means what it says; gcc's counterparts are off for the C backend
+# (-Wno-type-limits) or never fire (float division). Seen on an H200's nvcc 13.0.
 NVCC_FLAGS = ("--fmad=false", "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
-              "-std=c++17")
+              "-std=c++17", "--diag-suppress=39,186")
 # -O1: emulated modules are test builds, where compile time dominates the run time.
 EMULATE_FLAGS = ("-x", "c++", "-std=c++17", "-O1", "-fPIC", "-shared", "-fno-math-errno",
                  "-ffp-contract=off", "-Wall", "-Wextra", "-Wno-type-limits",
@@ -82,6 +86,12 @@ def _run(cmd: list[str], src: str) -> str:
         raise CompileError(f"CUDA compiler failed on {src} (exit {proc.returncode}):\n"
                            f"{shlex.join(cmd)}\n{proc.stderr}{proc.stdout}")
     return proc.stderr
+
+
+def nvcc_flags() -> tuple[str, ...]:
+    """NVCC_FLAGS, then TRANSPILE_NVCC_FLAGS (e.g. a tp_cuda.h macro, to compare launch
+    shapes on a device). They are part of the compiler's identity, so of every cache key."""
+    return NVCC_FLAGS + tuple(shlex.split(os.environ.get("TRANSPILE_NVCC_FLAGS", "")))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -90,7 +90,10 @@ def test_compute_sanitizer_is_clean(tmp_path, tool):
                            str(script)], capture_output=True, text=True, timeout=900,
                           env=_env(TRANSPILE_CACHE_DIR=str(tmp_path / "cache")))
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert "ERROR SUMMARY: 0 errors" in proc.stdout + proc.stderr
+    # memcheck ends with "ERROR SUMMARY: 0 errors", racecheck with "RACECHECK SUMMARY: 0
+    # hazards displayed (0 errors, 0 warnings)" (compute-sanitizer of CUDA 13.0).
+    summary = "RACECHECK SUMMARY: 0 hazards" if tool == "racecheck" else "ERROR SUMMARY: 0 errors"
+    assert summary in proc.stdout + proc.stderr
 
 
 def test_results_match_numpy_and_stay_on_the_device():
@@ -102,6 +105,20 @@ def test_results_match_numpy_and_stay_on_the_device():
     np.testing.assert_allclose(np.asarray(s), x.sum(dtype=np.float64), rtol=1e-6)
     y2, _ = f(y)                                   # a device array in, no host round trip
     np.testing.assert_array_equal(np.asarray(y2), (x * 2 + 1) * 2 + 1)
+
+
+def test_one_value_returned_twice_is_two_device_arrays():
+    # The issue's case: the CPU backend always returned two arrays; the device must too, and
+    # writing through one output's __cuda_array_interface__ must leave the other alone.
+    f = jit_api.jit(lambda x: (x * 2, x * 2, x), backend="cuda")
+    x = np.arange(4.0)
+    a, b, c = f(x)
+    ptrs = {v.__cuda_array_interface__["data"][0] for v in (a, b, c)}
+    assert len(ptrs) == 3
+    cudart.runtime().copy_to_device(a.__cuda_array_interface__["data"][0], np.full(4, -1.0))
+    np.testing.assert_array_equal(np.asarray(a), np.full(4, -1.0))
+    np.testing.assert_array_equal(np.asarray(b), x * 2)
+    np.testing.assert_array_equal(np.asarray(c), x)
 
 
 def _on_both(fun, *args):
@@ -124,9 +141,17 @@ def test_sorts_scatters_and_factorizations_equal_the_cpu_backends():
                 x[:, 0].astype(np.float64).at[idx].add(upd),
                 tnp.bincount(tnp.abs(idx) % 9, length=9))
     got, want = _on_both(f, x, a, idx, upd)
+    # Sorts, quantiles and counts are exact on both. The factorizations use only + - * / and
+    # sqrt (IEEE, no FMA contraction on either), but the two backends sum in different
+    # orders (the CPU's blocked GEMM and factorizations against a thread per matrix; seen on
+    # an H200: cholesky of a @ a.T 1 ulp apart in 54 of 36000 elements), as does the
+    # scatter-add of 100000 updates.
+    exact = {0, 1, 2, 10}
     for k, (g, w) in enumerate(zip(got, want)):
-        # Only + - * / and sqrt (IEEE on both, no FMA contraction): the same bits.
-        np.testing.assert_array_equal(g, w, err_msg=f"output {k}")
+        if k in exact:
+            np.testing.assert_array_equal(g, w, err_msg=f"output {k}")
+        else:
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, err_msg=f"output {k}")
 
 
 def test_debug_print_on_the_device_prints_what_the_cpu_prints(capfd):
@@ -149,8 +174,11 @@ def test_grids_past_the_y_and_z_limits():
     tall = rng.standard_normal((1_100_000, 3)), rng.standard_normal((3, 2))   # 68750 tiles
     f = jit_api.jit(lambda a, b, c, d: (a @ b, c @ d), backend="cuda")
     batched, rows = f(*many, *tall)
-    np.testing.assert_allclose(np.asarray(batched), many[0] @ many[1], rtol=1e-12)
-    np.testing.assert_allclose(np.asarray(rows), tall[0] @ tall[1], rtol=1e-12)
+    # Within a few roundings of the terms' size: a sum of three products may cancel (seen on
+    # an H200: -3.5108873829293e-06 against NumPy's ...9338e-06, which may contract to FMA).
+    for got, (a, b) in ((batched, many), (rows, tall)):
+        scale = np.abs(a) @ np.abs(b)
+        np.testing.assert_array_less(np.abs(np.asarray(got) - a @ b), 4e-16 * scale + 1e-300)
 
 
 def test_cupy_interop_through_cai_and_dlpack():

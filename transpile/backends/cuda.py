@@ -18,7 +18,8 @@ from ..codegen.cuda_render import CudaRenderer
 from ..device_array import DeviceArray, device_put
 from ..runtime import cudart
 from ..runtime.compiler import CompileError
-from ..runtime.nvcc import EmulatedCudaCompiler, NvccCompiler, find_nvcc, normalise_arch
+from ..runtime.nvcc import (EmulatedCudaCompiler, NvccCompiler, find_nvcc, normalise_arch,
+                             nvcc_flags)
 from .compiled_backend import CompiledBackend, CompiledExecutable, Prepared
 
 import _cffi_backend as _ffi
@@ -103,7 +104,7 @@ def _compiler_from_environment():
         major, minor = cudart.runtime().compute_capability()
         arch = f"sm_{major}{minor}"
     logs.compiles(f"CUDA backend: {nvcc} for {arch}")
-    return NvccCompiler(nvcc, arch)
+    return NvccCompiler(nvcc, arch, nvcc_flags())
 
 
 _backends: dict = {}

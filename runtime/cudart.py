@@ -160,17 +160,33 @@ class Runtime:
 
 
 _runtime: Runtime | None = None
+_emulation_loaded = False
 _lock = threading.Lock()
 
 
 def runtime() -> Runtime:
     """The process's CUDA runtime (real, or emulated under TRANSPILE_CUDA_EMULATE=1)."""
-    global _runtime
+    global _runtime, _emulation_loaded
     with _lock:
         if _runtime is None or _runtime.emulated != emulated():
-            _runtime = Runtime(emulated_library(), True) if emulated() else \
-                Runtime(find_cudart(), False)
+            if emulated():
+                _runtime, _emulation_loaded = Runtime(emulated_library(), True), True
+            else:
+                real = Runtime(find_cudart(), False)
+                _refuse_after_emulation()
+                _runtime = real
         return _runtime
+
+
+def _refuse_after_emulation() -> None:
+    """The emulated cudart is loaded RTLD_GLOBAL (emulated modules find it by name), so its
+    cudaMalloc, cudaMemcpy... shadow libcudart's for every module loaded after it: a real
+    kernel would be handed host memory (seen on an H200 as cudaErrorIllegalAddress in every
+    test a pytest worker ran after an emulation test)."""
+    if _emulation_loaded:
+        raise CudaError("this process has used TRANSPILE_CUDA_EMULATE=1, whose emulated CUDA "
+                        "runtime now shadows the real one: use the GPU from another process "
+                        "(emulation is for machines without one)")
 
 
 def find_cudart() -> str:

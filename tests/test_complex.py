@@ -87,9 +87,11 @@ def _check(fn, args, tolerances, expected=None):
     expected = _leaves(_numpy(fn, *args) if expected is None else expected)
     for how, result in zip(("eager", "interpret", "C"), _three_ways(fn, *args)):
         for i, (got, want) in enumerate(zip(_leaves(result), expected)):
-            tolerance = dict(tolerances.get(i, {}))
-            if how == "C" and DEVICE_LIBM_ULP and "rtol" not in tolerance:
-                tolerance["max_ulp"] = tolerance.get("max_ulp", 0) + DEVICE_LIBM_ULP
+            tolerance = tolerances.get(i, {})
+            if how == "C" and DEVICE_LIBM_ULP and np.asarray(want).dtype.kind in "fc":
+                # Relative to the value's size, not each part's ulp: a part that cancels
+                # (re of z**w near 0.013) magnifies a 1-ulp difference in exp or sin.
+                tolerance = {"rtol": 2 * DEVICE_LIBM_ULP * float(np.finfo(want.dtype).eps)}
             assert_complex(got, want, what=f"{how} output {i}", **tolerance)
 
 
@@ -389,11 +391,11 @@ def test_complex_trigonometric_and_log_family_compile_to_numpys_values(dtype):
                                        else 1e-13, err_msg=name)
 
 
-def test_cuda_kernels_compile_and_run_under_emulation(monkeypatch):
+def test_cuda_kernels_compile_and_run_under_emulation(request):
     from transpile.runtime.nvcc import EmulatedCudaCompiler
     if EmulatedCudaCompiler.from_environment() is None:
         pytest.skip("CUDA emulation needs a C++ compiler (g++)")
-    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    request.getfixturevalue("cuda_emulation")   # skips where the real GPU is in use
     from transpile import api
     rng = np.random.default_rng(7)
     x = (rng.standard_normal(600) + 1j * rng.standard_normal(600)).astype(np.complex64)
@@ -405,13 +407,13 @@ def test_cuda_kernels_compile_and_run_under_emulation(monkeypatch):
         assert_complex(np.asarray(g), want, rtol=2e-5, what=f"output {i}")
 
 
-def test_cuda_trigonometric_family_under_emulation(monkeypatch):
+def test_cuda_trigonometric_family_under_emulation(request):
     """The C++ (CUDA) formulas of tp_complex.h for sin...atanh, log1p, expm1, exp2, log2 and
     log10, built as host C++ by the emulator, against NumPy."""
     from transpile.runtime.nvcc import EmulatedCudaCompiler
     if EmulatedCudaCompiler.from_environment() is None:
         pytest.skip("CUDA emulation needs a C++ compiler (g++)")
-    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    request.getfixturevalue("cuda_emulation")   # skips where the real GPU is in use
     from transpile import api
     rng = np.random.default_rng(11)
     x = rng.standard_normal(64) * 3 + 1j * rng.standard_normal(64) * 3
@@ -424,14 +426,14 @@ def test_cuda_trigonometric_family_under_emulation(monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
-def test_cuda_inverse_functions_at_infinities_and_huge_values(monkeypatch, dtype):
+def test_cuda_inverse_functions_at_infinities_and_huge_values(request, dtype):
     """tp_complex.h's device formulas square z: beyond sqrt(MAX)/4 and at infinities
     asin...atanh take their asymptotic forms (log 2z, 1/z + i pi/2), which give C99's
     values there, as NumPy's (the formulas alone gave NaN at inf + 1j)."""
     from transpile.runtime.nvcc import EmulatedCudaCompiler
     if EmulatedCudaCompiler.from_environment() is None:
         pytest.skip("CUDA emulation needs a C++ compiler (g++)")
-    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "1")
+    request.getfixturevalue("cuda_emulation")   # skips where the real GPU is in use
     from transpile import api
     z = np.array([np.inf + 1j, -np.inf + 2j, complex(3, -np.inf), complex(np.inf, np.inf),
                   -1e30 - 5j, complex(-2, 1e20), 1e200 + 1e200j, 700 + 1j], dtype)

@@ -206,6 +206,26 @@ def test_no_driver_reports_cudarts_own_message(monkeypatch):
         pytest.skip("a usable GPU is present: the no-device error cannot be provoked")
 
 
+def test_the_real_gpu_after_emulation_in_one_process_is_refused(monkeypatch):
+    """Emulation's cudart is loaded RTLD_GLOBAL and shadows libcudart for modules loaded
+    later; a device found after it must be a clear error, not host pointers in kernels."""
+    class Device:                                  # stands in for a working libcudart
+        emulated = False
+
+        def __init__(self, path, is_emulated):
+            pass
+    monkeypatch.setenv("TRANSPILE_CUDA_EMULATE", "0")
+    monkeypatch.setattr(cudart, "Runtime", Device)
+    monkeypatch.setattr(cudart, "find_cudart", lambda: "libcudart.so")
+    monkeypatch.setattr(cudart, "_runtime", None)
+    monkeypatch.setattr(cudart, "_emulation_loaded", False)
+    assert isinstance(cudart.runtime(), Device)    # no emulation before: the device is used
+    monkeypatch.setattr(cudart, "_runtime", None)
+    monkeypatch.setattr(cudart, "_emulation_loaded", True)
+    with pytest.raises(cudart.CudaError, match="another process"):
+        cudart.runtime()
+
+
 BARRIER_KERNEL = r"""
 #include "tp_cuda.h"
 /* A shared-memory tree sum of 128 values; BARRIER between the levels. */

@@ -177,8 +177,9 @@ def test_grids_past_the_y_and_z_limits():
     # Within a few roundings of the terms' size: a sum of three products may cancel (seen on
     # an H200: -3.5108873829293e-06 against NumPy's ...9338e-06, which may contract to FMA).
     for got, (a, b) in ((batched, many), (rows, tall)):
-        scale = np.abs(a) @ np.abs(b)
-        np.testing.assert_array_less(np.abs(np.asarray(got) - a @ b), 4e-16 * scale + 1e-300)
+        want = a @ b
+        bound = 4e-16 * (np.abs(a) @ np.abs(b)) + 2 * np.spacing(np.abs(want))
+        np.testing.assert_array_less(np.abs(np.asarray(got) - want), bound)
 
 
 def test_cupy_interop_through_cai_and_dlpack():

@@ -127,7 +127,7 @@ def test_element_updates_in_a_loop_are_one_element_kernels_in_place():
     launches = re.findall(r"TP_LAUNCH\((\w+), (tp_\w*blocks\([^)]*\)|\w+),", body)
     # The sum's two passes, then the store of one element (not a pass over the array).
     assert [blocks for _, blocks in launches] == ["tp_blocks(1000, TP_THREADS)", "1",
-                                                  "tp_element_blocks(1)"], launches
+                                                  "tp_blocks(1, TP_THREADS)"], launches
 
 
 def test_an_over_limit_launch_is_refused_as_on_a_device(tmp_path):

@@ -227,7 +227,7 @@ def test_cuda_items_threads_and_blocks():
 def test_cuda_plans_say_what_each_launch_covers():
     """The grid is the schedule's: `items` work items, each run by a `unit`."""
     plan = _only(CudaTarget, LoopKernel, lambda x: x * 2.0, np.ones((30, 40)))
-    assert (plan.items, plan.unit) == ((1200,), "element")
+    assert (plan.items, plan.unit) == ((1200,), "thread")
     plan = _only(CudaTarget, ReduceKernel, lambda x: x.sum(axis=1), np.ones((256, 512)))
     assert (plan.layout, plan.items, plan.unit) == ("warp_per_row", (256,), "warp")
     plan = _only(CudaTarget, ReduceKernel, lambda x: x.sum(), np.ones(1 << 16))

@@ -6,8 +6,7 @@
 #
 # The machine's python has numpy but not cffi or libcst: carry them as wheels in .whl/ (the
 # device tool's README says how). Steps, each under its own time limit:
-#   bench  benchmarks/bench_cuda.py against CuPy and JAX (alone on the GPU, so timings are clean),
-#          then again with the element-wise grid capped as it was (bench_capped.txt)
+#   bench  benchmarks/bench_cuda.py against CuPy and JAX (alone on the GPU, so timings are clean)
 #   tests  tests/test_cuda_gpu.py (compute-sanitizer memcheck/racecheck, interop, grids...)
 #          except its wrapper around the op suites, which `suite` runs in parallel instead
 #   suite  the op, differential, lax, complex, spectral, loop, sort, linalg and scatter suites
@@ -37,11 +36,6 @@ run_bench() {
     timeout 150 python3 benchmarks/bench_cuda.py --reps 20 >"$OUT/bench.txt" 2>&1
     echo "bench rc=$?" >>"$OUT/bench.txt"
 }
-run_bench_capped() {      # the element-wise grid capped at 4096 blocks, as before: to compare
-    TRANSPILE_NVCC_FLAGS=-DTP_MAX_ELEMENT_BLOCKS=4096 timeout 150 python3 \
-        benchmarks/bench_cuda.py --reps 20 >"$OUT/bench_capped.txt" 2>&1
-    echo "bench rc=$?" >>"$OUT/bench_capped.txt"
-}
 run_tests() {
     timeout -s INT -k 20 250 python3 -m pytest -m gpu -v -rf --tb=short -p no:cacheprovider \
         -o addopts="" -n 3 \
@@ -63,9 +57,9 @@ case $what in
     bench) run_bench ;;
     tests) run_tests ;;
     suite) run_suite ;;
-    all) run_bench; run_bench_capped; run_tests & run_suite; wait ;;
+    all) run_bench; run_tests & run_suite; wait ;;
 esac
-for f in bench bench_capped gputests suite; do
+for f in bench gputests suite; do
     [ -f "$OUT/$f.txt" ] && { echo "== $f"; tail -n 25 "$OUT/$f.txt"; }
 done
 exit 0

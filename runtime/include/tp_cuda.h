@@ -52,20 +52,6 @@ static inline unsigned tp_blocks(int64_t n, int64_t per_block) {
     return (unsigned)(blocks < TP_MAX_BLOCKS ? blocks : TP_MAX_BLOCKS);
 }
 
-/* Blocks for an element-wise loop: a thread per element, up to CUDA's limit on a grid's x
- * (the grid-stride loop does the rest). Blocks beyond those resident wait their turn in
- * hardware, so every element's load can be in flight; a capped grid left each thread
- * walking one load at a time. TP_MAX_ELEMENT_BLOCKS=4096 restores the capped grid, to
- * compare (TRANSPILE_NVCC_FLAGS). */
-#ifndef TP_MAX_ELEMENT_BLOCKS
-#define TP_MAX_ELEMENT_BLOCKS INT32_MAX
-#endif
-static inline unsigned tp_element_blocks(int64_t n) {
-    int64_t blocks = (n + TP_THREADS - 1) / TP_THREADS;
-    if (blocks < 1) blocks = 1;
-    return (unsigned)(blocks < TP_MAX_ELEMENT_BLOCKS ? blocks : TP_MAX_ELEMENT_BLOCKS);
-}
-
 /* Blocks along a grid dimension for `n` items, one block each, at most `limit`. */
 static inline unsigned tp_grid_dim(int64_t n, int64_t limit) {
     return (unsigned)(n < 1 ? 1 : n < limit ? n : limit);

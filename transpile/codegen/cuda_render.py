@@ -43,12 +43,11 @@ from .loop_schedule import CudaTarget
 
 # A launch's grid for `items` work items, by what runs one item (KernelPlan.unit), and the
 # threads of each block.
-_GRID = {"thread": "tp_blocks({items}, TP_THREADS)", "element": "tp_element_blocks({items})",
-         "warp": "tp_blocks({items}, TP_WARPS)",
+_GRID = {"thread": "tp_blocks({items}, TP_THREADS)", "warp": "tp_blocks({items}, TP_WARPS)",
          "block": "tp_blocks({items}, 1)", "one": "1",
          "tile": "dim3(tp_grid_dim({items[0]}, INT32_MAX), tp_grid_dim({items[1]}, "
                  "TP_GRID_YZ_MAX), tp_grid_dim({items[2]}, TP_GRID_YZ_MAX))"}
-_BLOCK = {"thread": "TP_THREADS", "element": "TP_THREADS", "warp": "TP_THREADS", "block": "TP_THREADS", "one": "1",
+_BLOCK = {"thread": "TP_THREADS", "warp": "TP_THREADS", "block": "TP_THREADS", "one": "1",
           "tile": "dim3(TP_TILE, TP_TILE)"}
 _BOUNDS = {"tile": "TP_TILE * TP_TILE", "one": "1"}       # __launch_bounds__; else TP_THREADS
 

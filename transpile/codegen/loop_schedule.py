@@ -48,10 +48,7 @@ CUDA_LAYOUTS = {
     "none": "zero elements: nothing to compute, nothing launched",
 }
 # What runs one work item of a CUDA launch (KernelPlan.unit); a launch covers `items` of them.
-# "element" is a thread too, for element-wise loops, whose grid is not capped: on an H200 a
-# grid of 4096 blocks walking 1e8 float32 with a stride left each thread one load in flight
-# and reached 22-25 % of copy bandwidth (bench_cuda, x*2+1 and selu).
-CUDA_UNITS = ("thread", "element", "warp", "block", "tile", "one")
+CUDA_UNITS = ("thread", "warp", "block", "tile", "one")
 THREADS = ("none", "loop", "reduction")
 
 
@@ -355,7 +352,7 @@ class CudaTarget:
             groups, elements = loop_nest(kernel)[0], math.prod(kernel.shape)
             if elements == 0:
                 return KernelPlan("none", groups)
-            return KernelPlan("grid_stride", groups, items=(elements,), unit="element")
+            return KernelPlan("grid_stride", groups, items=(elements,), unit="thread")
         if isinstance(kernel, ReduceKernel):
             return cls._reduction(kernel)
         if isinstance(kernel, MatmulKernel):

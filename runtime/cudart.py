@@ -43,11 +43,15 @@ _INT_P = backend.new_pointer_type(_INT)
 _FLOAT_P = backend.new_pointer_type(_FLOAT)
 _CHAR_P = backend.new_pointer_type(backend.new_primitive_type("char"))
 _CHAR_ARRAY = backend.new_array_type(_CHAR_P, None)
+_U64_P = backend.new_pointer_type(backend.new_primitive_type("uint64_t"))
 
 _SIGNATURES = {
     "cudaMalloc": ((_VOID_PP, _SIZE), _INT),
     "cudaFree": ((_VOID_P,), _INT),
     "cudaMallocAsync": ((_VOID_PP, _SIZE, _VOID_P), _INT),
+    "cudaDeviceGetDefaultMemPool": ((_VOID_PP, _INT), _INT),
+    "cudaMemPoolSetAttribute": ((_VOID_P, _INT, _VOID_P), _INT),
+    "cudaMemPoolTrimTo": ((_VOID_P, _SIZE), _INT),
     "cudaFreeAsync": ((_VOID_P, _VOID_P), _INT),
     "cudaMemcpy": ((_VOID_P, _VOID_P, _SIZE, _INT), _INT),
     "cudaDeviceSynchronize": ((), _INT),
@@ -89,6 +93,25 @@ class Runtime:
                             "for testing")
         if count[0] == 0:
             raise CudaError("no CUDA device found (cudaGetDeviceCount returned 0)")
+        self._pool = None if is_emulated else self._keep_freed_memory()
+
+    # cudaMemPoolAttrReleaseThreshold, and cudaErrorMemoryAllocation.
+    _RELEASE_THRESHOLD, _OUT_OF_MEMORY = 4, 2
+
+    def _keep_freed_memory(self):
+        """The device's default pool, told to keep what is freed. Its release threshold is 0
+        by default: each synchronisation hands freed memory back to the driver, and the next
+        cudaMallocAsync maps it again (on an H200, x*2+1 over 1e8 float32 took 0.74-0.93 ms
+        per call, 22-27 % of copy bandwidth). CuPy's and JAX's pools keep it too."""
+        pool = backend.newp(_VOID_PP, None)
+        if self._call("cudaDeviceGetDefaultMemPool", pool, 0):
+            self._call("cudaGetLastError")
+            return None
+        keep_all = backend.newp(_U64_P, 2**64 - 1)
+        if self._call("cudaMemPoolSetAttribute", pool[0], self._RELEASE_THRESHOLD,
+                      backend.cast(_VOID_P, keep_all)):
+            self._call("cudaGetLastError")
+        return pool[0]
 
     def _call(self, name, *args):
         fn = self._functions.get(name)
@@ -112,8 +135,14 @@ class Runtime:
     # cudaMalloc/cudaFree it neither synchronises the device nor stalls the next launch.
     def malloc(self, nbytes: int) -> int:
         out = backend.newp(_VOID_PP, None)
-        self.check(self._call("cudaMallocAsync", out, max(int(nbytes), 1), _NULL),
-                   f"cudaMallocAsync of {nbytes} bytes")
+        err = self._call("cudaMallocAsync", out, max(int(nbytes), 1), _NULL)
+        if err == self._OUT_OF_MEMORY and self._pool is not None:
+            # What the pool keeps may be what is missing: hand it back, then try once more.
+            self._call("cudaGetLastError")
+            self._call("cudaDeviceSynchronize")
+            self._call("cudaMemPoolTrimTo", self._pool, 0)
+            err = self._call("cudaMallocAsync", out, max(int(nbytes), 1), _NULL)
+        self.check(err, f"cudaMallocAsync of {nbytes} bytes")
         return int(backend.cast(_SIZE, out[0]))
 
     def free(self, ptr: int) -> int:

@@ -226,6 +226,31 @@ def test_the_real_gpu_after_emulation_in_one_process_is_refused(monkeypatch):
         cudart.runtime()
 
 
+def _scripted_runtime(malloc_results, pool):
+    """A Runtime whose cudart calls are recorded and answered from a script."""
+    rt, calls = object.__new__(cudart.Runtime), []
+
+    def call(name, *args):
+        calls.append(name)
+        return malloc_results.pop(0) if name == "cudaMallocAsync" else 0
+    rt._call, rt._pool, rt.describe = call, pool, lambda err: f"error {err}"
+    return rt, calls
+
+
+def test_an_allocation_that_fails_hands_the_pools_memory_back_and_tries_again():
+    rt, calls = _scripted_runtime([2, 0], pool=object())       # out of memory, then success
+    rt.malloc(1 << 30)
+    assert calls == ["cudaMallocAsync", "cudaGetLastError", "cudaDeviceSynchronize",
+                     "cudaMemPoolTrimTo", "cudaMallocAsync"]
+    rt, calls = _scripted_runtime([2, 2], pool=object())       # still out of memory: raised
+    with pytest.raises(cudart.CudaError, match="cudaMallocAsync of 1073741824 bytes"):
+        rt.malloc(1 << 30)
+    rt, calls = _scripted_runtime([2], pool=None)              # emulation keeps no pool
+    with pytest.raises(cudart.CudaError):
+        rt.malloc(1 << 30)
+    assert calls == ["cudaMallocAsync"]
+
+
 BARRIER_KERNEL = r"""
 #include "tp_cuda.h"
 /* A shared-memory tree sum of 128 values; BARRIER between the levels. */

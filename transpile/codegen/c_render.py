@@ -14,8 +14,9 @@ from .c_comment import c_comment
 from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
 from .c_expr import counter as _counter
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
-from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
-                           omp_reduction_clause, reduction_init, reduction_update)
+from .c_reductions import (NAN_SEEN, accumulator_result, accumulator_type,
+                           declared_reduction, extreme_update, omp_reduction_clause,
+                           reduction_init, reduction_update, uses_builtin_extreme)
 from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, For,
                         HelperKernel, IteratedKernel, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, SortKernel, Switch, While, swapped_buffers, walk)
@@ -420,6 +421,7 @@ class CRenderer:
         else:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
+            builtin = plan.layout != "in_order" and uses_builtin_extreme(k.combiner, dt)
             if plan.layout == "in_order":
                 self._open_loops(lines, space, n_out_loops, len(space.names), False,
                                  innermost_pragma="")
@@ -427,15 +429,22 @@ class CRenderer:
                 clause = omp_reduction_clause(k.combiner, dt)
                 if clause.startswith("tp_"):
                     self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
+                reduction = f" reduction({clause}:acc)"
+                if builtin:
+                    lines.add(f"int {NAN_SEEN} = 0;")
+                    reduction += f" reduction(|:{NAN_SEEN})"
                 self._open_loops(lines, space, n_out_loops, len(space.names),
-                                 plan.threads == "reduction",
-                                 reduction=f" reduction({clause}:acc)")
+                                 plan.threads == "reduction", reduction=reduction)
             v = self._expressions(lines, space, _counter())(k.body)
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
-            lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
+            update = (extreme_update(k.combiner, "acc", v) if builtin
+                      else reduction_update(k.combiner, dt, "acc", v))
+            lines.add(update + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
+            if builtin:
+                self._nan_pass(lines, space, k, n_out_loops)
             if k.combiner in ("max", "min") and dtypes.is_float(dt):
-                self._zero_sign_pass(lines, space, k, n_out_loops)
+                self._zero_sign_pass(lines, space, k, n_out_loops, after_nan_pass=builtin)
             lines.add(f"{k.out.name}[{space.render(store)}] = "
                       f"{accumulator_result(k.combiner, k.out.dtype, 'acc')};")
         self._close_loops(lines, n_out_loops)
@@ -500,11 +509,23 @@ class CRenderer:
             with lines.block(f"for (int64_t {o} = {lo}; {o} < {hi}; {o}++)"):
                 lines.add(f"{target} = {accumulator_result(k.combiner, k.out.dtype, acc)};")
 
-    def _zero_sign_pass(self, lines, space, k, n_out_loops):
+    def _nan_pass(self, lines, space, k, n_out_loops):
+        """After a built-in max/min clause (c_reductions.NAN_SEEN): a row that held a NaN
+        gives its first NaN, as the in-order tp_max/tp_min would (one serial pass; rare)."""
+        with lines.block(f"if ({NAN_SEEN})"):
+            lines.add("acc = 0;  /* the clause may have kept any NaN: find the first */")
+            self._open_loops(lines, space, n_out_loops, len(space.names), False,
+                             innermost_pragma="")
+            v = self._expressions(lines, space, _counter())(k.body)
+            lines.add(f"if ({v} != {v} && acc == acc) acc = {v};")
+            self._close_loops(lines, len(space.names) - n_out_loops)
+
+    def _zero_sign_pass(self, lines, space, k, n_out_loops, after_nan_pass=False):
         """A zero max/min takes the sign of the last zero, as NumPy's in-order maximum (which
         returns its second operand on ties) gives; parallel and simd partial results combine
-        out of order, so a zero result is redone by one serial pass (rare, and cheap)."""
-        with lines.block("if (acc == 0)"):
+        out of order, so a zero result is redone by one serial pass (rare, and cheap).
+        `after_nan_pass`: an `else` of `_nan_pass` (a NaN result is final)."""
+        with lines.block(("else " if after_nan_pass else "") + "if (acc == 0)"):
             self._open_loops(lines, space, n_out_loops, len(space.names), False,
                              innermost_pragma="")
             v = self._expressions(lines, space, _counter())(k.body)

@@ -109,11 +109,11 @@ def declared_reduction(name: str, combiner: str, dt) -> str:
 # A float max/min under a reduction clause: OpenMP's built-in max/min, with NaNs counted
 # aside. The clause combines lanes and threads out of order anyway, so only the value can be
 # kept, and the built-in operators keep it for every input but NaN (which they may drop) and
-# zeros of either sign (equal to them); a NaN or zero result is redone by one serial pass
-# (c_render's `_extreme_fixups`). An `omp declare reduction` over tp_max_f32 computed the same
-# values but gcc compiled it slowly and into slow code: softmax's row max took 50 ms of cc1
-# time (the built-in clause 15 ms) and ran 5x slower (one thread, 32768 rows of 128 f32:
-# 1.6 against 0.32 ms).
+# zeros of either sign (equal to them): a row with a NaN or a zero result is folded again in
+# order by one serial pass (c_render's `_in_order_pass`). An `omp declare reduction` over
+# tp_max_f32 computed the same values, but gcc compiled it slowly and into slow code:
+# softmax's row max took 50 ms of cc1 time (the built-in clause 15 ms) and ran 5x slower
+# (one thread, 32768 rows of 128 f32: 1.6 against 0.32 ms).
 NAN_SEEN = "any_nan"
 
 

@@ -442,9 +442,9 @@ class CRenderer:
             lines.add(update + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
             if builtin:
-                self._nan_pass(lines, space, k, n_out_loops)
-            if k.combiner in ("max", "min") and dtypes.is_float(dt):
-                self._zero_sign_pass(lines, space, k, n_out_loops, after_nan_pass=builtin)
+                self._in_order_pass(lines, space, k, n_out_loops)
+            elif k.combiner in ("max", "min") and dtypes.is_float(dt):
+                self._zero_sign_pass(lines, space, k, n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = "
                       f"{accumulator_result(k.combiner, k.out.dtype, 'acc')};")
         self._close_loops(lines, n_out_loops)
@@ -509,23 +509,25 @@ class CRenderer:
             with lines.block(f"for (int64_t {o} = {lo}; {o} < {hi}; {o}++)"):
                 lines.add(f"{target} = {accumulator_result(k.combiner, k.out.dtype, acc)};")
 
-    def _nan_pass(self, lines, space, k, n_out_loops):
-        """After a built-in max/min clause (c_reductions.NAN_SEEN): a row that held a NaN
-        gives its first NaN, as the in-order tp_max/tp_min would (one serial pass; rare)."""
-        with lines.block(f"if ({NAN_SEEN})"):
-            lines.add("acc = 0;  /* the clause may have kept any NaN: find the first */")
+    def _in_order_pass(self, lines, space, k, n_out_loops):
+        """After a built-in max/min clause (c_reductions.NAN_SEEN), which may drop a NaN and
+        pick either zero: a row that held a NaN, or whose extreme is a zero, is folded again
+        in order with tp_max/tp_min (the first NaN wins, a zero takes the last zero's sign,
+        as NumPy's in-order maximum gives). One serial pass, for rare rows."""
+        dt = k.body.dtype
+        with lines.block(f"if ({NAN_SEEN} || acc == 0)"):
+            lines.add(f"acc = {reduction_init(k.combiner, dt)};")
             self._open_loops(lines, space, n_out_loops, len(space.names), False,
                              innermost_pragma="")
             v = self._expressions(lines, space, _counter())(k.body)
-            lines.add(f"if ({v} != {v} && acc == acc) acc = {v};")
+            lines.add(reduction_update(k.combiner, dt, "acc", v))
             self._close_loops(lines, len(space.names) - n_out_loops)
 
-    def _zero_sign_pass(self, lines, space, k, n_out_loops, after_nan_pass=False):
+    def _zero_sign_pass(self, lines, space, k, n_out_loops):
         """A zero max/min takes the sign of the last zero, as NumPy's in-order maximum (which
         returns its second operand on ties) gives; parallel and simd partial results combine
-        out of order, so a zero result is redone by one serial pass (rare, and cheap).
-        `after_nan_pass`: an `else` of `_nan_pass` (a NaN result is final)."""
-        with lines.block(("else " if after_nan_pass else "") + "if (acc == 0)"):
+        out of order, so a zero result is redone by one serial pass (rare, and cheap)."""
+        with lines.block("if (acc == 0)"):
             self._open_loops(lines, space, n_out_loops, len(space.names), False,
                              innermost_pragma="")
             v = self._expressions(lines, space, _counter())(k.body)

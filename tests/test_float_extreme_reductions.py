@@ -58,3 +58,10 @@ def test_source_uses_the_builtin_clause():
     source = tp.jit(lambda a: tnp.max(a, axis=1)).lower(x).source
     assert "omp declare reduction" not in source
     assert "reduction(max:acc)" in source and "reduction(|:any_nan)" in source
+
+
+def test_an_argument_named_like_the_nan_flag_does_not_shadow_it():
+    def f(any_nan, acc):
+        return tnp.max(any_nan, axis=1) + acc
+    x = _with_specials((6, 50), np.float32, seed=3)
+    np.testing.assert_array_equal(tp.jit(f)(x, np.float32(1)), np.max(x, axis=1) + 1)

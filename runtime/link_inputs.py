@@ -157,7 +157,11 @@ def _script_file(word: str, search_dirs) -> list[str] | None:
     linker looks for it, the current directory first, then the search directories."""
     if os.path.isabs(word):
         return [word]
-    for directory in (os.getcwd(), *search_dirs):
+    try:
+        here = [os.getcwd()]
+    except OSError:             # the working directory was removed: the linker fails on it too
+        return None
+    for directory in (*here, *search_dirs):
         if os.path.isfile(os.path.join(directory, word)):
             return [os.path.join(directory, word)]
     return None
@@ -239,7 +243,15 @@ def files_stamp(name: str, search_dirs: tuple[str, ...]) -> tuple | None:
 def unused_libraries(arguments, needed: frozenset[str]) -> set[int] | None:
     """Positions in a link command (`arguments`) of the `-l` arguments the module cannot
     use, given the names it leaves `needed`; None where nothing may be left out (the
-    command does not link `--as-needed` from the start, or the module needs an archive)."""
+    command does not link `--as-needed` from the start, the module needs an archive, or a
+    library file turned out malformed: reading one must never fail a build)."""
+    try:
+        return _unused_libraries(arguments, needed)
+    except (OSError, ValueError, IndexError, struct.error):
+        return None
+
+
+def _unused_libraries(arguments, needed: frozenset[str]) -> set[int] | None:
     if "--no-as-needed" in arguments or "--as-needed" not in arguments:
         return None
     first_library = next((i for i, a in enumerate(arguments) if a.startswith("-l")), None)

@@ -75,3 +75,11 @@ def test_nothing_is_left_out_without_as_needed_or_of_what_cannot_be_read(libs):
     assert unused_libraries(command + ["--no-as-needed"], frozenset({"x"})) is None
     (libs / "libodd.so").write_text("SEARCH_DIR(/somewhere)\n")   # a script we do not follow
     assert unused_libraries(_command(libs, "-lodd", "-lmissing"), frozenset({"x"})) == set()
+
+
+def test_a_truncated_library_keeps_everything_and_raises_nothing(libs):
+    data = (libs / "libbar.so").read_bytes()
+    (libs / "libbar.so").write_bytes(data[:len(data) // 3])      # headers past the end
+    link_inputs.library_files.cache_clear()
+    command = _command(libs, "-lbar")
+    assert unused_libraries(command, frozenset({"foo_fn"})) in (None, set())

@@ -95,15 +95,12 @@ def accumulator_result(combiner: str, dt, acc: str) -> str:
 
 
 def declared_reduction(name: str, combiner: str, dt) -> str:
-    """The `omp declare reduction` of a reduction clause that names a tp_ helper."""
+    """The `omp declare reduction` of a reduction clause that names a tp_ helper (complex
+    accumulators only: float max/min use the built-in clause, see NAN_SEEN)."""
     acc_dt = accumulator_dtype(combiner, dt)
-    if acc_dt is not None:
-        t, op = C_TYPE[acc_dt], _COMPLEX_COMBINERS[combiner]
-        return (f"#pragma omp declare reduction({name} : {t} : omp_out = tp_{op}_{TAG[acc_dt]}"
-                f"(omp_out, omp_in)) initializer(omp_priv = {reduction_init(combiner, dt)})")
-    init = "-INFINITY" if "max" in name else "INFINITY"
-    return (f"#pragma omp declare reduction({name} : {C_TYPE[dt]} : omp_out = {name}(omp_out, "
-            f"omp_in)) initializer(omp_priv = {init})")
+    t, op = C_TYPE[acc_dt], _COMPLEX_COMBINERS[combiner]
+    return (f"#pragma omp declare reduction({name} : {t} : omp_out = tp_{op}_{TAG[acc_dt]}"
+            f"(omp_out, omp_in)) initializer(omp_priv = {reduction_init(combiner, dt)})")
 
 
 # A float max/min under a reduction clause: OpenMP's built-in max/min, with NaNs counted

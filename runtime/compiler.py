@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 
 from . import INCLUDE_DIR
+from .link_inputs import undefined_names, unused_libraries
 
 # -O3 with OpenMP and the host's vector ISA; never -ffast-math. Each flag below keeps IEEE
 # results bit-for-bit: -ffp-contract=off keeps a*b+c as two roundings, as NumPy computes it;
@@ -112,8 +113,10 @@ class CCompiler:
                         c_path]
         try:
             warnings = run_compiler(compile_step, c_path, o_path)
-            return warnings + run_compiler(recipe.command(o_path, so_path, link), c_path,
-                                           so_path)
+            needed = undefined_names(o_path)
+            link_step = recipe.command(o_path, so_path, link,
+                                       None if needed is None else needed | recipe.startup_needs)
+            return warnings + run_compiler(link_step, c_path, so_path)
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.remove(o_path)          # the cache entry keeps the source and the binary
@@ -127,10 +130,21 @@ class LinkRecipe:
     """The linker command the compiler driver runs (through collect2) to link one object into
     a shared library, with the object and the output as marks to fill in."""
     arguments: tuple[str, ...]          # the linker's path first
+    # names the startup files among the arguments (crtbeginS.o...) leave undefined, when
+    # all of them could be read (`prunable`: libraries may then be left out)
+    startup_needs: frozenset = frozenset()
+    prunable: bool = False
 
-    def command(self, o_path: str, so_path: str, link: tuple[str, ...]) -> list[str]:
+    def command(self, o_path: str, so_path: str, link: tuple[str, ...],
+                needed: frozenset | None = None) -> list[str]:
+        """The link command; with `needed` (the names the object and the startup files leave
+        undefined), without the `-l` libraries that cannot supply any of them
+        (runtime/link_inputs.py: the binary is the same, the linker reads less)."""
+        unused = (unused_libraries(self.arguments, needed)
+                  if needed is not None and self.prunable else None)
         filled = {OBJECT_MARK: (o_path, *link), OUTPUT_MARK: (so_path,)}
-        return [part for arg in self.arguments for part in filled.get(arg, (arg,))]
+        return [part for i, arg in enumerate(self.arguments) if i not in (unused or ())
+                for part in filled.get(arg, (arg,))]
 
 
 # collect2's own options (it passes the rest to the linker): the LTO plugin, which a build
@@ -167,7 +181,14 @@ def direct_link(cc: str, flags: tuple[str, ...], identity: str) -> LinkRecipe | 
     if arguments.count(OBJECT_MARK) != 1 or arguments.count(OUTPUT_MARK) != 1:
         return None
     linker = _linker(proc.stderr, flags)
-    return LinkRecipe((linker, *arguments)) if linker else None
+    if not linker:
+        return None
+    startup = [undefined_names(a) for a in arguments
+               if os.path.isabs(a) and a.endswith(".o")]
+    if any(names is None for names in startup):
+        return LinkRecipe((linker, *arguments))     # cannot tell what they need: no pruning
+    return LinkRecipe((linker, *arguments), frozenset().union(*startup),
+                      prunable=True)
 
 
 def _linker(driver_text: str, flags: tuple[str, ...]) -> str | None:

@@ -25,18 +25,28 @@ int tp_entry(void *x_ptr, void *out_ptr) {
     return 0;
 }
 """
+# Modules that cannot use some of the link step's libraries (runtime/link_inputs.py): no
+# libm function, and neither libm nor OpenMP nor the C library's allocator.
+WITHOUT_LIBM = SOURCE.replace("exp(x[i])", "sqrt(x[i])")     # an instruction here
+PLAIN = """int tp_entry(void *x_ptr, void *out_ptr) {
+    const double *x = (const double *)x_ptr;
+    double *out = (double *)out_ptr;
+    for (int i = 0; i < 64; i++) out[i] = x[i] * 2.0;
+    return 0;
+}
+"""
 
 
 def gcc_with_collect2() -> bool:
     return direct_link(COMPILER.cc, COMPILER.flags, COMPILER.identity) is not None
 
 
-def build(tmp_path, compile_with) -> bytes:
-    """Build SOURCE in tmp_path/module (the path is in the binary: one place for all)."""
+def build(tmp_path, compile_with, source: str = SOURCE) -> bytes:
+    """Build `source` in tmp_path/module (the path is in the binary: one place for all)."""
     directory = tmp_path / "module"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir()
-    (directory / "module.c").write_text(SOURCE)
+    (directory / "module.c").write_text(source)
     compile_with(str(directory / "module.c"), str(directory / "module.so"))
     assert sorted(os.listdir(directory)) == ["module.c", "module.so"]   # no object left
     return (directory / "module.so").read_bytes()
@@ -44,13 +54,50 @@ def build(tmp_path, compile_with) -> bytes:
 
 @pytest.mark.skipif(not gcc_with_collect2(), reason="the driver does not link through gcc's "
                     "collect2 here, so modules are linked by the driver (nothing to compare)")
-def test_the_direct_link_writes_the_drivers_bytes(tmp_path):
-    ours = build(tmp_path, COMPILER.compile)
+def by_the_driver(c_path, so_path):
+    subprocess.run(COMPILER.command(c_path, so_path), check=True,
+                   cwd=os.path.dirname(c_path), capture_output=True)
 
-    def by_the_driver(c_path, so_path):
-        subprocess.run(COMPILER.command(c_path, so_path), check=True,
-                       cwd=os.path.dirname(c_path), capture_output=True)
-    assert ours == build(tmp_path, by_the_driver)
+
+def test_the_direct_link_writes_the_drivers_bytes(tmp_path):
+    assert build(tmp_path, COMPILER.compile) == build(tmp_path, by_the_driver)
+
+
+def dynamic_interface(binary: bytes, tmp_path) -> tuple:
+    """What the dynamic linker sees of a module: the libraries it needs and the versioned
+    names it imports (readelf's view, without table positions)."""
+    path = tmp_path / "inspected.so"
+    path.write_bytes(binary)
+    text = subprocess.run(["readelf", "-W", "--dynamic", "--dyn-syms", str(path)],
+                          check=True, capture_output=True, text=True).stdout
+    needed = sorted(line.split("[")[1].rstrip("]") for line in text.splitlines()
+                    if "(NEEDED)" in line)
+    rows = [line.split() for line in text.splitlines() if " UND " in line]
+    imports = sorted(row[row.index("UND") + 1] for row in rows if row[-1] != "UND")
+    return needed, imports
+
+
+@pytest.mark.skipif(not gcc_with_collect2() or shutil.which("readelf") is None,
+                    reason="needs gcc's collect2 link step and readelf")
+@pytest.mark.parametrize("source", [WITHOUT_LIBM, PLAIN], ids=["openmp-only", "plain"])
+def test_leaving_out_unusable_libraries_changes_nothing_the_loader_sees(tmp_path, source):
+    # Not byte-for-byte: gold orders its symbol tables by what it has read.
+    ours = dynamic_interface(build(tmp_path, COMPILER.compile, source), tmp_path)
+    assert ours == dynamic_interface(build(tmp_path, by_the_driver, source), tmp_path)
+    assert ours[1]                       # it does import something: the check compared names
+
+
+@pytest.mark.skipif(not gcc_with_collect2(), reason="modules are linked by the driver here")
+def test_libraries_a_module_cannot_use_are_not_read(tmp_path, monkeypatch):
+    commands = []
+    real_run = cc_module.run_compiler
+    monkeypatch.setattr(cc_module, "run_compiler",
+                        lambda cmd, *a: commands.append(cmd) or real_run(cmd, *a))
+    for source in (SOURCE, WITHOUT_LIBM):
+        build(tmp_path, COMPILER.compile, source)
+    with_libm, without_libm = (set(c) for c in commands[1::2])     # the link steps
+    assert "-lm" in with_libm and "-lgomp" in with_libm
+    assert "-lm" not in without_libm and "-lgomp" in without_libm
 
 
 def fake_driver(tmp_path, monkeypatch, link_line: str) -> str:

@@ -14,8 +14,9 @@ from .c_comment import c_comment
 from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
 from .c_expr import counter as _counter
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
-from .c_reductions import (accumulator_result, accumulator_type, declared_reduction,
-                           omp_reduction_clause, reduction_init, reduction_update)
+from .c_reductions import (NAN_SEEN, accumulator_result, accumulator_type,
+                           declared_reduction, extreme_update, omp_reduction_clause,
+                           reduction_init, reduction_update, uses_builtin_extreme)
 from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, For,
                         HelperKernel, IteratedKernel, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, SortKernel, Switch, While, swapped_buffers, walk)
@@ -420,6 +421,7 @@ class CRenderer:
         else:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
+            builtin = plan.layout != "in_order" and uses_builtin_extreme(k.combiner, dt)
             if plan.layout == "in_order":
                 self._open_loops(lines, space, n_out_loops, len(space.names), False,
                                  innermost_pragma="")
@@ -427,14 +429,21 @@ class CRenderer:
                 clause = omp_reduction_clause(k.combiner, dt)
                 if clause.startswith("tp_"):
                     self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
+                reduction = f" reduction({clause}:acc)"
+                if builtin:
+                    lines.add(f"int {NAN_SEEN} = 0;")
+                    reduction += f" reduction(|:{NAN_SEEN})"
                 self._open_loops(lines, space, n_out_loops, len(space.names),
-                                 plan.threads == "reduction",
-                                 reduction=f" reduction({clause}:acc)")
+                                 plan.threads == "reduction", reduction=reduction)
             v = self._expressions(lines, space, _counter())(k.body)
             where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
-            lines.add(reduction_update(k.combiner, dt, "acc", v) + where)
+            update = (extreme_update(k.combiner, "acc", v) if builtin
+                      else reduction_update(k.combiner, dt, "acc", v))
+            lines.add(update + where)
             self._close_loops(lines, len(space.names) - n_out_loops)
-            if k.combiner in ("max", "min") and dtypes.is_float(dt):
+            if builtin:
+                self._in_order_pass(lines, space, k, n_out_loops)
+            elif k.combiner in ("max", "min") and dtypes.is_float(dt):
                 self._zero_sign_pass(lines, space, k, n_out_loops)
             lines.add(f"{k.out.name}[{space.render(store)}] = "
                       f"{accumulator_result(k.combiner, k.out.dtype, 'acc')};")
@@ -499,6 +508,20 @@ class CRenderer:
         if acc_t is not None:
             with lines.block(f"for (int64_t {o} = {lo}; {o} < {hi}; {o}++)"):
                 lines.add(f"{target} = {accumulator_result(k.combiner, k.out.dtype, acc)};")
+
+    def _in_order_pass(self, lines, space, k, n_out_loops):
+        """After a built-in max/min clause (c_reductions.NAN_SEEN), which may drop a NaN and
+        pick either zero: a row that held a NaN, or whose extreme is a zero, is folded again
+        in order with tp_max/tp_min (the first NaN wins, a zero takes the last zero's sign,
+        as NumPy's in-order maximum gives). One serial pass, for rare rows."""
+        dt = k.body.dtype
+        with lines.block(f"if ({NAN_SEEN} || acc == 0)"):
+            lines.add(f"acc = {reduction_init(k.combiner, dt)};")
+            self._open_loops(lines, space, n_out_loops, len(space.names), False,
+                             innermost_pragma="")
+            v = self._expressions(lines, space, _counter())(k.body)
+            lines.add(reduction_update(k.combiner, dt, "acc", v))
+            self._close_loops(lines, len(space.names) - n_out_loops)
 
     def _zero_sign_pass(self, lines, space, k, n_out_loops):
         """A zero max/min takes the sign of the last zero, as NumPy's in-order maximum (which

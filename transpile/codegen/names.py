@@ -24,7 +24,7 @@ _KEYWORDS = frozenset("""
 _LOCALS = frozenset("""
     acc best best_index block end at depth first step step_from step_to swap values lane row flat
     r p count partial identity combine matrix tile_row tile_col item i status space shared_space
-    cleanup value values effect hook
+    cleanup value values effect hook any_nan
 """.split())
 # Suffixes and prefixes the renderers build names with (`x_ptr`, `it0_first`, a CUDA full
 # reduction's `f_sum0_final` and `f_sum0_partials`, a nameless function's `kernel_out0`).

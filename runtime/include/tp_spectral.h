@@ -33,10 +33,12 @@
 /* xGESDD's route (tp_svd_route_impl.h) up to this order of min(m, n), where LAPACK's xBDSDC
  * iterates (its SMLSIZ); the Jacobi above it. */
 #define TP_SVD_ROUTE_MAX_ORDER 25
-/* The svd's working space per matrix (lower_helpers.py allocates the same): the route's
- * A (big x k), R, U and V^T of the bidiagonal (3 k^2), Q (big^2) and 12 k vectors; the Jacobi
- * uses the first big^2 + k^2 of it. */
-#define TP_SVD_WORK(big, k) ((big) * (big) + (big) * (k) + 3 * (k) * (k) + 12 * (k))
+/* The svd's working space per matrix (lower_helpers.py allocates the same): up to order 25
+ * the route's A (big x k), R, U and V of the bidiagonal (3 k^2), Q (big^2) and 12 k vectors
+ * (the Jacobi, without vectors, uses the first big^2 + k^2 of it); above, the Jacobi's. */
+#define TP_SVD_WORK(big, k)                                                                   \
+    ((k) <= TP_SVD_ROUTE_MAX_ORDER ? (big) * (big) + (big) * (k) + 3 * (k) * (k) + 12 * (k)   \
+                                   : (big) * (big) + (k) * (k))
 #define TP_SPECTRAL_MAX(T) (sizeof(T) == sizeof(float) ? (T)FLT_MAX : (T)DBL_MAX)
 
 #define TP_SE_T float

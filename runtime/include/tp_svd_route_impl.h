@@ -478,9 +478,7 @@ static inline TP_DEVICE int64_t TP_SE_TAG(tp_sv_bdsqr)(int64_t n, SV_T *d, SV_T 
     return 0;
 }
 
-/* xBDSDC(uplo, 'I') for n <= 25: the bidiagonal (d, e) of order n (upper or lower) to its
- * singular values in d and vectors in u and v (n x n, col-major; V^T's rows are v's
- * columns). work: 6 n. */
+/* x (n x n) transposed in place. */
 static inline TP_DEVICE void TP_SE_TAG(tp_sv_transpose)(SV_T *x, int64_t n) {
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = i + 1; j < n; j++) {
@@ -490,6 +488,9 @@ static inline TP_DEVICE void TP_SE_TAG(tp_sv_transpose)(SV_T *x, int64_t n) {
         }
 }
 
+/* xBDSDC(uplo, 'I') for n <= 25: the bidiagonal (d, e) of order n (upper or lower) to its
+ * singular values in d and vectors in u and v (n x n, col-major; V^T's rows are v's
+ * columns). work: 6 n. */
 static inline TP_DEVICE int64_t TP_SE_TAG(tp_sv_bdsdc)(int upper, int64_t n, SV_T *d, SV_T *e,
                                                        SV_T *u, SV_T *v, SV_T *work) {
     if (n == 1) {
@@ -540,8 +541,8 @@ static inline TP_DEVICE int64_t TP_SE_TAG(tp_sv_square)(SV_T *s, int64_t k, SV_T
 }
 
 /* xGESDD('S' or 'A') of a (m x n, row-major), min(m, n) = k <= 25: uo (m x ucols), sv (k),
- * vt (vrows x n), row-major, ucols = vrows = k or (full) m and n. work: see
- * tp_sv_work_size. Returns 0, or nonzero where the iteration did not converge. */
+ * vt (vrows x n), row-major, ucols = vrows = k or (full) m and n. work: big^2 + big k +
+ * 3 k^2 + 12 k (TP_SVD_WORK). Returns 0, or nonzero where the iteration did not converge. */
 static inline TP_DEVICE int64_t TP_SE_TAG(tp_sv_gesdd)(const SV_T *in, int64_t m, int64_t n,
                                                        int64_t full, SV_T *uo, SV_T *sv,
                                                        SV_T *vto, SV_T *work) {

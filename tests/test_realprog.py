@@ -52,9 +52,6 @@ KNOWN_GAPS = {
     "tictactoe": (not JAX_DTYPE_RULES, _NEEDS_JAX_DTYPES),
     "orbit_x64": (not JAX_DTYPE_RULES,
                   "jax.config.update('jax_enable_x64', True) needs transpile.config (issue 19)"),
-    "pca_projection": (True, "the compiled jnp.linalg.svd picks other signs for the singular "
-                              "vectors than LAPACK/JAX (and transpile's eager svd) do; "
-                              "singular values agree, projections flip sign"),
     "gaussian_blur_conv": (not JAX_DTYPE_RULES,
                            "the Gaussian kernel built from jnp.arange(5) - 2.0 is float64 under "
                            "NumPy's promotion while the image is float32, and "

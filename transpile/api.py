@@ -432,9 +432,12 @@ class Jitted:
 
     # -- public helpers --------------------------------------------------------------------------
     def lower(self, *args, **kwargs) -> "Lowered":
+        """The traced program for these arguments; ShapeDtypeStructs may stand for arrays
+        (JAX's ahead-of-time `jit(f).lower(jax.ShapeDtypeStruct(shape, dtype))`)."""
+        from .shape_eval import with_placeholders
         if self._config_token is not _config._token:
             self._bind_cache()
-        return self._lower(args, kwargs)
+        return self._lower(*with_placeholders(args, kwargs))
 
     def cache_info(self) -> CacheInfo:
         return dataclasses.replace(self._cache.info)
@@ -775,12 +778,14 @@ def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
 
     @functools.wraps(fun)
     def jaxpr_of(*args, **kwargs):
-        lowered = jitted._lower(args, kwargs)
+        from .shape_eval import with_placeholders
+        lowered = jitted._lower(*with_placeholders(args, kwargs))
         closed = ClosedIR(lowered.ir, list(lowered.consts))
         if not return_shape:
             return closed
         from .shape_eval import ShapeDtypeStruct
-        shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in lowered.ir.outvars]
+        shapes = [ShapeDtypeStruct(v.aval.shape, v.aval.dtype, weak_type=v.aval.weak_type)
+                  for v in lowered.ir.outvars]
         return closed, tree_unflatten(lowered.out_tree, shapes)
     return jaxpr_of
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import dtypes
 from .core import Tracer, aval_of
-from .eager_array import eager
+from .eager_array import as_weak, eager
 from .primitives import CONTROL_FLOW, ELEMENTWISE_UFUNC
 
 
@@ -32,8 +32,13 @@ def marked(x):
         # a named tuple (unique_all's result) takes its fields as separate arguments
         return type(x)(*parts) if hasattr(x, "_fields") else type(x)(parts)
     if type(x) in (int, float, complex):   # returned unchanged (positive(7)): NumPy's is strong
+        if dtypes.config.jax_rules():      # JAX's: a weak array of the default width
+            return as_weak(np.asarray(x, dtypes.default_for_python_type(type(x))))
         return np.asarray(x)[()]
-    if isinstance(x, Tracer) and x.aval.weak_type:
+    # JAX's functions keep a weak operand's weak type (jnp.sin(2.0), jnp.where(c, x, 0.0),
+    # jnp.array(x) on a Python-float argument times a float32 array are float32): nothing
+    # to mark under its rules.
+    if isinstance(x, Tracer) and x.aval.weak_type and not dtypes.config.jax_rules():
         out = Tracer(x.aval, x._trace, x._var, x.deps, x.source)
         out.virtually_strong = True
         out.concrete = x.concrete

@@ -3,9 +3,11 @@
  *   eigh: LAPACK's xSYEVD route on the lower triangle (tp_symmetric_eigen_impl.h: Householder
  *         tridiagonalisation, implicit QL/QR, back-transformation), so eigenvalues ascend and
  *         the eigenvectors (columns) carry the signs JAX's and NumPy's LAPACK give them.
- *   svd:  one-sided (Hestenes) Jacobi on the columns of the taller of A and A^T; singular
- *         values descending; left vectors of zero singular values, and the extra columns
- *         of full_matrices, complete an orthonormal basis.
+ *   svd:  with vectors and min(m, n) <= 25, LAPACK's xGESDD route (tp_svd_route_impl.h), so
+ *         the vectors carry the signs JAX's and NumPy's LAPACK give them; otherwise one-sided
+ *         (Hestenes) Jacobi on the columns of the taller of A and A^T; singular values
+ *         descending; left vectors of zero singular values, and the extra columns of
+ *         full_matrices, complete an orthonormal basis.
  * Each rotation is skipped once it no longer changes the diagonal in working precision,
  * and sweeps stop when none was applied, so a sweep count bounds the work even for NaN.
  * Working space comes from the caller; a helper never allocates. */
@@ -28,6 +30,15 @@
 #define TP_SPECTRAL_ITEM static inline TP_DEVICE void
 
 #define TP_JACOBI_MAX_SWEEPS 80
+/* xGESDD's route (tp_svd_route_impl.h) up to this order of min(m, n), where LAPACK's xBDSDC
+ * iterates (its SMLSIZ); the Jacobi above it. */
+#define TP_SVD_ROUTE_MAX_ORDER 25
+/* The svd's working space per matrix (lower_helpers.py allocates the same): up to order 25
+ * the route's A (big x k), R, U and V of the bidiagonal (3 k^2), Q (big^2) and 12 k vectors
+ * (the Jacobi, without vectors, uses the first big^2 + k^2 of it); above, the Jacobi's. */
+#define TP_SVD_WORK(big, k)                                                                   \
+    ((k) <= TP_SVD_ROUTE_MAX_ORDER ? (big) * (big) + (big) * (k) + 3 * (k) * (k) + 12 * (k)   \
+                                   : (big) * (big) + (k) * (k))
 #define TP_SPECTRAL_MAX(T) (sizeof(T) == sizeof(float) ? (T)FLT_MAX : (T)DBL_MAX)
 
 #define TP_SE_T float
@@ -38,6 +49,7 @@
 #define TP_SE_EPSILON FLT_EPSILON
 #define TP_SE_TINY FLT_MIN
 #include "tp_symmetric_eigen_impl.h"
+#include "tp_svd_route_impl.h"
 #undef TP_SE_T
 #undef TP_SE_TAG
 #undef TP_SE_SQRT
@@ -53,6 +65,7 @@
 #define TP_SE_EPSILON DBL_EPSILON
 #define TP_SE_TINY DBL_MIN
 #include "tp_symmetric_eigen_impl.h"
+#include "tp_svd_route_impl.h"
 #undef TP_SE_T
 #undef TP_SE_TAG
 #undef TP_SE_SQRT
@@ -164,7 +177,8 @@
     }                                                                                         \
     /* out[s] packs U (m x ucols), the singular values (k = min(m, n)), and V^T (vrows x n),  \
      * where ucols = vrows = k, or m and n with full_matrices; without compute_uv, only the   \
-     * values. work: (big * big + small * small) per matrix, big = max(m, n), small = min. */ \
+     * values. work: TP_SVD_WORK(big, small) per matrix, big = max(m, n), small = min. With   \
+     * vectors and k <= 25, xGESDD's route (LAPACK's signs, tp_svd_route_impl.h). */          \
     TP_SPECTRAL_ITEM tp_svd_##tag##_item(                                                     \
             const T *a, T *out, T *work, int64_t batch, int64_t m, int64_t n,                \
             int64_t full, int64_t compute_uv, int64_t s) {                                    \
@@ -174,9 +188,17 @@
         (void)batch;                                                                          \
         {                                                                                     \
             const T *in = a + s * m * n;                                                      \
-            T *u = work + s * (big * big + k * k), *v = u + big * big;                        \
+            T *u = work + s * TP_SVD_WORK(big, k), *v = u + big * big;                        \
             T *sv = out + s * per, *uo = sv + k, *vt = uo + m * ucols;                        \
             if (compute_uv) { uo = out + s * per; sv = uo + m * ucols; vt = sv + k; }         \
+            if (compute_uv && k <= TP_SVD_ROUTE_MAX_ORDER) {                                  \
+                int finite = 1;                                                               \
+                for (int64_t i = 0; i < m * n; i++)                                           \
+                    if (!(FABS(in[i]) <= TP_SPECTRAL_MAX(T))) finite = 0;                     \
+                if (!finite || tp_sv_gesdd_##tag(in, m, n, full, uo, sv, vt, u) != 0)         \
+                    for (int64_t i = 0; i < per; i++) out[s * per + i] = (T)NAN;              \
+                return;                                                                       \
+            }                                                                                 \
             /* u's column c: column c of A (tall), or row c of A (A^T is tall). */            \
             for (int64_t c = 0; c < k; c++)                                                   \
                 for (int64_t i = 0; i < big; i++)                                             \

@@ -68,9 +68,11 @@ def _scratch(low, name, dtype, batch, m, n) -> list:
         return [low.builder.temp((batch * (m * n + min(m, n)),), dtype, "scratch")]
     if name == "eigh":      # the matrix, and tp_se_syevd's 4 n (tp_symmetric_eigen_impl.h)
         return [low.builder.temp((batch * (n * n + 4 * n),), dtype, "scratch")]
-    if name == "svd":
+    if name == "svd":       # TP_SVD_WORK in tp_spectral.h: LAPACK's route up to order 25
         big, small = max(m, n), min(m, n)
-        return [low.builder.temp((batch * (big * big + small * small),), dtype, "scratch")]
+        per = big * big + big * small + 3 * small * small + 12 * small if small <= 25 else \
+            big * big + small * small
+        return [low.builder.temp((batch * per,), dtype, "scratch")]
     return []
 
 

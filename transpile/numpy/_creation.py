@@ -47,7 +47,16 @@ def array(object, dtype=None, copy=True):
         elif type(object) is int:
             dt = _jax_int_dtype(object)
     host = np.array(object, dtype=dt, copy=copy) if copy else np.asarray(object, dtype=dt)
-    return _canonical_host(_check_host_array(host, "array()"))
+    host = _canonical_host(_check_host_array(host, "array()"))
+    return as_weak(host) if dtype is None and _weak_under_jax(object) else host
+
+
+def _weak_under_jax(obj) -> bool:
+    """JAX's jnp.array/asarray of a Python number (not a bool) or of a weakly typed array,
+    with no dtype, is weakly typed: jnp.asarray(1.0) * float32_array is float32."""
+    if not dtypes.config.jax_rules():
+        return False
+    return type(obj) in (int, float, complex) or bool(getattr(obj, "weak_type", False))
 
 
 register_list_converter(array)
@@ -99,8 +108,11 @@ def _stack_nested(obj, dtype):
     from ._shape import stack
     items = [_stack_nested(o, None) if isinstance(o, (list, tuple)) else operand(o) for o in obj]
     avals = [aval_of(i) for i in items]
+    # JAX promotes a list's weak elements weakly (jnp.array([x, 0]) of an int16 x is int16);
+    # NumPy's array() of a list treats every element as typed.
+    weaks = [a.weak_type for a in avals] if dtypes.config.jax_rules() else [False] * len(avals)
     dt = dtypes.canonicalize(dtype) if dtype is not None else dtypes.result_type(
-        [a.dtype for a in avals], [False] * len(avals))
+        [a.dtype for a in avals], weaks)
     return stack([astype(i, dt) for i in items])
 
 

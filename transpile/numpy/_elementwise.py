@@ -10,7 +10,7 @@ from ._ufunc import ufunc
 from ..base.operands import (as_bool, astype, beyond_int64_as, broadcast_operands,
                              check_ints_fit_loop, check_python_ints_fit, elementwise,
                              int_out_of_bounds, is_weak_int_tracer, operand, weak_flags,
-                             wrapped_python_int)
+                             weak_like, wrapped_python_int)
 
 
 def _unary(prim_name: str, public: str):
@@ -277,6 +277,16 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):     # noqa: A002 (Nu
     given as `min=`/`max=` (NumPy 2.1's and JAX's names)."""
     a_min, a_max = _bound("min", a_min, min), _bound("max", a_max, max)
     a = operand(a)
+    out = _clip(a, a_min, a_max)
+    # JAX's clip is weakly typed when every operand is (a Python-number jit argument clipped
+    # by Python numbers): the loop above computes in strong casts.
+    given = [operand(v) for v in (a, a_min, a_max) if v is not None]
+    if dtypes.config.jax_rules() and all(aval_of(v).weak_type for v in given):
+        return weak_like(out, a)
+    return out
+
+
+def _clip(a, a_min, a_max):
     if dtypes.config.jax_rules() and any(
             v is not None and dtypes.is_complex(aval_of(operand(v)).dtype)
             for v in (a, a_min, a_max)):
@@ -284,7 +294,8 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):     # noqa: A002 (Nu
                          "(as in JAX); clip the real and imaginary parts separately")
     if a_min is None and a_max is None:     # NumPy >= 2.1 and JAX: nothing to clip
         return positive(a) if aval_of(a).dtype != dtypes.bool_ else a
-    if aval_of(a).weak_type:        # NumPy makes `a` an array first: a Python scalar is strong
+    # NumPy makes `a` an array first: a Python scalar is strong. JAX's clip keeps it weak.
+    if aval_of(a).weak_type and not dtypes.config.jax_rules():
         a = astype(a, aval_of(a).dtype)
     dt = aval_of(a).dtype
     bounds = [b for b in (a_min, a_max) if b is not None]
@@ -293,7 +304,7 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):     # noqa: A002 (Nu
         # NumPy drops; an upper one it refuses) clips at 0, in uint64.
         a_min, a_max = (_non_negative_uint64(b) if is_weak_int_tracer(b) else b
                         for b in (a_min, a_max))
-        return clip(a, a_min, a_max)
+        return _clip(a, a_min, a_max)
     if dtypes.is_int(dt) and dt != dtypes.int64 and any(map(is_weak_int_tracer, bounds)):
         # A Python-int jit argument may lie outside a's range, where NumPy drops it: clip in
         # int64, exactly, then take NumPy's result dtype.

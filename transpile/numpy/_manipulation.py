@@ -11,7 +11,9 @@ import numpy as np
 from ..core import Tracer, aval_of, concretization_message
 from ..errors import ConcretizationError
 from ._shape import concatenate, flip, ravel, transpose
-from ..base.operands import astype, broadcast_to, normalize_axis, operand, reshape, shape_of
+from .. import dtypes
+from ..base.operands import (astype, broadcast_to, normalize_axis, operand, reshape, shape_of,
+                             weak_like)
 from ..base.slicing import dynamic_slice
 
 
@@ -470,6 +472,13 @@ _PAD_KWARGS = {"constant": ("constant_values",), "empty": (), "edge": (), "wrap"
 
 def pad(array, pad_width, mode="constant", **kwargs):
     array = operand(array)
+    padded = _pad(array, pad_width, mode, kwargs)
+    # JAX's pad keeps the array's dtype and its weak type, whatever the padding values are
+    # (the statistic and ramp modes compute through strong casts).
+    return weak_like(padded, array) if dtypes.config.jax_rules() else padded
+
+
+def _pad(array, pad_width, mode, kwargs):
     ndim = _ndim(array)
     widths = _pad_widths(pad_width, ndim)
     if callable(mode):

@@ -17,6 +17,7 @@ from ..core import ShapedArray, Tracer, aval_of, bind, current_trace
 from .control_flow_checks import (check_branches, check_callable, check_cond_output,
                                   check_fori_bounds, check_index, check_predicate,
                                   check_scan_output)
+from ..eager_mode import jit_disabled
 from ..eager_results import eager_tree
 from ..errors import describe_function
 from ..ir import IR, Var
@@ -466,6 +467,11 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     elif lengths and lengths != {length}:
         raise ValueError(f"scan got `length` argument of {length} which disagrees with leading "
                          f"axis sizes {sorted(lengths)}.")
+    if length == 0 and jit_disabled():
+        # JAX runs a scan as a Python loop under disable_jit, which cannot know the types
+        # of the outputs of a body never called; it refuses, and so do we
+        raise ValueError("zero-length scan is not supported in disable_jit() mode because "
+                         "the output type is unknown.")
     slice_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in x_leaves]
     y_tree = []
 

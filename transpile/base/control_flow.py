@@ -284,7 +284,16 @@ def while_loop(cond_fun, body_fun, init_val):
     ((cond_ir, _), (body_ir, _)), captured = _merge_captures([cond, body])
     outs = bind(P.while_loop, *leaves, *captured, cond=cond_ir, body=body_ir,
                 n_carry=len(leaves))
-    return tree_unflatten(treedef, outs)
+    return tree_unflatten(treedef, _forwarded_carry(outs, leaves, body_ir, 0))
+
+
+def _forwarded_carry(outs, init, body_ir, first):
+    """A loop's carry outputs, those the body passes through unchanged (its output is its
+    input, `first` inputs after the start) replaced by their initial values, as JAX does:
+    a value that only rides along the loop (a weight matrix) keeps its identity, so vmap
+    leaves it unbatched and a cond whose branches both return it needs no select."""
+    return [x if body_ir.outvars[k] is body_ir.invars[first + k] else out
+            for k, (out, x) in enumerate(zip(outs, init))] + list(outs[len(init):])
 
 
 def _eager_predicate(cond_fun, val) -> bool:
@@ -391,7 +400,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
         _FORI_CARRY)
     outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
                 *captured, body=body_ir, n_carry=len(leaves))
-    return tree_unflatten(treedef, outs)
+    return tree_unflatten(treedef, _forwarded_carry(outs, leaves, body_ir, 1))
 
 
 _FORI_CARRY = "loop_carry[1]"
@@ -498,6 +507,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     leaves, treedef, (body_ir, captured, _) = _loop_carry(init, "scan body", trace_body, f)
     outs = bind(P.scan, *leaves, *x_leaves, *captured, body=body_ir, n_carry=len(leaves),
                 n_xs=len(x_leaves), length=int(length), reverse=bool(reverse))
+    outs = _forwarded_carry(outs, leaves, body_ir, 0)
     carry = tree_unflatten(treedef, outs[:len(leaves)])
     return carry, tree_unflatten(y_tree[-1], outs[len(leaves):])
 

@@ -1,0 +1,152 @@
+"""Programs shared by tools/record_jax_lax_leftovers.py (which runs them with JAX 0.10, x64 on,
+and stores the results in tests/data/jax_lax_leftovers.json) and
+tests/test_jax_lax_leftovers.py (which runs them with transpile under JAX's dtype rules and
+compares): what JAX's own lax_control_flow_test.py reached that transpile did differently --
+linearize through a checkpoint whose body closes over a constant, gradients of a vmapped cond
+whose untaken branch has an infinite derivative, a zero-length scan under disable_jit, loop
+carries the body passes through unchanged under vmap with out_axes=None, associative_scan
+over a vmapped solve.
+
+Each group is a function of (jnp, lax, api) -- api being `jax` or `transpile` -- returning
+name -> (make, args, jittable), as in tests/jax_laxgaps_cases.py.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+
+D = np.array([0.3, -1.1])                        # a constant the bodies close over
+C4 = np.array([0.5, -0.25, 1.5, 2.0])
+AS = np.linspace(-1.0, 1.0, 15).reshape(5, 3)
+X2 = np.array([2.14, 2.14])
+
+
+def _c(make, *args, jit=True):
+    return make, args, jit
+
+
+def _checkpoint_linearize(jnp, lax, api):
+    def step(c, a):
+        b = jnp.cos(jnp.sum(jnp.sin(a)) + jnp.sum(jnp.cos(c)) + jnp.sum(D))
+        return jnp.sin(c * b), b
+
+    def scan_lin(c, as_):
+        f = api.checkpoint(partial(lax.scan, step))
+        _, f_lin = api.linearize(f, c, as_)
+        return f_lin(c, as_)
+
+    def switch_lin(x):
+        def g(x):
+            index = lax.convert_element_type(x[0] < 2, np.int32)
+            body = api.checkpoint(lambda i, v: lax.switch(
+                i, [lambda v: jnp.cos(jnp.sin(v)) * D, lambda v: v * 2.0], v))
+            return body(index, x).sum()
+        y, g_lin = api.linearize(g, x)
+        return y, g_lin(x)
+
+    def while_lin(x):
+        loop = api.checkpoint(partial(lax.while_loop, lambda v: v[0] < 8.0,
+                                      lambda v: v * v + D))
+        y, lin = api.linearize(loop, x)
+        return y, lin(x)
+    return {
+        "checkpoint_scan_closure_linearize": _c(scan_lin, C4, AS, jit=False),
+        "checkpoint_switch_closure_linearize": _c(switch_lin, X2, jit=False),
+        "checkpoint_while_closure_linearize": _c(while_lin, np.array([1.5, 0.5]), jit=False),
+    }
+
+
+def _vmapped_cond_grads(jnp, lax, api):
+    eps = 1e-3
+
+    def safe_sqrt(x):
+        return lax.cond(x < eps, lambda _: eps, lambda _: jnp.sqrt(x), ())
+
+    def safe_log_operand(x):
+        return lax.cond(x > 0, jnp.log, lambda v: v * 0.0, x)
+
+    def three_way(i, x):
+        return lax.switch(i, [jnp.sqrt, lambda v: v * 3.0, lambda v: 1.0 / v], x)
+    return {
+        "grad_vmap_cond_sqrt_closure": _c(
+            api.grad(lambda x: api.vmap(safe_sqrt)(x).sum()), np.array([0.0, 4.0, 0.0, 9.0])),
+        "grad_vmap_cond_log_operand": _c(
+            api.grad(lambda x: api.vmap(safe_log_operand)(x).sum()),
+            np.array([0.0, 2.0, -1.0])),
+        "grad_vmap_switch_three_way": _c(
+            api.grad(lambda x: api.vmap(three_way)(np.array([0, 1, 2, 1]), x).sum()),
+            np.array([0.0, 0.0, 2.0, 5.0])),
+        "vmap_cond_sqrt_values": _c(api.vmap(safe_sqrt), np.array([0.0, 4.0])),
+    }
+
+
+def _zero_length_scan(jnp, lax, api):
+    def under_disable_jit(xs):
+        with api.disable_jit():
+            return lax.scan(lambda c, x: (c + x, x), 0.0, xs)
+
+    def fori_under_disable_jit(x):
+        with api.disable_jit():
+            return lax.fori_loop(0, 0, lambda i, c: c + i, x)
+    return {
+        "scan_empty_disable_jit_raises": _c(under_disable_jit, np.zeros(0), jit=False),
+        "scan_empty_with_jit": _c(lambda xs: lax.scan(lambda c, x: (c + x, x), 0.0, xs),
+                                  np.zeros(0)),
+        "fori_empty_disable_jit": _c(fori_under_disable_jit, 1.5, jit=False),
+    }
+
+
+def _read_only_carries(jnp, lax, api):
+    def while_keeps_w(w, x, c_max):
+        def body(val):
+            c, x, w = val
+            return c + 1, x @ w, w
+        _, x, w = lax.while_loop(lambda val: val[0] < c_max, body, (0, x, w))
+        return w, x
+
+    def scan_in_cond(x, y):
+        def g(_, y):
+            y, _ = lax.scan(lambda y, _: (y, None), y, None, length=1)
+            return y
+        return lax.cond(x < 0, g, g, x, y)
+
+    def fori_keeps_w(w, x, n):
+        return lax.fori_loop(0, n, lambda i, c: (c[0] * 0.5 + c[1], c[1]), (x, w))
+    return {
+        "vmap_while_read_only_carry": _c(
+            api.vmap(while_keeps_w, in_axes=(None, 0, 0), out_axes=(None, 0)),
+            np.full((2, 2), 0.5), np.arange(8.0).reshape(4, 2), np.arange(4)),
+        "vmap_scan_read_only_carry_in_cond": _c(
+            api.vmap(scan_in_cond, (0, None), None), np.array([-1.0, 0.0, 2.0]), 3.0),
+        "vmap_fori_read_only_carry": _c(
+            api.vmap(fori_keeps_w, in_axes=(None, 0, 0), out_axes=(0, None)),
+            np.array([1.0, 2.0]), np.ones((3, 2)), np.array([1, 2, 3])),
+    }
+
+
+def _associative_scans(jnp, lax, api):
+    def combine(a, b):
+        m1, v1 = a
+        m2, v2 = b
+        return m1 + m2, api.scipy.linalg.solve(m1, v2) + api.scipy.linalg.solve(m2, v1)
+    ms = np.repeat((np.eye(2) * 2.0 + 0.5).reshape(1, 2, 2), 6, axis=0)
+    vs = np.arange(12.0).reshape(6, 2)
+    # float32 sums of mixed magnitudes: their rounding shows the order of combination
+    mixed = (np.cos(np.arange(13.0)) * 10.0 ** (np.arange(13) % 5 - 2)).astype(np.float32)
+    return {
+        "associative_scan_vmapped_solve": _c(
+            lambda m, v: lax.associative_scan(api.vmap(combine), (m, v)), ms, vs),
+        "associative_scan_reverse_solve": _c(
+            lambda m, v: lax.associative_scan(api.vmap(combine), (m, v), reverse=True),
+            ms[:5], vs[:5]),
+        "associative_scan_f32_sum_order": _c(
+            lambda x: lax.associative_scan(lax.add, x), mixed),
+        "associative_scan_axis1": _c(
+            lambda x: lax.associative_scan(lambda a, b: a * 0.5 + b, x, axis=1),
+            np.arange(21.0).reshape(3, 7)),
+    }
+
+
+GROUPS = (_checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
+          _associative_scans)

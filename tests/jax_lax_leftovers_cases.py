@@ -5,7 +5,7 @@ compares): what JAX's own lax_control_flow_test.py reached that transpile did di
 linearize through a checkpoint whose body closes over a constant, gradients of a vmapped cond
 whose untaken branch has an infinite derivative, a zero-length scan under disable_jit, loop
 carries the body passes through unchanged under vmap with out_axes=None, associative_scan
-over a vmapped solve.
+over a vmapped solve, axis_index and axis_size inside loops over unbatched carries.
 
 Each group is a function of (jnp, lax, api) -- api being `jax` or `transpile` -- returning
 name -> (make, args, jittable), as in tests/jax_laxgaps_cases.py.
@@ -148,5 +148,39 @@ def _associative_scans(jnp, lax, api):
     }
 
 
+def _named_axes(jnp, lax, api):
+    def wait_for_index(x):
+        return lax.while_loop(lambda v: v < lax.axis_index("i"), lambda v: v + 2, x)
+
+    def scan_adds_index(x):
+        return lax.scan(lambda c, _: (c + lax.axis_index("i"), None), x, None, length=3)[0]
+
+    def size_through_scan():
+        return lax.scan(lambda c, _: (c + lax.axis_size("i"), None), 0, None, length=2)[0]
+
+    def nested_sizes(x):
+        return api.vmap(lambda y: y * lax.axis_size(("i", "j")), axis_name="j")(x)
+    ints = np.zeros(4, np.int32)
+    return {
+        "vmap_while_axis_index_unbatched_carry": _c(
+            api.vmap(lambda _, x: wait_for_index(x), axis_name="i", in_axes=(0, None)),
+            ints, np.int32(0)),
+        "vmap_jit_while_axis_index": _c(
+            api.vmap(lambda _, x: api.jit(wait_for_index)(x), axis_name="i",
+                     in_axes=(0, None)), ints, np.int32(1)),
+        "vmap_cond_on_axis_index": _c(
+            api.vmap(lambda _, x: lax.cond(lax.axis_index("i") > 1, lambda v: v + 1.0,
+                                           lambda v: v * 3.0, x),
+                     axis_name="i", in_axes=(0, None)), ints, 2.0),
+        "vmap_scan_axis_index_unbatched_carry": _c(
+            api.vmap(lambda _, x: scan_adds_index(x), axis_name="i", in_axes=(0, None)),
+            np.zeros(3, np.int32), np.int32(0)),
+        "vmap_axis_size_in_scan": _c(
+            lambda: api.vmap(size_through_scan, axis_name="i", axis_size=3, out_axes=None)()),
+        "vmap_axis_size_of_two_names": _c(
+            api.vmap(nested_sizes, axis_name="i"), np.ones((3, 2))),
+    }
+
+
 GROUPS = (_checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
-          _associative_scans)
+          _associative_scans, _named_axes)

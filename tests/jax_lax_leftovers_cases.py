@@ -5,7 +5,7 @@ compares): what JAX's own lax_control_flow_test.py reached that transpile did di
 linearize through a checkpoint whose body closes over a constant, gradients of a vmapped cond
 whose untaken branch has an infinite derivative, a zero-length scan under disable_jit, loop
 carries the body passes through unchanged under vmap with out_axes=None, associative_scan
-over a vmapped solve, axis_index and axis_size inside loops over unbatched carries.
+over a vmapped solve, axis_index and axis_size inside loops over unbatched carries, linear_transpose.
 
 Each group is a function of (jnp, lax, api) -- api being `jax` or `transpile` -- returning
 name -> (make, args, jittable), as in tests/jax_laxgaps_cases.py.
@@ -182,5 +182,39 @@ def _named_axes(jnp, lax, api):
     }
 
 
-GROUPS = (_checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
+def _linear_transposes(jnp, lax, api):
+    f32 = api.ShapeDtypeStruct(shape=(), dtype=np.dtype(np.float32))
+
+    def of_linearized(x, ct):
+        _, lin = api.linearize(lambda v: jnp.sin(v) * D, x)
+        return api.linear_transpose(lin, x)(ct)
+
+    def in_vmapped_cond(xs):
+        def member(x):
+            _, lin = api.linearize(jnp.sin, x)
+            return lax.cond(x[0] > 0.0, lambda v: api.linear_transpose(lin, v)(v)[0],
+                            lambda v: v, x)
+        return api.vmap(member)(xs)
+    return {
+        "linear_transpose_structs": _c(
+            lambda ct: api.linear_transpose(lambda x, y: 0.5 * x - 0.5 * y, f32, f32)(ct),
+            np.float32(1.0)),
+        "linear_transpose_pytree_output": _c(
+            lambda a, b: api.linear_transpose(
+                lambda x: {"a": x[:2] * 3.0, "b": jnp.sum(x)}, np.zeros(3))({"a": a, "b": b}),
+            np.array([1.0, -2.0]), 2.0),
+        "linear_transpose_ignored_float32_input": _c(
+            lambda ct: api.linear_transpose(lambda x, y: x * 2.0, np.zeros(2),
+                                            np.zeros(3, np.float32))(ct), np.ones(2)),
+        "linear_transpose_of_linearized": _c(of_linearized, C4[:2], np.array([1.0, 3.0]),
+                                             jit=False),
+        "linear_transpose_in_vmapped_cond": _c(in_vmapped_cond, np.array([[0.5, 1.0],
+                                                                          [-1.0, 2.0]]),
+                                               jit=False),
+        "linear_transpose_int_output_raises": _c(
+            lambda: api.linear_transpose(lambda x: x.astype(np.int32), 1.0), jit=False),
+    }
+
+
+GROUPS = (_linear_transposes, _checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
           _associative_scans, _named_axes)

@@ -104,3 +104,18 @@ def test_associative_scan_combines_in_jax_order():
     np.testing.assert_array_equal(make(*args), expected)
     np.testing.assert_array_equal(tp.jit(make)(*args), expected)
     assert not np.array_equal(np.cumsum(args[0]), expected)
+
+
+def test_linear_transpose_checks_its_cotangent():
+    """JAX's TypeErrors for a cotangent of another structure or type; integer functions,
+    which JAX transposes too, say they are not supported."""
+    f_t = tp.linear_transpose(lambda x: (x * 2.0, x), np.zeros(2))
+    with pytest.raises(TypeError, match="cotangent tree does not match function output"):
+        f_t(np.ones(2))
+    with pytest.raises(TypeError, match="cotangent type does not match function output"):
+        f_t((np.ones(2), np.ones(3)))
+    with pytest.raises(TypeError, match="cotangent type does not match function output"):
+        f_t((np.ones(2), np.ones(2, np.float32)))
+    np.testing.assert_allclose(f_t((np.ones(2), np.ones(2)))[0], [3.0, 3.0])
+    with pytest.raises(NotImplementedError, match="integer"):
+        tp.linear_transpose(lambda x: x * 2, np.zeros(2, np.int32))

@@ -119,3 +119,20 @@ def test_linear_transpose_checks_its_cotangent():
     np.testing.assert_allclose(f_t((np.ones(2), np.ones(2)))[0], [3.0, 3.0])
     with pytest.raises(NotImplementedError, match="integer"):
         tp.linear_transpose(lambda x: x * 2, np.zeros(2, np.int32))
+
+
+def test_traced_scan_length_and_unroll_are_concretization_errors():
+    """JAX's ConcretizationTypeError and its sentence for a traced `length` or `unroll`
+    (JAX's lax_control_flow_test.py test_scan_{length,unroll}_concrete_error)."""
+    from transpile.errors import ConcretizationTypeError
+    f = tp.jit(lambda n, x: tlax.scan(lambda c, z: (c, z), x, (), n))
+    with pytest.raises(ConcretizationTypeError,
+                       match="The `length` argument to `scan` expects a concrete `int` value"):
+        f(3, 1.0)
+    g = tp.jit(lambda n, x: tlax.scan(lambda c, z: (c, z), x, (), 10, unroll=n))
+    for unroll in (3, True):
+        with pytest.raises(ConcretizationTypeError, match="The `unroll` argument to `scan` "
+                           "expects a concrete `int` or `bool` value"):
+            g(unroll, 1.0)
+    with pytest.raises(TypeError, match="unroll"):
+        tlax.scan(lambda c, z: (c, z), 1.0, (), 10, unroll="all")

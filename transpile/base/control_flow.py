@@ -19,7 +19,7 @@ from .control_flow_checks import (check_branches, check_callable, check_cond_out
                                   check_scan_output)
 from ..eager_mode import jit_disabled
 from ..eager_results import eager_tree
-from ..errors import describe_function
+from ..errors import ConcretizationError, describe_function
 from ..ir import IR, Var
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
@@ -351,7 +351,11 @@ def check_unroll(unroll, what: str):
     """JAX's `unroll=` (an int >= 0 or a bool), checked as JAX checks it. It asks JAX to
     replicate the body; transpile emits one compiled loop either way (the C compiler unrolls
     as it sees fit), so the results are the same and only the check remains."""
-    if isinstance(unroll, Tracer) or not isinstance(unroll, (int, np.integer)):
+    if isinstance(unroll, Tracer):
+        raise ConcretizationError(f"Abstract tracer value encountered where concrete value is "
+                                  f"expected: {unroll!r}\nThe `unroll` argument to `{what}` "
+                                  f"expects a concrete `int` or `bool` value.")
+    if not isinstance(unroll, (int, np.integer)):
         raise TypeError(f"The `unroll` argument to `{what}` expects a concrete `int` or "
                         f"`bool`, got {unroll!r}")
     if not isinstance(unroll, bool) and unroll < 0:
@@ -468,6 +472,11 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     if any(not aval_of(x).shape for x in x_leaves):
         raise ValueError("scan got value with no leading axis to scan over: every leaf of xs "
                          "needs one (lax.scan)")
+    if isinstance(length, Tracer):
+        raise ConcretizationError(f"Abstract tracer value encountered where concrete value is "
+                                  f"expected: {length!r}\nThe `length` argument to `scan` "
+                                  "expects a concrete `int` value: pass a Python int (mark it "
+                                  "static with jit's static_argnums)")
     if length is None:
         if len(lengths) != 1:
             raise ValueError(f"lax.scan needs xs with one leading length or an explicit length; "

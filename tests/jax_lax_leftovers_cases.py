@@ -113,7 +113,12 @@ def _read_only_carries(jnp, lax, api):
 
     def fori_keeps_w(w, x, n):
         return lax.fori_loop(0, n, lambda i, c: (c[0] * 0.5 + c[1], c[1]), (x, w))
+    def static_fori(x):       # float bounds from the argument; the body passes c through
+        return lax.fori_loop(x, x + 2.0, lambda i, c: c, x)
     return {
+        "grad_fori_traced_float_bounds": _c(api.grad(static_fori), 1.0),
+        "linearize_fori_traced_float_bounds": _c(
+            lambda x: api.linearize(static_fori, x)[1](2.0), 1.0, jit=False),
         "vmap_while_read_only_carry": _c(
             api.vmap(while_keeps_w, in_axes=(None, 0, 0), out_axes=(None, 0)),
             np.full((2, 2), 0.5), np.arange(8.0).reshape(4, 2), np.arange(4)),

@@ -1,11 +1,12 @@
 """Programs shared by tools/record_jax_lax_leftovers.py (which runs them with JAX 0.10, x64 on,
 and stores the results in tests/data/jax_lax_leftovers.json) and
 tests/test_jax_lax_leftovers.py (which runs them with transpile under JAX's dtype rules and
-compares): what JAX's own lax_control_flow_test.py reached that transpile did differently --
-linearize through a checkpoint whose body closes over a constant, gradients of a vmapped cond
-whose untaken branch has an infinite derivative, a zero-length scan under disable_jit, loop
-carries the body passes through unchanged under vmap with out_axes=None, associative_scan
-over a vmapped solve, axis_index and axis_size inside loops over unbatched carries, linear_transpose.
+compares): what JAX's own lax_control_flow_test.py and lax_test.py reached that transpile did
+differently -- linearize through a checkpoint whose body closes over a constant, gradients of
+a vmapped cond whose untaken branch has an infinite derivative, a zero-length scan under
+disable_jit, loop carries the body passes through unchanged under vmap with out_axes=None,
+associative_scan's order of combination, select_n with indices out of range, axis_index and
+axis_size inside loops over unbatched carries, linear_transpose.
 
 Each group is a function of (jnp, lax, api) -- api being `jax` or `transpile` -- returning
 name -> (make, args, jittable), as in tests/jax_laxgaps_cases.py.
@@ -221,5 +222,17 @@ def _linear_transposes(jnp, lax, api):
     }
 
 
-GROUPS = (_linear_transposes, _checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
+def _select_n_out_of_range(jnp, lax, api):
+    which = np.array([[-3, -1, 0], [1, 2, 7]], np.int32)
+    cases = [np.full((2, 3), k * 1.5 - 2.0, np.float32) for k in range(6)]
+    return {
+        "select_n_two_cases_out_of_range": _c(lax.select_n, which, *cases[:2]),
+        "select_n_three_cases_out_of_range": _c(lax.select_n, which, *cases[:3]),
+        "select_n_six_int_cases_out_of_range": _c(
+            lax.select_n, which, *[c.astype(np.int32) for c in cases]),
+        "select_n_scalar_which_below": _c(lax.select_n, np.int32(-2), *cases[:3]),
+    }
+
+
+GROUPS = (_select_n_out_of_range, _linear_transposes, _checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
           _associative_scans, _named_axes)

@@ -148,9 +148,11 @@ def select_n(which, *cases):
         if len(cases) > 2:
             raise ValueError("lax.select_n with a boolean 'which' takes at most two cases")
         return E.where(which, cases[-1], cases[0])
+    # an index out of range picks the nearest case (the last above, the first below), as
+    # JAX's select_n computes on CPU (a tree of `which < k` selects) and np.choose(mode='clip')
     out = cases[-1]
     for i in range(len(cases) - 2, -1, -1):
-        out = E.where(E.equal(which, i), cases[i], out)
+        out = E.where(E.less_equal(which, 0) if i == 0 else E.equal(which, i), cases[i], out)
     return out
 
 

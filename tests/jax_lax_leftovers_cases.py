@@ -234,5 +234,5 @@ def _select_n_out_of_range(jnp, lax, api):
     }
 
 
-GROUPS = (_select_n_out_of_range, _linear_transposes, _checkpoint_linearize, _vmapped_cond_grads, _zero_length_scan, _read_only_carries,
-          _associative_scans, _named_axes)
+GROUPS = (_select_n_out_of_range, _linear_transposes, _checkpoint_linearize, _vmapped_cond_grads,
+          _zero_length_scan, _read_only_carries, _associative_scans, _named_axes)

@@ -69,7 +69,13 @@ def _vmapped_cond_grads(jnp, lax, api):
 
     def three_way(i, x):
         return lax.switch(i, [jnp.sqrt, lambda v: v * 3.0, lambda v: 1.0 / v], x)
+    def unbatched_weight(w, xs):
+        def member(x):
+            return lax.cond(x > 0, lambda w: w * x, lambda w: jnp.sqrt(w - 2.0), w)
+        return api.vmap(member)(xs).sum()
     return {
+        "grad_vmap_cond_unbatched_operand": _c(api.grad(unbatched_weight), 2.0,
+                                               np.array([1.0, 3.0, 0.5])),
         "grad_vmap_cond_sqrt_closure": _c(
             api.grad(lambda x: api.vmap(safe_sqrt)(x).sum()), np.array([0.0, 4.0, 0.0, 9.0])),
         "grad_vmap_cond_log_operand": _c(

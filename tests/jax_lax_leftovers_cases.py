@@ -146,12 +146,14 @@ def _associative_scans(jnp, lax, api):
     vs = np.arange(12.0).reshape(6, 2)
     # float32 sums of mixed magnitudes: their rounding shows the order of combination
     mixed = (np.cos(np.arange(13.0)) * 10.0 ** (np.arange(13) % 5 - 2)).astype(np.float32)
+    # the solves run eagerly only: compiling the batched solve costs tens of seconds, and
+    # the order of combination under jit is the f32 sum's and axis1's to show
     return {
         "associative_scan_vmapped_solve": _c(
-            lambda m, v: lax.associative_scan(api.vmap(combine), (m, v)), ms, vs),
+            lambda m, v: lax.associative_scan(api.vmap(combine), (m, v)), ms, vs, jit=False),
         "associative_scan_reverse_solve": _c(
             lambda m, v: lax.associative_scan(api.vmap(combine), (m, v), reverse=True),
-            ms[:5], vs[:5]),
+            ms[:5], vs[:5], jit=False),
         "associative_scan_f32_sum_order": _c(
             lambda x: lax.associative_scan(lax.add, x), mixed),
         "associative_scan_axis1": _c(

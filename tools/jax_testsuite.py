@@ -122,8 +122,8 @@ def _swapping_import(facade, transpile, real_import):
         if level == 0 and name in submodules:
             # `from jax.numpy import x` wants the submodule; `import jax.numpy as jnp` the top.
             return submodules[name] if fromlist else facade
-        if level == 0 and name == "jax.ops" and not fromlist:
-            return facade
+        if level == 0 and name in ("jax.ops", "jax.scipy") and not fromlist:
+            return facade           # `import jax.scipy as jsp`: the facade's attribute
         return real_import(name, globals, locals, fromlist, level)
     return swapping_import
 

@@ -41,7 +41,7 @@ _LAZY = {
     "grad": "autodiff.api", "value_and_grad": "autodiff.api", "jvp": "autodiff.api",
     "vjp": "autodiff.api", "linearize": "autodiff.api", "jacfwd": "autodiff.api",
     "jacrev": "autodiff.api", "hessian": "autodiff.api", "float0": "autodiff.api",
-    "jacobian": "autodiff.api",
+    "jacobian": "autodiff.api", "linear_transpose": "autodiff.linear_transpose",
     "custom_jvp": "autodiff.custom", "custom_vjp": "autodiff.custom",
     "checkpoint": "autodiff.custom", "remat": "autodiff.custom",
     "checkpoint_policies": "autodiff.custom", "closure_convert": "autodiff.custom",

@@ -25,6 +25,11 @@ def _eager_call(self, *args, **kwargs):
     return eager_tree(self.fun(*args, **kwargs))
 
 
+def jit_disabled() -> bool:
+    """Is a `disable_jit()` block active (JAX's `config.disable_jit.value`)?"""
+    return _depth > 0
+
+
 @contextlib.contextmanager
 def disable_jit(disable: bool = True):
     global _depth, _compiled_call

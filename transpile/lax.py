@@ -91,6 +91,12 @@ def axis_index(axis_name):
     from .batching import collectives
     return collectives.axis_index(axis_name)
 
+
+def axis_size(axis_name) -> int:
+    """The size of the vmap axis named `axis_name` (a Python int, as in JAX)."""
+    from .batching import collectives
+    return collectives.axis_size(axis_name)
+
 # Eagerly, results are EagerArrays however they were made (eager_results.py).
 _install_eager_results(globals(), ("transpile.lax", "transpile.lax_ops", "transpile.lax_special",
                                    "transpile.lax_sorting", "transpile.base.control_flow",

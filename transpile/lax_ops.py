@@ -148,9 +148,11 @@ def select_n(which, *cases):
         if len(cases) > 2:
             raise ValueError("lax.select_n with a boolean 'which' takes at most two cases")
         return E.where(which, cases[-1], cases[0])
+    # an index out of range picks the nearest case (the last above, the first below), as
+    # JAX's select_n computes on CPU (a tree of `which < k` selects) and np.choose(mode='clip')
     out = cases[-1]
     for i in range(len(cases) - 2, -1, -1):
-        out = E.where(E.equal(which, i), cases[i], out)
+        out = E.where(E.less_equal(which, 0) if i == 0 else E.equal(which, i), cases[i], out)
     return out
 
 
@@ -396,10 +398,12 @@ def map(f, xs, *, batch_size=None):
 
 
 def associative_scan(fn, elems, reverse=False, axis=0):
-    """Inclusive prefix combination with an associative `fn`, in ceil(log2 n) fused steps.
-
-    Step k combines each element with the one 2**k places before it; the first 2**k
-    elements are already final, so no identity element is needed (Hillis-Steele)."""
+    """Inclusive prefix combination with an associative `fn`, combining in JAX's order: a
+    work-efficient parallel prefix (about 2 log2 n steps, O(n) applications of `fn`) that
+    combines neighbouring pairs, finds the prefixes of the pairs recursively, and then
+    combines each remaining element with the prefix before it. The order is JAX's so that a
+    `fn` associative only up to rounding (float sums) or only mathematically (a solve) gives
+    JAX's results."""
     check_callable("lax.associative_scan", fn=fn)
     leaves, tree = tree_flatten(elems)
     leaves = [operand(x) for x in leaves]
@@ -408,18 +412,47 @@ def associative_scan(fn, elems, reverse=False, axis=0):
     ax = normalize_axes(axis, len(aval_of(leaves[0]).shape))[0]
     if reverse:
         leaves = [flip(x, ax) for x in leaves]
-    n = aval_of(leaves[0]).shape[ax]
-    k = 1
-    while k < n:
-        before = tree_unflatten(tree, [slice_in_dim(x, 0, n - k, axis=ax) for x in leaves])
-        after = tree_unflatten(tree, [slice_in_dim(x, k, n, axis=ax) for x in leaves])
-        combined, _ = tree_flatten(fn(before, after))
-        leaves = [_concatenate([slice_in_dim(x, 0, k, axis=ax), c], axis=ax)
-                  for x, c in zip(leaves, combined)]
-        k *= 2
+
+    def combine(a, b):
+        return [operand(c) for c in tree_flatten(fn(tree_unflatten(tree, a),
+                                                     tree_unflatten(tree, b)))[0]]
+    leaves = _parallel_prefix(combine, leaves, ax)
     if reverse:
         leaves = [flip(x, ax) for x in leaves]
     return tree_unflatten(tree, leaves)
+
+
+def _parallel_prefix(combine, xs, ax):
+    """The inclusive prefixes of the leaves `xs` along `ax` under `combine` (leaf lists)."""
+    n = aval_of(xs[0]).shape[ax]
+    if n < 2:
+        return xs
+
+    def strided(values, start, stop, step=1):
+        return [slice_in_dim(v, start, stop, step, axis=ax) for v in values]
+    # prefixes ending at the odd positions 1, 3, ...: those of the pairs (x0 x1), (x2 x3), ...
+    odd = _parallel_prefix(combine, combine(strided(xs, 0, n - 1, 2), strided(xs, 1, n, 2)),
+                           ax)
+    # ... and at the even positions 2, 4, ...: the odd prefix before, times the element
+    rest = (n - 1) // 2
+    later_even = combine(strided(odd, 0, rest), strided(xs, 2, n, 2)) if rest else \
+        strided(xs, 2, n, 2)
+    even = [_concatenate([slice_in_dim(x, 0, 1, axis=ax), e], axis=ax)
+            for x, e in zip(xs, later_even)]
+    return [_interleave(e, o, ax) for e, o in zip(even, odd)]
+
+
+def _interleave(even, odd, ax):
+    """e0 o0 e1 o1 ... along `ax`, where `even` has as many entries as `odd` or one more."""
+    shape = aval_of(even).shape
+    n = shape[ax] + aval_of(odd).shape[ax]
+    if aval_of(odd).shape[ax] < shape[ax]:          # pad to pairs; the pad is sliced away
+        odd = _concatenate([odd, slice_in_dim(even, 0, 1, axis=ax)], axis=ax)
+    pair_shape = shape[:ax + 1] + (1,) + shape[ax + 1:]
+    pairs = _concatenate([_np_reshape(even, pair_shape), _np_reshape(odd, pair_shape)],
+                         axis=ax + 1)
+    merged = _np_reshape(pairs, shape[:ax] + (2 * shape[ax],) + shape[ax + 1:])
+    return slice_in_dim(merged, 0, n, axis=ax)
 
 
 __all__ = [

@@ -520,19 +520,27 @@ def custom_jvp_call_jvp(primals, tangents, *, call, rule, n_args):
     return rule(args, ts)
 
 
-def _remat_forward(call, remat, primals, n_args):
+def _remat_forward(call, remat):
     """A checkpoint's linear part applied forwards (linearize's linear function): the JVP of
-    its body at the residuals, which for a checkpoint are its arguments, as JAX's checkpoint
+    its body at the residuals, which for a checkpoint are its arguments followed by the
+    values its body closes over (constants, which have no tangent), as JAX's checkpoint
     differentiates in either direction. None for a custom_vjp (no forward rule: JAX refuses
-    it too) or a body closing over other traced values (not among the residuals)."""
-    if not remat or len(primals) != n_args:
+    it too)."""
+    if not remat:
         return None
 
     def forward(residuals, ts):
         from .jvp import jvp_eval
         ts = [ops.instantiate(t, ops.aval(x)) for t, x in zip(ts, residuals)]
+        ts += [None] * (len(residuals) - len(ts))      # the closed-over values: constant
         return list(jvp_eval(call, [], residuals, ts)[1])
     return forward
+
+
+def _dropping_extra_residuals(backward, n_own):
+    """`backward` reading only the first `n_own` residuals (a checkpoint's closed-over values
+    ride along after them for its forward rule, not for its backward pass)."""
+    return lambda residuals, cts: backward(list(residuals)[:n_own], cts)
 
 
 def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=False):
@@ -547,10 +555,13 @@ def custom_vjp_call_jvp(primals, tangents, *, call, fwd, bwd, n_args, remat=Fals
                         "use reverse mode (grad, vjp, jacrev) or define a custom_jvp rule")
     args = primals[:n_args]
     outs, residuals, backward = fwd(args)      # backward: bwd on flat lists
+    if remat and len(primals) > n_args:        # residuals are the arguments; add the closure
+        backward = _dropping_extra_residuals(backward, len(residuals))
+        residuals = list(residuals) + list(primals[n_args:])
     ts = [ops.instantiate(t, ops.aval(x)) for t, x in zip(tangents[:n_args], args)]
     out_avals = tuple(ops.aval(o) for o in outs)
     touts = bind(P.custom_vjp_lin, *residuals, *ts, bwd=backward, out_avals=out_avals,
-                 n_residuals=len(residuals), forward=_remat_forward(call, remat, primals, n_args))
+                 n_residuals=len(residuals), forward=_remat_forward(call, remat))
     return outs, list(touts)
 
 

@@ -17,8 +17,9 @@ from ..core import ShapedArray, Tracer, aval_of, bind, current_trace
 from .control_flow_checks import (check_branches, check_callable, check_cond_output,
                                   check_fori_bounds, check_index, check_predicate,
                                   check_scan_output)
+from ..eager_mode import jit_disabled
 from ..eager_results import eager_tree
-from ..errors import describe_function
+from ..errors import ConcretizationError, describe_function
 from ..ir import IR, Var
 from ..pytree import tree_flatten, tree_unflatten
 from ..strength import is_marked
@@ -283,7 +284,16 @@ def while_loop(cond_fun, body_fun, init_val):
     ((cond_ir, _), (body_ir, _)), captured = _merge_captures([cond, body])
     outs = bind(P.while_loop, *leaves, *captured, cond=cond_ir, body=body_ir,
                 n_carry=len(leaves))
-    return tree_unflatten(treedef, outs)
+    return tree_unflatten(treedef, _forwarded_carry(outs, leaves, body_ir, 0))
+
+
+def _forwarded_carry(outs, init, body_ir, first):
+    """A loop's carry outputs, those the body passes through unchanged (its output is its
+    input, `first` inputs after the start) replaced by their initial values, as JAX does:
+    a value that only rides along the loop (a weight matrix) keeps its identity, so vmap
+    leaves it unbatched and a cond whose branches both return it needs no select."""
+    return [x if body_ir.outvars[k] is body_ir.invars[first + k] else out
+            for k, (out, x) in enumerate(zip(outs, init))] + list(outs[len(init):])
 
 
 def _eager_predicate(cond_fun, val) -> bool:
@@ -341,7 +351,11 @@ def check_unroll(unroll, what: str):
     """JAX's `unroll=` (an int >= 0 or a bool), checked as JAX checks it. It asks JAX to
     replicate the body; transpile emits one compiled loop either way (the C compiler unrolls
     as it sees fit), so the results are the same and only the check remains."""
-    if isinstance(unroll, Tracer) or not isinstance(unroll, (int, np.integer)):
+    if isinstance(unroll, Tracer):
+        raise ConcretizationError(f"Abstract tracer value encountered where concrete value is "
+                                  f"expected: {unroll!r}\nThe `unroll` argument to `{what}` "
+                                  f"expects a concrete `int` or `bool` value.")
+    if not isinstance(unroll, (int, np.integer)):
         raise TypeError(f"The `unroll` argument to `{what}` expects a concrete `int` or "
                         f"`bool`, got {unroll!r}")
     if not isinstance(unroll, bool) and unroll < 0:
@@ -390,7 +404,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
         _FORI_CARRY)
     outs = bind(P.for_loop, astype(lower, index_dtype), astype(upper, index_dtype), *leaves,
                 *captured, body=body_ir, n_carry=len(leaves))
-    return tree_unflatten(treedef, outs)
+    return tree_unflatten(treedef, _forwarded_carry(outs, leaves, body_ir, 1))
 
 
 _FORI_CARRY = "loop_carry[1]"
@@ -458,6 +472,11 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     if any(not aval_of(x).shape for x in x_leaves):
         raise ValueError("scan got value with no leading axis to scan over: every leaf of xs "
                          "needs one (lax.scan)")
+    if isinstance(length, Tracer):
+        raise ConcretizationError(f"Abstract tracer value encountered where concrete value is "
+                                  f"expected: {length!r}\nThe `length` argument to `scan` "
+                                  "expects a concrete `int` value: pass a Python int (mark it "
+                                  "static with jit's static_argnums)")
     if length is None:
         if len(lengths) != 1:
             raise ValueError(f"lax.scan needs xs with one leading length or an explicit length; "
@@ -466,6 +485,11 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     elif lengths and lengths != {length}:
         raise ValueError(f"scan got `length` argument of {length} which disagrees with leading "
                          f"axis sizes {sorted(lengths)}.")
+    if length == 0 and jit_disabled():
+        # JAX runs a scan as a Python loop under disable_jit, which cannot know the types
+        # of the outputs of a body never called; it refuses, and so do we
+        raise ValueError("zero-length scan is not supported in disable_jit() mode because "
+                         "the output type is unknown.")
     slice_avals = [ShapedArray(aval_of(x).shape[1:], aval_of(x).dtype) for x in x_leaves]
     y_tree = []
 
@@ -492,6 +516,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     leaves, treedef, (body_ir, captured, _) = _loop_carry(init, "scan body", trace_body, f)
     outs = bind(P.scan, *leaves, *x_leaves, *captured, body=body_ir, n_carry=len(leaves),
                 n_xs=len(x_leaves), length=int(length), reverse=bool(reverse))
+    outs = _forwarded_carry(outs, leaves, body_ir, 0)
     carry = tree_unflatten(treedef, outs[:len(leaves)])
     return carry, tree_unflatten(y_tree[-1], outs[len(leaves):])
 

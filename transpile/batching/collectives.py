@@ -11,6 +11,7 @@ collective is JAX's NameError ("unbound axis name").
 """
 from __future__ import annotations
 
+import math
 import threading
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from .. import dtypes
 from .. import primitives as P
 from ..core import ShapedArray, aval_of, bind, is_python_scalar
+from ..passes.typecheck import sub_irs
 from ..pytree import tree_map
 from ..rules.abstract import abstract_rules
 from .table import register
@@ -118,6 +120,12 @@ def pmean(x, axis_name, *, axis_index_groups=None):
                                                          axis_index_groups=axis_index_groups))
 
 
+def axis_size(axis_name) -> int:
+    """The number of members of the vmap named `axis_name` (of all of them, for a tuple of
+    names), a Python int as in JAX: a static value, usable as a shape or a loop length."""
+    return math.prod(_axis_size(n) for n in _names(axis_name))
+
+
 def axis_index(axis_name):
     """This member's position along the vmap axis named `axis_name` (int32, as JAX)."""
     _axis_size(axis_name)
@@ -182,5 +190,12 @@ COLLECTIVES = frozenset({"psum", "pmax", "pmin", "axis_index"})
 
 
 def resolves_here(eqn) -> bool:
-    """Must the replay hand `eqn` to its rule even with unbatched operands?"""
-    return eqn.prim.name in COLLECTIVES and _resolving(eqn.params["axis_name"])
+    """Must the replay hand `eqn` to its rule even with unbatched operands? A collective of
+    an axis being resolved must; so must a loop, cond or call whose body holds one (a while
+    loop over an unbatched carry whose predicate reads `axis_index`: the predicate, and so
+    the loop, differs from member to member)."""
+    if not _axes.batching:
+        return False
+    if eqn.prim.name in COLLECTIVES:
+        return _resolving(eqn.params["axis_name"])
+    return any(resolves_here(inner) for ir in sub_irs(eqn) for inner in ir.eqns)

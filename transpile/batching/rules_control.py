@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import primitives as P
-from ..core import bind
+from ..core import aval_of, bind, trace_stack
+from ..dtypes import is_inexact
 from ..ir_eval import eval_ir
 from .moves import batched_aval, moveaxis, to_front
 from .regions import (batch_region, batched_outputs, merge_captures, settle_carry,
@@ -20,8 +21,8 @@ from .regions import (batch_region, batched_outputs, merge_captures, settle_carr
 from .table import batching_rules, register
 from .transform import batch_ir, settle
 
-EQ, LT, ADD, MAX, MIN, REDUCE_OR = (P.get(name) for name in (
-    "eq", "lt", "add", "max", "min", "reduce_or"))
+EQ, LT, ADD, MAX, MIN, REDUCE_OR, STOP_GRADIENT = (P.get(name) for name in (
+    "eq", "lt", "add", "max", "min", "reduce_or", "stop_gradient"))
 
 
 def _front(values, dims):
@@ -58,8 +59,9 @@ def cond_batching(size, values, dims, *, branches):
 def _cond_as_select(size, index, operands, in_batched, branches):
     """A batched index: every branch runs on every member, then each member picks its own."""
     index = bind(MIN, bind(MAX, index, 0), len(branches) - 1)     # clamped, as cond does
-    results = [batch_ir(b, operands, [0 if f else None for f in in_batched], size)
-               for b in branches]
+    results = [batch_ir(b, *_guarded_operands(size, bind(EQ, index, i), operands, in_batched),
+                        size)
+               for i, b in enumerate(branches)]
     outs, out_dims = results[0]
     outs, out_dims = list(outs), list(out_dims)
     for i, (b_outs, b_dims) in enumerate(results[1:], start=1):
@@ -70,6 +72,24 @@ def _cond_as_select(size, index, operands, in_batched, branches):
             outs[k], out_dims[k] = _select(size, pick, b_outs[k], b_dims[k], outs[k],
                                            out_dims[k])
     return outs, out_dims
+
+
+def _guarded_operands(size, taken, operands, in_batched):
+    """(operands, dims) for one branch of a cond run on every member. Under differentiation
+    each inexact operand passes unchanged to the members taking the branch and through
+    stop_gradient to the others, as JAX guards it (its issue 1052): the derivative of a
+    branch a member did not take (sqrt's at 0, say: inf, times a zero cotangent: NaN) then
+    never reaches that member's gradient. Elsewhere the operands pass as they are."""
+    dims = [0 if f else None for f in in_batched]
+    if not any(getattr(t, "differentiating", False) for t in trace_stack()):
+        return operands, dims
+    guarded, guarded_dims = [], []
+    for x, d in zip(operands, dims):
+        if is_inexact(aval_of(x).dtype):
+            x, d = _select(size, taken, x, d, bind(STOP_GRADIENT, x), d)
+        guarded.append(x)
+        guarded_dims.append(d)
+    return guarded, guarded_dims
 
 
 # -- while_loop ---------------------------------------------------------------------------------

@@ -93,8 +93,9 @@ def _squared_magnitude(x):
 def _masked_var(x, axis, ddof, keepdims, where, mean=None):
     mask = broadcast_to(operand(where), aval_of(x).shape)
     count = R.sum(mask, axis=axis, keepdims=True)
-    if mean is None:
-        mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True), count)
+    if mean is None:     # the count in x's dtype: an integer count made float32 means float64
+        mean = E.divide(R.sum(E.where(mask, x, 0), axis=axis, keepdims=True),
+                        astype(count, aval_of(x).dtype))
     centred = E.where(mask, E.subtract(x, mean), 0)
     total = R.sum(_squared_magnitude(centred), axis=axis, keepdims=keepdims)
     count = count if keepdims else R.sum(mask, axis=axis)

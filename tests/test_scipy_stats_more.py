@@ -18,11 +18,11 @@ with open(os.path.join(os.path.dirname(__file__), "data", "jax_stats.json")) as 
     CASES = json.load(_f)["cases"]
 
 
-# Where a "reference" is recorded (t: 50-digit decimal values; betabinom: SciPy's; JAX's
-# differences of gammaln/betaln values lose up to 7e-4 there in float32 and 6e-7 in float64,
-# see tools/record_jax_stats.py), ours is held to it at the usual tolerance and to JAX's only
-# this loosely.
-LOOSE = {"float32": (2e-3, 1e-6), "float64": (1e-6, 1e-14)}
+# Where a "reference" is recorded (t: 50-digit decimal values; betabinom and poisson.entropy:
+# SciPy's; JAX's differences of gammaln/betaln values lose up to 7e-4 there in float32 and
+# 6e-7 in float64, its entropy's truncations 1.3e-6; see tools/record_jax_stats.py), ours is
+# held to it at the usual tolerance and to JAX's only this loosely.
+LOOSE = {"float32": (2e-3, 1e-6), "float64": (5e-6, 1e-14)}
 
 
 def _float_dtype(case):

@@ -37,8 +37,11 @@ WITH_EDGES = X + [NAN, INF, -INF]
 # betabinom through JAX's betaln, off by up to 6e-7 in float64), a more accurate value on the
 # same inputs, rounded to the case's dtype, is recorded beside JAX's as "reference": t's from
 # 50-digit decimal arithmetic, betabinom's from SciPy in float64 (k floored first, as JAX's
-# is; SciPy's gives -inf off the integers).
-REFERENCED = {"stats.t", "stats.betabinom"}
+# is; SciPy's gives -inf off the integers). poisson.entropy's too: JAX's sums too few terms
+# below mu = 10 and keeps one correction term of the asymptotic series (1e-6 relative error
+# at mu = 10 and 100); SciPy's is exact to 1e-13 up to mu = 1000 (not beyond: at 1e5 its
+# sum gives half the entropy).
+REFERENCED = {"stats.t", "stats.betabinom", "stats.poisson"}
 PI_50 = "3.1415926535897932384626433832795028841971693993751"
 BERNOULLI = [(1, 6), (-1, 30), (1, 42), (-1, 30), (5, 66), (-691, 2730), (7, 6), (-3617, 510)]
 
@@ -79,8 +82,10 @@ def reference(fn, args):
                            for i in np.ndindex(wide[0].shape)]).reshape(wide[0].shape)
         return values if method == "logpdf" else np.exp(values)
     import scipy.stats
+    if dist == "poisson":
+        return scipy.stats.poisson.entropy(*wide)
     with np.errstate(all="ignore"):
-        return scipy.stats.betabinom.__getattribute__(method)(np.floor(wide[0]), *wide[1:])
+        return getattr(scipy.stats.betabinom, method)(np.floor(wide[0]), *wide[1:])
 
 
 def case(fn, *args, **kwargs):
@@ -158,6 +163,11 @@ def discrete_cases(dt):
                   case(f"stats.betabinom.{fn}", arr([0.0, 1.0, 1.0, 1.0], dt),
                        arr([0.0, -1.0, 5.0, 5.0], dt), arr([1.0, 1.0, -1.0, 1.0], dt),
                        arr([1.0, 1.0, 1.0, 0.0], dt))]
+    cases += [case("stats.poisson.entropy",
+                   arr([0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 99.0, 100.0, 499.0, 500.0, 1e3], dt)),
+              case("stats.poisson.entropy", arr([[2.0], [700.0]], dt), arr([0.0, 1.0], dt))]
+    # Far out, JAX's one-term series is as good as ours (its error is 1/(24 mu^2)).
+    cases += [jax_case("stats.poisson.entropy", arr([1e5, 1e7], dt))]
     simplex = arr([[0.2, 0.5, 0.3, 0.0], [0.3, 0.25, 0.3, 0.5], [0.5, 0.25, 0.5, 0.5]], dt)
     alpha = arr([1.5, 2.0, 0.7], dt)
     counts = arr([[2, 3, 5], [0, 0, 10], [1, 1, 1]], "int32")

@@ -19,8 +19,8 @@ def _log_gamma_half_step(a):
     big = tnp.maximum(a, SERIES_FROM)        # the series' operand stays finite where unused
     inv = 1 / big
     inv2 = inv * inv
-    series = tnp.log(big) / 2 - inv * (1 / 8 - inv2 * (1 / 192 - inv2 * (1 / 640
-                                                                          - inv2 * 17 / 14336)))
+    corrections = 1 / 8 - inv2 * (1 / 192 - inv2 * (1 / 640 - inv2 * 17 / 14336))
+    series = tnp.log(big) / 2 - inv * corrections
     difference = special.gammaln(a + 0.5) - special.gammaln(a)
     return tnp.where(a >= SERIES_FROM, series, difference)
 

@@ -9,7 +9,7 @@ from . import (bernoulli, beta, betabinom, binom, cauchy, chi2, dirichlet, expon
                multivariate_normal, nbinom, norm, pareto, poisson, t, truncnorm, uniform,
                vonmises, wrapcauchy)
 from . import _descriptive
-from ._descriptive import ModeResult, mode, rankdata, sem
+from ._descriptive import mode, rankdata, sem
 
 DISTRIBUTIONS = (bernoulli, beta, betabinom, binom, cauchy, chi2, dirichlet, expon, gamma,
                  gennorm, geom, gumbel_l, gumbel_r, laplace, logistic, multinomial,
@@ -26,5 +26,4 @@ def _install_eager_results():
 
 _install_eager_results()
 mode, rankdata, sem = _descriptive.mode, _descriptive.rankdata, _descriptive.sem
-__all__ = [m.__name__.rsplit(".", 1)[1] for m in DISTRIBUTIONS] + [
-    "ModeResult", "mode", "rankdata", "sem"]
+__all__ = [m.__name__.rsplit(".", 1)[1] for m in DISTRIBUTIONS] + ["mode", "rankdata", "sem"]

@@ -22,6 +22,7 @@
 #define TRANSPILE_CHOLESKY_H
 
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,11 @@
 #ifndef TP_CHOLESKY_BLOCK
 #define TP_CHOLESKY_BLOCK 64          /* columns per step: GEMM's k in step 3 */
 #endif
+#ifndef TP_CHOLESKY_INNER
+#define TP_CHOLESKY_INNER 16          /* rows per substitution in step 2, between products */
+#endif
 #ifndef TP_CHOLESKY_PARALLEL_MIN
-#define TP_CHOLESKY_PARALLEL_MIN 256  /* n below which one thread is faster */
+#define TP_CHOLESKY_PARALLEL_MIN 384  /* n below which one thread is faster */
 #endif
 
 /* Rows per chunk of step 2: a multiple of both MR and NR (the packed strips of a chunk start
@@ -52,6 +56,30 @@ static int64_t __attribute__((unused)) tp_cholesky_chunk_rows(int64_t mr, int64_
     const int64_t lcm = mr / a * nr;
     return (32 + lcm - 1) / lcm * lcm;
 }
+
+/* Sharing a phase's work between the threads of a region without OpenMP's barriers: each
+ * thread claims items from a shared counter until none is left, then waits until every item
+ * is finished, yielding the processor meanwhile. A barrier spins instead; on a machine shared
+ * with other jobs the thread it waits for is often descheduled, and the spinning keeps it so
+ * for a time slice (n = 1000 on two threads at load 6: a median of 100-460 ms against 14-29
+ * on one thread, with two barriers per step). `finished` is released by each item's thread
+ * and acquired by the waiters, so all that the items wrote is visible after the wait. */
+typedef struct { int64_t claimed, finished; } tp_cholesky_phase;
+static void __attribute__((unused)) tp_cholesky_wait(tp_cholesky_phase *phase, int64_t items) {
+    while (__atomic_load_n(&phase->finished, __ATOMIC_ACQUIRE) < items) sched_yield();
+}
+/* Runs the statement that follows `item` (naming the item as `item`) for each of `items` items that this
+ * thread claims, then waits for all of them. */
+#define TP_CHOLESKY_SHARE(phase, items, item, ...)                                            \
+    do {                                                                                      \
+        for (int64_t item; (item = __atomic_fetch_add(&(phase)->claimed, 1,                   \
+                                                      __ATOMIC_RELAXED)) < (items);) {        \
+            (void)item;                                                                       \
+            __VA_ARGS__;                                                                      \
+            __atomic_fetch_add(&(phase)->finished, 1, __ATOMIC_RELEASE);                      \
+        }                                                                                     \
+        tp_cholesky_wait((phase), (items));                                                   \
+    } while (0)
 
 #define TP_CHOLESKY(tag, T, SQRT)                                                             \
     /* The kb x kb block at d (row stride ld) factored in place, as the unblocked item        \
@@ -74,38 +102,63 @@ static int64_t __attribute__((unused)) tp_cholesky_chunk_rows(int64_t mr, int64_
         }                                                                                     \
         return 1;                                                                             \
     }                                                                                         \
-    /* One step's rows [r0, r0 + rows) of L21 (at x, row stride ld) times L11^-T, L11 the     \
-     * factored block at d, through xt (kb x w, w >= rows: the chunk transposed, so that the  \
-     * substitution runs down its columns with every row of the chunk in one vector, instead \
-     * of as dot products a few elements long, a chain of dependent sums each); then written \
-     * back, and packed from xt for step 3: negated as the left operand (MR-high strips, at  \
-     * ap) and as the right operand L21^T (NR-wide strips, at bp). */                        \
+    /* xt (kb x rows, row stride w: a chunk of L21's rows, transposed) times L11^-T, L11 the   \
+     * factored block at d (row stride ld), by substitution down xt's columns, every row of   \
+     * the chunk in one vector (as dot products along the rows instead, a few elements long, \
+     * each a chain of dependent sums, it took a third of the whole). In sub-blocks of       \
+     * TP_CHOLESKY_INNER rows of xt: each solved, then subtracted from the rows below in one \
+     * product on the micro-kernels (most of the work; the negated block of L11 packed into  \
+     * dp, the solved rows into xp). */                                                      \
+    static void tp_cholesky_solve_##tag(T *xt, int64_t w, int64_t rows, const T *d,           \
+                                        int64_t ld, int64_t kb, T *restrict dp,               \
+                                        T *restrict xp) {                                     \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
+        for (int64_t q = 0; q < kb; q += TP_CHOLESKY_INNER) {                                 \
+            const int64_t qb = kb - q < TP_CHOLESKY_INNER ? kb - q : TP_CHOLESKY_INNER;       \
+            const int64_t rest = kb - q - qb;                                                 \
+            for (int64_t p = q; p < q + qb; p++) {                                            \
+                T *restrict done = xt + p * w;                                                \
+                const T pivot = d[p * ld + p];                                                \
+                for (int64_t r = 0; r < rows; r++) done[r] /= pivot;                          \
+                for (int64_t c = p + 1; c < q + qb; c++) {                                    \
+                    T *restrict next = xt + c * w;                                            \
+                    const T factor = d[c * ld + p];                                           \
+                    for (int64_t r = 0; r < rows; r++) next[r] -= factor * done[r];           \
+                }                                                                             \
+            }                                                                                 \
+            if (rest == 0) break;                                                             \
+            tp_gemm_pack_a_##tag(rest, qb, d + (q + qb) * ld + q, ld, 1, dp);                 \
+            const int64_t packed = (rest + MR - 1) / MR * MR * qb;                            \
+            for (int64_t e = 0; e < packed; e++) dp[e] = -dp[e];                              \
+            tp_gemm_pack_b_##tag(qb, rows, xt + q * w, w, 1, xp, NR);                         \
+            tp_gemm_macro_##tag(rest, rows, qb, dp, xp, xt + (q + qb) * w, w, 1, NR);         \
+        }                                                                                     \
+    }                                                                                         \
+    /* One step's rows [r0, r0 + rows) of L21 (at x, row stride ld): transposed into xt      \
+     * (kb x w, w >= rows), solved, written back, and packed from xt for step 3: negated as   \
+     * the left operand (MR-high strips, at ap), and as the right operand L21^T (NR-wide      \
+     * strips, at bp). dp and xp: tp_cholesky_solve's. */                                     \
     static void tp_cholesky_panel_chunk_##tag(T *x, int64_t rows, const T *d, int64_t ld,     \
                                               int64_t kb, T *restrict xt, int64_t w,          \
+                                              T *restrict dp, T *restrict xp,                 \
                                               T *restrict ap, T *restrict bp) {               \
-        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
-        for (int64_t r = 0; r < rows; r++)                                                    \
-            for (int64_t p = 0; p < kb; p++) xt[p * w + r] = x[r * ld + p];                   \
-        for (int64_t p = 0; p < kb; p++) {                                                    \
-            T *restrict done = xt + p * w;                                                    \
-            const T pivot = d[p * ld + p];                                                    \
-            for (int64_t r = 0; r < rows; r++) done[r] /= pivot;                              \
-            for (int64_t c = p + 1; c < kb; c++) {                                            \
-                T *restrict next = xt + c * w;                                                \
-                const T factor = d[c * ld + p];                                               \
-                for (int64_t r = 0; r < rows; r++) next[r] -= factor * done[r];               \
-            }                                                                                 \
+        enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag, S = TP_GEMM_SQUARE_##tag };  \
+        tp_gemm_pack_strip_##tag(kb, rows, w, x, ld, 1, xt);                                  \
+        tp_cholesky_solve_##tag(xt, w, rows, d, ld, kb, dp, xp);                              \
+        int64_t r0 = 0;                        /* back: S x S squares, then the edges */      \
+        for (; r0 + S <= rows; r0 += S) {                                                     \
+            int64_t p0 = 0;                                                                   \
+            for (; p0 + S <= kb; p0 += S)                                                     \
+                tp_gemm_square_##tag(xt + p0 * w + r0, w, S, x + r0 * ld + p0, ld);           \
+            for (int64_t r = r0; r < r0 + S; r++)                                             \
+                for (int64_t p = p0; p < kb; p++) x[r * ld + p] = xt[p * w + r];              \
         }                                                                                     \
-        for (int64_t r = 0; r < rows; r++)                                                    \
+        for (int64_t r = r0; r < rows; r++)                                                   \
             for (int64_t p = 0; p < kb; p++) x[r * ld + p] = xt[p * w + r];                   \
-        for (int64_t s0 = 0; s0 < rows; s0 += MR, ap += MR * kb)                              \
-            for (int64_t p = 0; p < kb; p++)                                                  \
-                for (int64_t i = 0; i < MR; i++)                                              \
-                    ap[p * MR + i] = s0 + i < rows ? -xt[p * w + s0 + i] : 0;                 \
-        for (int64_t s0 = 0; s0 < rows; s0 += NR, bp += NR * kb)                              \
-            for (int64_t p = 0; p < kb; p++)                                                  \
-                for (int64_t j = 0; j < NR; j++)                                              \
-                    bp[p * NR + j] = s0 + j < rows ? xt[p * w + s0 + j] : 0;                  \
+        tp_gemm_pack_a_##tag(rows, kb, xt, 1, w, ap);                                         \
+        const int64_t packed = (rows + MR - 1) / MR * MR * kb;                                \
+        for (int64_t e = 0; e < packed; e++) ap[e] = -ap[e];                                  \
+        tp_gemm_pack_b_##tag(kb, rows, xt, w, 1, bp, NR);                                     \
     }                                                                                         \
     /* Step 3 for the trailing rows [i0, i0 + rows) (from the step's trailing corner c, row   \
      * stride ld): the columns left of the block in one pass, then the block's own square    \
@@ -122,36 +175,52 @@ static int64_t __attribute__((unused)) tp_cholesky_chunk_rows(int64_t mr, int64_
                                 c + (i0 + s0) * ld + i0, ld, 1, NR);                          \
         }                                                                                     \
     }                                                                                         \
-    /* Steps 1-3 over the whole of `out` (n x n, its lower triangle A's), on the threads of   \
-     * the enclosing region; *positive (shared) ends 0 at a pivot that is not. The          \
-     * thread that updates the rows of the next diagonal block (the last row block taken:   \
-     * the update goes bottom first) factors that block as soon as it has, so that a step    \
-     * waits on two barriers, not three. */                                                  \
-    static void tp_cholesky_steps_##tag(T *out, int64_t n, T *ap, T *bp, T *xt,               \
-                                        int *positive) {                                      \
+    /* in's lower triangle into out, zeros above: rows [r0, r1). */                          \
+    static void tp_cholesky_copy_##tag(const T *in, T *out, int64_t n, int64_t r0,            \
+                                       int64_t r1) {                                          \
+        for (int64_t i = r0; i < r1; i++) {                                                   \
+            memcpy(out + i * n, in + i * n, sizeof(T) * (size_t)(i + 1));                     \
+            memset(out + i * n + i + 1, 0, sizeof(T) * (size_t)(n - i - 1));                  \
+        }                                                                                     \
+    }                                                                                         \
+    /* The whole factorization, by every thread of the enclosing region (each with its own   \
+     * scratch), the work of each phase shared out through `phases` (zeroed, one per phase). \
+     * The thread that updates the rows of the next diagonal block (the last row block      \
+     * taken: the update goes bottom first) factors that block as soon as it has. */         \
+    static void tp_cholesky_team_##tag(const T *in, T *out, int64_t n, T *ap, T *bp,          \
+                                       T *scratch, tp_cholesky_phase *phases,                 \
+                                       int *positive) {                                       \
         enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
         const int64_t nb = TP_CHOLESKY_BLOCK, chunk = tp_cholesky_chunk_rows(MR, NR);         \
         /* row blocks of step 3: whole chunks (their strips start on a column strip) of about \
          * TP_GEMM_MC rows, at least one whole diagonal block */                              \
         const int64_t mc = TP_GEMM_MC > chunk ? TP_GEMM_MC / chunk * chunk : chunk;           \
-        const int64_t first = mc < nb ? mc : nb;                                              \
-        _Pragma("omp single")                                                                 \
-        *positive = tp_cholesky_diagonal_##tag(out, n, n < first ? n : first);                \
-        for (int64_t k0 = 0, kb = first; k0 + kb < n && *positive;) {                        \
+        const int64_t first = mc < nb ? mc : nb, rows_per_copy = 64;                          \
+        T *xt = scratch, *dp = xt + chunk * nb;                                               \
+        T *xp = dp + tp_gemm_round_up(nb, MR) * TP_CHOLESKY_INNER;                            \
+        tp_cholesky_phase *phase = phases;                                                    \
+        TP_CHOLESKY_SHARE(phase, (n + rows_per_copy - 1) / rows_per_copy, c,                  \
+            tp_cholesky_copy_##tag(in, out, n, c * rows_per_copy,                             \
+                                   n < (c + 1) * rows_per_copy ? n : (c + 1) * rows_per_copy));\
+        phase++;                                                                              \
+        TP_CHOLESKY_SHARE(phase, 1, unused,                                                   \
+            *positive = tp_cholesky_diagonal_##tag(out, n, n < first ? n : first));           \
+        phase++;                                                                              \
+        for (int64_t k0 = 0, kb = first; k0 + kb < n && *positive; phase += 2) {             \
             const int64_t t = k0 + kb, m = n - t, next = m < first ? m : first;               \
+            const int64_t chunks = (m + chunk - 1) / chunk, blocks = (m + mc - 1) / mc;       \
             const T *d = out + k0 * n + k0;                                                   \
-            _Pragma("omp for schedule(dynamic, 1)")                                           \
-            for (int64_t r0 = 0; r0 < m; r0 += chunk)                                         \
-                tp_cholesky_panel_chunk_##tag(out + (t + r0) * n + k0,                        \
-                                              m - r0 < chunk ? m - r0 : chunk, d, n, kb, xt,  \
-                                              chunk, ap + r0 * kb, bp + r0 * kb);             \
-            const int64_t blocks = (m + mc - 1) / mc;                                         \
-            _Pragma("omp for schedule(dynamic, 1)")                                           \
-            for (int64_t b = blocks - 1; b >= 0; b--) {                                       \
-                tp_cholesky_update_##tag(b * mc, m - b * mc < mc ? m - b * mc : mc, kb, ap,   \
-                                         bp, out + t * n + t, n);                             \
+            TP_CHOLESKY_SHARE(phase, chunks, c,                                               \
+                tp_cholesky_panel_chunk_##tag(out + (t + c * chunk) * n + k0,                 \
+                                              m - c * chunk < chunk ? m - c * chunk : chunk,  \
+                                              d, n, kb, xt, chunk, dp, xp, ap + c * chunk * kb,\
+                                              bp + c * chunk * kb));                          \
+            TP_CHOLESKY_SHARE(phase + 1, blocks, task, {                                      \
+                const int64_t b = blocks - 1 - task, i0 = b * mc;                             \
+                tp_cholesky_update_##tag(i0, m - i0 < mc ? m - i0 : mc, kb, ap, bp,           \
+                                         out + t * n + t, n);                                 \
                 if (b == 0) *positive = tp_cholesky_diagonal_##tag(out + t * n + t, n, next); \
-            }                                                                                 \
+            });                                                                               \
             k0 = t;                                                                           \
             kb = next;                                                                        \
         }                                                                                     \
@@ -162,45 +231,44 @@ static int64_t __attribute__((unused)) tp_cholesky_chunk_rows(int64_t mr, int64_
         enum { MR = TP_GEMM_MR_##tag, NR = 2 * TP_GEMM_VL_##tag };                            \
         const int64_t nb = TP_CHOLESKY_BLOCK, chunk = tp_cholesky_chunk_rows(MR, NR);         \
         const int most = threads ? TP_GEMM_MAX_THREADS() : 1;                                 \
-        const int one_block = n <= nb;             /* step 1 alone: no working memory */      \
         const size_t packed = sizeof(T) * (size_t)(tp_gemm_round_up(n, chunk) * nb);          \
-        T *ap = one_block ? NULL : tp_gemm_alloc(packed);                                     \
-        T *bp = one_block ? NULL : tp_gemm_alloc(packed);                                     \
-        T *xts = one_block ? NULL : tp_gemm_alloc(sizeof(T) * (size_t)(most * chunk * nb));   \
-        if (!one_block && (ap == NULL || bp == NULL || xts == NULL)) {                        \
+        T *ap = tp_gemm_alloc(packed), *bp = tp_gemm_alloc(packed);                           \
+        /* each thread's scratch: a chunk transposed, and tp_cholesky_solve's dp and xp */    \
+        const int64_t mine = chunk * nb + (tp_gemm_round_up(nb, MR) + chunk) * TP_CHOLESKY_INNER; \
+        T *xts = tp_gemm_alloc(sizeof(T) * (size_t)(most * mine));                            \
+        /* phases: the copy, the first block, two per later step (blocks of at least 32) */   \
+        tp_cholesky_phase *phases = calloc((size_t)(4 + 2 * (n / 32 + 1)), sizeof *phases);   \
+        if (ap == NULL || bp == NULL || xts == NULL || phases == NULL) {                      \
             free(ap);                                                                         \
             free(bp);                                                                         \
             free(xts);                                                                        \
+            free(phases);                                                                     \
             return 0;                                                                         \
         }                                                                                     \
         int positive = 1;                                                                     \
-        _Pragma("omp parallel if(threads && !one_block) num_threads(most)")                   \
+        _Pragma("omp parallel if(threads) num_threads(most)")                                 \
         {                                                                                     \
             int team = 1, me = 0;                                                             \
             TP_GEMM_THREAD_ID(team, me);                                                      \
             (void)team;                                                                       \
-            _Pragma("omp for schedule(static)")                                               \
-            for (int64_t i = 0; i < n; i++) {                                                 \
-                memcpy(out + i * n, in + i * n, sizeof(T) * (size_t)(i + 1));                 \
-                memset(out + i * n + i + 1, 0, sizeof(T) * (size_t)(n - i - 1));              \
-            }                                                                                 \
-            T *xt = one_block ? NULL : xts + (int64_t)me * chunk * nb;   /* this thread's */ \
-            tp_cholesky_steps_##tag(out, n, ap, bp, xt, &positive);                           \
+            tp_cholesky_team_##tag(in, out, n, ap, bp, xts + (int64_t)me * mine, phases,      \
+                                   &positive);                                                \
             if (positive) {                                                                   \
-                _Pragma("omp for schedule(static)")   /* the diagonal tiles' entries above */ \
-                for (int64_t i = 0; i < n; i++) {                                             \
+                _Pragma("omp for schedule(static) nowait")  /* the diagonal tiles' entries */ \
+                for (int64_t i = 0; i < n; i++) {           /* above it */                    \
                     const int64_t end = n - i < MR ? n : i + MR;                              \
                     if (end > i + 1)                                                          \
                         memset(out + i * n + i + 1, 0, sizeof(T) * (size_t)(end - i - 1));   \
                 }                                                                             \
             } else {                          /* JAX: NaN where not positive definite */      \
-                _Pragma("omp for schedule(static)")                                           \
+                _Pragma("omp for schedule(static) nowait")                                    \
                 for (int64_t i = 0; i < n * n; i++) out[i] = (T)NAN;                          \
             }                                                                                 \
         }                                                                                     \
         free(ap);                                                                             \
         free(bp);                                                                             \
         free(xts);                                                                            \
+        free(phases);                                                                         \
         return 1;                                                                             \
     }
 

@@ -252,11 +252,11 @@
                      int64_t n, int64_t complete), (a, q, work, batch, m, n, complete, s), n)
 #endif
 
-/* Cholesky on the host: tp_cholesky.h's blocked algorithm at every size (a matrix within one
- * block is the unblocked item's loop, less the parallel regions it would enter per column).
- * Matrices run in parallel over the batch when there is one for each thread, or when each is
- * too small for threads of its own; else each matrix runs on all threads. The unblocked item
- * is the device's, and the host's when working memory cannot be had. */
+/* Cholesky on the host: a matrix of one block by the unblocked item (no copy, no working
+ * memory), a larger one by tp_cholesky.h's blocked algorithm. Matrices run in parallel over
+ * the batch when there is one for each thread, or when each is too small for threads of its
+ * own; else each matrix runs on all threads. The item is also the fallback when working
+ * memory cannot be had, and the device's algorithm. */
 #define TP_CHOLESKY_DRIVER(tag, T)                                                            \
     TP_KERNEL_API __attribute__((noinline)) void tp_cholesky_##tag(                           \
             const T *a, T *l, int64_t batch, int64_t n, int64_t n2) {                         \
@@ -265,7 +265,8 @@
         (void)per_matrix;                                  /* (without OpenMP) */             \
         TP_LINALG_PARALLEL(per_matrix ? batch : 1, n)                                         \
         for (int64_t s = 0; s < batch; s++)                                                   \
-            if (!tp_cholesky_blocked_##tag(a + s * n * n, l + s * n * n, n,                   \
+            if (n <= TP_CHOLESKY_BLOCK ||                                                     \
+                !tp_cholesky_blocked_##tag(a + s * n * n, l + s * n * n, n,                   \
                                            !per_matrix && !small))                            \
                 tp_cholesky_##tag##_item(a, l, batch, n, n2, s);                              \
     }

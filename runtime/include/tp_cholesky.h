@@ -256,8 +256,11 @@ static void __attribute__((unused)) tp_cholesky_wait(tp_cholesky_phase *phase, i
         /* each thread's scratch: a chunk transposed, and tp_cholesky_solve's dp and xp */    \
         const int64_t mine = chunk * nb + (tp_gemm_round_up(nb, MR) + chunk) * TP_CHOLESKY_INNER; \
         T *xts = tp_gemm_alloc(sizeof(T) * (size_t)(most * mine));                            \
-        /* phases: the copy, the first block, two per later step (blocks of at least 32) */   \
-        tp_cholesky_phase *phases = calloc((size_t)(4 + 2 * (n / 32 + 1)), sizeof *phases);   \
+        /* phases: the copy, the first block, two per later step (the steps' blocks are at    \
+         * least min(nb, chunk) wide: see tp_cholesky_team) */                                \
+        const int64_t narrowest = nb < chunk ? nb : chunk;                                    \
+        tp_cholesky_phase *phases = calloc((size_t)(4 + 2 * (n / narrowest + 1)),             \
+                                           sizeof *phases);                                   \
         if (ap == NULL || bp == NULL || xts == NULL || phases == NULL) {                      \
             free(ap);                                                                         \
             free(bp);                                                                         \

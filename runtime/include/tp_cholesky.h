@@ -41,8 +41,12 @@
 #pragma GCC diagnostic pop
 #undef TP_GEMM_PARTS_ONLY
 
-/* Sizes measured on this project's machine (AMD EPYC, AVX-512, 2 threads; see the commit
- * that set them). Overridable with -D, as tp_gemm.h's. */
+/* Sizes measured on this project's machine (AMD EPYC, AVX-512, 2 cores shared with other
+ * jobs), overridable with -D as tp_gemm.h's. The block size hardly mattered (see the top);
+ * threads: on a quiet machine two beat one from n = 160-200 (n = 384: 0.74 against 1.03 ms),
+ * but a region costs a time slice whenever the system deschedules one of its threads (at
+ * load 6, medians of 10-15 ms from n = 192 to 512, against 0.2-1.9 ms on one thread), so
+ * a matrix gets threads only where that risk is a small part of its time. */
 #ifndef TP_CHOLESKY_BLOCK
 #define TP_CHOLESKY_BLOCK 96          /* columns per step: GEMM's k in step 3 */
 #endif
@@ -87,8 +91,8 @@ static void __attribute__((unused)) tp_cholesky_wait(tp_cholesky_phase *phase, i
         if (spins < TP_CHOLESKY_SPINS) TP_CHOLESKY_PAUSE();
         else sched_yield();
 }
-/* Runs the statement that follows `item` (naming the item as `item`) for each of `items` items that this
- * thread claims, then waits for all of them. */
+/* Runs the statement after `item` (which names the item `item`) for each of the `items`
+ * items that this thread claims, then waits until all of them are finished. */
 #define TP_CHOLESKY_SHARE(phase, items, item, ...)                                            \
     do {                                                                                      \
         for (int64_t item; (item = __atomic_fetch_add(&(phase)->claimed, 1,                   \

@@ -311,3 +311,19 @@ def test_arg_grammar_literals_are_static_values():
     assert parse_arg("mode='fast'") == ("mode", "fast")
     assert parse_arg("shape=(2, 3)") == ("shape", (2, 3))
     assert parse_arg("flag=True") == ("flag", True)
+
+
+def test_cholesky_export_holds_the_blocked_factorization(tmp_path):
+    """A Cholesky past one block (tp_cholesky.h, which takes tp_gemm.h's micro-kernels without
+    its exported entries) beside a product (which takes them all): both headers are copied,
+    the folder builds warning-free, and each GEMM entry is defined once."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((150, 150))
+    a = x @ x.T / 150 + np.eye(150)
+    library = tp.jit(lambda a: (tnp.linalg.cholesky(a), a @ a)).lower(a).export(
+        tmp_path / "lib", name="chol")
+    assert {"tp_linalg.h", "tp_cholesky.h", "tp_gemm.h"} <= set(library.files)
+    assert_self_contained(library)
+    lower, square = run_exported(library, tmp_path, a)
+    np.testing.assert_allclose(lower, np.linalg.cholesky(a), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(square, a @ a, rtol=1e-12)

@@ -888,11 +888,23 @@ static size_t __attribute__((unused)) tp_gemm_b_block(int64_t n, int64_t k, int6
             }                                                                                 \
     }
 
-#define TP_GEMM_FLOAT(tag, T)                                                                 \
-    TP_GEMM_MICRO(tag, T) TP_GEMM_PARTS(tag, T) TP_GEMM_SPLIT(tag, T) TP_GEMM_FLOAT_ENTRY(tag, T)
+/* The static building blocks (micro-kernels, packing, blocked loops), once per translation
+ * unit. Another runtime header may include this one with TP_GEMM_PARTS_ONLY defined, for
+ * these alone (tp_cholesky.h's trailing updates): the runtime library compiles each kernel
+ * header as its own translation unit, and a second copy of the exported entries below would
+ * be a duplicate symbol there. */
+#define TP_GEMM_FLOAT_PARTS(tag, T)                                                           \
+    TP_GEMM_MICRO(tag, T) TP_GEMM_PARTS(tag, T) TP_GEMM_SPLIT(tag, T)
+TP_GEMM_FLOAT_PARTS(f32, float)
+TP_GEMM_FLOAT_PARTS(f64, double)
 
-TP_GEMM_FLOAT(f32, float)
-TP_GEMM_FLOAT(f64, double)
+#endif /* TRANSPILE_GEMM_H */
+
+/* The exported entries: once, by the first inclusion without TP_GEMM_PARTS_ONLY. */
+#if !defined(TP_GEMM_PARTS_ONLY) && !defined(TRANSPILE_GEMM_ENTRIES_H)
+#define TRANSPILE_GEMM_ENTRIES_H
+TP_GEMM_FLOAT_ENTRY(f32, float)
+TP_GEMM_FLOAT_ENTRY(f64, double)
 TP_GEMM_INT(i8, int8_t, uint32_t)
 TP_GEMM_INT(i16, int16_t, uint32_t)
 TP_GEMM_INT(i32, int32_t, uint32_t)
@@ -903,5 +915,4 @@ TP_GEMM_INT(u32, uint32_t, uint32_t)
 TP_GEMM_INT(u64, uint64_t, uint64_t)
 TP_GEMM_COMPLEX(c64, tp_c64)
 TP_GEMM_COMPLEX(c128, tp_c128)
-
-#endif /* TRANSPILE_GEMM_H */
+#endif /* the exported entries */

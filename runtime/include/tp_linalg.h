@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <string.h>
 #include "tp_kernel_api.h"
+#ifndef TP_DEVICE_HELPERS
+#include "tp_cholesky.h"         /* the blocked Cholesky of the host's larger matrices */
+#endif
 
 /* TP_DEVICE: empty in C; `__host__ __device__` under the CUDA prelude (tp_cuda.h). Each
  * helper is written for one matrix of the batch (`tp_X_tag_item(..., s)`), so a CUDA kernel
@@ -24,19 +27,15 @@
 #define TP_LINALG_ITEM static inline TP_DEVICE void
 
 /* Cholesky's dot products: summed in SIMD lanes (OpenMP's reduction clause allows that
- * reassociation without -ffast-math; LAPACK's blocked potrf reassociates too), the rows of a
- * column across threads once a column holds enough work (a region costs a few microseconds).
- * Plain loops on the device, where each matrix has one thread. */
+ * reassociation without -ffast-math; LAPACK's blocked potrf reassociates too). Plain loops on
+ * the device, where each matrix has one thread. (The host's threads share a matrix in
+ * tp_cholesky.h's blocked algorithm.) */
 #ifdef TP_DEVICE_HELPERS
 #define TP_LINALG_SIMD_SUM
 #define TP_LINALG_SIMD_DOT
-#define TP_LINALG_ROWS_PARALLEL
 #else
 #define TP_LINALG_SIMD_SUM _Pragma("omp simd reduction(+:acc)")
 #define TP_LINALG_SIMD_DOT _Pragma("omp simd reduction(+:dot)")
-/* (names the item's n and j: a pragma's text takes no macro arguments) */
-#define TP_LINALG_ROWS_PARALLEL \
-    _Pragma("omp parallel for schedule(static) if((n - j) * j > 65536)")
 #endif
 
 #define TP_LINALG_PARALLEL(batch, n) \
@@ -142,9 +141,7 @@
                 if (!(d > 0)) { positive = 0; break; }     /* also catches NaN */             \
                 const T root = SQRT(d);                                                       \
                 out[j * n + j] = root;                                                        \
-                /* The rows below are independent dot products with row j: across threads     \
-                 * when the column is long enough, each a vectorised sum. */                  \
-                TP_LINALG_ROWS_PARALLEL                                                       \
+                /* The rows below: independent dot products with row j, vectorised. */      \
                 for (int64_t i = j + 1; i < n; i++) {                                         \
                     T dot = 0;                                                                \
                     TP_LINALG_SIMD_DOT                                                        \
@@ -248,13 +245,31 @@
     TP_LINALG_DRIVER(slogdet, tag, T, (const T *a, T *out, T *work, int64_t *piv,             \
                      int64_t batch, int64_t n, int64_t n2),                                   \
                      (a, out, work, piv, batch, n, n2, s), n)                                 \
-    TP_LINALG_DRIVER(cholesky, tag, T, (const T *a, T *l, int64_t batch, int64_t n,           \
-                     int64_t n2), (a, l, batch, n, n2, s), n)                                 \
+    TP_CHOLESKY_DRIVER(tag, T)                                                                \
     TP_LINALG_DRIVER(qr_r, tag, T, (const T *a, T *r, T *work, int64_t batch, int64_t m,      \
                      int64_t n, int64_t complete), (a, r, work, batch, m, n, complete, s), n) \
     TP_LINALG_DRIVER(qr_q, tag, T, (const T *a, T *q, T *work, int64_t batch, int64_t m,      \
                      int64_t n, int64_t complete), (a, q, work, batch, m, n, complete, s), n)
 #endif
+
+/* Cholesky on the host: a matrix of one block by the unblocked item (no copy, no working
+ * memory), a larger one by tp_cholesky.h's blocked algorithm. Matrices run in parallel over
+ * the batch when there is one for each thread, or when each is too small for threads of its
+ * own; else each matrix runs on all threads. The item is also the fallback when working
+ * memory cannot be had, and the device's algorithm. */
+#define TP_CHOLESKY_DRIVER(tag, T)                                                            \
+    TP_KERNEL_API __attribute__((noinline)) void tp_cholesky_##tag(                           \
+            const T *a, T *l, int64_t batch, int64_t n, int64_t n2) {                         \
+        const int small = n < TP_CHOLESKY_PARALLEL_MIN;                                       \
+        const int per_matrix = batch > 1 && (small || batch >= TP_GEMM_MAX_THREADS());       \
+        (void)per_matrix;                                  /* (without OpenMP) */             \
+        TP_LINALG_PARALLEL(per_matrix ? batch : 1, n)                                         \
+        for (int64_t s = 0; s < batch; s++)                                                   \
+            if (n <= TP_CHOLESKY_BLOCK ||                                                     \
+                !tp_cholesky_blocked_##tag(a + s * n * n, l + s * n * n, n,                   \
+                                           !per_matrix && !small))                            \
+                tp_cholesky_##tag##_item(a, l, batch, n, n2, s);                              \
+    }
 
 TP_LINALG(f32, float, sqrtf, fabsf, logf)
 TP_LINALG(f64, double, sqrt, fabs, log)

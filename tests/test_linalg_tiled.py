@@ -68,12 +68,14 @@ def test_narrow_strip_too_big_to_pad():
                                rtol=1e-11, atol=1e-13)
 
 
-@pytest.mark.parametrize("batch", [1, 3])
-def test_columns_split_across_threads(batch):
-    """200^2 x 110 = 4.4M multiply-adds: past TP_SOLVE_SPLIT_MIN, one matrix's strips of
-    columns go to different threads (a batch of 3 on 2 threads runs matrices in parallel)."""
-    a = RNG.standard_normal((batch, 200, 200)) + 20 * np.eye(200)
-    b = RNG.standard_normal((batch, 200, 110))
+@pytest.mark.parametrize("batch, n, k", [(1, 100, 100), (1, 128, 64), (1, 200, 110),
+                                         (3, 200, 110)])
+def test_columns_split_across_threads(batch, n, k):
+    """From TP_SOLVE_SPLIT_MIN = 2^20 multiply-adds (n^2 k: 100^2 x 100 is just below,
+    128^2 x 64 exactly there), one matrix's strips of columns go to different threads; a
+    batch of 3 on 2 threads runs whole matrices in parallel instead."""
+    a = RNG.standard_normal((batch, n, n)) + 20 * np.eye(n)
+    b = RNG.standard_normal((batch, n, k))
     np.testing.assert_allclose(tp.jit(tnp.linalg.solve)(a, b), np.linalg.solve(a, b),
                                rtol=1e-12, atol=1e-14)
 

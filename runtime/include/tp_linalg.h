@@ -258,13 +258,13 @@
 #ifndef TP_DEVICE_HELPERS
 /* A solve with fewer matrices than threads and enough right-hand sides: each matrix is
  * factored by one thread, then its strips of columns are substituted by all of them (the
- * substitutions are most of the work: n^2 k multiply-adds against the LU's n^3 / 3). */
-/* n^2 k multiply-adds from which the columns are split: about 0.3 ms on one core. Below,
- * as with loop_schedule.py's parallel_min_elements, the second thread cost more than it
- * saved on the loaded 2-core machine (a 100 x 100 solve with 150 right-hand sides, 1.5M:
- * 0.17 ms on one thread, 0.82 ms on two at load 7). */
+ * substitutions are most of the work: n^2 k multiply-adds against the LU's n^3 / 3), taken
+ * in turn so that a thread the system deschedules leaves its strips to the others (as
+ * tp_gemm's chunks). From as many multiply-adds as a product goes parallel at
+ * (TP_GEMM_PARALLEL_MIN): NPBench's contour_integral, a 100 x 100 real solve with 150
+ * right-hand sides each step, 1.5M. */
 #ifndef TP_SOLVE_SPLIT_MIN
-#define TP_SOLVE_SPLIT_MIN (1 << 22)
+#define TP_SOLVE_SPLIT_MIN (1 << 20)
 #endif
 static inline int tp_solve_splits_columns(int64_t batch, int64_t n, int64_t k, int64_t width) {
 #ifdef _OPENMP
@@ -289,7 +289,7 @@ static inline int tp_solve_splits_columns(int64_t batch, int64_t n, int64_t k, i
             tp_solve_factor_##tag(a, b, x, work, piv, n, k, s);                               \
             const T *lu = work + s * n * n;                                                   \
             T *out = x + s * n * k;                                                           \
-            _Pragma("omp parallel for schedule(static)")                                      \
+            _Pragma("omp parallel for schedule(dynamic, 1)")                                  \
             for (int64_t c = 0; c < k; c += width)                                            \
                 tp_lu_substitute_##tag(lu, out, n, k, c, c + width < k ? c + width : k);      \
         }                                                                                     \

@@ -30,13 +30,16 @@
 #ifndef TP_TRSM_ROWS
 #define TP_TRSM_ROWS 4
 #endif
-/* A strip's width in bytes: two vectors per row, so a tile is 2 * TP_TRSM_ROWS accumulators
- * (8 of AVX-512's 32 zmm registers; 8 of AVX2's 16 ymm registers). */
+/* A strip's width in bytes: two vector registers per row, so a tile is 2 * TP_TRSM_ROWS
+ * accumulators (8 of AVX-512's 32 zmm registers, of AVX's 16 ymm or of SSE's 16 xmm; wider
+ * vectors than the ISA's were split by the compiler, ten times slower without AVX). */
 #ifndef TP_TRSM_BYTES
 #if defined(__AVX512F__)
 #define TP_TRSM_BYTES 128
-#else
+#elif defined(__AVX__)
 #define TP_TRSM_BYTES 64
+#else
+#define TP_TRSM_BYTES 32
 #endif
 #endif
 
@@ -73,10 +76,12 @@
         memcpy((x) + r * (ldx) + (L), &acc[r][1], sizeof(V));                                 \
     }
 
-#define TP_TRIANGULAR(tag, T, FABS)                                                           \
+#define TP_TRIANGULAR(tag, T, FABS, I)                                                        \
     /* One vector register's worth of T (GCC's and Clang's vector extension: the tile's       \
-     * accumulators stay in registers, where plain arrays were kept on the stack). */        \
+     * accumulators stay in registers, where plain arrays were kept on the stack), and of    \
+     * the same-sized integer I (lane masks). */                                             \
     typedef T tp_trsm_vec_##tag __attribute__((vector_size(TP_TRSM_BYTES / 2)));              \
+    typedef I tp_trsm_mask_##tag __attribute__((vector_size(TP_TRSM_BYTES / 2)));             \
     enum { tp_trsm_lanes_##tag = TP_TRSM_BYTES / 2 / (int)sizeof(T),                          \
            tp_trsm_width_##tag = 2 * tp_trsm_lanes_##tag };                                   \
     /* c[r, 0:W] -= sum over j < depth of a[r, j] * b[j, 0:W] for r < TP_TRSM_ROWS, j          \
@@ -211,6 +216,37 @@
                 tp_trsm_row_##tag(a, ld, b + tiled_cols, ld, c + tiled_cols, ld, i, 0, depth, \
                                   cols - tiled_cols);                                         \
     }                                                                                         \
+    /* One column j of a full-width panel (columns j0 .. j0 + W - 1): a[i, c] -= a[i, j] *    \
+     * a[j, c] for the rows below j and the panel's columns right of j. Each row's panel     \
+     * segment is one strip: both vectors are updated whole and the columns up to j kept    \
+     * by a lane mask, where a loop over the j1 - j - 1 columns left was short and variable  \
+     * (its vector prologue and tail cost more than the work: a third of a 100 x 100 LU). */ \
+    static __attribute__((noinline)) void tp_lu_panel_step_##tag(T *a, int64_t n, int64_t j0,  \
+                                                                 int64_t j) {                 \
+        typedef tp_trsm_vec_##tag V;                                                          \
+        typedef tp_trsm_mask_##tag M;                                                         \
+        enum { L = tp_trsm_lanes_##tag };                                                     \
+        M right_low, right_high;                /* lanes of the columns after j: all ones */  \
+        for (int q = 0; q < L; q++) {                                                         \
+            right_low[q] = j0 + q > j ? -1 : 0;                                               \
+            right_high[q] = j0 + L + q > j ? -1 : 0;                                          \
+        }                                                                                     \
+        V u_low, u_high;                                                                      \
+        memcpy(&u_low, a + j * n + j0, sizeof(V));                                            \
+        memcpy(&u_high, a + j * n + j0 + L, sizeof(V));                                       \
+        for (int64_t i = j + 1; i < n; i++) {                                                 \
+            T *row = a + i * n + j0;                                                          \
+            const T l = a[i * n + j];                                                         \
+            V low, high;                                                                      \
+            memcpy(&low, row, sizeof(V));                                                     \
+            memcpy(&high, row + L, sizeof(V));                                                \
+            const M new_low = (M)(low - l * u_low), new_high = (M)(high - l * u_high);        \
+            low = (V)((new_low & right_low) | ((M)low & ~right_low));                         \
+            high = (V)((new_high & right_high) | ((M)high & ~right_high));                    \
+            memcpy(row, &low, sizeof(V));                                                     \
+            memcpy(row + L, &high, sizeof(V));                                                \
+        }                                                                                     \
+    }                                                                                         \
     /* a (n x n) factored in place as P A = L U, as tp_linalg.h's tp_lu (the same pivots and  \
      * bits), in panels of tp_trsm_width columns. Returns the permutation's parity. */        \
     static inline int tp_lu_tiled_##tag(T *a, int64_t *piv, int64_t n) {                      \
@@ -232,10 +268,13 @@
                 const T pivot = a[j * n + j];                                                 \
                 if (pivot != 0)                       /* a zero pivot: skip, as getrf */      \
                     for (int64_t i = j + 1; i < n; i++) a[i * n + j] /= pivot;                \
-                for (int64_t i = j + 1; i < n; i++) {                                         \
-                    const T l = a[i * n + j];                                                 \
-                    for (int64_t c = j + 1; c < j1; c++) a[i * n + c] -= l * a[j * n + c];    \
-                }                                                                             \
+                if (j1 - j0 == tp_trsm_width_##tag)                                           \
+                    tp_lu_panel_step_##tag(a, n, j0, j);                                      \
+                else                                                                          \
+                    for (int64_t i = j + 1; i < n; i++) {                                     \
+                        const T l = a[i * n + j];                                             \
+                        for (int64_t c = j + 1; c < j1; c++) a[i * n + c] -= l * a[j * n + c]; \
+                    }                                                                         \
             }                                                                                 \
             if (j1 == n) break;                                                               \
             for (int64_t c = j1; c < n; c += tp_trsm_width_##tag)    /* u12 = l11^-1 a12 */   \
@@ -248,7 +287,7 @@
         return parity;                                                                        \
     }
 
-TP_TRIANGULAR(f32, float, fabsf)
-TP_TRIANGULAR(f64, double, fabs)
+TP_TRIANGULAR(f32, float, fabsf, int32_t)
+TP_TRIANGULAR(f64, double, fabs, int64_t)
 
 #endif /* TRANSPILE_TRIANGULAR_H */

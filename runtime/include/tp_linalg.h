@@ -106,8 +106,8 @@
         for (int64_t i = 0; i < n; i++)               /* L y = P b, L unit lower */          \
             for (int64_t j = 0; j < i; j++)                                                   \
                 for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
-        for (int64_t i = n - 1; i >= 0; i--) {        /* U x = y */                           \
-            for (int64_t j = i + 1; j < n; j++)                                               \
+        for (int64_t i = n - 1; i >= 0; i--) {        /* U x = y, j from the last row up */   \
+            for (int64_t j = n - 1; j > i; j--)                                               \
                 for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
             for (int64_t c = 0; c < k; c++) out[i * k + c] /= lu[i * n + i];                  \
         }                                                                                     \

@@ -13,10 +13,9 @@
  * matrix (tiles of `a22 -= l21 @ u12`) updated once per panel instead of once per column.
  *
  * Rounding: every element of the LU and of the forward solve receives its terms in the order
- * j = 0, 1, ... exactly as the plain loops of tp_linalg.h do (no fused multiply-add: the
- * runtime is built with -ffp-contract=off), so the factors and pivots are the same bits. The
- * back solve sums the rows below a tile before those inside it, a reassociation (LAPACK's
- * blocked trsm reassociates too).
+ * j = 0, 1, ..., and of the back solve in the order j = n - 1, n - 2, ..., exactly as the
+ * plain loops of tp_linalg.h (the device's) do, with no fused multiply-add (the runtime is
+ * built with -ffp-contract=off): the same pivots and bits on the host and the device.
  *
  * Host only: CUDA modules (TP_DEVICE_HELPERS) keep tp_linalg.h's plain loops, one matrix per
  * thread. */
@@ -50,9 +49,11 @@
 #define TP_TRSM_PAD_BYTES 65536
 #endif
 
-/* acc[r] -= a[r * lda + j] * b[j * ldb + (0:W)] for j < depth, ascending (both halves). */
-#define TP_TRSM_ACCUMULATE(T, V, L, acc, a, lda, b, ldb, depth)                                  \
-    for (int64_t j = 0; j < (depth); j++) {                                                   \
+/* acc[r] -= a[r * lda + j] * b[j * ldb + (0:W)] for j < depth (both halves), j ascending,
+ * or descending when `down` (the back solve's order, which the device's loops share). */
+#define TP_TRSM_ACCUMULATE(T, V, L, acc, a, lda, b, ldb, depth, down)                         \
+    for (int64_t step = 0; step < (depth); step++) {                                          \
+        const int64_t j = (down) ? (depth) - 1 - step : step;                                 \
         V low, high;                                                                          \
         memcpy(&low, (b) + j * (ldb), sizeof(V));                                             \
         memcpy(&high, (b) + j * (ldb) + (L), sizeof(V));                                      \
@@ -93,7 +94,7 @@
         enum { L = tp_trsm_lanes_##tag };                                                     \
         V acc[TP_TRSM_ROWS][2];                                                               \
         TP_TRSM_LOAD(V, L, acc, c, ldc)                                                       \
-        TP_TRSM_ACCUMULATE(T, V, L, acc, a, lda, b, ldb, depth)                               \
+        TP_TRSM_ACCUMULATE(T, V, L, acc, a, lda, b, ldb, depth, 0)                             \
         TP_TRSM_STORE(V, L, acc, c, ldc)                                                      \
     }                                                                                         \
     /* Rows i0 .. i0 + TP_TRSM_ROWS - 1 of L y = x (L: lu's unit lower triangle, row stride   \
@@ -106,7 +107,7 @@
         const T *a = lu + i0 * ld;                                                            \
         V acc[TP_TRSM_ROWS][2];                                                               \
         TP_TRSM_LOAD(V, L, acc, x + i0 * ldx, ldx)                                            \
-        TP_TRSM_ACCUMULATE(T, V, L, acc, a, ld, x, ldx, i0)                                   \
+        TP_TRSM_ACCUMULATE(T, V, L, acc, a, ld, x, ldx, i0, 0)                                 \
         _Pragma("GCC unroll 8")                                                               \
         for (int r = 1; r < TP_TRSM_ROWS; r++)                                                \
             _Pragma("GCC unroll 8")                                                           \
@@ -128,11 +129,11 @@
         const T *a = lu + i0 * ld;                                                            \
         V acc[TP_TRSM_ROWS][2];                                                               \
         TP_TRSM_LOAD(V, L, acc, x + i0 * ldx, ldx)                                            \
-        TP_TRSM_ACCUMULATE(T, V, L, acc, a + i1, ld, x + i1 * ldx, ldx, m - i1)               \
+        TP_TRSM_ACCUMULATE(T, V, L, acc, a + i1, ld, x + i1 * ldx, ldx, m - i1, 1)            \
         _Pragma("GCC unroll 8")                                                               \
         for (int r = TP_TRSM_ROWS - 1; r >= 0; r--) {                                         \
             _Pragma("GCC unroll 8")                                                           \
-            for (int q = r + 1; q < TP_TRSM_ROWS; q++) {                                      \
+            for (int q = TP_TRSM_ROWS - 1; q > r; q--) {                                      \
                 const T factor = a[r * ld + i0 + q];                                          \
                 acc[r][0] -= factor * acc[q][0];                                              \
                 acc[r][1] -= factor * acc[q][1];                                              \
@@ -143,12 +144,14 @@
         }                                                                                     \
         TP_TRSM_STORE(V, L, acc, x + i0 * ldx, ldx)                                           \
     }                                                                                         \
-    /* x[i, 0:w] -= sum over j in [j0, j1) of a[i, j] * b[j, 0:w], j ascending (one row). */  \
+    /* x[i, 0:w] -= sum over j in [j0, j1) of a[i, j] * b[j, 0:w] (one row), j ascending or \
+     * descending (`down`). */                                                                \
     static inline void tp_trsm_row_##tag(const T *a, int64_t lda, const T *b, int64_t ldb,    \
                                          T *x, int64_t ldx, int64_t i, int64_t j0,            \
-                                         int64_t j1, int64_t w) {                             \
+                                         int64_t j1, int64_t w, int down) {                   \
         T *xi = x + i * ldx;                                                                  \
-        for (int64_t j = j0; j < j1; j++) {                                                   \
+        for (int64_t step = 0; step < j1 - j0; step++) {                                      \
+            const int64_t j = down ? j1 - 1 - step : j0 + step;                               \
             const T factor = a[i * lda + j];                                                  \
             const T *bj = b + j * ldb;                                                        \
             _Pragma("omp simd")                                                               \
@@ -162,7 +165,8 @@
         const int64_t tiled = w == tp_trsm_width_##tag ? m - m % TP_TRSM_ROWS : 0;            \
         for (int64_t i0 = 0; i0 < tiled; i0 += TP_TRSM_ROWS)                                  \
             tp_trsm_lower_tile_##tag(lu, ld, x, ldx, i0);                                     \
-        for (int64_t i = tiled; i < m; i++) tp_trsm_row_##tag(lu, ld, x, ldx, x, ldx, i, 0, i, w); \
+        for (int64_t i = tiled; i < m; i++)                                                   \
+            tp_trsm_row_##tag(lu, ld, x, ldx, x, ldx, i, 0, i, w, 0);                         \
     }                                                                                         \
     /* U z = y for the w columns at x: the last m % TP_TRSM_ROWS rows first, then tiles        \
      * upwards. */                                                                            \
@@ -170,7 +174,7 @@
                                                  int64_t ldx, int64_t w) {                    \
         const int64_t tiled = w == tp_trsm_width_##tag ? m - m % TP_TRSM_ROWS : 0;            \
         for (int64_t i = m - 1; i >= tiled; i--) {                                            \
-            tp_trsm_row_##tag(lu, ld, x, ldx, x, ldx, i, i + 1, m, w);                        \
+            tp_trsm_row_##tag(lu, ld, x, ldx, x, ldx, i, i + 1, m, w, 1);                     \
             for (int64_t c = 0; c < w; c++) x[i * ldx + c] /= lu[i * ld + i];                 \
         }                                                                                     \
         for (int64_t i0 = tiled - TP_TRSM_ROWS; i0 >= 0; i0 -= TP_TRSM_ROWS)                  \
@@ -191,7 +195,8 @@
             }                                                                                 \
             T padded[TP_TRSM_PAD_BYTES / sizeof(T)];                                          \
             for (int64_t i = 0; i < n; i++)                                                   \
-                for (int64_t q = 0; q < W; q++) padded[i * W + q] = q < w ? x[i * k + c + q] : 0; \
+                for (int64_t q = 0; q < W; q++)                                               \
+                    padded[i * W + q] = q < w ? x[i * k + c + q] : 0;                         \
             tp_trsm_lower_strip_##tag(lu, n, n, padded, W, W);                                \
             tp_trsm_upper_strip_##tag(lu, n, n, padded, W, W);                                \
             for (int64_t i = 0; i < n; i++)                                                   \
@@ -209,12 +214,12 @@
                 tp_trsm_update_tile_##tag(c + r0 * ld + c0, ld, a + r0 * ld, ld, b + c0, ld,  \
                                           depth);                                             \
             for (int64_t i = tiled_rows; i < rows; i++)                                       \
-                tp_trsm_row_##tag(a, ld, b + c0, ld, c + c0, ld, i, 0, depth, W);             \
+                tp_trsm_row_##tag(a, ld, b + c0, ld, c + c0, ld, i, 0, depth, W, 0);          \
         }                                                                                     \
         if (tiled_cols < cols)                                                                \
             for (int64_t i = 0; i < rows; i++)                                                \
                 tp_trsm_row_##tag(a, ld, b + tiled_cols, ld, c + tiled_cols, ld, i, 0, depth, \
-                                  cols - tiled_cols);                                         \
+                                  cols - tiled_cols, 0);                                      \
     }                                                                                         \
     /* One column j of a full-width panel (columns j0 .. j0 + W - 1): a[i, c] -= a[i, j] *    \
      * a[j, c] for the rows below j and the panel's columns right of j. Each row's panel     \

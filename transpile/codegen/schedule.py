@@ -6,7 +6,8 @@ inside another loop (reductions, matmul, concatenation), when a reshape needs
 it laid out in memory, when more than one loop nest would otherwise recompute a
 non-trivial expression, or when one loop nest would recompute a deep expression at several
 positions (the shifted neighbours of a stencil step: fused into the next step, each step
-would multiply the work of all the steps before it).
+would multiply the work of all the steps before it); a chain of shallow such steps fuses
+two at a time (Floyd-Warshall's).
 """
 from __future__ import annotations
 

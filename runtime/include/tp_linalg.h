@@ -38,6 +38,20 @@
 #define TP_LINALG_SIMD_DOT _Pragma("omp simd reduction(+:dot)")
 #endif
 
+/* LU and the triangular solves after it: plain loops on the device (a thread per matrix),
+ * register tiles over strips of columns on the host (tp_triangular.h; the same LU bits). */
+#ifdef TP_DEVICE_HELPERS
+#define TP_LU(tag) tp_lu_##tag
+#define TP_LU_SUBSTITUTE(tag, lu, x, n, k) tp_lu_substitute_rows_##tag(lu, x, n, k)
+#else
+#define TP_LU(tag) tp_lu_tiled_##tag
+#include "tp_triangular.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#define TP_LU_SUBSTITUTE(tag, lu, x, n, k) tp_lu_substitute_##tag(lu, x, n, k, 0, k)
+#endif
+
 #define TP_LINALG_PARALLEL(batch, n) \
     _Pragma("omp parallel for schedule(static) if((batch) > 1 && (batch) * (n) * (n) * (n) > 262144)")
 
@@ -68,31 +82,41 @@
         }                                                                                     \
         return parity;                                                                        \
     }                                                                                         \
+    /* A solve's factorization: lu = a's LU (in work), x = b with the pivots' row swaps. */   \
+    static inline TP_DEVICE void tp_solve_factor_##tag(                                       \
+            const T *a, const T *b, T *x, T *work, int64_t *piv, int64_t n, int64_t k,        \
+            int64_t s) {                                                                      \
+        T *lu = work + s * n * n, *out = x + s * n * k;                                       \
+        int64_t *pv = piv + s * n;                                                            \
+        memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                               \
+        memcpy(out, b + s * n * k, sizeof(T) * (size_t)(n * k));                              \
+        TP_LU(tag)(lu, pv, n);                                                               \
+        for (int64_t j = 0; j < n; j++)                                                       \
+            if (pv[j] != j)                                                                   \
+                for (int64_t c = 0; c < k; c++) {                                             \
+                    T t = out[j * k + c]; out[j * k + c] = out[pv[j] * k + c];                \
+                    out[pv[j] * k + c] = t;                                                   \
+                }                                                                             \
+    }                                                                                         \
+    /* L y = x, then U z = y, in place, row by row (the device's; the host runs               \
+     * tp_triangular.h's tiles). */                                                           \
+    static inline TP_DEVICE void tp_lu_substitute_rows_##tag(const T *lu, T *out, int64_t n,  \
+                                                             int64_t k) {                     \
+        for (int64_t i = 0; i < n; i++)               /* L y = P b, L unit lower */          \
+            for (int64_t j = 0; j < i; j++)                                                   \
+                for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
+        for (int64_t i = n - 1; i >= 0; i--) {        /* U x = y, j from the last row up */   \
+            for (int64_t j = n - 1; j > i; j--)                                               \
+                for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
+            for (int64_t c = 0; c < k; c++) out[i * k + c] /= lu[i * n + i];                  \
+        }                                                                                     \
+    }                                                                                         \
     TP_LINALG_ITEM tp_solve_##tag##_item(                                                     \
             const T *a, const T *b, T *x, T *work, int64_t *piv, int64_t batch, int64_t n,    \
             int64_t n2, int64_t k, int64_t s) {                                               \
         (void)batch; (void)n2;                                                                \
-        {                                                                                     \
-            T *lu = work + s * n * n, *out = x + s * n * k;                                   \
-            int64_t *pv = piv + s * n;                                                        \
-            memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
-            memcpy(out, b + s * n * k, sizeof(T) * (size_t)(n * k));                          \
-            tp_lu_##tag(lu, pv, n);                                                           \
-            for (int64_t j = 0; j < n; j++)                                                   \
-                if (pv[j] != j)                                                               \
-                    for (int64_t c = 0; c < k; c++) {                                         \
-                        T t = out[j * k + c]; out[j * k + c] = out[pv[j] * k + c];            \
-                        out[pv[j] * k + c] = t;                                               \
-                    }                                                                         \
-            for (int64_t i = 0; i < n; i++)           /* L y = P b, L unit lower */          \
-                for (int64_t j = 0; j < i; j++)                                               \
-                    for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
-            for (int64_t i = n - 1; i >= 0; i--) {    /* U x = y */                           \
-                for (int64_t j = i + 1; j < n; j++)                                           \
-                    for (int64_t c = 0; c < k; c++) out[i * k + c] -= lu[i * n + j] * out[j * k + c]; \
-                for (int64_t c = 0; c < k; c++) out[i * k + c] /= lu[i * n + i];              \
-            }                                                                                 \
-        }                                                                                     \
+        tp_solve_factor_##tag(a, b, x, work, piv, n, k, s);                                   \
+        TP_LU_SUBSTITUTE(tag, work + s * n * n, x + s * n * k, n, k);                         \
     }                                                                                         \
     TP_LINALG_ITEM tp_det_##tag##_item(                                                       \
             const T *a, T *det, T *work, int64_t *piv, int64_t batch, int64_t n, int64_t n2,  \
@@ -101,7 +125,7 @@
         {                                                                                     \
             T *lu = work + s * n * n;                                                         \
             memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
-            T d = (T)tp_lu_##tag(lu, piv + s * n, n);                                         \
+            T d = (T)TP_LU(tag)(lu, piv + s * n, n);                                         \
             for (int64_t j = 0; j < n; j++) d *= lu[j * n + j];                               \
             det[s] = d;                                                                       \
         }                                                                                     \
@@ -114,7 +138,7 @@
         {                                                                                     \
             T *lu = work + s * n * n;                                                         \
             memcpy(lu, a + s * n * n, sizeof(T) * (size_t)(n * n));                           \
-            T sign = (T)tp_lu_##tag(lu, piv + s * n, n), logdet = 0;                          \
+            T sign = (T)TP_LU(tag)(lu, piv + s * n, n), logdet = 0;                          \
             for (int64_t j = 0; j < n; j++) {                                                 \
                 const T d = lu[j * n + j];                                                    \
                 if (d == 0) { sign = 0; logdet = -INFINITY; break; }                          \
@@ -228,6 +252,47 @@
     TP_LINALG_DRIVERS(tag, T)
 
 /* The batch drivers: every item, in parallel when there is enough work. */
+#ifndef TP_DEVICE_HELPERS
+/* A solve with fewer matrices than threads and enough right-hand sides: each matrix is
+ * factored by one thread, then its strips of columns are substituted by all of them (the
+ * substitutions are most of the work: n^2 k multiply-adds against the LU's n^3 / 3), taken
+ * in turn so that a thread the system deschedules leaves its strips to the others (as
+ * tp_gemm's chunks). From as many multiply-adds as a product goes parallel at
+ * (TP_GEMM_PARALLEL_MIN): NPBench's contour_integral, a 100 x 100 real solve with 150
+ * right-hand sides each step, 1.5M. */
+#ifndef TP_SOLVE_SPLIT_MIN
+#define TP_SOLVE_SPLIT_MIN (1 << 20)
+#endif
+static inline int tp_solve_splits_columns(int64_t batch, int64_t n, int64_t k, int64_t width) {
+#ifdef _OPENMP
+    return batch < omp_get_max_threads() && k > width && n * n * k >= TP_SOLVE_SPLIT_MIN;
+#else
+    (void)batch; (void)n; (void)k; (void)width;
+    return 0;
+#endif
+}
+#define TP_SOLVE_DRIVER(tag, T)                                                               \
+    TP_KERNEL_API __attribute__((noinline)) void tp_solve_##tag(                              \
+            const T *a, const T *b, T *x, T *work, int64_t *piv, int64_t batch, int64_t n,    \
+            int64_t n2, int64_t k) {                                                          \
+        const int64_t width = tp_trsm_width_##tag;                                            \
+        if (!tp_solve_splits_columns(batch, n, k, width)) {                                   \
+            TP_LINALG_PARALLEL(batch, n)                                                      \
+            for (int64_t s = 0; s < batch; s++)                                               \
+                tp_solve_##tag##_item(a, b, x, work, piv, batch, n, n2, k, s);                \
+            return;                                                                           \
+        }                                                                                     \
+        for (int64_t s = 0; s < batch; s++) {                                                 \
+            tp_solve_factor_##tag(a, b, x, work, piv, n, k, s);                               \
+            const T *lu = work + s * n * n;                                                   \
+            T *out = x + s * n * k;                                                           \
+            _Pragma("omp parallel for schedule(dynamic, 1)")                                  \
+            for (int64_t c = 0; c < k; c += width)                                            \
+                tp_lu_substitute_##tag(lu, out, n, k, c, c + width < k ? c + width : k);      \
+        }                                                                                     \
+    }
+#endif
+
 #define TP_LINALG_DRIVER(name, tag, T, PARAMS, ARGS, n)                                       \
     TP_KERNEL_API __attribute__((noinline)) void tp_##name##_##tag PARAMS {                   \
         TP_LINALG_PARALLEL(batch, n)                                                          \
@@ -237,9 +302,7 @@
 #define TP_LINALG_DRIVERS(tag, T)
 #else
 #define TP_LINALG_DRIVERS(tag, T)                                                             \
-    TP_LINALG_DRIVER(solve, tag, T, (const T *a, const T *b, T *x, T *work, int64_t *piv,     \
-                     int64_t batch, int64_t n, int64_t n2, int64_t k),                        \
-                     (a, b, x, work, piv, batch, n, n2, k, s), n)                             \
+    TP_SOLVE_DRIVER(tag, T)                                                                   \
     TP_LINALG_DRIVER(det, tag, T, (const T *a, T *det, T *work, int64_t *piv, int64_t batch,  \
                      int64_t n, int64_t n2), (a, det, work, piv, batch, n, n2, s), n)         \
     TP_LINALG_DRIVER(slogdet, tag, T, (const T *a, T *out, T *work, int64_t *piv,             \

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 
-from ..ir import IR, Var
+from ..ir import IR, Literal, Var
+from ..primitives import COMPLEX_PARTS, ELEMENTWISE_UFUNC, SPECIAL_UNARY
 
 UPDATE = "dynamic_update_slice"
 
@@ -95,7 +96,8 @@ def _refusal(eqn, position, writable, outvars, producers, readers, stop) -> str:
         return "the old array is also a result"
     if _reads_any(starts, x, producers, stop):
         return "the window's position is computed from the array itself"
-    if _reads_any([update], x, producers, stop) and not _small(update, x):
+    if _reads_any([update], x, producers, stop) and not _small(update, x) and \
+            not _reads_only_where_written(eqn, producers, stop):
         return "the update reads most of the old array"
     if _used_after(position, x, readers, stop):
         return "the old array is read after the update"
@@ -109,6 +111,57 @@ def _small(update, x) -> bool:
     it reads the array it updates) is cheaper than writing a whole second array?"""
     size = math.prod(update.aval.shape)
     return 2 * size <= math.prod(x.aval.shape) or size == 1
+
+
+# Primitives whose array operands are read at the element they compute (same shape).
+_SAME_POSITION = {*ELEMENTWISE_UFUNC, *SPECIAL_UNARY, *COMPLEX_PARTS, "select",
+                  "convert_element_type"}
+
+
+def _reads_only_where_written(eqn, producers, stop) -> bool:
+    """Does the update of `eqn` (a dynamic_update_slice at static starts) read the old
+    array only at the element it replaces: through element-wise operations on the window's
+    shape, down to a unit-stride slice of the array at the window itself (NPBench's
+    fdtd_2d: `ey.at[1:, :].set(ey[1:, :] - 0.5 * (hz[1:, :] - hz[:-1, :]))`)? Then one loop
+    over the window can store in place (lower_updates.reads_only_at: each element is read
+    before it is written, by the iteration that writes it), with no copy of the array."""
+    x, update, starts = eqn.inputs[0], eqn.inputs[1], eqn.inputs[2:]
+    if not all(isinstance(s, Literal) for s in starts):
+        return False
+    window = tuple(int(s.value) for s in starts), update.aval.shape
+    stack, seen = [update], set()
+    while stack:
+        atom = stack.pop()
+        if atom is x:
+            return False                    # read whole, or at a shape not the window's
+        if not isinstance(atom, Var) or atom in seen or atom in stop or atom not in producers:
+            continue
+        seen.add(atom)
+        producer = producers[atom]
+        name = producer.prim.name
+        if name == "slice" and producer.inputs[0] is x:
+            if not _slices_window(producer, window):
+                return False
+            continue
+        if name not in _SAME_POSITION:
+            if _reads_any([atom], x, producers, stop):
+                return False
+            continue
+        for operand in producer.inputs:
+            if isinstance(operand, Var) and operand.aval.shape != window[1] and \
+                    _reads_any([operand], x, producers, stop):
+                return False                # broadcast from the array: other positions
+            stack.append(operand)
+    return True
+
+
+def _slices_window(eqn, window) -> bool:
+    """Is `eqn` (a slice) exactly the window (starts, shape), with unit strides?"""
+    starts, shape = window
+    p = eqn.params
+    strides = p.get("strides") or (1,) * len(starts)
+    return tuple(p["start_indices"]) == starts and all(s == 1 for s in strides) and \
+        tuple(hi - lo for lo, hi in zip(p["start_indices"], p["limit_indices"])) == shape
 
 
 def _reads_any(atoms, x, producers, stop) -> bool:

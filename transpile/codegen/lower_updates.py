@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import math
 
+from ..ir import Literal
 from .kernel_ir import Affine, Buffer, Expr, LoopKernel, linearize, walk
 from .lower_exprs import cast, clamped_starts
 
@@ -24,8 +25,7 @@ def in_place_update_kernels(low, eqn, buf, comment):
     sizes = update.aval.shape
     n = len(sizes)
     idx = tuple(Affine.var(d, n) for d in range(n))
-    starts = clamped_starts(low, eqn, buf.shape, sizes)
-    store = linearize(tuple(a.plus(s) for a, s in zip(idx, starts)), buf.shape, n)
+    store = linearize(_window_index(low, eqn, buf.shape, sizes, idx), buf.shape, n)
     value = cast(low.value_at(update, idx, n), buf.dtype, eqn.source)
     kernels = []
     if math.prod(sizes) > 1 and not reads_only_at(value, buf, store, sizes):
@@ -37,6 +37,17 @@ def in_place_update_kernels(low, eqn, buf, comment):
     kernels.append(LoopKernel(sizes, buf, store, value,
                               f"{comment}, in place: {buf.name} is dead after it"))
     return kernels
+
+
+def _window_index(low, eqn, shape, sizes, idx):
+    """The window's element `idx` as an index into the array: static starts as constants
+    (so that reads_only_at sees a slice of the array at the window, `x[1:]` in
+    `x.at[1:].set(x[1:] - ...)`, read where it is written), traced ones as run-time terms."""
+    starts = eqn.inputs[2:]
+    if all(isinstance(s, Literal) for s in starts):
+        return tuple(a.shift(min(max(int(s.value), 0), d - k))
+                     for a, s, d, k in zip(idx, starts, shape, sizes))
+    return tuple(a.plus(s) for a, s in zip(idx, clamped_starts(low, eqn, shape, sizes)))
 
 
 def static_update_kernels(low, eqn, buf, comment):

@@ -22,6 +22,8 @@ USER_PYTHON = "the user's Python source (lint reads and fixes it)"
 # (file under the repository, function or "<module>") -> what its regular expression reads,
 # which is not generated code.
 ALLOWED = {
+    ("runtime/link_inputs.py", "_script_inputs"):
+        "the system's linker scripts (libc.so's GROUP ( ... )), to find the libraries they name",
     ("transpile/export.py", "check_name"):
         "the export name the user chose, validated as a C identifier",
     ("transpile/export.py", "_c_identifier"): "a Python argument path ('xs[0]'), made a C name",

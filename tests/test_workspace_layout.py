@@ -33,7 +33,7 @@ def test_a_chain_of_steps_alternates_between_two_blocks():
     path = np.random.default_rng(0).integers(1, 50, (12, 12)).astype(np.int32)
     program = _program(_relax, path)
     temps = [b for b in program.temps if b.size]
-    assert len(temps) >= 8
+    assert len(temps) >= 4       # 11 steps, fused in pairs (schedule.py): a temporary per pair
     offsets, total = workspace_layout(program, temps)
     assert total == 2 * padded_bytes(temps[0])
     assert len(set(offsets.values())) == 2

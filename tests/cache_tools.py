@@ -11,9 +11,13 @@ import sys
 import textwrap
 
 SCRIPT = textwrap.dedent('''
-    import json, os, sys, warnings
+    import json, os, signal, sys, warnings
     import numpy as np
     import transpile as tp
+
+    # Ctrl-C is the tests' to send: a SIGINT that whoever started the test run ignores (a
+    # background job's, inherited) would leave an "interrupted" builder running to the end.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     FUNCTIONS = {
         "f": lambda x: x * 2.0 + 1.0,

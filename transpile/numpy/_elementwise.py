@@ -218,10 +218,12 @@ def _logical_operands(x, y):
 def _jax_promoted_scalars(xs):
     """JAX promotes a logical op's operands to one dtype before testing them against zero, so
     a weak Python float takes its partner's precision first: 1e-40 with a float16 array is
-    0.0, hence False (NumPy tests the Python value itself)."""
+    0.0, hence False (NumPy tests the Python value itself). A weak traced value (a Python
+    float handed to jit) does the same: 1e-320 with a float32 array is False under x64."""
     avals = [aval_of(operand(v)) for v in xs]
     joined = dtypes.result_type([a.dtype for a in avals], [a.weak_type for a in avals])
-    return [astype(operand(v), joined) if type(v) is float else v for v in xs]
+    return [astype(operand(v), joined) if type(v) is float or a.weak_type else v
+            for v, a in zip(xs, avals)]
 
 
 def _logical_and(x, y):

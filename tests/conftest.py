@@ -7,6 +7,9 @@ import pytest
 
 if "TRANSPILE_CACHE_DIR" not in os.environ:     # never touch the user's own cache
     os.environ["TRANSPILE_CACHE_DIR"] = tempfile.mkdtemp(prefix="transpile-test-cache-")
+# First calls wait for their modules here, so that a test calling once tests the module;
+# tests/test_first_call_executor.py turns the executor on (and checks it gives the same bits).
+os.environ.setdefault("TRANSPILE_FIRST_CALL_EXECUTOR", "0")
 
 try:
     from hypothesis import settings

@@ -378,7 +378,7 @@ class Jitted:
         started = time.perf_counter()
         lowered = self._lower(args, kwargs)
         traced = time.perf_counter()
-        executable, from_disk = lowered.compile_with_status()
+        executable, from_disk = lowered.compile_with_status(first_call=True)
         done = time.perf_counter()
         if from_disk:
             info.disk_hits += 1
@@ -630,8 +630,10 @@ class Lowered:
     def signature(self) -> str:
         return ", ".join(f"{name}: {desc}" for name, desc in self.description.items())
 
-    def compile_with_status(self):
-        return self._backend.compile(self._prepared)
+    def compile_with_status(self, first_call: bool = False):
+        """(executable, found_on_disk). `first_call`: for the jitted function's own call,
+        which the CPU backend may answer while the module builds (backends/overlapped_build.py)."""
+        return self._backend.compile(self._prepared, first_call=first_call)
 
     def compile(self) -> "Compiled":
         """JAX's `Lowered.compile()`: a `Compiled`, callable with the arguments `lower` was

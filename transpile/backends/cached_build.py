@@ -44,6 +44,21 @@ def compile_cached(backend, prepared):
     return build_private(backend, prepared, "the disk cache failed"), False
 
 
+def load_if_cached(backend, prepared):
+    """The disk cache's verified module for `prepared`, loaded, or None (no entry, or no
+    usable cache): a lookup only, which never builds and never waits for a lock."""
+    location = usable_root()
+    if location is None:
+        return None
+    cache = DiskCache(*location)
+    try:
+        key = cache_key(prepared.source, backend.compiler.identity)
+        executable = _load_cached(backend, prepared, cache, key)
+    except OSError:
+        return None
+    return None if executable is None else _hit(backend, cache, key, executable)[0]
+
+
 def _through_disk(backend, prepared, cache: DiskCache):
     key = cache_key(prepared.source, backend.compiler.identity)
     executable = _load_cached(backend, prepared, cache, key)

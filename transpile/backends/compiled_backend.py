@@ -195,9 +195,11 @@ class CompiledBackend:
                               self.renderer_class, arg_names=arg_names,
                               function=function_name(fun))
 
-    def compile(self, prepared: Prepared):
+    def compile(self, prepared: Prepared, first_call: bool = False):
         """(Executable, found_on_disk): through the disk cache when it can be used, else a
-        private build kept in memory (see `cached_build`)."""
+        private build kept in memory (see `cached_build`). `first_call`: for a jitted
+        function's call (not `Lowered.compile()`), where a backend may answer the call
+        before its module is built (cpu.py)."""
         self._before_compile(prepared)
         return compile_cached(self, prepared)
 

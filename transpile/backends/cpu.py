@@ -6,12 +6,16 @@ import numpy as np
 
 from .. import logs
 from ..codegen.c_render import RUNTIME_DECLARATIONS, CRenderer
+from ..codegen.kernel_ir import MatmulKernel
 from ..eager_array import EagerArray
 from ..output_pool import output_factory
 from ..runtime import runtime_library
 from ..runtime.compiler import CCompiler, compiler_problem
 from ..runtime.loader import from_buffer
-from . import interpret
+from . import interpret, overlapped_build
+from .cached_build import load_if_cached
+from .overlapped_build import OverlappedBuild
+from .program_executor import ProgramExecutor, executor_problem
 from .compiled_backend import ENTRY, CompiledBackend, CompiledExecutable, Prepared, \
     prepare_source, source_header
 
@@ -111,6 +115,28 @@ class CPUBackend(CompiledBackend):
 
     def __init__(self, compiler: CCompiler):
         self.compiler = compiler
+
+    def compile(self, prepared: Prepared, first_call: bool = False):
+        """As CompiledBackend.compile; a first call not found on disk runs on the program
+        executor while the module builds, where the executor computes the module's bits
+        (overlapped_build.py, program_executor.py)."""
+        if not (first_call and overlapped_build.enabled()):
+            return super().compile(prepared)
+        problem = executor_problem(prepared.program)
+        if problem is not None:
+            logs.compiles(f"the first call waits for the compiler: the executor cannot run "
+                          f"{problem}")
+            return super().compile(prepared)
+        self._before_compile(prepared)
+        found = load_if_cached(self, prepared)
+        if found is not None:
+            return found, True
+        handle = (runtime_library.ensure(self.compiler, log=logs.log).handle
+                  if any(isinstance(k, MatmulKernel) for k in prepared.program.kernels)
+                  else None)
+        executor = ProgramExecutor(prepared.program, prepared.consts, handle)
+        return OverlappedBuild(executor, lambda: super(CPUBackend, self).compile(prepared),
+                               prepared.program.name), False
 
     def _before_compile(self, prepared: Prepared) -> None:
         # A module calling the runtime library's kernels needs it loaded first (and built,

@@ -34,7 +34,7 @@ class InterpretBackend:
     def prepare(self, ir, consts, fun, signature, arg_names=()) -> Prepared:
         return Prepared(ir, consts)
 
-    def compile(self, prepared: Prepared):
+    def compile(self, prepared: Prepared, first_call: bool = False):
         return Executable(prepared), False
 
 

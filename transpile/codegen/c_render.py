@@ -580,7 +580,7 @@ class CRenderer:
         params = [self.pointer_param(b, const=True) for b in reads]
         lines.add(self._definition(index, params + [self.pointer_param(k.out, const=False)]))
         lines.depth += 1
-        groups = _batch_groups(k)
+        groups = k.batch_groups()
         *outer, (inner_size, inner_strides) = groups or [(1, (0, 0, 0))]
         terms = [[str(o.offset)] if o.offset else [] for o in (k.lhs, k.rhs)] + [[]]
         for depth, (size, strides) in enumerate(outer):
@@ -1017,21 +1017,3 @@ def _buffer_order(buf):
     """Kernel parameters in a stable order: constants, inputs, temporaries, views, outputs,
     each in the order lowering made them."""
     return _ROLE_ORDER[buf.role], buf.order, buf.name
-
-
-def _batch_groups(k: MatmulKernel) -> list:
-    """The batch dimensions as (size, (lhs, rhs, out) strides) groups, outermost first:
-    size-1 dimensions dropped, neighbours merged wherever all three operands allow it."""
-    out_strides, stride = [], k.m * k.n
-    for size in reversed(k.batch_shape):
-        out_strides.insert(0, stride)
-        stride *= size
-    dims = [(size, (ls, rs, os_)) for size, ls, rs, os_ in
-            zip(k.batch_shape, k.lhs.strides, k.rhs.strides, out_strides) if size != 1]
-    groups = []
-    for size, strides in dims:
-        if groups and all(prev == s * size for prev, s in zip(groups[-1][1], strides)):
-            groups[-1] = (groups[-1][0] * size, strides)
-        else:
-            groups.append((size, strides))
-    return groups

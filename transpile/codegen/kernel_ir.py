@@ -280,6 +280,26 @@ class MatmulKernel:
     def batch(self) -> int:
         return int(np.prod(self.batch_shape, dtype=np.int64))
 
+    def batch_groups(self) -> list:
+        """The batch dimensions as (size, (lhs, rhs, out) strides) groups, outermost first:
+        size-1 dimensions dropped, neighbours merged wherever all three operands allow it.
+        One runtime GEMM call runs the innermost group; the others are loops around it
+        (each renderer spells them; the first-call executor runs them)."""
+        out_strides, stride = [], self.m * self.n
+        for size in reversed(self.batch_shape):
+            out_strides.insert(0, stride)
+            stride *= size
+        dims = [(size, (ls, rs, os_)) for size, ls, rs, os_ in
+                zip(self.batch_shape, self.lhs.strides, self.rhs.strides, out_strides)
+                if size != 1]
+        groups = []
+        for size, strides in dims:
+            if groups and all(prev == s * size for prev, s in zip(groups[-1][1], strides)):
+                groups[-1] = (groups[-1][0] * size, strides)
+            else:
+                groups.append((size, strides))
+        return groups
+
 
 @dataclasses.dataclass
 class SortKernel:

@@ -1,0 +1,170 @@
+"""Running a lowered program without its C module: the first call, while the module builds.
+
+A function's first call used to wait for the C compiler (30-100 ms for a small module; gcc's
+floor alone is about 25 ms), where JAX's whole first call of a small program is 20-60 ms.
+But the lowered program (codegen/kernel_ir.Program) already says everything the module will
+do: which kernels, in which order, on which buffers. This runs it directly: elementwise and
+reduction kernels as NumPy array operations (numpy_kernels.py), products through the very
+runtime-library GEMM the module calls, with the same arguments. Nothing is approximated:
+each kernel either computes the module's bits (IEEE operations in the same order, the
+module's own definitions where NumPy's differ) or the program is not run here at all
+(`executor_problem` says why) and its first call waits for the compiler, as before.
+
+What runs here: straight-line programs (no loops, conds or prints) of elementwise kernels
+and max/min/logical/integer reductions over bool, integer and float32/float64 values, and
+products that call the runtime's GEMM. See numpy_kernels.py for the operations.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..codegen.c_ops import TAG
+from ..codegen.kernel_ir import Call, LoopKernel, MatmulKernel, Program, ReduceKernel, walk
+from ..codegen.loop_nest import row_major
+from ..codegen.loop_schedule import CpuTarget
+from ..eager_array import EagerArray
+from ..runtime import runtime_calls
+from . import numpy_kernels
+from .compiled_backend import distinct_outputs
+
+
+def executor_problem(program: Program) -> str | None:
+    """Why `program` cannot run on the executor with the module's exact results, or None."""
+    if program.effects:
+        return "it prints"
+    if any(view.offset is not None for view in program.views):
+        return "a loop's per-step view"
+    for statement in program.body:
+        if type(statement) is not Call or statement.scalars:
+            return f"a {type(statement).__name__} statement"
+    for buf in (*program.inputs, *program.outputs, *program.temps):
+        if np.dtype(buf.dtype) not in numpy_kernels.DTYPES:
+            return f"a {buf.dtype} buffer"
+    for kernel in program.kernels:
+        problem = _kernel_problem(kernel)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _kernel_problem(kernel) -> str | None:
+    out = getattr(kernel, "out", None)
+    if out is not None and out.root.role in ("input", "const"):
+        return "a kernel writing into an argument"
+    if isinstance(kernel, LoopKernel):
+        store = kernel.store
+        if store.dyn or any(c < 0 or (c == 0 and n > 1)
+                            for c, n in zip(store.coeffs, kernel.shape)):
+            return "a store at run-time, reversed or repeated positions"
+        problem = numpy_kernels.unsupported(kernel.value)
+        if problem is None and _reads_other_elements_of(kernel):
+            problem = "an in-place update reading other elements"
+        return problem
+    if isinstance(kernel, ReduceKernel):
+        return (numpy_kernels.reduction_problem(kernel.combiner, kernel.body.dtype,
+                                                kernel.out.dtype)
+                or numpy_kernels.unsupported(kernel.body))
+    if isinstance(kernel, MatmulKernel):
+        if kernel.limits is not None:
+            return "a product bounded by a loop index"
+        if CpuTarget.plan(kernel).layout != "gemm":
+            return "a small product the module inlines"
+        if np.dtype(kernel.out.dtype).kind not in "fiu":
+            return f"a {kernel.out.dtype} product"
+        return None
+    return f"a {type(kernel).__name__}"
+
+
+def _reads_other_elements_of(kernel: LoopKernel) -> bool:
+    """Does the kernel read its own output buffer anywhere but the element it writes? The
+    module's loop would see elements already overwritten; a whole-array evaluation would
+    not."""
+    root = kernel.out.root
+    return any(e.kind == "load" and e.args[0].root is root and e.args[1] != kernel.store
+               for e in walk(kernel.value))
+
+
+class ProgramExecutor:
+    """Calls a lowered program on NumPy arrays: the same outputs, bit for bit, as its
+    module's entry would give (`executor_problem(program)` must be None)."""
+    compiled = False
+
+    def __init__(self, program: Program, consts, runtime_handle=None):
+        self._program = program
+        self._consts = [np.ascontiguousarray(c) for c in consts]
+        self._runtime = runtime_handle          # the loaded runtime library (products)
+        self._sources = distinct_outputs(program.output_sources)
+
+    def __call__(self, arrays):
+        program = self._program
+        memory = {}
+        for buf, array in zip(program.inputs, [*self._consts, *arrays]):
+            memory[buf.name] = np.ascontiguousarray(array, dtype=buf.dtype).reshape(-1)
+        outs = [np.empty(b.shape, b.dtype).view(EagerArray) for b in program.outputs]
+        for buf, array in zip(program.outputs, outs):
+            memory[buf.name] = array.reshape(-1)
+        for buf in program.temps:
+            memory[buf.name] = np.empty(buf.size, buf.dtype)
+
+        def flat_of(buf):
+            return memory[buf.root.name]
+
+        with np.errstate(all="ignore"):       # wrapping, inf and NaN are the results
+            for statement in program.body:
+                self._run(program.kernels[statement.kernel], flat_of)
+        inputs = [*self._consts, *arrays]
+        return [self._output(kind, value, outs, inputs) for kind, value in self._sources]
+
+    @staticmethod
+    def _output(kind, value, outs, inputs):
+        if kind == "buffer":
+            return outs[value]
+        if kind == "copy":
+            return np.array(outs[value]).view(EagerArray)
+        if kind == "input":                     # a copy: callers own their results
+            return np.array(inputs[value]).view(EagerArray)
+        return value.copy().view(EagerArray)    # a literal's 0-d array
+
+    def _run(self, kernel, flat_of) -> None:
+        if isinstance(kernel, LoopKernel):
+            if 0 in kernel.shape:
+                return
+            value = numpy_kernels.evaluate(kernel.value, kernel.shape, flat_of)
+            target = numpy_kernels.strided_view(flat_of(kernel.out), kernel.shape, kernel.store)
+            np.copyto(target, value, casting="unsafe")
+        elif isinstance(kernel, ReduceKernel):
+            self._reduce(kernel, flat_of)
+        else:
+            self._product(kernel, flat_of)
+
+    @staticmethod
+    def _reduce(kernel: ReduceKernel, flat_of) -> None:
+        if 0 in kernel.out_shape:
+            return
+        shape = kernel.out_shape + kernel.reduce_shape
+        values = numpy_kernels.evaluate(kernel.body, shape, flat_of)
+        result = numpy_kernels.reduce(kernel.combiner, values, len(kernel.out_shape),
+                                      kernel.out.dtype)
+        store = row_major(kernel.out_shape, len(kernel.out_shape))
+        target = numpy_kernels.strided_view(flat_of(kernel.out), kernel.out_shape, store)
+        np.copyto(target, result, casting="unsafe")
+
+    def _product(self, k: MatmulKernel, flat_of) -> None:
+        """The module's tp_gemm calls (c_render._gemm_call): the innermost batch group per
+        call, the outer groups as loops, every offset in elements."""
+        if k.m * k.n == 0:
+            return
+        gemm = runtime_calls.gemm(self._runtime, TAG[k.out.dtype])
+        item = np.dtype(k.out.dtype).itemsize
+        groups = k.batch_groups()
+        *outer, (inner_size, inner_strides) = groups or [(1, (0, 0, 0))]
+        bases = [runtime_calls.address(flat_of(b)) for b in (k.lhs.buffer, k.rhs.buffer, k.out)]
+        (lb, lr, lc), (rb, rr, rc) = ((inner_strides[i],) + o.strides[-2:]
+                                      for i, o in enumerate((k.lhs, k.rhs)))
+        for position in np.ndindex(*(size for size, _ in outer)):
+            offsets = [k.lhs.offset, k.rhs.offset, 0]
+            for p, (_, strides) in zip(position, outer):
+                offsets = [o + p * s for o, s in zip(offsets, strides)]
+            a, b, c = (base + o * item for base, o in zip(bases, offsets))
+            gemm(inner_size, k.m, k.n, k.k, a, lb, lr, lc, b, rb, rr, rc, c,
+                 inner_strides[2], k.n)

@@ -53,7 +53,7 @@ DECLARATIONS = "tp_runtime.h"
 # The kernel headers compiled into the library, heaviest first (the parallel build starts it
 # first). Each defines its exported kernels with TP_KERNEL_API (tp_kernel_api.h).
 KERNEL_HEADERS = ("tp_gemm.h", "tp_sort.h", "tp_spectral.h", "tp_linalg.h", "tp_fft.h",
-                  "tp_conv.h", "tp_scatter.h")
+                  "tp_conv.h", "tp_scatter.h", "tp_elementwise.h")
 KIND = "runtime"           # the manifest's "built" -> "kind" of the library's cache entry
 # The header every module is compiled with first, precompiled into the library's entry
 # (see tp_prelude.h and `Prelude`).

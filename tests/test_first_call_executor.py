@@ -232,8 +232,9 @@ def test_random_programs_give_the_modules_bits(overlap, dtype):
 # -- what it refuses --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fun, reason", [
-    (lambda x: tnp.exp(x), "'exp'"),
-    (lambda x: tnp.sum(x, axis=0), "sum reduction of float64"),
+    (lambda x: tp.lax.erf_inv(x / 3), "'erf_inv'"),
+    (lambda x: tnp.sum(tnp.broadcast_to(x, (1 << 16, 3, 4))), "split across threads"),
+    (lambda x: tnp.argmax(x, axis=0), "argmax"),
     (lambda x: x.astype(np.int32), "float64 -> int32"),
     (lambda x: tp.lax.fori_loop(0, 3, lambda i, v: v * 2.0, x), "statement"),
     (lambda x: x @ x.T, "small product"),
@@ -296,9 +297,9 @@ def test_switched_off_the_first_call_waits_for_the_module(overlap, monkeypatch):
 def test_a_failed_build_is_raised_by_the_next_call(overlap, monkeypatch):
     backend = cpu.backend()
 
-    def broken(prepared, tmp):
+    def broken(self, prepared, tmp):
         raise CompileError(f"the compiler failed in {tmp}")
-    monkeypatch.setattr(backend, "_build", broken)
+    monkeypatch.setattr(type(backend), "_build", broken)
     f = tp.jit(lambda a: a * 5.0 - 7.0)
     x = np.arange(6.0)
     np.testing.assert_array_equal(f(x), x * 5.0 - 7.0)      # the executor's answer
@@ -328,3 +329,90 @@ def test_overlapped_build_waits_and_forwards():
     assert overlapped.plain_runner() == "runner"
     assert overlapped.so_path == "/nowhere/module.so" and done == [1]
     assert overlapped.device_inputs is False and overlapped.compiled
+
+
+def test_builds_queue_beyond_the_cores(overlap, monkeypatch):
+    """One module per new shape, called once each: at most one build per core at a time."""
+    import threading
+    import time
+    running, most = [], []
+    lock = threading.Lock()
+    backend = cpu.backend()
+    original = type(backend)._build
+
+    def counted(self, prepared, tmp):
+        with lock:
+            running.append(1)
+            most.append(len(running))
+        try:
+            time.sleep(0.05)
+            return original(self, prepared, tmp)
+        finally:
+            with lock:
+                running.pop()
+    monkeypatch.setattr(type(backend), "_build", counted)
+    f = tp.jit(lambda a: a * 2.0 + 0.5)
+    for n in range(1, 7):
+        x = np.arange(float(n))
+        np.testing.assert_array_equal(f(x), x * 2.0 + 0.5)
+    for n in range(1, 7):                      # each waits for its module
+        x = np.arange(float(n))
+        np.testing.assert_array_equal(f(x), x * 2.0 + 0.5)
+    assert len(most) == 6 and max(most) <= max(1, os.cpu_count() or 1)
+
+
+# -- transcendental functions: the runtime library's maps, spelled as the module spells them --
+
+def test_maps_are_spelled_as_the_module_spells_its_operations():
+    from transpile.codegen.c_ops import op_rule
+    from transpile.runtime.runtime_calls import map_spellings
+    maps = map_spellings()
+    assert {"exp", "tanh", "log", "sin", "atan2", "pow"} <= set(maps)
+    for op, (arity, f32, f64) in maps.items():
+        for dtype, call in ((np.dtype(np.float32), f32), (np.dtype(np.float64), f64)):
+            names = ["x", "z"][:arity]
+            assert op_rule(op, (dtype,) * arity)(names, (dtype,) * arity, dtype) == \
+                f"{call}({', '.join(names)})", (op, dtype)
+
+
+_MAPPED = {"exp": tnp.exp, "tanh": tnp.tanh, "exp2": tnp.exp2, "expm1": tnp.expm1,
+           "log": tnp.log, "log2": tnp.log2, "log10": tnp.log10, "log1p": tnp.log1p,
+           "sin": tnp.sin, "cos": tnp.cos, "tan": tnp.tan, "arcsin": tnp.arcsin,
+           "arccos": tnp.arccos, "arctan": tnp.arctan, "sinh": tnp.sinh, "cosh": tnp.cosh,
+           "arcsinh": tnp.arcsinh, "arccosh": tnp.arccosh, "arctanh": tnp.arctanh,
+           "cbrt": tnp.cbrt, "erf": tp.scipy.special.erf if hasattr(tp, "scipy") else None}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+def test_transcendental_functions_give_the_modules_bits(overlap, dtype):
+    x = np.concatenate([edge_values(dtype, seed=2),
+                        np.linspace(-30, 30, 61), np.linspace(-1, 1, 41)]).astype(dtype)
+    y = np.resize(edge_values(dtype, seed=4)[::-1], x.shape).astype(dtype)
+    unary = [f for f in _MAPPED.values() if f is not None]
+    assert_executor_exact(lambda a: [f(a) for f in unary], x)
+    assert_executor_exact(lambda a, b: (tnp.arctan2(a, b), a ** b, tnp.hypot(a, b),
+                                        tnp.exp(a[::-1] * 0.5) + b), x, y)
+
+
+# -- float sums and products, in the module's own order ----------------------------------------
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+@pytest.mark.parametrize("shape, axis", [((7, 37), 1), ((5, 8), 1), ((3, 4, 19), (1, 2)),
+                                         ((300, 11), 0), ((6, 5, 9), (0, 2)), ((40,), 0),
+                                         ((9, 3), None), ((4, 0), 1), ((2, 17, 3), 1)])
+def test_float_sums_and_products_give_the_modules_bits(overlap, dtype, shape, axis):
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(shape) * 10.0 ** rng.integers(-8, 8, shape)).astype(dtype)
+    if x.size > 3:
+        x.flat[1] = -0.0
+    assert_executor_exact(lambda a: (tnp.sum(a, axis=axis), tnp.prod(a[..., ::-1] / 3, axis=axis),
+                                     tnp.mean(a * a, axis=axis)), x)
+    negative_zeros = np.full(shape, -0.0, dtype)
+    assert_executor_exact(lambda a: tnp.sum(a, axis=axis), negative_zeros)
+
+
+def test_a_lane_ordered_sum_is_not_numpys_pairwise_sum(overlap):
+    """The order matters: terms chosen so that summing in another order rounds differently."""
+    x = np.array([1e16, 1.0, -1e16, 1.0] * 5 + [3.0, 1e-3, 7.0], dtype=np.float64)
+    ours, module = executor_and_module(lambda a: tnp.sum(a), x)
+    assert same_bits(ours[0], module[0])

@@ -97,4 +97,26 @@ TP_DECLARE_FFT(c128, double, tp_c128)
                        int64_t groups);
 TP_FOR_FLOATS(TP_DECLARE_CONV)
 
+/* tp_elementwise.h: one scalar function over contiguous arrays (the first-call executor's;
+ * modules never call them). */
+/* (operation, its float32 spelling, its float64 spelling), as c_ops.OP_RULES renders them */
+#define TP_UNARY_MAPS(X)                                                                      \
+    X(exp, tp_expf, tp_exp) X(tanh, tp_tanh_f32, tp_tanh_f64) X(exp2, exp2f, exp2)          \
+    X(expm1, expm1f, expm1) X(log, logf, log) X(log2, log2f, log2) X(log10, log10f, log10)  \
+    X(log1p, log1pf, log1p) X(sin, sinf, sin) X(cos, cosf, cos) X(tan, tanf, tan)           \
+    X(asin, asinf, asin) X(acos, acosf, acos) X(atan, atanf, atan) X(sinh, sinhf, sinh)     \
+    X(cosh, coshf, cosh) X(asinh, asinhf, asinh) X(acosh, acoshf, acosh)                    \
+    X(atanh, atanhf, atanh) X(cbrt, cbrtf, cbrt) X(erf, erff, erf) X(erfc, erfcf, erfc)
+#define TP_BINARY_MAPS(X)                                                                     \
+    X(atan2, atan2f, atan2) X(pow, powf, pow) X(hypot, hypotf, hypot)
+
+#define TP_DECLARE_MAP1(op, f32_call, f64_call)                                               \
+    void tp_map_##op##_f32(const float *x, float *y, int64_t n);                              \
+    void tp_map_##op##_f64(const double *x, double *y, int64_t n);
+#define TP_DECLARE_MAP2(op, f32_call, f64_call)                                               \
+    void tp_map_##op##_f32(const float *x, const float *z, float *y, int64_t n);              \
+    void tp_map_##op##_f64(const double *x, const double *z, double *y, int64_t n);
+TP_UNARY_MAPS(TP_DECLARE_MAP1)
+TP_BINARY_MAPS(TP_DECLARE_MAP2)
+
 #endif /* TRANSPILE_RUNTIME_LIBRARY_H */

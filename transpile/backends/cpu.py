@@ -6,7 +6,6 @@ import numpy as np
 
 from .. import logs
 from ..codegen.c_render import RUNTIME_DECLARATIONS, CRenderer
-from ..codegen.kernel_ir import MatmulKernel
 from ..eager_array import EagerArray
 from ..output_pool import output_factory
 from ..runtime import runtime_library
@@ -15,7 +14,7 @@ from ..runtime.loader import from_buffer
 from . import interpret, overlapped_build
 from .cached_build import load_if_cached
 from .overlapped_build import OverlappedBuild
-from .program_executor import ProgramExecutor, executor_problem
+from .program_executor import ProgramExecutor, executor_problem, needs_runtime_library
 from .compiled_backend import ENTRY, CompiledBackend, CompiledExecutable, Prepared, \
     prepare_source, source_header
 
@@ -132,8 +131,7 @@ class CPUBackend(CompiledBackend):
         if found is not None:
             return found, True
         handle = (runtime_library.ensure(self.compiler, log=logs.log).handle
-                  if any(isinstance(k, MatmulKernel) for k in prepared.program.kernels)
-                  else None)
+                  if needs_runtime_library(prepared.program) else None)
         executor = ProgramExecutor(prepared.program, prepared.consts, handle)
         return OverlappedBuild(executor, lambda: super(CPUBackend, self).compile(prepared),
                                prepared.program.name), False

@@ -5,17 +5,23 @@ still being built, so everything here must give exactly the bits the compiled ke
 the same IEEE operations in the same order, the module's own definitions where NumPy's
 differ (maximum's choice between -0.0 and +0.0; a zero max reduction's sign), wrapping
 integer arithmetic. Only operations whose result does not depend on how the C compiler
-schedules them are here: no transcendental function (the module's tp_expf is not NumPy's
-exp), no float sum or product (the module's order is the vectoriser's). A kernel using
-anything else is not run here (`unsupported`), and its program waits for the compiler.
+schedules them are here. Transcendental functions are not NumPy's (the module's tp_expf is
+not NumPy's exp): the runtime library's maps (tp_elementwise.h) compute them with the
+module's own helpers. No float sum or product: the module's order is the vectoriser's. A
+kernel using anything else is not run here (`unsupported`), and its program waits for the
+compiler.
 
-One table, OPS, keyed by primitive: (the dtype kinds it covers, the NumPy spelling).
+One table, OPS, keyed by primitive: (the dtype kinds it covers, the NumPy spelling); the
+maps' operations are listed in tp_runtime.h (runtime_calls.map_spellings).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..codegen.c_ops import TAG
+from ..codegen.c_reductions import SUM_LANES
 from ..codegen.kernel_ir import Affine, Expr, children, walk
+from ..runtime import runtime_calls
 
 _FLOAT, _INT, _BOOL = "f", "iu", "b"
 
@@ -113,15 +119,22 @@ def node_problem(e: Expr) -> str | None:
         return f"{src} values" if src not in DTYPES else _cast_problem(src, np.dtype(e.dtype))
     if e.kind == "op":
         name, operands, loop = e.args
-        entry = OPS.get(name)
-        if entry is None:
+        kinds = OPS[name][0] if name in OPS else \
+            _FLOAT if name in runtime_calls.map_spellings() else None
+        if kinds is None:
             return f"the operation {name!r}"
         if any(np.dtype(d) != np.dtype(x.dtype) for d, x in zip(loop, operands)) or \
                 len({np.dtype(d) for d in loop}) > 1:
             return f"{name!r} on mixed operand types"
-        if any(np.dtype(d).kind not in entry[0] for d in loop):
+        if any(np.dtype(d).kind not in kinds for d in loop):
             return f"{name!r} on {loop[0]}"
     return None
+
+
+def uses_runtime_maps(expr: Expr) -> bool:
+    """Does evaluating `expr` call the runtime library's maps (tp_elementwise.h)?"""
+    maps = runtime_calls.map_spellings()
+    return any(e.kind == "op" and e.args[0] in maps for e in walk(expr))
 
 
 def unsupported(expr: Expr) -> str | None:
@@ -158,10 +171,11 @@ def _literal(e: Expr):
     return np.asarray(value, dtype=e.dtype)
 
 
-def evaluate(expr: Expr, shape: tuple, flat_of) -> np.ndarray:
+def evaluate(expr: Expr, shape: tuple, flat_of, runtime=None) -> np.ndarray:
     """`expr` at every point of a loop nest over `shape` (broadcast to it where it does not
-    vary); `flat_of(buffer)` is the buffer's memory as a flat array. Iterative, each shared
-    node once (expressions are deep DAGs)."""
+    vary); `flat_of(buffer)` is the buffer's memory as a flat array; `runtime` the loaded
+    runtime library (RuntimeLibrary.handle), for the functions computed by its maps.
+    Iterative, each shared node once (expressions are deep DAGs)."""
     values: dict[int, np.ndarray] = {}
     stack = [(expr, False)]
     while stack:
@@ -172,11 +186,11 @@ def evaluate(expr: Expr, shape: tuple, flat_of) -> np.ndarray:
             stack.append((node, True))
             stack.extend((c, False) for c in children(node) if id(c) not in values)
             continue
-        values[id(node)] = _node_value(node, shape, flat_of, values)
+        values[id(node)] = _node_value(node, shape, flat_of, values, runtime)
     return np.broadcast_to(values[id(expr)], shape)
 
 
-def _node_value(e: Expr, shape, flat_of, values) -> np.ndarray:
+def _node_value(e: Expr, shape, flat_of, values, runtime) -> np.ndarray:
     kind = e.kind
     if kind == "load":
         buf, index = e.args
@@ -191,15 +205,31 @@ def _node_value(e: Expr, shape, flat_of, values) -> np.ndarray:
         p, t, f = (values[id(x)] for x in e.args)
         return np.where(p, t, f).astype(e.dtype, copy=False)
     name, operands, _ = e.args
+    if name not in OPS:
+        return _mapped(name, [values[id(x)] for x in operands], shape, e.dtype, runtime)
     result = OPS[name][1](*(np.asarray(values[id(x)]) for x in operands))
     return np.asarray(result).astype(e.dtype, copy=False)
 
 
+def _mapped(name: str, operands, shape, dtype, runtime) -> np.ndarray:
+    """A function the module computes inline, computed by the runtime library's map of the
+    same spelling over contiguous copies of the operands (tp_elementwise.h)."""
+    dtype = np.dtype(dtype)
+    inputs = [np.ascontiguousarray(np.broadcast_to(x, shape), dtype=dtype) for x in operands]
+    out = np.empty(shape, dtype)
+    if out.size:
+        address = runtime_calls.address
+        runtime_calls.elementwise_map(runtime, name, TAG[dtype])(
+            *map(address, inputs), address(out), out.size)
+    return out
+
+
 # -- reductions ---------------------------------------------------------------------------
 
-def reduction_problem(combiner: str, body_dtype, out_dtype) -> str | None:
-    """Why a reduction cannot be run here to the module's bits, or None. Float sums and
-    products are combined in the vectoriser's order; argmax/argmin are not wired up."""
+def reduction_problem(combiner: str, body_dtype, out_dtype, plan) -> str | None:
+    """Why a reduction cannot be run here to the module's bits, or None. `plan` is its CPU
+    KernelPlan: a float sum or product is taken in the order its layout fixes, except when
+    threads split the reduced loop (their partial sums combine in the runtime's order)."""
     dt, out = np.dtype(body_dtype), np.dtype(out_dtype)
     if combiner in ("and", "or"):
         return None
@@ -207,22 +237,71 @@ def reduction_problem(combiner: str, body_dtype, out_dtype) -> str | None:
         return None
     if combiner in ("sum", "prod") and dt.kind in "iu" and dt == out:
         return None     # wrapping integer arithmetic: any order gives the same bits
-    return f"a {combiner} reduction of {dt}"
+    if combiner in ("sum", "prod") and dt.kind == "f" and plan.threads != "reduction":
+        if combiner == "sum" and plan.layout in ("nest", "in_order", "rows_outside"):
+            return None
+        if combiner == "prod" and plan.layout in ("in_order", "rows_outside"):
+            return None
+    return f"a {combiner} reduction of {dt}" + (
+        " split across threads" if plan.threads == "reduction" else "")
 
 
-def reduce(combiner: str, values: np.ndarray, n_out: int, out_dtype) -> np.ndarray:
+def reduce(combiner: str, values: np.ndarray, n_out: int, out_dtype, plan=None,
+           group_shape=None) -> np.ndarray:
     """Combine `values` (output dims, then reduced dims) over its last dims: the module's
-    result, bit for bit, for what `reduction_problem` accepts."""
+    result, bit for bit, for what `reduction_problem` accepts. `plan` and `group_shape` (the
+    extents of its merged loops) say in which order the module takes a float sum."""
     rows = values.reshape(values.shape[:n_out] + (-1,))
     if combiner == "and":
         return np.all(rows, axis=-1)
     if combiner == "or":
         return np.any(rows, axis=-1)
+    if rows.dtype.kind == "f" and combiner in ("sum", "prod"):
+        return _float_fold(combiner, values, plan, group_shape, out_dtype)
     if combiner in ("sum", "prod"):
         with np.errstate(over="ignore"):
             fold = np.add if combiner == "sum" else np.multiply
             return fold.reduce(rows, axis=-1, dtype=out_dtype)
     return _extreme(combiner, rows)
+
+
+def _in_order(combiner: str, terms: np.ndarray, axis: int) -> np.ndarray:
+    """The fold along `axis` in order from the identity (0 or 1), as a C loop `acc += x` or
+    `acc *= x` takes it: an accumulate is sequential by definition (a reduce may be pairwise),
+    and starting from the identity gives 0 + -0.0 = +0.0 as the loop does."""
+    identity = np.full(terms.shape[:axis] + (1,) + terms.shape[axis + 1:],
+                       0 if combiner == "sum" else 1, dtype=terms.dtype)
+    fold = np.add if combiner == "sum" else np.multiply
+    return fold.accumulate(np.concatenate([identity, terms], axis=axis), axis=axis).take(
+        -1, axis=axis)
+
+
+def _float_fold(combiner, values, plan, group_shape, out_dtype) -> np.ndarray:
+    """A float sum or product in the module's order: in order (layouts in_order and
+    rows_outside, every product), or by SUM_LANES lanes along the innermost reduced loop
+    (layout nest: c_reductions.SUM_LANES, c_render._lane_sum). float32 sums accumulate in
+    double, as the module's do."""
+    out_dtype = np.dtype(out_dtype)
+    acc_dtype = np.float64 if combiner == "sum" else values.dtype
+    n_out = plan.out_loops
+    grouped = np.asarray(values, dtype=acc_dtype).reshape(group_shape)
+    out_shape = grouped.shape[:n_out]
+    if grouped.size == 0:                                 # nothing reduced: the identity
+        return np.full(out_shape, 0 if combiner == "sum" else 1, dtype=out_dtype)
+    if combiner == "prod" or plan.layout != "nest":
+        terms = grouped.reshape(out_shape + (-1,))
+        return _in_order(combiner, terms, n_out).astype(out_dtype)
+    n = grouped.shape[-1]
+    terms = grouped.reshape(out_shape + (-1, n))          # (outputs, outer reduced, inner)
+    full = n - n % SUM_LANES
+    blocks = terms[..., :full].reshape(terms.shape[:-1] + (full // SUM_LANES, SUM_LANES))
+    lanes = _in_order("sum", blocks, blocks.ndim - 2)
+    for j in range(n - full):                             # the last n % L terms
+        lanes[..., j] = lanes[..., j] + terms[..., full + j]
+    parts = [lanes[..., i] for i in range(SUM_LANES)]
+    while len(parts) > 1:                                 # c_reductions.lane_tree's order
+        parts = [a + b for a, b in zip(parts[0::2], parts[1::2])]
+    return _in_order("sum", parts[0], n_out).astype(out_dtype)
 
 
 def _extreme(combiner: str, rows: np.ndarray) -> np.ndarray:

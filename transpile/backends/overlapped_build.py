@@ -22,6 +22,18 @@ from .. import logs
 
 ENVIRONMENT = "TRANSPILE_FIRST_CALL_EXECUTOR"
 
+# Builds running at once: a loop calling a function once per new shape must not start a
+# compiler per shape (each cc1 takes tens of megabytes); the others queue.
+_builders = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
+
+
+def _fresh_builders_in_forked_child() -> None:
+    global _builders          # a forked child has none of its parent's build threads
+    _builders = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
+
+
+os.register_at_fork(after_in_child=_fresh_builders_in_forked_child)
+
 
 def enabled() -> bool:
     raw = os.environ.get(ENVIRONMENT, "1").strip().lower()
@@ -53,7 +65,8 @@ class OverlappedBuild:
     def _run_build(self) -> None:
         started = time.perf_counter()
         try:
-            self._module, _ = self._build()
+            with _builders:
+                self._module, _ = self._build()
         except BaseException as err:          # re-raised by the call that needs the module
             self._error = err
             return

@@ -11,8 +11,9 @@ module's own definitions where NumPy's differ) or the program is not run here at
 (`executor_problem` says why) and its first call waits for the compiler, as before.
 
 What runs here: straight-line programs (no loops, conds or prints) of elementwise kernels
-and max/min/logical/integer reductions over bool, integer and float32/float64 values, and
-products that call the runtime's GEMM. See numpy_kernels.py for the operations.
+and max/min/logical/integer reductions over bool, integer and float32/float64 values
+(transcendental functions through the runtime library's maps, the module's own helpers
+compiled there), and products that call the runtime's GEMM. See numpy_kernels.py.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from ..codegen.c_ops import TAG
 from ..codegen.kernel_ir import Call, LoopKernel, MatmulKernel, Program, ReduceKernel, walk
-from ..codegen.loop_nest import row_major
+from ..codegen.loop_nest import group_extents, row_major
 from ..codegen.loop_schedule import CpuTarget
 from ..eager_array import EagerArray
 from ..runtime import runtime_calls
@@ -62,7 +63,7 @@ def _kernel_problem(kernel) -> str | None:
         return problem
     if isinstance(kernel, ReduceKernel):
         return (numpy_kernels.reduction_problem(kernel.combiner, kernel.body.dtype,
-                                                kernel.out.dtype)
+                                                kernel.out.dtype, CpuTarget.plan(kernel))
                 or numpy_kernels.unsupported(kernel.body))
     if isinstance(kernel, MatmulKernel):
         if kernel.limits is not None:
@@ -73,6 +74,12 @@ def _kernel_problem(kernel) -> str | None:
             return f"a {kernel.out.dtype} product"
         return None
     return f"a {type(kernel).__name__}"
+
+
+def needs_runtime_library(program: Program) -> bool:
+    """Does running `program` here call into the runtime library (products, maps)?"""
+    return any(isinstance(k, MatmulKernel) or numpy_kernels.uses_runtime_maps(
+        k.value if isinstance(k, LoopKernel) else k.body) for k in program.kernels)
 
 
 def _reads_other_elements_of(kernel: LoopKernel) -> bool:
@@ -129,7 +136,7 @@ class ProgramExecutor:
         if isinstance(kernel, LoopKernel):
             if 0 in kernel.shape:
                 return
-            value = numpy_kernels.evaluate(kernel.value, kernel.shape, flat_of)
+            value = numpy_kernels.evaluate(kernel.value, kernel.shape, flat_of, self._runtime)
             target = numpy_kernels.strided_view(flat_of(kernel.out), kernel.shape, kernel.store)
             np.copyto(target, value, casting="unsafe")
         elif isinstance(kernel, ReduceKernel):
@@ -137,17 +144,17 @@ class ProgramExecutor:
         else:
             self._product(kernel, flat_of)
 
-    @staticmethod
-    def _reduce(kernel: ReduceKernel, flat_of) -> None:
+    def _reduce(self, kernel: ReduceKernel, flat_of) -> None:
         if 0 in kernel.out_shape:
             return
         shape = kernel.out_shape + kernel.reduce_shape
-        values = numpy_kernels.evaluate(kernel.body, shape, flat_of)
+        values = numpy_kernels.evaluate(kernel.body, shape, flat_of, self._runtime)
+        plan = CpuTarget.plan(kernel)
         result = numpy_kernels.reduce(kernel.combiner, values, len(kernel.out_shape),
-                                      kernel.out.dtype)
+                                      kernel.out.dtype, plan, group_extents(shape, plan.groups))
         store = row_major(kernel.out_shape, len(kernel.out_shape))
         target = numpy_kernels.strided_view(flat_of(kernel.out), kernel.out_shape, store)
-        np.copyto(target, result, casting="unsafe")
+        np.copyto(target, np.reshape(result, kernel.out_shape), casting="unsafe")
 
     def _product(self, k: MatmulKernel, flat_of) -> None:
         """The module's tp_gemm calls (c_render._gemm_call): the innermost batch group per

@@ -36,7 +36,7 @@ class Lines:
 
         class _Block:
             def __enter__(self):
-                lines.add(head + " {")
+                lines.add(f"{head} {{" if head else "{")
                 lines.depth += 1
 
             def __exit__(self, *exc):

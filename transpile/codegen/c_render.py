@@ -14,9 +14,10 @@ from .c_comment import c_comment
 from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffers_of
 from .c_expr import counter as _counter
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
-from .c_reductions import (NAN_SEEN, accumulator_result, accumulator_type,
-                           declared_reduction, extreme_update, omp_reduction_clause,
-                           reduction_init, reduction_update, uses_builtin_extreme)
+from .c_reductions import (NAN_SEEN, SUM_LANES, accumulator_result, accumulator_type,
+                           declared_reduction, extreme_update, lane_ordered_sum, lane_tree,
+                           omp_reduction_clause, reduction_init, reduction_update,
+                           uses_builtin_extreme)
 from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, For,
                         HelperKernel, IteratedKernel, LoopKernel, MatmulKernel, Program,
                         ReduceKernel, SortKernel, Switch, While, swapped_buffers, walk)
@@ -422,25 +423,11 @@ class CRenderer:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
             builtin = plan.layout != "in_order" and uses_builtin_extreme(k.combiner, dt)
-            if plan.layout == "in_order":
-                self._open_loops(lines, space, n_out_loops, len(space.names), False,
-                                 innermost_pragma="")
+            if plan.layout == "nest" and plan.threads != "reduction" and \
+                    lane_ordered_sum(k.combiner, dt):
+                self._lane_sum(lines, space, k, n_out_loops, acc_t)
             else:
-                clause = omp_reduction_clause(k.combiner, dt)
-                if clause.startswith("tp_"):
-                    self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
-                reduction = f" reduction({clause}:acc)"
-                if builtin:
-                    lines.add(f"int {NAN_SEEN} = 0;")
-                    reduction += f" reduction(|:{NAN_SEEN})"
-                self._open_loops(lines, space, n_out_loops, len(space.names),
-                                 plan.threads == "reduction", reduction=reduction)
-            v = self._expressions(lines, space, _counter())(k.body)
-            where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
-            update = (extreme_update(k.combiner, "acc", v) if builtin
-                      else reduction_update(k.combiner, dt, "acc", v))
-            lines.add(update + where)
-            self._close_loops(lines, len(space.names) - n_out_loops)
+                self._accumulate(lines, space, k, n_out_loops, builtin)
             if builtin:
                 self._in_order_pass(lines, space, k, n_out_loops)
             elif k.combiner in ("max", "min") and dtypes.is_float(dt):
@@ -451,6 +438,56 @@ class CRenderer:
         lines.depth -= 1
         lines.add("}")
         return lines.text() + "\n"
+
+    def _accumulate(self, lines, space, k: ReduceKernel, n_out_loops: int, builtin: bool):
+        """The reduced loops updating `acc`: strictly in order, or under a reduction clause
+        (which combines simd lanes and threads in the compiler's order)."""
+        plan, dt = self._plan, k.body.dtype
+        if plan.layout == "in_order":
+            self._open_loops(lines, space, n_out_loops, len(space.names), False,
+                             innermost_pragma="")
+        else:
+            clause = omp_reduction_clause(k.combiner, dt)
+            if clause.startswith("tp_"):
+                self.declared_reductions.add(declared_reduction(clause, k.combiner, dt))
+            reduction = f" reduction({clause}:acc)"
+            if builtin:
+                lines.add(f"int {NAN_SEEN} = 0;")
+                reduction += f" reduction(|:{NAN_SEEN})"
+            self._open_loops(lines, space, n_out_loops, len(space.names),
+                             plan.threads == "reduction", reduction=reduction)
+        v = self._expressions(lines, space, _counter())(k.body)
+        where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
+        update = (extreme_update(k.combiner, "acc", v) if builtin
+                  else reduction_update(k.combiner, dt, "acc", v))
+        lines.add(update + where)
+        self._close_loops(lines, len(space.names) - n_out_loops)
+
+    def _lane_sum(self, lines, space, k: ReduceKernel, n_out_loops: int, acc_t: str):
+        """A float sum in the order c_reductions.SUM_LANES defines, whatever the compiler
+        and the CPU: the outer reduced loops in order; along the innermost, lane l sums the
+        terms at positions l, l + L, l + 2L... in order (a simd loop of L lanes, then the
+        last n % L terms into lanes 0...), and the lanes' fixed tree is added to `acc`. The
+        first-call executor reproduces this order (backends/numpy_kernels.py)."""
+        inner = len(space.names) - 1
+        var, extent = space.names[inner], space.extent_text(inner)
+        self._open_loops(lines, space, n_out_loops, inner, False, innermost_pragma="")
+        where = f"  /* {_short_source(k.source)} */" if k.source is not None else ""
+        with lines.block(""):
+            lines.add(f"{acc_t} part[{SUM_LANES}] = {{0}};")
+            lines.add(f"const int64_t full = {extent} - {extent} % {SUM_LANES};")
+            with lines.block(f"for (int64_t block = 0; block < full; block += {SUM_LANES})"):
+                lines.add("#pragma omp simd")
+                with lines.block(f"for (int64_t {var} = block; {var} < block + {SUM_LANES}; "
+                                 f"{var}++)"):
+                    v = self._expressions(lines, space, _counter())(k.body)
+                    lines.add(reduction_update(k.combiner, k.body.dtype,
+                                               f"part[{var} - block]", v) + where)
+            with lines.block(f"for (int64_t {var} = full; {var} < {extent}; {var}++)"):
+                v = self._expressions(lines, space, _counter())(k.body)
+                lines.add(reduction_update(k.combiner, k.body.dtype, f"part[{var} - full]", v))
+            lines.add(f"acc += {lane_tree('part')};")
+        self._close_loops(lines, inner - n_out_loops)
 
     def _column_reduction(self, k: ReduceKernel, index: int, space, store) -> str:
         """Outer output loops outside (the outermost in parallel when the plan splits it);

@@ -8,6 +8,11 @@ operands converted to the dtype JAX computes in (the result's, or for predicates
 operands' join), other ops in NumPy's own dtypes with the result converted (exact for the
 integer ops, within the fuzzer's tolerances for float sums). Without x64, 64-bit arrays are
 first narrowed to 32 bits, as transpile (and JAX) store them.
+
+A 0-d result that JAX types weakly (computed from Python scalars only: where(c, False, 4),
+positive of a Python-int argument) is kept as a Python scalar of its kind, the fuzzer's
+mark of a weak value, so the ops that consume it promote as JAX does (clip(uint32, it, ...)
+stays uint32: seed 960069, x32; kron(int8, it) is int8: seed 970075, x64).
 """
 from __future__ import annotations
 
@@ -95,7 +100,8 @@ def _narrowed(x):
 
 
 def _jax_dtype(op, params, args):
-    """(result dtype, operands' join) under JAX's rules, or None where tracing refuses."""
+    """(result dtype, operands' join, weakly typed?) under JAX's rules, or None where tracing
+    refuses."""
     arrays = [a for a in args if not is_pyscalar(a)]
 
     def traced(*given):
@@ -107,12 +113,29 @@ def _jax_dtype(op, params, args):
         return None
     if not hasattr(out, "dtype"):
         return None
+    weak = bool(getattr(out, "weak_type", False))
     if op.family not in _ELEMENTWISE:
-        return np.dtype(out.dtype), None
+        return np.dtype(out.dtype), None, weak
     join = dtypes.result_type([np.asarray(a).dtype if not is_pyscalar(a)
                                else dtypes.default_for_python_type(type(a)) for a in args],
                               [is_pyscalar(a) for a in args])
-    return np.dtype(out.dtype), join
+    return np.dtype(out.dtype), join, weak
+
+
+def _with_jax_weakness(value, typing):
+    """A 0-d value as weak as JAX makes it: a Python scalar where JAX's result is weakly
+    typed (so later ops promote it as JAX does), a 0-d array of the result dtype where it is
+    not (jnp.sum(5) is a strong int32). Booleans are never weak and promote alike either way;
+    they are left as they are."""
+    if typing is None or np.ndim(value) or not isinstance(value, (np.ndarray, np.generic,
+                                                                  int, float)):
+        return value
+    out_dt, _, weak = typing
+    if out_dt.kind not in "iuf" or np.asarray(value).dtype == np.bool_:
+        return value
+    if weak:
+        return _as(np.asarray(value), out_dt).item()
+    return _as(np.asarray(value), out_dt) if is_pyscalar(value) else value
 
 
 def _as(x, dt):
@@ -135,13 +158,16 @@ def jax_reference(op):
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]
+        typing = _jax_dtype(op, params, args)
+        return _with_jax_weakness(value_at_jax_dtype(params, args, typing), typing)
+
+    def value_at_jax_dtype(params, args, typing):
         for a in args:
             if type(a) is int:
                 _as(a, dtypes.default_int())     # beyond the default int: JAX raises
         if type(params.get("lit")) is int:          # so does a literal inside cond's branches,
             _as(params["lit"], dtypes.default_int())   # both traced (seed 820022, x32)
         _check_fill(params, args)
-        typing = _jax_dtype(op, params, args)
         if all(is_pyscalar(a) for a in args) and args and (
                 typing is None or op.family not in _ELEMENTWISE):
             if op.name == "const_chain" and typing is not None:
@@ -149,7 +175,7 @@ def jax_reference(op):
             return _python_scalars_at_jax_precision(numpy_ref, params, args)
         if typing is None:
             return numpy_ref(params, *args)
-        out_dt, join = typing
+        out_dt, join, _ = typing
         if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
             # Predicates and bit counts compute in their operands' dtype, not the result's
             # (jnp.bitwise_count(int8(-2)) counts |-2|, not uint8 254: seed 520077, x64).

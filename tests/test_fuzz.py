@@ -76,8 +76,9 @@ def test_fuzz_sample_under_jax_rules(x64):
 # 320126 where(c, 1.5, 2**64) (JAX raises OverflowError; transpile did not), 830272 uint8 //
 # -2**63 (the int wraps to 0: a division by zero, JAX's 255; transpile tested the int as
 # written), 970075 kron(int8, positive of a Python-int argument) is int8 (the reference lost
-# the positive's weak type and made it int64).
-JAX_X64_REGRESSION_SEEDS = (320081, 320147, 320010, 320126, 830272, 970075)
+# the positive's weak type and made it int64), 1200133 stack(uint8, 1.0 / (u + 0.0),
+# float32) is float32 (the middle operand a weak float64 array; the reference made it strong).
+JAX_X64_REGRESSION_SEEDS = (320081, 320147, 320010, 320126, 830272, 970075, 1200133)
 
 
 def test_fuzz_jax_x64_regression_seeds():

@@ -9,10 +9,13 @@ operands' join), other ops in NumPy's own dtypes with the result converted (exac
 integer ops, within the fuzzer's tolerances for float sums). Without x64, 64-bit arrays are
 first narrowed to 32 bits, as transpile (and JAX) store them.
 
-A 0-d result that JAX types weakly (computed from Python scalars only: where(c, False, 4),
-positive of a Python-int argument) is kept as a Python scalar of its kind, the fuzzer's
-mark of a weak value, so the ops that consume it promote as JAX does (clip(uint32, it, ...)
-stays uint32: seed 960069, x32; kron(int8, it) is int8: seed 970075, x64).
+A result that JAX types weakly (where(c, False, 4), positive of a Python-int argument,
+int16 * 1.5) keeps its weak type, as transpile's tracing reports it (checked against JAX by
+tests/test_jax_dtype_rules.py), so the ops that consume it promote as in JAX: a 0-d one is
+a Python scalar of its kind, the fuzzer's mark of a weak value (clip(uint32, it, ...) stays
+uint32: seed 960069, x32; kron(int8, it) is int8: seed 970075, x64), one with axes a
+values.WeakArray, traced as a weak array (stack(uint8, 1.0 / (u + 0.0), float32) is float32:
+seed 1200133, x64).
 """
 from __future__ import annotations
 
@@ -23,10 +26,11 @@ import numpy as np
 
 import transpile as tp
 from transpile import dtypes
+from transpile.eager_array import as_weak
 
 from . import generate, ops_contexts
 from .ops import OPS
-from .values import is_pyscalar
+from .values import WeakArray, is_pyscalar
 
 _ELEMENTWISE = ("unary", "binary")
 # Products JAX computes after promoting both operands (a Python float becomes the array's
@@ -95,14 +99,24 @@ _EXACT_INTS = _COMPARISONS + ("clip",)
 def _narrowed(x):
     if isinstance(x, np.ndarray) or isinstance(x, np.generic):
         dt = dtypes.canonicalize(x.dtype)
-        return x if dt == x.dtype else np.asarray(x).astype(dt)
+        narrow = x if dt == x.dtype else np.asarray(x).astype(dt)
+        return narrow.view(WeakArray) if isinstance(x, WeakArray) else narrow
     return x
+
+
+def _is_weak(x) -> bool:
+    return is_pyscalar(x) or isinstance(x, WeakArray)
+
+
+def _traced_operand(x):
+    """An array operand as tracing must see it: a weak one as transpile's weakly typed array."""
+    return as_weak(np.asarray(x)) if isinstance(x, WeakArray) else x
 
 
 def _jax_dtype(op, params, args):
     """(result dtype, operands' join, weakly typed?) under JAX's rules, or None where tracing
     refuses."""
-    arrays = [a for a in args if not is_pyscalar(a)]
+    arrays = [_traced_operand(a) for a in args if not is_pyscalar(a)]
 
     def traced(*given):
         it = iter(given)
@@ -118,22 +132,26 @@ def _jax_dtype(op, params, args):
         return np.dtype(out.dtype), None, weak
     join = dtypes.result_type([np.asarray(a).dtype if not is_pyscalar(a)
                                else dtypes.default_for_python_type(type(a)) for a in args],
-                              [is_pyscalar(a) for a in args])
+                              [_is_weak(a) for a in args])
     return np.dtype(out.dtype), join, weak
 
 
 def _with_jax_weakness(value, typing):
-    """A 0-d value as weak as JAX makes it: a Python scalar where JAX's result is weakly
-    typed (so later ops promote it as JAX does), a 0-d array of the result dtype where it is
-    not (jnp.sum(5) is a strong int32). Booleans are never weak and promote alike either way;
-    they are left as they are."""
-    if typing is None or np.ndim(value) or not isinstance(value, (np.ndarray, np.generic,
-                                                                  int, float)):
+    """value as weak as JAX makes it. Where JAX's result is weakly typed: a 0-d one as a
+    Python scalar, one with axes as a WeakArray; where it is not, a 0-d array of the result
+    dtype (jnp.sum(5) is a strong int32) or a plain array. Booleans promote alike either way
+    and are left as they are (and a weak complex 0-d value: Python complex is not one of the
+    fuzzer's scalars)."""
+    if isinstance(value, WeakArray):
+        value = np.asarray(value)   # NumPy passes the class on; JAX's rules decide weakness
+    if typing is None or not isinstance(value, (np.ndarray, np.generic, int, float)):
         return value
     out_dt, _, weak = typing
-    if out_dt.kind not in "iuf" or np.asarray(value).dtype == np.bool_:
+    if out_dt.kind not in "iufc" or np.asarray(value).dtype == np.bool_:
         return value
-    if weak:
+    if np.ndim(value):
+        return value.view(WeakArray) if weak else value
+    if weak and out_dt.kind != "c":
         return _as(np.asarray(value), out_dt).item()
     return _as(np.asarray(value), out_dt) if is_pyscalar(value) else value
 

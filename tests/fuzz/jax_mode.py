@@ -8,6 +8,14 @@ operands converted to the dtype JAX computes in (the result's, or for predicates
 operands' join), other ops in NumPy's own dtypes with the result converted (exact for the
 integer ops, within the fuzzer's tolerances for float sums). Without x64, 64-bit arrays are
 first narrowed to 32 bits, as transpile (and JAX) store them.
+
+A result that JAX types weakly (where(c, False, 4), positive of a Python-int argument,
+int16 * 1.5) keeps its weak type, as transpile's tracing reports it (checked against JAX by
+tests/test_jax_dtype_rules.py), so the ops that consume it promote as in JAX: a 0-d one is
+a Python scalar of its kind, the fuzzer's mark of a weak value (clip(uint32, it, ...) stays
+uint32: seed 960069, x32; kron(int8, it) is int8: seed 970075, x64), one with axes a
+values.WeakArray, traced as a weak array (stack(uint8, 1.0 / (u + 0.0), float32) is float32:
+seed 1200133, x64).
 """
 from __future__ import annotations
 
@@ -18,10 +26,11 @@ import numpy as np
 
 import transpile as tp
 from transpile import dtypes
+from transpile.eager_array import as_weak
 
 from . import generate, ops_contexts
 from .ops import OPS
-from .values import is_pyscalar
+from .values import WeakArray, is_pyscalar
 
 _ELEMENTWISE = ("unary", "binary")
 # Products JAX computes after promoting both operands (a Python float becomes the array's
@@ -90,13 +99,24 @@ _EXACT_INTS = _COMPARISONS + ("clip",)
 def _narrowed(x):
     if isinstance(x, np.ndarray) or isinstance(x, np.generic):
         dt = dtypes.canonicalize(x.dtype)
-        return x if dt == x.dtype else np.asarray(x).astype(dt)
+        narrow = x if dt == x.dtype else np.asarray(x).astype(dt)
+        return narrow.view(WeakArray) if isinstance(x, WeakArray) else narrow
     return x
 
 
+def _is_weak(x) -> bool:
+    return is_pyscalar(x) or isinstance(x, WeakArray)
+
+
+def _traced_operand(x):
+    """An array operand as tracing must see it: a weak one as transpile's weakly typed array."""
+    return as_weak(np.asarray(x)) if isinstance(x, WeakArray) else x
+
+
 def _jax_dtype(op, params, args):
-    """(result dtype, operands' join) under JAX's rules, or None where tracing refuses."""
-    arrays = [a for a in args if not is_pyscalar(a)]
+    """(result dtype, operands' join, weakly typed?) under JAX's rules, or None where tracing
+    refuses."""
+    arrays = [_traced_operand(a) for a in args if not is_pyscalar(a)]
 
     def traced(*given):
         it = iter(given)
@@ -107,12 +127,33 @@ def _jax_dtype(op, params, args):
         return None
     if not hasattr(out, "dtype"):
         return None
+    weak = bool(getattr(out, "weak_type", False))
     if op.family not in _ELEMENTWISE:
-        return np.dtype(out.dtype), None
+        return np.dtype(out.dtype), None, weak
     join = dtypes.result_type([np.asarray(a).dtype if not is_pyscalar(a)
                                else dtypes.default_for_python_type(type(a)) for a in args],
-                              [is_pyscalar(a) for a in args])
-    return np.dtype(out.dtype), join
+                              [_is_weak(a) for a in args])
+    return np.dtype(out.dtype), join, weak
+
+
+def _with_jax_weakness(value, typing):
+    """value as weak as JAX makes it. Where JAX's result is weakly typed: a 0-d one as a
+    Python scalar, one with axes as a WeakArray; where it is not, a 0-d array of the result
+    dtype (jnp.sum(5) is a strong int32) or a plain array. Booleans promote alike either way
+    and are left as they are (and a weak complex 0-d value: Python complex is not one of the
+    fuzzer's scalars)."""
+    if isinstance(value, WeakArray):
+        value = np.asarray(value)   # NumPy passes the class on; JAX's rules decide weakness
+    if typing is None or not isinstance(value, (np.ndarray, np.generic, int, float)):
+        return value
+    out_dt, _, weak = typing
+    if out_dt.kind not in "iufc" or np.asarray(value).dtype == np.bool_:
+        return value
+    if np.ndim(value):
+        return value.view(WeakArray) if weak else value
+    if weak and out_dt.kind != "c":
+        return _as(np.asarray(value), out_dt).item()
+    return _as(np.asarray(value), out_dt) if is_pyscalar(value) else value
 
 
 def _as(x, dt):
@@ -135,13 +176,16 @@ def jax_reference(op):
 
     def ref(params, *args):
         args = [_narrowed(a) for a in args]
+        typing = _jax_dtype(op, params, args)
+        return _with_jax_weakness(value_at_jax_dtype(params, args, typing), typing)
+
+    def value_at_jax_dtype(params, args, typing):
         for a in args:
             if type(a) is int:
                 _as(a, dtypes.default_int())     # beyond the default int: JAX raises
         if type(params.get("lit")) is int:          # so does a literal inside cond's branches,
             _as(params["lit"], dtypes.default_int())   # both traced (seed 820022, x32)
         _check_fill(params, args)
-        typing = _jax_dtype(op, params, args)
         if all(is_pyscalar(a) for a in args) and args and (
                 typing is None or op.family not in _ELEMENTWISE):
             if op.name == "const_chain" and typing is not None:
@@ -149,7 +193,7 @@ def jax_reference(op):
             return _python_scalars_at_jax_precision(numpy_ref, params, args)
         if typing is None:
             return numpy_ref(params, *args)
-        out_dt, join = typing
+        out_dt, join, _ = typing
         if op.family in _ELEMENTWISE or op.name in _CAST_OPERANDS:
             # Predicates and bit counts compute in their operands' dtype, not the result's
             # (jnp.bitwise_count(int8(-2)) counts |-2|, not uint8 254: seed 520077, x64).

@@ -20,7 +20,7 @@ from . import compare
 from .findings import Finding, error_class, error_detail, features, operand_dtypes
 from .generate import Program, quiet, reference_values, runtime_flags, unquiet
 from .ops import ACCUMULATE, EXACT, OPS, TRANSCENDENTAL, Lit, Ref, int_limit
-from .values import is_pyscalar
+from .values import WeakArray, is_pyscalar
 
 
 @dataclasses.dataclass
@@ -147,13 +147,13 @@ def run_variant(cases, backend: str, fused: bool) -> list[Run]:
 def _as_operand(compiled, ref):
     """A compiled value in the form NumPy saw: Python scalars stay Python scalars, and a value
     whose dtype was already reported wrong takes NumPy's dtype, so the error does not cascade
-    into every op that uses it."""
+    into every op that uses it. A weakly typed reference (JAX's rules) keeps its mark."""
     if is_pyscalar(ref):
         return type(ref)(np.asarray(compiled).item())
     ref_dtype = np.asarray(ref).dtype
     if np.asarray(compiled).dtype != ref_dtype:
-        return np.asarray(compiled).astype(ref_dtype)
-    return compiled
+        compiled = np.asarray(compiled).astype(ref_dtype)
+    return np.asarray(compiled).view(WeakArray) if isinstance(ref, WeakArray) else compiled
 
 
 def _compiled_operands(case, node, outs):

@@ -124,6 +124,13 @@ def layout_of(x) -> str:
     return "non-contiguous"
 
 
+class WeakArray(np.ndarray):
+    """A reference value that JAX types weakly and that has axes (fuzz/jax_mode.py): it
+    promotes as a Python scalar of its kind (stack(uint8, 1.0 / (u + 0.0), float32) is float32
+    with x64). 0-d weak values are Python scalars instead. Only a marker: NumPy computes on
+    it as on any array."""
+
+
 def is_pyscalar(x) -> bool:
     """A Python number (weak in NumPy 2), not a NumPy scalar (np.float64 subclasses float)."""
     return type(x) in (bool, int, float)

@@ -187,7 +187,8 @@ def evaluate(expr: Expr, shape: tuple, flat_of, runtime=None) -> np.ndarray:
             stack.extend((c, False) for c in children(node) if id(c) not in values)
             continue
         values[id(node)] = _node_value(node, shape, flat_of, values, runtime)
-    return np.broadcast_to(values[id(expr)], shape)
+    result = values[id(expr)]
+    return result if np.shape(result) == tuple(shape) else np.broadcast_to(result, shape)
 
 
 def _node_value(e: Expr, shape, flat_of, values, runtime) -> np.ndarray:
@@ -265,15 +266,27 @@ def reduce(combiner: str, values: np.ndarray, n_out: int, out_dtype, plan=None,
     return _extreme(combiner, rows)
 
 
-def _in_order(combiner: str, terms: np.ndarray, axis: int) -> np.ndarray:
-    """The fold along `axis` in order from the identity (0 or 1), as a C loop `acc += x` or
-    `acc *= x` takes it: an accumulate is sequential by definition (a reduce may be pairwise),
-    and starting from the identity gives 0 + -0.0 = +0.0 as the loop does."""
-    identity = np.full(terms.shape[:axis] + (1,) + terms.shape[axis + 1:],
-                       0 if combiner == "sum" else 1, dtype=terms.dtype)
+# Up to this many terms along the folded axis, a Python loop of whole-array updates; beyond,
+# one accumulate (which writes every partial result: memory the size of the terms).
+_LOOPED_FOLD_MAX = 256
+
+
+def _in_order(combiner: str, terms: np.ndarray, axis: int, acc_dtype) -> np.ndarray:
+    """The fold along `axis` in order from the identity (0 or 1), in `acc_dtype`, as a C loop
+    `acc += x` (`acc *= x`) takes it: starting from the identity gives 0 + -0.0 = +0.0 as the
+    loop does; an accumulate is sequential by definition (a reduce may be pairwise)."""
     fold = np.add if combiner == "sum" else np.multiply
-    return fold.accumulate(np.concatenate([identity, terms], axis=axis), axis=axis).take(
-        -1, axis=axis)
+    identity = 0 if combiner == "sum" else 1
+    n = terms.shape[axis]
+    if n <= _LOOPED_FOLD_MAX:
+        acc = np.full(terms.shape[:axis] + terms.shape[axis + 1:], identity, dtype=acc_dtype)
+        lead = (slice(None),) * axis
+        for i in range(n):
+            fold(acc, terms[lead + (i,)], out=acc, casting="safe")
+        return acc
+    start = np.full(terms.shape[:axis] + (1,) + terms.shape[axis + 1:], identity, acc_dtype)
+    chain = np.concatenate([start, terms.astype(acc_dtype, copy=False)], axis=axis)
+    return fold.accumulate(chain, axis=axis).take(-1, axis=axis)
 
 
 def _float_fold(combiner, values, plan, group_shape, out_dtype) -> np.ndarray:
@@ -282,26 +295,26 @@ def _float_fold(combiner, values, plan, group_shape, out_dtype) -> np.ndarray:
     (layout nest: c_reductions.SUM_LANES, c_render._lane_sum). float32 sums accumulate in
     double, as the module's do."""
     out_dtype = np.dtype(out_dtype)
-    acc_dtype = np.float64 if combiner == "sum" else values.dtype
+    acc_dtype = np.dtype(np.float64) if combiner == "sum" else values.dtype
     n_out = plan.out_loops
-    grouped = np.asarray(values, dtype=acc_dtype).reshape(group_shape)
+    grouped = values.reshape(group_shape)
     out_shape = grouped.shape[:n_out]
     if grouped.size == 0:                                 # nothing reduced: the identity
         return np.full(out_shape, 0 if combiner == "sum" else 1, dtype=out_dtype)
     if combiner == "prod" or plan.layout != "nest":
         terms = grouped.reshape(out_shape + (-1,))
-        return _in_order(combiner, terms, n_out).astype(out_dtype)
+        return _in_order(combiner, terms, n_out, acc_dtype).astype(out_dtype)
     n = grouped.shape[-1]
     terms = grouped.reshape(out_shape + (-1, n))          # (outputs, outer reduced, inner)
     full = n - n % SUM_LANES
     blocks = terms[..., :full].reshape(terms.shape[:-1] + (full // SUM_LANES, SUM_LANES))
-    lanes = _in_order("sum", blocks, blocks.ndim - 2)
+    lanes = _in_order("sum", blocks, blocks.ndim - 2, acc_dtype)
     for j in range(n - full):                             # the last n % L terms
-        lanes[..., j] = lanes[..., j] + terms[..., full + j]
+        lanes[..., j] += terms[..., full + j]
     parts = [lanes[..., i] for i in range(SUM_LANES)]
     while len(parts) > 1:                                 # c_reductions.lane_tree's order
         parts = [a + b for a, b in zip(parts[0::2], parts[1::2])]
-    return _in_order("sum", parts[0], n_out).astype(out_dtype)
+    return _in_order("sum", parts[0], n_out, acc_dtype).astype(out_dtype)
 
 
 def _extreme(combiner: str, rows: np.ndarray) -> np.ndarray:

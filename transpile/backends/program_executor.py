@@ -17,6 +17,8 @@ compiled there), and products that call the runtime's GEMM. See numpy_kernels.py
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..codegen.c_ops import TAG
@@ -104,22 +106,14 @@ class ProgramExecutor:
 
     def __call__(self, arrays):
         program = self._program
-        memory = {}
-        for buf, array in zip(program.inputs, [*self._consts, *arrays]):
-            memory[buf.name] = np.ascontiguousarray(array, dtype=buf.dtype).reshape(-1)
-        outs = [np.empty(b.shape, b.dtype).view(EagerArray) for b in program.outputs]
-        for buf, array in zip(program.outputs, outs):
-            memory[buf.name] = array.reshape(-1)
-        for buf in program.temps:
-            memory[buf.name] = np.empty(buf.size, buf.dtype)
-
-        def flat_of(buf):
-            return memory[buf.root.name]
-
+        inputs = [*self._consts, *arrays]
+        memory = _Memory(program)
+        for buf, array in zip(program.inputs, inputs):
+            memory.arrays[buf.name] = np.ascontiguousarray(array, dtype=buf.dtype).reshape(-1)
         with np.errstate(all="ignore"):       # wrapping, inf and NaN are the results
             for statement in program.body:
-                self._run(program.kernels[statement.kernel], flat_of)
-        inputs = [*self._consts, *arrays]
+                self._run(program.kernels[statement.kernel], memory)
+        outs = [memory.flat(b).reshape(b.shape).view(EagerArray) for b in program.outputs]
         return [self._output(kind, value, outs, inputs) for kind, value in self._sources]
 
     @staticmethod
@@ -132,29 +126,29 @@ class ProgramExecutor:
             return np.array(inputs[value]).view(EagerArray)
         return value.copy().view(EagerArray)    # a literal's 0-d array
 
-    def _run(self, kernel, flat_of) -> None:
+    def _run(self, kernel, memory) -> None:
         if isinstance(kernel, LoopKernel):
             if 0 in kernel.shape:
                 return
-            value = numpy_kernels.evaluate(kernel.value, kernel.shape, flat_of, self._runtime)
-            target = numpy_kernels.strided_view(flat_of(kernel.out), kernel.shape, kernel.store)
-            np.copyto(target, value, casting="unsafe")
+            value = numpy_kernels.evaluate(kernel.value, kernel.shape, memory.flat,
+                                           self._runtime)
+            memory.store(kernel.out, kernel.shape, kernel.store, value)
         elif isinstance(kernel, ReduceKernel):
-            self._reduce(kernel, flat_of)
+            self._reduce(kernel, memory)
         else:
-            self._product(kernel, flat_of)
+            self._product(kernel, memory.flat)
 
-    def _reduce(self, kernel: ReduceKernel, flat_of) -> None:
+    def _reduce(self, kernel: ReduceKernel, memory) -> None:
         if 0 in kernel.out_shape:
             return
         shape = kernel.out_shape + kernel.reduce_shape
-        values = numpy_kernels.evaluate(kernel.body, shape, flat_of, self._runtime)
+        values = numpy_kernels.evaluate(kernel.body, shape, memory.flat, self._runtime)
         plan = CpuTarget.plan(kernel)
         result = numpy_kernels.reduce(kernel.combiner, values, len(kernel.out_shape),
                                       kernel.out.dtype, plan, group_extents(shape, plan.groups))
-        store = row_major(kernel.out_shape, len(kernel.out_shape))
-        target = numpy_kernels.strided_view(flat_of(kernel.out), kernel.out_shape, store)
-        np.copyto(target, np.reshape(result, kernel.out_shape), casting="unsafe")
+        memory.store(kernel.out, kernel.out_shape,
+                     row_major(kernel.out_shape, len(kernel.out_shape)),
+                     np.reshape(result, kernel.out_shape))
 
     def _product(self, k: MatmulKernel, flat_of) -> None:
         """The module's tp_gemm calls (c_render._gemm_call): the innermost batch group per
@@ -175,3 +169,32 @@ class ProgramExecutor:
             a, b, c = (base + o * item for base, o in zip(bases, offsets))
             gemm(inner_size, k.m, k.n, k.k, a, lb, lr, lc, b, rb, rr, rc, c,
                  inner_strides[2], k.n)
+
+
+class _Memory:
+    """The program's buffers during one call, as flat arrays, allocated when first used. A
+    kernel that writes a whole buffer in order hands over the array it computed instead of
+    copying it in (on a first call every fresh page costs a fault: softmax's two 16 MB
+    copies into fresh buffers were a third of its executor time)."""
+
+    def __init__(self, program: Program):
+        self.arrays = {}
+
+    def flat(self, buf) -> np.ndarray:
+        root = buf.root
+        array = self.arrays.get(root.name)
+        if array is None:
+            array = self.arrays[root.name] = np.empty(root.size, root.dtype)
+        return array
+
+    def store(self, buf, shape, index, value) -> None:
+        """buf[index(i)] = value[i] for every i in `shape`."""
+        root = buf.root
+        whole = buf is root and index == row_major(shape, len(shape)) and \
+            math.prod(shape) == root.size
+        if whole and type(value) is np.ndarray and value.flags.owndata and \
+                value.flags.c_contiguous and value.dtype == root.dtype and value.shape == shape:
+            self.arrays[root.name] = value.reshape(-1)      # computed here: nobody else has it
+            return
+        target = numpy_kernels.strided_view(self.flat(buf), shape, index)
+        np.copyto(target, value, casting="unsafe")

@@ -6,9 +6,6 @@ zero-length scan under disable_jit, read-only loop carries under vmap with out_a
 associative_scan over a vmapped solve. Then what recordings cannot show."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,61 +13,12 @@ import transpile as tp
 import transpile.lax as tlax
 import transpile.numpy as tnp
 from jax_lax_leftovers_cases import GROUPS
-from recorded_leaves import assert_leaves_like
-from transpile.config import config
+from recorded_cases import RecordedCases
 
-RECORDED = json.loads((Path(__file__).parent / "data" /
-                       "jax_lax_leftovers.json").read_text())["cases"]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def jax_rules_with_x64():
-    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        yield
-
-
-def _cases(group):
-    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        return group(tnp, tlax, tp)
-
-
-CASES = {name: case for group in GROUPS for name, case in _cases(group).items()}
-VALUE_CASES = sorted(n for n in CASES if "error" not in RECORDED.get(n, {}))
-ERROR_CASES = sorted(n for n in CASES if "error" in RECORDED.get(n, {}))
-
-
-def test_every_case_was_recorded():
-    assert sorted(CASES) == sorted(RECORDED)
-
-
-@pytest.mark.parametrize("name", ERROR_CASES)
-def test_error_matches_jax(name):
-    make, args, _ = CASES[name]
-    with pytest.raises(Exception) as raised:
-        make(*args)
-    assert RECORDED[name]["error"] in {t.__name__ for t in type(raised.value).__mro__}
-    assert str(raised.value).startswith(RECORDED[name]["message"])
-
-
-@pytest.mark.parametrize("name", VALUE_CASES)
-def test_eager_matches_jax(name):
-    make, args, _ = CASES[name]
-    assert_leaves_like(make(*args), RECORDED[name], name)
-
-
-@pytest.fixture(scope="module")
-def jitted():
-    """The jittable cases as one jitted program (one C build)."""
-    table = {n: c for n, c in CASES.items() if c[2] and n in VALUE_CASES}
-
-    def run_all(arguments):
-        return {n: table[n][0](*arguments[n]) for n in table}
-    return tp.jit(run_all)({n: c[1] for n, c in table.items()})
-
-
-@pytest.mark.parametrize("name", sorted(n for n in VALUE_CASES if CASES[n][2]))
-def test_jit_matches_jax(name, jitted):
-    assert_leaves_like(jitted[name], RECORDED[name], name)
+JAX_CASES = RecordedCases("jax_lax_leftovers.json", GROUPS, (tnp, tlax, tp))
+# The shared tests (recorded_cases.py): eager and jit results and refusals against JAX's,
+# the jittable cases as one jitted program (one C build).
+globals().update(JAX_CASES.tests(one_jit_program=True))
 
 
 def test_vmapped_cond_guards_operands_only_under_differentiation():
@@ -99,8 +47,9 @@ def test_loop_returns_a_passed_through_carry_as_given():
 def test_associative_scan_combines_in_jax_order():
     """float32 sums of mixed magnitudes round by the order of combination: JAX's order gives
     JAX's bits exactly (a sequential cumsum, or Hillis-Steele's order, does not)."""
-    make, args, _ = CASES["associative_scan_f32_sum_order"]
-    expected = np.asarray(RECORDED["associative_scan_f32_sum_order"][0]["values"], np.float32)
+    make, args, _ = JAX_CASES.cases["associative_scan_f32_sum_order"]
+    expected = np.asarray(JAX_CASES.recorded["associative_scan_f32_sum_order"][0]["values"],
+                          np.float32)
     np.testing.assert_array_equal(make(*args), expected)
     np.testing.assert_array_equal(tp.jit(make)(*args), expected)
     assert not np.array_equal(np.cumsum(args[0]), expected)

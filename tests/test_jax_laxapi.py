@@ -4,9 +4,7 @@ roots, the added special functions, against JAX's recorded values
 on, eagerly and under jit (one C build per group of cases)."""
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,36 +14,9 @@ import transpile.lax as tlax
 import transpile.numpy as tnp
 import transpile.scipy.special as tspecial
 from jax_laxapi_cases import GROUPS
+from recorded_cases import RecordedCases
+from recorded_leaves import decode_leaf
 from transpile.config import config
-from recorded_leaves import assert_leaves_like, decode_leaf
-
-RECORDED = json.loads((Path(__file__).parent / "data" / "jax_laxapi.json").read_text())["cases"]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def jax_rules_with_x64():
-    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        yield
-
-
-def assert_like_jax(result, name):
-    assert_leaves_like(result, RECORDED[name], name)
-
-
-def _cases(group):
-    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        return group(tnp, tlax, tspecial, tp)
-
-
-CASES = {name: case for group in GROUPS for name, case in _cases(group).items()}
-
-
-def test_every_case_was_recorded():
-    assert sorted(CASES) == sorted(RECORDED)
-
-
-VALUE_CASES = sorted(n for n in CASES if "error" not in RECORDED.get(n, {}))
-ERROR_CASES = sorted(n for n in CASES if "error" in RECORDED.get(n, {}))
 
 
 def _located(message: str) -> str:
@@ -54,39 +25,10 @@ def _located(message: str) -> str:
     return re.sub(r" at \S*?([^/\s]+\.py):(\d+)", r" at \1", message)
 
 
-@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
-@pytest.mark.parametrize("name", ERROR_CASES)
-def test_error_matches_jax(name, jit):
-    """JAX's exception type and message (which transpile may follow with a hint)."""
-    make, args, _ = CASES[name]
-    with pytest.raises(Exception) as raised:
-        (tp.jit(make) if jit else make)(*args)
-    assert RECORDED[name]["error"] in {t.__name__ for t in type(raised.value).__mro__}
-    assert _located(str(raised.value)).startswith(RECORDED[name]["message"])
-
-
-@pytest.mark.parametrize("name", VALUE_CASES)
-def test_eager_matches_jax(name):
-    make, args, _ = CASES[name]
-    assert_like_jax(make(*args), name)
-
-
-@pytest.fixture(scope="module")
-def jitted():
-    """Each group's jittable cases as one jitted program."""
-    results = {}
-    for group in GROUPS:
-        table = {n: c for n, c in _cases(group).items() if c[2]}
-
-        def run_all(arguments, table=table):
-            return {n: table[n][0](*arguments[n]) for n in table}
-        results.update(tp.jit(run_all)({n: c[1] for n, c in table.items()}))
-    return results
-
-
-@pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if c[2]))
-def test_jit_matches_jax(name, jitted):
-    assert_like_jax(jitted[name], name)
+JAX_CASES = RecordedCases("jax_laxapi.json", GROUPS, (tnp, tlax, tspecial, tp))
+# The shared tests (recorded_cases.py): eager and jit results against JAX's, and refusals,
+# eagerly and under jit, with their messages' locations reduced as the recorder reduced them.
+globals().update(JAX_CASES.tests(errors_under_jit=True, error_message=_located))
 
 
 @pytest.mark.parametrize("name", ["zeta", "polygamma", "erfcx", "spence", "bessel_jn"])
@@ -103,7 +45,7 @@ def test_special_functions_without_x64_compute_in_float32(name):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             got = np.asarray(tp.jit(make)(*narrow))
-    want = decode_leaf(RECORDED[name][0])
+    want = decode_leaf(JAX_CASES.recorded[name][0])
     assert got.dtype == np.float32
     finite = np.isfinite(want) & (np.abs(want) < 1e30) & (np.abs(want) > 1e-30)
     np.testing.assert_allclose(got[finite], want[finite], rtol=1e-4, atol=1e-6)

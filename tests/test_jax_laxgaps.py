@@ -6,9 +6,7 @@ show: platform_dependent's choice, reduce_precision's derivative, make_jaxpr's J
 attributes."""
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,64 +15,11 @@ import transpile as tp
 import transpile.lax as tlax
 import transpile.numpy as tnp
 from jax_laxgaps_cases import GROUPS
-from recorded_leaves import assert_leaves_like
-from transpile.config import config
+from recorded_cases import RecordedCases
 
-RECORDED = json.loads((Path(__file__).parent / "data" / "jax_laxgaps.json").read_text())["cases"]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def jax_rules_with_x64():
-    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        yield
-
-
-def _cases(group):
-    with config.settings(transpile_dtype_rules="jax", jax_enable_x64=True):
-        return group(tnp, tlax, tp)
-
-
-CASES = {name: case for group in GROUPS for name, case in _cases(group).items()}
-VALUE_CASES = sorted(n for n in CASES if "error" not in RECORDED.get(n, {}))
-ERROR_CASES = sorted(n for n in CASES if "error" in RECORDED.get(n, {}))
-
-
-def test_every_case_was_recorded():
-    assert sorted(CASES) == sorted(RECORDED)
-
-
-@pytest.mark.parametrize("name", ERROR_CASES)
-def test_error_matches_jax(name):
-    """JAX's exception type and message (which transpile may follow with a hint)."""
-    make, args, _ = CASES[name]
-    with pytest.raises(Exception) as raised:
-        make(*args)
-    assert RECORDED[name]["error"] in {t.__name__ for t in type(raised.value).__mro__}
-    assert str(raised.value).startswith(RECORDED[name]["message"])
-
-
-@pytest.mark.parametrize("name", VALUE_CASES)
-def test_eager_matches_jax(name):
-    make, args, _ = CASES[name]
-    assert_leaves_like(make(*args), RECORDED[name], name)
-
-
-@pytest.fixture(scope="module")
-def jitted():
-    """Each group's jittable cases as one jitted program."""
-    results = {}
-    for group in GROUPS:
-        table = {n: c for n, c in _cases(group).items() if c[2] and n in VALUE_CASES}
-
-        def run_all(arguments, table=table):
-            return {n: table[n][0](*arguments[n]) for n in table}
-        results.update(tp.jit(run_all)({n: c[1] for n, c in table.items()}))
-    return results
-
-
-@pytest.mark.parametrize("name", sorted(n for n in VALUE_CASES if CASES[n][2]))
-def test_jit_matches_jax(name, jitted):
-    assert_leaves_like(jitted[name], RECORDED[name], name)
+JAX_CASES = RecordedCases("jax_laxgaps.json", GROUPS, (tnp, tlax, tp))
+# The shared tests (recorded_cases.py): eager and jit results and refusals against JAX's.
+globals().update(JAX_CASES.tests())
 
 
 def test_reduce_window_computation_must_keep_the_tree():

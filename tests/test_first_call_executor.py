@@ -416,3 +416,14 @@ def test_a_lane_ordered_sum_is_not_numpys_pairwise_sum(overlap):
     x = np.array([1e16, 1.0, -1e16, 1.0] * 5 + [3.0, 1e-3, 7.0], dtype=np.float64)
     ours, module = executor_and_module(lambda a: tnp.sum(a), x)
     assert same_bits(ours[0], module[0])
+
+
+def test_lane_order_only_in_straight_line_programs():
+    """Programs with loops never run on the executor, and their sums keep the vectoriser's
+    order (the lanes' block loop was slower inside loops: loop_schedule._lane_ordered)."""
+    x = np.ones((8, 50))
+    straight = tp.jit(lambda a: tnp.sum(a, axis=1)).lower(x).source
+    looped = tp.jit(lambda a: tp.lax.fori_loop(
+        0, 2, lambda i, v: v + tnp.sum(a * i, axis=1), tnp.zeros(8))).lower(x).source
+    assert "part[" in straight and "reduction(+:acc)" not in straight
+    assert "part[" not in looped and "reduction(+:acc)" in looped

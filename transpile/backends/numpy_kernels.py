@@ -238,13 +238,12 @@ def reduction_problem(combiner: str, body_dtype, out_dtype, plan) -> str | None:
         return None
     if combiner in ("sum", "prod") and dt.kind in "iu" and dt == out:
         return None     # wrapping integer arithmetic: any order gives the same bits
-    if combiner in ("sum", "prod") and dt.kind == "f" and plan.threads != "reduction":
-        if combiner == "sum" and plan.layout in ("nest", "in_order", "rows_outside"):
-            return None
-        if combiner == "prod" and plan.layout in ("in_order", "rows_outside"):
-            return None
-    return f"a {combiner} reduction of {dt}" + (
-        " split across threads" if plan.threads == "reduction" else "")
+    if combiner in ("sum", "prod") and dt.kind == "f" and plan.threads != "reduction" and \
+            plan.layout in ("lanes", "in_order", "rows_outside"):
+        return None
+    how = " split across threads" if plan.threads == "reduction" else \
+        " in the vectoriser's order" if plan.layout == "nest" else ""
+    return f"a {combiner} reduction of {dt}{how}"
 
 
 def reduce(combiner: str, values: np.ndarray, n_out: int, out_dtype, plan=None,
@@ -291,9 +290,9 @@ def _in_order(combiner: str, terms: np.ndarray, axis: int, acc_dtype) -> np.ndar
 
 def _float_fold(combiner, values, plan, group_shape, out_dtype) -> np.ndarray:
     """A float sum or product in the module's order: in order (layouts in_order and
-    rows_outside, every product), or by SUM_LANES lanes along the innermost reduced loop
-    (layout nest: c_reductions.SUM_LANES, c_render._lane_sum). float32 sums accumulate in
-    double, as the module's do."""
+    rows_outside), or by SUM_LANES lanes along the innermost reduced loop (layout lanes:
+    c_reductions.SUM_LANES, c_render._lane_sum). float32 sums accumulate in double, as the
+    module's do."""
     out_dtype = np.dtype(out_dtype)
     acc_dtype = np.dtype(np.float64) if combiner == "sum" else values.dtype
     n_out = plan.out_loops
@@ -301,7 +300,7 @@ def _float_fold(combiner, values, plan, group_shape, out_dtype) -> np.ndarray:
     out_shape = grouped.shape[:n_out]
     if grouped.size == 0:                                 # nothing reduced: the identity
         return np.full(out_shape, 0 if combiner == "sum" else 1, dtype=out_dtype)
-    if combiner == "prod" or plan.layout != "nest":
+    if plan.layout != "lanes":
         terms = grouped.reshape(out_shape + (-1,))
         return _in_order(combiner, terms, n_out, acc_dtype).astype(out_dtype)
     n = grouped.shape[-1]

@@ -43,14 +43,15 @@ def executor_problem(program: Program) -> str | None:
     for buf in (*program.inputs, *program.outputs, *program.temps):
         if np.dtype(buf.dtype) not in numpy_kernels.DTYPES:
             return f"a {buf.dtype} buffer"
-    for kernel in program.kernels:
-        problem = _kernel_problem(kernel)
+    plans = CpuTarget.schedule(program)
+    for i, kernel in enumerate(program.kernels):
+        problem = _kernel_problem(kernel, plans[i])
         if problem is not None:
             return problem
     return None
 
 
-def _kernel_problem(kernel) -> str | None:
+def _kernel_problem(kernel, plan) -> str | None:
     out = getattr(kernel, "out", None)
     if out is not None and out.root.role in ("input", "const"):
         return "a kernel writing into an argument"
@@ -65,12 +66,12 @@ def _kernel_problem(kernel) -> str | None:
         return problem
     if isinstance(kernel, ReduceKernel):
         return (numpy_kernels.reduction_problem(kernel.combiner, kernel.body.dtype,
-                                                kernel.out.dtype, CpuTarget.plan(kernel))
+                                                kernel.out.dtype, plan)
                 or numpy_kernels.unsupported(kernel.body))
     if isinstance(kernel, MatmulKernel):
         if kernel.limits is not None:
             return "a product bounded by a loop index"
-        if CpuTarget.plan(kernel).layout != "gemm":
+        if plan.layout != "gemm":
             return "a small product the module inlines"
         if np.dtype(kernel.out.dtype).kind not in "fiu":
             return f"a {kernel.out.dtype} product"
@@ -103,6 +104,7 @@ class ProgramExecutor:
         self._consts = [np.ascontiguousarray(c) for c in consts]
         self._runtime = runtime_handle          # the loaded runtime library (products)
         self._sources = distinct_outputs(program.output_sources)
+        self._plans = CpuTarget.schedule(program)     # the module's: its sums' orders
 
     def __call__(self, arrays):
         program = self._program
@@ -112,7 +114,7 @@ class ProgramExecutor:
             memory.arrays[buf.name] = np.ascontiguousarray(array, dtype=buf.dtype).reshape(-1)
         with np.errstate(all="ignore"):       # wrapping, inf and NaN are the results
             for statement in program.body:
-                self._run(program.kernels[statement.kernel], memory)
+                self._run(statement.kernel, memory)
         outs = [memory.flat(b).reshape(b.shape).view(EagerArray) for b in program.outputs]
         return [self._output(kind, value, outs, inputs) for kind, value in self._sources]
 
@@ -126,7 +128,8 @@ class ProgramExecutor:
             return np.array(inputs[value]).view(EagerArray)
         return value.copy().view(EagerArray)    # a literal's 0-d array
 
-    def _run(self, kernel, memory) -> None:
+    def _run(self, index: int, memory) -> None:
+        kernel = self._program.kernels[index]
         if isinstance(kernel, LoopKernel):
             if 0 in kernel.shape:
                 return
@@ -134,16 +137,15 @@ class ProgramExecutor:
                                            self._runtime)
             memory.store(kernel.out, kernel.shape, kernel.store, value)
         elif isinstance(kernel, ReduceKernel):
-            self._reduce(kernel, memory)
+            self._reduce(kernel, self._plans[index], memory)
         else:
             self._product(kernel, memory.flat)
 
-    def _reduce(self, kernel: ReduceKernel, memory) -> None:
+    def _reduce(self, kernel: ReduceKernel, plan, memory) -> None:
         if 0 in kernel.out_shape:
             return
         shape = kernel.out_shape + kernel.reduce_shape
         values = numpy_kernels.evaluate(kernel.body, shape, memory.flat, self._runtime)
-        plan = CpuTarget.plan(kernel)
         result = numpy_kernels.reduce(kernel.combiner, values, len(kernel.out_shape),
                                       kernel.out.dtype, plan, group_extents(shape, plan.groups))
         memory.store(kernel.out, kernel.out_shape,

@@ -134,19 +134,14 @@ def omp_reduction_clause(combiner: str, dt) -> str:
     return combiner       # integers; floats with a NaN flag beside (see NAN_SEEN)
 
 
-# A float sum along a loop nest's innermost reduced loop is taken in one order, written out
-# in the C (c_render._lane_sum) rather than left to the vectoriser: SUM_LANES lanes, lane l
+# A float sum laid out as "lanes" (loop_schedule: straight-line programs) is taken in one
+# order along the innermost reduced loop, written out in the C (c_render._lane_sum) rather
+# than left to the vectoriser: SUM_LANES lanes, lane l
 # summing the terms at positions l, l + SUM_LANES, ... in order (the last n % SUM_LANES
 # terms go to lanes 0, 1...), then the lanes combined by `lane_tree`. The same bits on every
 # compiler and CPU, and an order the first-call executor can reproduce exactly
 # (backends/numpy_kernels.py). Eight doubles are one AVX-512 register or two AVX2 ones.
 SUM_LANES = 8
-
-
-def lane_ordered_sum(combiner: str, dt) -> bool:
-    """Is this reduction a float sum that takes the lane order above (when laid out as a nest
-    on at most one thread per output)?"""
-    return combiner == "sum" and dtypes.is_float(dt) and not dtypes.is_complex(dt)
 
 
 def lane_tree(part: str, lanes: int = SUM_LANES) -> str:

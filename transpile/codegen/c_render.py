@@ -15,7 +15,7 @@ from .c_expr import INDENT, ExprRenderer, Lines, LoopSpace, _short_source, buffe
 from .c_expr import counter as _counter
 from .c_ops import C_TYPE, HELPER_HEADERS, TAG, helper_function, render_literal
 from .c_reductions import (NAN_SEEN, SUM_LANES, accumulator_result, accumulator_type,
-                           declared_reduction, extreme_update, lane_ordered_sum, lane_tree,
+                           declared_reduction, extreme_update, lane_tree,
                            omp_reduction_clause, reduction_init, reduction_update,
                            uses_builtin_extreme)
 from .kernel_ir import (KERNEL_CONSTANT_DTYPE, Call, DebugKernel, EntryScalar, For,
@@ -84,7 +84,7 @@ class CRenderer:
     # A layout missing here fails with its name (`_spelling`).
     element_layouts = {"nest": "_nest_elements"}
     reduction_layouts = {"nest": "_nest_reduction", "in_order": "_nest_reduction",
-                         "rows_outside": "_column_reduction"}
+                         "lanes": "_nest_reduction", "rows_outside": "_column_reduction"}
     product_layouts = {"gemm": "_gemm_call", "gemm_small": "_gemm_call"}
     helper_layouts = {"helper": "_whole_call"}
     print_layouts = {"helper": "_print_hook_kernel"}
@@ -406,7 +406,7 @@ class CRenderer:
         return self._spelling(self.reduction_layouts, "reduction")(k, index, space, store)
 
     def _nest_reduction(self, k: ReduceKernel, index: int, space, store) -> str:
-        """Layouts "nest" and "in_order": the output loops outside (split across threads
+        """Layouts "nest", "lanes" and "in_order": the output loops outside (split across threads
         where the plan says so), an accumulator per output, the reduced loops inside (under a
         reduction clause, or strictly in order)."""
         plan = self._plan
@@ -423,8 +423,7 @@ class CRenderer:
             acc_t = accumulator_type(k.combiner, dt)
             lines.add(f"{acc_t} acc = {reduction_init(k.combiner, dt)};")
             builtin = plan.layout != "in_order" and uses_builtin_extreme(k.combiner, dt)
-            if plan.layout == "nest" and plan.threads != "reduction" and \
-                    lane_ordered_sum(k.combiner, dt):
+            if plan.layout == "lanes":
                 self._lane_sum(lines, space, k, n_out_loops, acc_t)
             else:
                 self._accumulate(lines, space, k, n_out_loops, builtin)

@@ -427,3 +427,12 @@ def test_lane_order_only_in_straight_line_programs():
         0, 2, lambda i, v: v + tnp.sum(a * i, axis=1), tnp.zeros(8))).lower(x).source
     assert "part[" in straight and "reduction(+:acc)" not in straight
     assert "part[" not in looped and "reduction(+:acc)" in looped
+
+
+def test_an_executor_failure_falls_back_to_the_module():
+    def build():
+        return (lambda arrays: ["module"]), False
+
+    def broken(arrays):
+        raise FloatingPointError("an executor bug")
+    assert OverlappedBuild(broken, build, "test")([]) == ["module"]

@@ -485,7 +485,7 @@ class CRenderer:
             with lines.block(f"for (int64_t {var} = full; {var} < {extent}; {var}++)"):
                 v = self._expressions(lines, space, _counter())(k.body)
                 lines.add(reduction_update(k.combiner, k.body.dtype, f"part[{var} - full]", v))
-            lines.add(f"acc += {lane_tree('part')};")
+            lines.add(f"acc += {lane_tree('part')};" + where)
         self._close_loops(lines, inner - n_out_loops)
 
     def _column_reduction(self, k: ReduceKernel, index: int, space, store) -> str:

@@ -171,11 +171,19 @@ def _literal(e: Expr):
     return np.asarray(value, dtype=e.dtype)
 
 
-def evaluate(expr: Expr, shape: tuple, flat_of, runtime=None) -> np.ndarray:
+def from_row(index: Affine, start: int) -> Affine:
+    """`index` for the loop nest's block starting at row `start` of its outermost loop."""
+    if not start or not index.coeffs:
+        return index
+    return Affine(index.coeffs, index.const + index.coeffs[0] * start, index.dyn)
+
+
+def evaluate(expr: Expr, shape: tuple, flat_of, runtime=None, start: int = 0) -> np.ndarray:
     """`expr` at every point of a loop nest over `shape` (broadcast to it where it does not
-    vary); `flat_of(buffer)` is the buffer's memory as a flat array; `runtime` the loaded
-    runtime library (RuntimeLibrary.handle), for the functions computed by its maps.
-    Iterative, each shared node once (expressions are deep DAGs)."""
+    vary), the outermost loop counted from `start` (a block of a larger nest); `flat_of
+    (buffer)` is the buffer's memory as a flat array; `runtime` the loaded runtime library
+    (RuntimeLibrary.handle), for the functions computed by its maps. Iterative, each shared
+    node once (expressions are deep DAGs)."""
     values: dict[int, np.ndarray] = {}
     stack = [(expr, False)]
     while stack:
@@ -186,20 +194,20 @@ def evaluate(expr: Expr, shape: tuple, flat_of, runtime=None) -> np.ndarray:
             stack.append((node, True))
             stack.extend((c, False) for c in children(node) if id(c) not in values)
             continue
-        values[id(node)] = _node_value(node, shape, flat_of, values, runtime)
+        values[id(node)] = _node_value(node, shape, flat_of, values, runtime, start)
     result = values[id(expr)]
     return result if np.shape(result) == tuple(shape) else np.broadcast_to(result, shape)
 
 
-def _node_value(e: Expr, shape, flat_of, values, runtime) -> np.ndarray:
+def _node_value(e: Expr, shape, flat_of, values, runtime, start) -> np.ndarray:
     kind = e.kind
     if kind == "load":
         buf, index = e.args
-        return strided_view(flat_of(buf), shape, index)
+        return strided_view(flat_of(buf), shape, from_row(index, start))
     if kind == "lit":
         return _literal(e)
     if kind == "index":
-        return _index_values(e.args[0], shape).astype(e.dtype)
+        return _index_values(from_row(e.args[0], start), shape).astype(e.dtype)
     if kind == "cast":
         return np.asarray(values[id(e.args[0])]).astype(e.dtype)
     if kind == "select":

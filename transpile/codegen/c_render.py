@@ -964,8 +964,14 @@ class CRenderer:
         """A fori_loop's bounds as the entry's `for` reads them."""
         return self._entry_scalar(loop.lower), self._entry_scalar(loop.upper)
 
+    @staticmethod
+    def _restores(loop) -> bool:
+        """Does the loop copy carries home after an odd number of swaps? (Not when its trip
+        count is known to be even: Swap.restore is None.)"""
+        return any(swap.restore is not None for swap in loop.swaps)
+
     def _parity_flag(self, lines, loop) -> None:
-        if not loop.swaps:
+        if not self._restores(loop):
             return
         if self.initialised_declarations:
             lines.add(f"bool {loop.parity} = false;  /* odd number of carry pointer swaps? */")
@@ -983,11 +989,11 @@ class CRenderer:
         """The next carry (in the spare buffer) becomes the current one: no copy."""
         for swap in loop.swaps:
             self._exchange(lines, swap)
-        if loop.swaps:
+        if self._restores(loop):
             lines.add(f"{loop.parity} = !{loop.parity};")
 
     def _restore_swapped(self, lines, loop) -> None:
-        if not loop.swaps:
+        if not self._restores(loop):
             return
         with lines.block(f"if ({loop.parity})"):
             for swap in loop.swaps:

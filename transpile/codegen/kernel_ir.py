@@ -390,10 +390,12 @@ class Swap:
     `spare`, then the two pointers are exchanged (no copy). If the loop ends after an odd
     number of exchanges, `restore` (a Call of a copy kernel spare <- current) runs and the
     pointers are exchanged back, so every buffer name means its own memory again after the
-    loop. Kernels must not take swapped buffers as `restrict` pointers (see c_render)."""
+    loop; None where the loop's trip count is known and even (the carry always ends at
+    home: no copy kernel to compile). Kernels must not take swapped buffers as `restrict`
+    pointers (see c_render)."""
     current: Buffer
     spare: Buffer
-    restore: Call
+    restore: Call | None
 
 
 @dataclasses.dataclass

@@ -62,12 +62,14 @@ def _init_carry(region, eqn, inits, stmts):
     return carry
 
 
-def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_limits=None):
+def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_limits=None,
+               even_trips=False):
     """(the body's statements, the Swaps of its double-buffered carries).
 
     `first` is the position of the first carry among the body's invars. A carry updated in
     place is the destination of its own update; any other changed carry gets a spare buffer
-    that the body writes and the loop swaps with it."""
+    that the body writes and the loop swaps with it. `even_trips`: the loop is known to run
+    an even number of times, so no carry needs copying home after it (Swap.restore)."""
     n = len(carry)
     invars, outvars = body_ir.invars[first:first + n], body_ir.outvars[:n]
     in_place = carries_in_place(body_ir, materialised_vars(
@@ -80,7 +82,7 @@ def _loop_body(region, body_ir, args, carry, first, extra_results=(), matmul_lim
             results.append(None)         # passed through (its type changed, so not hoisted)
         else:
             spare = region.builder.temp(carry[k].shape, carry[k].dtype, "spare")
-            restore = region.builder.add_kernel(copy_kernel(
+            restore = None if even_trips else region.builder.add_kernel(copy_kernel(
                 spare, carry[k], "the loop stopped after an odd number of pointer swaps, "
                 "so the carry is in the spare buffer: copy it home once"))
             results.append(spare)
@@ -128,12 +130,19 @@ def _for_loop(region, eqn) -> list:
     index = region.builder.temp((), body_ir.invars[0].aval.dtype, "index")
     limits = matmul_limits(eqn, region.producers)
     body, swaps = _loop_body(region, body_ir, [index] + carry + captured, carry, 1,
-                             matmul_limits=limits)
+                             matmul_limits=limits, even_trips=_even_trips(lower, upper))
     # Products bounded by the index read its buffer too (MatmulKernel.limits).
     read = bool(limits) or _reads(body_ir, body_ir.invars[0])
     stmts.append(For(region.builder.fresh("it"), lower, upper, body, index, swaps=swaps,
                      parity=region.builder.fresh("odd"), index_read=read))
     return stmts
+
+
+def _even_trips(lower, upper) -> bool:
+    """Are both bounds literals, with an even number of iterations (none counts) between?"""
+    if lower.buffer is not None or upper.buffer is not None:
+        return False
+    return max(0, int(upper.value) - int(lower.value)) % 2 == 0
 
 
 def _reads(ir, var) -> bool:
@@ -155,7 +164,8 @@ def _scan(region, eqn) -> list:
         return region.builder.view(buf, buf.shape[1:], offset)
     x_views = [step_view(x) for x in xs]
     y_views = [step_view(region.buffers[v]) for v in eqn.outputs[n:]]
-    body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views)
+    body, swaps = _loop_body(region, p["body"], carry + x_views + captured, carry, 0, y_views,
+                             even_trips=length % 2 == 0)
     first, end = (EntryScalar.literal(v, np.int64) for v in (0, length))
     stmts.append(For(var, first, end, body, swaps=swaps,
                      parity=region.builder.fresh("odd")))

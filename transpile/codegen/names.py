@@ -122,8 +122,9 @@ def _call_order(stmts, order: dict, restores: set) -> None:
                        *getattr(st, "cases", ())):
             _call_order(nested or (), order, restores)
         for swap in getattr(st, "swaps", ()):
-            restores.add(swap.restore.kernel)
-            _call_order([swap.restore], order, restores)
+            if swap.restore is not None:
+                restores.add(swap.restore.kernel)
+                _call_order([swap.restore], order, restores)
 
 
 def kernel_names(function: str, kernels, taken=frozenset(), body=()) -> list[str]:

@@ -60,6 +60,8 @@ def _kernel_problem(kernel, plan) -> str | None:
         if store.dyn or any(c < 0 or (c == 0 and n > 1)
                             for c, n in zip(store.coeffs, kernel.shape)):
             return "a store at run-time, reversed or repeated positions"
+        if np.dtype(kernel.value.dtype) != np.dtype(kernel.out.dtype):
+            return "a store converting its value"      # C's conversion, not NumPy's cast
         problem = numpy_kernels.unsupported(kernel.value)
         if problem is None and _reads_other_elements_of(kernel):
             problem = "an in-place update reading other elements"

@@ -26,6 +26,7 @@ from ..codegen.kernel_ir import Call, LoopKernel, MatmulKernel, Program, ReduceK
 from ..codegen.loop_nest import group_extents, row_major
 from ..codegen.loop_schedule import CpuTarget
 from ..eager_array import EagerArray
+from ..output_pool import output_factory
 from ..runtime import runtime_calls
 from . import numpy_kernels
 from .compiled_backend import distinct_outputs
@@ -212,7 +213,11 @@ class _Memory:
         root = buf.root
         array = self.arrays.get(root.name)
         if array is None:
-            array = self.arrays[root.name] = np.empty(root.size, root.dtype)
+            # results as the module's are made: a large one reuses a freed result's memory
+            # (output_pool.py), whose pages need no faulting in again
+            array = (output_factory(root.shape, root.dtype)(root.shape, root.dtype)
+                     if root.role == "output" else np.empty(root.shape, root.dtype))
+            array = self.arrays[root.name] = array.reshape(-1)
         return array
 
     def store(self, buf, shape, index, value) -> None:

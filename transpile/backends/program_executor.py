@@ -11,9 +11,10 @@ module's own definitions where NumPy's differ) or the program is not run here at
 (`executor_problem` says why) and its first call waits for the compiler, as before.
 
 What runs here: straight-line programs (no loops, conds or prints) of elementwise kernels
-and max/min/logical/integer reductions over bool, integer and float32/float64 values
-(transcendental functions through the runtime library's maps, the module's own helpers
-compiled there), and products that call the runtime's GEMM. See numpy_kernels.py.
+and reductions over bool, integer and float32/float64 values (float sums and products in
+the order the module takes them: its "lanes" and in-order layouts; transcendental
+functions through the runtime library's maps, the module's own helpers compiled there), and
+products that call the runtime's GEMM. See numpy_kernels.py.
 """
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ class ProgramExecutor:
     def __call__(self, arrays):
         program = self._program
         inputs = [*self._consts, *arrays]
-        memory = _Memory(program)
+        memory = _Memory()
         for buf, array in zip(program.inputs, inputs):
             memory.arrays[buf.name] = np.ascontiguousarray(array, dtype=buf.dtype).reshape(-1)
         with np.errstate(all="ignore"):       # wrapping, inf and NaN are the results
@@ -206,7 +207,7 @@ class _Memory:
     copying it in (on a first call every fresh page costs a fault: softmax's two 16 MB
     copies into fresh buffers were a third of its executor time)."""
 
-    def __init__(self, program: Program):
+    def __init__(self):
         self.arrays = {}
 
     def flat(self, buf) -> np.ndarray:
